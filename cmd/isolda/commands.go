@@ -1,0 +1,8 @@
+package main
+
+import "github.com/spf13/cobra"
+
+// commands lists every subcommand; each lives in its own file.
+func commands(env *Env) []*cobra.Command {
+	return []*cobra.Command{}
+}

@@ -1,0 +1,58 @@
+// Package shared locates the read-only ../shared folder (W3C suites, data,
+// tokenizer files) that sits beside the repository on developer machines and
+// in CI. Tests use it; the product never does.
+package shared
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+)
+
+// Dir returns the absolute path of the shared folder: $ISOLDA_SHARED if set,
+// else the first folder named "shared" holding "conformance" found beside
+// the current directory or one of its parents.
+func Dir() (string, error) {
+	if d := os.Getenv("ISOLDA_SHARED"); d != "" {
+		return filepath.Abs(d)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		cand := filepath.Join(d, "shared")
+		if st, err := os.Stat(filepath.Join(cand, "conformance")); err == nil && st.IsDir() {
+			return cand, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", errors.New("shared folder not found beside the repository; set ISOLDA_SHARED")
+		}
+	}
+}
+
+// Path returns Dir joined with the given elements.
+func Path(elem ...string) (string, error) {
+	d, err := Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(append([]string{d}, elem...)...), nil
+}
+
+// TB is the part of testing.TB that MustPath needs.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// MustPath is Path for tests: it fails the test when the folder is missing,
+// because every CI run has it.
+func MustPath(t TB, elem ...string) string {
+	t.Helper()
+	p, err := Path(elem...)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return p
+}

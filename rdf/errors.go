@@ -1,0 +1,82 @@
+package rdf
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ParseError is a syntax or limit error in an input document, with its
+// position. Line and Column count from 1; Column counts Unicode code points.
+type ParseError struct {
+	File   string // the input's name; empty for an unnamed stream
+	Line   int
+	Column int
+	Msg    string // what was wrong or expected
+}
+
+// Error formats the error as FILE:LINE:COL: message (the file part is
+// omitted when unknown).
+func (e *ParseError) Error() string {
+	name := e.File
+	if name == "" {
+		name = "<input>"
+	}
+	if e.Line <= 0 {
+		return fmt.Sprintf("%s: %s", name, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", name, e.Line, e.Column, e.Msg)
+}
+
+// ErrLimit is wrapped by errors caused by a configured limit (size, depth,
+// work); callers can test for it with errors.Is.
+var ErrLimit = errors.New("limit exceeded")
+
+// Limits protect readers from hostile input. A zero field means the default
+// from DefaultLimits; a negative field means no limit.
+type Limits struct {
+	MaxBytes      int64 // total input size
+	MaxQuads      int64 // quads produced
+	MaxDepth      int   // nesting of [ ], ( ), {}, XML elements or JSON values
+	MaxTermLength int   // length in bytes of one IRI, literal or label
+}
+
+// DefaultLimits are generous enough for every real file we know of and
+// small enough to keep a hostile one from exhausting memory.
+var DefaultLimits = Limits{
+	MaxBytes:      4 << 30,
+	MaxQuads:      1 << 31,
+	MaxDepth:      1000,
+	MaxTermLength: 64 << 20,
+}
+
+// WithDefaults returns l with zero fields replaced by DefaultLimits.
+func (l Limits) WithDefaults() Limits {
+	if l.MaxBytes == 0 {
+		l.MaxBytes = DefaultLimits.MaxBytes
+	}
+	if l.MaxQuads == 0 {
+		l.MaxQuads = DefaultLimits.MaxQuads
+	}
+	if l.MaxDepth == 0 {
+		l.MaxDepth = DefaultLimits.MaxDepth
+	}
+	if l.MaxTermLength == 0 {
+		l.MaxTermLength = DefaultLimits.MaxTermLength
+	}
+	return l
+}
+
+// ReadOptions are the options every reader accepts.
+type ReadOptions struct {
+	// File names the input in error messages.
+	File string
+	// Base is the base IRI for resolving relative IRIs.
+	Base string
+	// Strict turns warnings (such as invalid IRIs kept from messy web data)
+	// into errors.
+	Strict bool
+	// Warn receives non-fatal problems; nil discards them.
+	Warn func(*ParseError)
+	// Limits bound the work a reader does; zero fields take DefaultLimits.
+	Limits Limits
+}

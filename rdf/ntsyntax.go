@@ -1,0 +1,130 @@
+package rdf
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// writer is what the Append functions write to; *strings.Builder and
+// *bufio.Writer both satisfy it.
+type writer interface {
+	WriteString(s string) (int, error)
+	WriteByte(c byte) error
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// AppendTerm writes t in canonical RDF 1.2 N-Triples form: IRIs in angle
+// brackets, blank nodes as _:label, literals with the minimal escapes (\b \t
+// \n \f \r \" \\, other control characters as \u00XX with upper-case hex),
+// language tags in lower case and xsd:string left implicit. The zero Term
+// writes nothing.
+func AppendTerm(w writer, t Term) {
+	switch t.Kind {
+	case IRIKind:
+		w.WriteByte('<')
+		appendIRI(w, t.Value)
+		w.WriteByte('>')
+	case BlankKind:
+		w.WriteString("_:")
+		w.WriteString(t.Value)
+	case LiteralKind:
+		w.WriteByte('"')
+		appendLiteralBody(w, t.Value)
+		w.WriteByte('"')
+		switch {
+		case t.Lang != "":
+			w.WriteByte('@')
+			w.WriteString(foldLang(t.Lang))
+			if t.Dir != "" {
+				w.WriteString("--")
+				w.WriteString(t.Dir)
+			}
+		case t.Datatype != "" && t.Datatype != XSDString:
+			w.WriteString("^^<")
+			appendIRI(w, t.Datatype)
+			w.WriteByte('>')
+		}
+	}
+}
+
+// AppendQuad writes q as one canonical N-Quads statement ("s p o [g] .")
+// without a line break.
+func AppendQuad(w writer, q Quad) {
+	AppendTerm(w, q.S)
+	w.WriteByte(' ')
+	AppendTerm(w, q.P)
+	w.WriteByte(' ')
+	AppendTerm(w, q.O)
+	if !q.G.IsZero() {
+		w.WriteByte(' ')
+		AppendTerm(w, q.G)
+	}
+	w.WriteString(" .")
+}
+
+// appendIRI writes an IRI, escaping as \u00XX the characters an IRIREF may
+// not contain, so that even an invalid IRI kept from messy input gives
+// parseable output.
+func appendIRI(w writer, s string) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c > 0x20 && c != '<' && c != '>' && c != '"' && c != '{' && c != '}' &&
+			c != '|' && c != '^' && c != '`' && c != '\\' {
+			continue
+		}
+		w.WriteString(s[start:i])
+		w.WriteString(`\u00`)
+		w.WriteByte(hexDigits[c>>4])
+		w.WriteByte(hexDigits[c&15])
+		start = i + 1
+	}
+	w.WriteString(s[start:])
+}
+
+func appendLiteralBody(w writer, s string) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
+			continue
+		}
+		w.WriteString(s[start:i])
+		switch c {
+		case '"':
+			w.WriteString(`\"`)
+		case '\\':
+			w.WriteString(`\\`)
+		case '\n':
+			w.WriteString(`\n`)
+		case '\r':
+			w.WriteString(`\r`)
+		case '\t':
+			w.WriteString(`\t`)
+		case '\b':
+			w.WriteString(`\b`)
+		case '\f':
+			w.WriteString(`\f`)
+		default:
+			w.WriteString(`\u00`)
+			w.WriteByte(hexDigits[c>>4])
+			w.WriteByte(hexDigits[c&15])
+		}
+		start = i + 1
+	}
+	w.WriteString(s[start:])
+}
+
+// ValidUTF8 reports whether s is valid UTF-8; readers use it to reject or
+// repair input before it becomes a term.
+func ValidUTF8(s string) bool { return utf8.ValidString(s) }
+
+// QuoteLiteral returns the lexical form s as a quoted N-Triples string.
+func QuoteLiteral(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	appendLiteralBody(&b, s)
+	b.WriteByte('"')
+	return b.String()
+}
