@@ -12,7 +12,11 @@ type ParseError struct {
 	Line   int
 	Column int
 	Msg    string // what was wrong or expected
+	Err    error  // an underlying cause, such as ErrLimit; may be nil
 }
+
+// Unwrap returns the underlying cause, so errors.Is(err, ErrLimit) works.
+func (e *ParseError) Unwrap() error { return e.Err }
 
 // Error formats the error as FILE:LINE:COL: message (the file part is
 // omitted when unknown).

@@ -1,0 +1,163 @@
+package rdfxml
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/w3c"
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/canon"
+	"github.com/isolda/isolda/rdf/ntriples"
+)
+
+// unsupported lists the W3C tests this reader does not pass, with the
+// reason. Every other test must pass; a listed test that starts passing
+// fails the run so that the table stays true.
+var unsupported = map[string]string{
+	"rdf12-xml-tt-02":          "triple term (rdf:parseType=\"Triple\"): rdf.Term has no triple-term kind",
+	"rdf12-xml-tt-03":          "triple term (rdf:parseType=\"Triple\"): rdf.Term has no triple-term kind",
+	"rdf12-xml-tt-04":          "triple term (rdf:parseType=\"Triple\"): rdf.Term has no triple-term kind",
+	"rdf12-xml-tt-05":          "triple term (rdf:parseType=\"Triple\"): rdf.Term has no triple-term kind",
+	"rdf12-xml-tt-06":          "triple term (rdf:parseType=\"Triple\"): rdf.Term has no triple-term kind",
+	"rdf12-xml-an-01":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-02":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-03":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-04":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-05":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-06":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-07":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-08":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-09":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-10":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-11":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-12":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-13":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-14":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-15":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-16":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+	"rdf12-xml-an-reif-01.rdf": "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
+}
+
+// suiteResult counts the outcomes of one suite.
+type suiteResult struct {
+	pass, fail, unsupported int
+	byType                  map[string][2]int // test type -> passed, run
+}
+
+func TestConformanceRDF11(t *testing.T) {
+	runSuite(t, "rdfxml")
+}
+
+func TestConformanceRDF12(t *testing.T) {
+	runSuite(t, "rdf12-rdfxml")
+}
+
+func runSuite(t *testing.T, folder string) {
+	manifest := shared.MustPath(t, "conformance", folder, "manifest.ttl")
+	tests, err := w3c.Load(manifest)
+	if err != nil {
+		t.Fatalf("loading %s: %v", manifest, err)
+	}
+	if len(tests) == 0 {
+		t.Fatalf("%s lists no tests", manifest)
+	}
+	res := suiteResult{byType: map[string][2]int{}}
+	var notes []string
+	for _, tc := range tests {
+		err := runTest(tc)
+		reason, listed := unsupported[tc.Name]
+		c := res.byType[tc.Type]
+		c[1]++
+		switch {
+		case err == nil && listed:
+			res.fail++
+			t.Errorf("%s passes but is listed as unsupported (%s): update the table", tc.Name, reason)
+		case err == nil:
+			res.pass++
+			c[0]++
+		case listed:
+			res.unsupported++
+			notes = append(notes, fmt.Sprintf("%-28s %s", tc.Name, reason))
+		default:
+			res.fail++
+			t.Errorf("%s (%s): %v", tc.Name, tc.Type, err)
+		}
+		res.byType[tc.Type] = c
+	}
+	types := make([]string, 0, len(res.byType))
+	for k := range res.byType {
+		types = append(types, k)
+	}
+	sort.Strings(types)
+	for _, ty := range types {
+		c := res.byType[ty]
+		line := fmt.Sprintf("suite %s: %s passed %d/%d", folder, ty, c[0], c[1])
+		t.Log(line)
+		fmt.Println(line)
+	}
+	line := fmt.Sprintf("suite %s: %d passed, %d failed, %d unsupported (of %d)", folder, res.pass, res.fail, res.unsupported, len(tests))
+	t.Log(line)
+	fmt.Println(line)
+	for _, n := range notes {
+		t.Log("unsupported: " + n)
+		fmt.Println("  unsupported: " + n)
+	}
+}
+
+// runTest runs one W3C test and returns why it did not pass.
+func runTest(tc w3c.Test) error {
+	switch tc.Type {
+	case "TestXMLEval":
+		got := rdf.NewDataset()
+		if err := parseFile(tc.Action, tc.ActionIRI, got); err != nil {
+			return fmt.Errorf("parse: %w", err)
+		}
+		want := rdf.NewDataset()
+		f, err := os.Open(tc.Result)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := ntriples.Parse(f, ntriples.NTriples, want, rdf.ReadOptions{File: tc.Result}); err != nil {
+			return fmt.Errorf("expected result: %w", err)
+		}
+		ok, err := canon.Isomorphic(got, want)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("graphs differ:\n got:\n%s want:\n%s", dump(got), dump(want))
+		}
+		return nil
+	case "TestXMLNegativeSyntax":
+		if err := parseFile(tc.Action, tc.ActionIRI, rdf.NewDataset()); err == nil {
+			return fmt.Errorf("parsed without error")
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown test type %s", tc.Type)
+}
+
+func parseFile(path, base string, d *rdf.Dataset) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return Parse(f, d, rdf.ReadOptions{File: filepath.Base(path), Base: base})
+}
+
+func dump(d *rdf.Dataset) string {
+	var b strings.Builder
+	for _, q := range d.Sorted() {
+		b.WriteString("  ")
+		b.WriteString(q.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

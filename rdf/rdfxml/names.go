@@ -1,0 +1,131 @@
+package rdfxml
+
+import (
+	"unicode/utf8"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// Namespaces the reader and writer know about.
+const (
+	xmlNS = "http://www.w3.org/XML/1998/namespace"
+	itsNS = "http://www.w3.org/2005/11/its"
+)
+
+// Local names in the RDF namespace with a syntactic role.
+const (
+	nameRDF             = "RDF"
+	nameID              = "ID"
+	nameAbout           = "about"
+	nameParseType       = "parseType"
+	nameResource        = "resource"
+	nameNodeID          = "nodeID"
+	nameDatatype        = "datatype"
+	nameDescription     = "Description"
+	nameLi              = "li"
+	nameAboutEach       = "aboutEach"
+	nameAboutEachPrefix = "aboutEachPrefix"
+	nameBagID           = "bagID"
+	nameType            = "type"
+	nameVersion         = "version"
+	nameAnnotation      = "annotation"
+	nameAnnotationNode  = "annotationNodeID"
+)
+
+// isCoreSyntaxTerm reports whether local (in the RDF namespace) is one of the
+// coreSyntaxTerms of RDF/XML §7.2.2.
+func isCoreSyntaxTerm(local string) bool {
+	switch local {
+	case nameRDF, nameID, nameAbout, nameParseType, nameResource, nameNodeID, nameDatatype:
+		return true
+	}
+	return false
+}
+
+// isOldTerm reports whether local (in the RDF namespace) is one of the
+// removed oldTerms of RDF/XML §7.2.6.
+func isOldTerm(local string) bool {
+	return local == nameAboutEach || local == nameAboutEachPrefix || local == nameBagID
+}
+
+// isNCName reports whether s is an XML NCName (a Name without colons), as
+// rdf:ID and rdf:nodeID values must be.
+func isNCName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return false
+			}
+		}
+		if i == 0 {
+			if !isNameStartChar(r) {
+				return false
+			}
+		} else if !isNameChar(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// isNameStartChar implements NameStartChar of XML 1.0 (fifth edition),
+// without the colon.
+func isNameStartChar(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_':
+		return true
+	case r < 0xC0:
+		return false
+	case r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF,
+		r >= 0x370 && r <= 0x37D, r >= 0x37F && r <= 0x1FFF,
+		r >= 0x200C && r <= 0x200D, r >= 0x2070 && r <= 0x218F,
+		r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF,
+		r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFFD,
+		r >= 0x10000 && r <= 0xEFFFF:
+		return true
+	}
+	return false
+}
+
+// isNameChar implements NameChar of XML 1.0 (fifth edition), without the
+// colon.
+func isNameChar(r rune) bool {
+	switch {
+	case isNameStartChar(r):
+		return true
+	case r == '-', r == '.', r >= '0' && r <= '9', r == 0xB7,
+		r >= 0x300 && r <= 0x36F, r >= 0x203F && r <= 0x2040:
+		return true
+	}
+	return false
+}
+
+// splitIRI splits an IRI into a namespace and a local name that is a
+// non-empty NCName, taking the longest such local name. It reports false
+// when the IRI does not end in an NCName.
+func splitIRI(iri string) (ns, local string, ok bool) {
+	// Walk back over name characters, remembering the leftmost position at
+	// which a name start character begins a valid NCName.
+	start := -1
+	i := len(iri)
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(iri[:i])
+		if r == utf8.RuneError && size <= 1 || !isNameChar(r) {
+			break
+		}
+		i -= size
+		if isNameStartChar(r) {
+			start = i
+		}
+	}
+	if start < 0 {
+		return "", "", false
+	}
+	return iri[:start], iri[start:], true
+}
+
+// isRDF reports whether the namespace URI and local name denote rdf:local.
+func isRDF(ns, local, want string) bool { return ns == rdf.RDFNS && local == want }
