@@ -1,6 +1,7 @@
 package rdf
 
 import (
+	"maps"
 	"slices"
 )
 
@@ -25,10 +26,14 @@ type Prefix struct {
 // on the set of quads. No method's result depends on Go map iteration order.
 // A Dataset is not safe for concurrent mutation; concurrent reads are safe.
 type Dataset struct {
-	terms []Term          // terms[id]; terms[0] is the zero Term
-	ids   map[Term]TermID // keyed by Term.Key()
-	quads []IDQuad        // insertion order, no duplicates
-	set   map[IDQuad]struct{}
+	terms []Term // terms[id]; terms[0] is the zero Term
+	// Separate tables per kind: string keys hash much faster than whole
+	// Terms, and IRIs and blank nodes are most of the lookups.
+	iris   map[string]TermID
+	blanks map[string]TermID
+	lits   map[Term]TermID // keyed by Term.Key()
+	quads  []IDQuad        // insertion order, no duplicates
+	set    map[IDQuad]struct{}
 
 	// Prefixes lists the namespace prefixes the input declared, in order of
 	// declaration; a later declaration of the same name replaces the earlier.
@@ -40,27 +45,57 @@ type Dataset struct {
 // NewDataset returns an empty dataset.
 func NewDataset() *Dataset {
 	return &Dataset{
-		terms: []Term{{}},
-		ids:   map[Term]TermID{{}: 0},
-		set:   map[IDQuad]struct{}{},
+		terms:  []Term{{}},
+		iris:   map[string]TermID{},
+		blanks: map[string]TermID{},
+		lits:   map[Term]TermID{},
+		set:    map[IDQuad]struct{}{},
 	}
 }
 
 // Intern returns the ID of t, adding it if it is new.
 func (d *Dataset) Intern(t Term) TermID {
-	k := t.Key()
-	if id, ok := d.ids[k]; ok {
+	var m map[string]TermID
+	switch t.Kind {
+	case None:
+		return 0
+	case IRIKind:
+		m = d.iris
+	case BlankKind:
+		m = d.blanks
+	default:
+		k := t.Key()
+		if id, ok := d.lits[k]; ok {
+			return id
+		}
+		id := TermID(len(d.terms))
+		d.terms = append(d.terms, t)
+		d.lits[k] = id
+		return id
+	}
+	if id, ok := m[t.Value]; ok {
 		return id
 	}
 	id := TermID(len(d.terms))
 	d.terms = append(d.terms, t)
-	d.ids[k] = id
+	m[t.Value] = id
 	return id
 }
 
 // Lookup returns the ID of t and whether t is in the dataset's term table.
 func (d *Dataset) Lookup(t Term) (TermID, bool) {
-	id, ok := d.ids[t.Key()]
+	var id TermID
+	var ok bool
+	switch t.Kind {
+	case None:
+		return 0, true
+	case IRIKind:
+		id, ok = d.iris[t.Value]
+	case BlankKind:
+		id, ok = d.blanks[t.Value]
+	default:
+		id, ok = d.lits[t.Key()]
+	}
 	return id, ok
 }
 
@@ -168,14 +203,13 @@ func (d *Dataset) Graphs() []Term {
 func (d *Dataset) Clone() *Dataset {
 	c := &Dataset{
 		terms:    slices.Clone(d.terms),
-		ids:      make(map[Term]TermID, len(d.ids)),
+		iris:     maps.Clone(d.iris),
+		blanks:   maps.Clone(d.blanks),
+		lits:     maps.Clone(d.lits),
 		quads:    slices.Clone(d.quads),
 		set:      make(map[IDQuad]struct{}, len(d.set)),
 		Prefixes: slices.Clone(d.Prefixes),
 		Base:     d.Base,
-	}
-	for k, v := range d.ids {
-		c.ids[k] = v
 	}
 	for k := range d.set {
 		c.set[k] = struct{}{}

@@ -1,0 +1,242 @@
+// Package rdfio is the one entry point for reading and writing RDF in any
+// syntax isolda supports: it picks the syntax from an explicit name, the
+// file extension or the content, and dispatches to the syntax packages.
+package rdfio
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld"
+	"github.com/isolda/isolda/rdf/ntriples"
+	"github.com/isolda/isolda/rdf/rdfxml"
+	"github.com/isolda/isolda/rdf/turtle"
+)
+
+// Format names an RDF syntax.
+type Format string
+
+// The RDF syntaxes.
+const (
+	NTriples Format = "ntriples"
+	NQuads   Format = "nquads"
+	Turtle   Format = "turtle"
+	TriG     Format = "trig"
+	RDFXML   Format = "rdfxml"
+	JSONLD   Format = "jsonld"
+	HTML     Format = "html" // JSON-LD in <script type="application/ld+json"> blocks
+)
+
+// Readable returns the syntaxes Read accepts, in a fixed order.
+func Readable() []Format { return []Format{NTriples, NQuads, Turtle, TriG, RDFXML, JSONLD, HTML} }
+
+// Writable returns the syntaxes Write produces.
+func Writable() []Format {
+	return []Format{NQuads, NTriples, Turtle, TriG, JSONLD, "jsonld-compact", RDFXML}
+}
+
+// aliases maps the names users type to formats.
+func parseFormatName(name string) (Format, bool) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "nt", "ntriples", "n-triples":
+		return NTriples, true
+	case "nq", "nquads", "n-quads":
+		return NQuads, true
+	case "ttl", "turtle":
+		return Turtle, true
+	case "trig":
+		return TriG, true
+	case "rdf", "xml", "rdfxml", "rdf/xml", "owl":
+		return RDFXML, true
+	case "jsonld", "json-ld", "json":
+		return JSONLD, true
+	case "html", "htm", "xhtml":
+		return HTML, true
+	}
+	return "", false
+}
+
+// ParseFormat returns the format for a user-given name such as "ttl" or
+// "n-quads".
+func ParseFormat(name string) (Format, error) {
+	if f, ok := parseFormatName(name); ok {
+		return f, nil
+	}
+	return "", fmt.Errorf("unknown RDF syntax %q (known: nt, nq, ttl, trig, rdfxml, jsonld, html)", name)
+}
+
+// FormatFromName guesses the format from a file name's extension (a .gz
+// suffix is looked through); ok is false when the extension says nothing.
+func FormatFromName(name string) (Format, bool) {
+	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
+	ext := strings.TrimPrefix(filepath.Ext(name), ".")
+	if ext == "" {
+		return "", false
+	}
+	return parseFormatName(ext)
+}
+
+// Sniff guesses the format from the first bytes of a document.
+func Sniff(head []byte) Format {
+	s := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	lower := bytes.ToLower(s[:min(len(s), 512)])
+	switch {
+	case bytes.HasPrefix(s, []byte("{")) || bytes.HasPrefix(s, []byte("[")):
+		return JSONLD
+	case bytes.HasPrefix(lower, []byte("<!doctype html")) || bytes.HasPrefix(lower, []byte("<html")):
+		return HTML
+	case bytes.HasPrefix(s, []byte("<?xml")) || bytes.HasPrefix(s, []byte("<rdf:")) || bytes.HasPrefix(s, []byte("<!--")):
+		if bytes.Contains(lower, []byte("<html")) {
+			return HTML
+		}
+		return RDFXML
+	}
+	// TriG is a superset of Turtle, N-Triples and N-Quads.
+	return TriG
+}
+
+// Options configure Read.
+type Options struct {
+	rdf.ReadOptions
+	// Format is the syntax; empty means from the file name, else sniffed.
+	Format Format
+	// Contexts maps JSON-LD context URLs to local files.
+	Contexts map[string]string
+	// AllowRemote lets the JSON-LD reader fetch contexts from the network.
+	AllowRemote bool
+}
+
+// Read reads one document into a new dataset.
+func Read(r io.Reader, opts Options) (*rdf.Dataset, error) {
+	d := rdf.NewDataset()
+	d.Base = opts.Base
+	if err := ReadInto(r, d, opts); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// ReadInto reads one document into a sink (a *rdf.Dataset also receives the
+// prefixes).
+func ReadInto(r io.Reader, sink rdf.Sink, opts Options) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(2)
+	var in io.Reader = br
+	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return &rdf.ParseError{File: opts.File, Msg: "bad gzip stream: " + err.Error()}
+		}
+		defer gz.Close()
+		br = bufio.NewReaderSize(gz, 64<<10)
+		in = br
+	}
+	f := opts.Format
+	if f == "" {
+		if g, ok := FormatFromName(opts.File); ok {
+			f = g
+		} else {
+			h, _ := br.Peek(4096)
+			f = Sniff(h)
+		}
+	}
+	switch f {
+	case NTriples:
+		return ntriples.Parse(in, ntriples.NTriples, sink, opts.ReadOptions)
+	case NQuads:
+		return ntriples.Parse(in, ntriples.NQuads, sink, opts.ReadOptions)
+	case Turtle:
+		return turtle.Parse(in, turtle.Turtle, sink, opts.ReadOptions)
+	case TriG:
+		return turtle.Parse(in, turtle.TriG, sink, opts.ReadOptions)
+	case RDFXML:
+		return rdfxml.Parse(in, sink, opts.ReadOptions)
+	case JSONLD, HTML:
+		jo := jsonld.Options{ReadOptions: opts.ReadOptions, Contexts: opts.Contexts, AllowRemote: opts.AllowRemote}
+		if f == HTML {
+			return jsonld.ParseHTML(in, sink, jo)
+		}
+		return jsonld.Parse(in, sink, jo)
+	}
+	return fmt.Errorf("unknown RDF syntax %q", f)
+}
+
+// FileBase returns the file: URL of a path, the base IRI used for a file
+// read without an explicit base (as rapper and rdflib do).
+func FileBase(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// ReadFile reads a file ("-" is standard input, read from stdin). Without a
+// base in opts, the base is the file's file: URL.
+func ReadFile(path string, stdin io.Reader, opts Options) (*rdf.Dataset, error) {
+	if path == "-" || path == "" {
+		if opts.File == "" {
+			opts.File = "<stdin>"
+		}
+		return Read(stdin, opts)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if opts.File == "" {
+		opts.File = path
+	}
+	if opts.Base == "" {
+		opts.Base = FileBase(path)
+	}
+	return Read(f, opts)
+}
+
+// WriteOptions configure Write.
+type WriteOptions struct {
+	// Prefixes for Turtle, TriG and RDF/XML; nil means the dataset's own.
+	Prefixes []rdf.Prefix
+	// Base IRI for Turtle and TriG.
+	Base string
+	// Context is the JSON-LD context for compacted output.
+	Context any
+}
+
+// Write writes a dataset in the named syntax. "jsonld" is expanded JSON-LD;
+// "jsonld-compact" is compacted with opts.Context (default: the prefixes).
+func Write(w io.Writer, d *rdf.Dataset, format string, opts WriteOptions) error {
+	prefixes := opts.Prefixes // nil lets each writer choose its defaults
+	switch strings.ToLower(format) {
+	case "jsonld-compact", "jsonld-compacted", "compact-jsonld":
+		return jsonld.Write(w, d, jsonld.WriteOptions{Form: jsonld.Compacted, Context: opts.Context})
+	}
+	f, err := ParseFormat(format)
+	if err != nil {
+		return err
+	}
+	switch f {
+	case NTriples:
+		return ntriples.Write(w, d, ntriples.NTriples)
+	case NQuads:
+		return ntriples.Write(w, d, ntriples.NQuads)
+	case Turtle:
+		return turtle.Write(w, d, turtle.Turtle, turtle.WriteOptions{Prefixes: prefixes, Base: opts.Base})
+	case TriG:
+		return turtle.Write(w, d, turtle.TriG, turtle.WriteOptions{Prefixes: prefixes, Base: opts.Base})
+	case JSONLD:
+		return jsonld.Write(w, d, jsonld.WriteOptions{Form: jsonld.Expanded})
+	case RDFXML:
+		return rdfxml.Write(w, d, rdfxml.WriteOptions{})
+	}
+	return fmt.Errorf("cannot write %s", f)
+}

@@ -1,0 +1,88 @@
+package turtle_test
+
+import (
+	"bufio"
+	"os"
+	"testing"
+
+	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/turtle"
+)
+
+// BenchmarkParseNomisma parses the 757k-triple Nomisma thesaurus (37.5 MB)
+// from disk into a counting sink and reports triples per second.
+func BenchmarkParseNomisma(b *testing.B) {
+	path := shared.MustPath(b, "data", "big", "nomisma.ttl")
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	var n int64
+	for b.Loop() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = 0
+		sink := rdf.SinkFunc(func(rdf.Quad) error { n++; return nil })
+		if err := turtle.Parse(bufio.NewReaderSize(f, 1<<16), turtle.Turtle, sink, rdf.ReadOptions{File: path}); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "triples/s")
+}
+
+// BenchmarkParseNomismaDataset parses Nomisma into an rdf.Dataset (end to
+// end, including interning).
+func BenchmarkParseNomismaDataset(b *testing.B) {
+	path := shared.MustPath(b, "data", "big", "nomisma.ttl")
+	var n int
+	for b.Loop() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := rdf.NewDataset()
+		if err := turtle.Parse(f, turtle.Turtle, d, rdf.ReadOptions{File: path}); err != nil {
+			b.Fatal(err)
+		}
+		n = d.Len()
+		f.Close()
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "triples/s")
+}
+
+// BenchmarkWriteNomisma writes the Nomisma thesaurus as Turtle.
+func BenchmarkWriteNomisma(b *testing.B) {
+	path := shared.MustPath(b, "data", "big", "nomisma.ttl")
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	d := rdf.NewDataset()
+	if err := turtle.Parse(bufio.NewReader(f), turtle.Turtle, d, rdf.ReadOptions{File: path}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	var n int64
+	for b.Loop() {
+		cw := &countWriter{}
+		if err := turtle.Write(cw, d, turtle.Turtle, turtle.WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		n = cw.n
+	}
+	b.SetBytes(n)
+	b.ReportMetric(float64(d.Len())*float64(b.N)/b.Elapsed().Seconds(), "triples/s")
+}
+
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return len(p), nil
+}

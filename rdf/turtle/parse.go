@@ -1,0 +1,1107 @@
+// Package turtle reads and writes Turtle 1.1 and TriG 1.1.
+//
+// The reader is a hand-written scanner and recursive-descent parser that
+// streams quads to an rdf.Sink as soon as each is complete; the writer
+// prints a Dataset deterministically with prefixes, grouping, inline blank
+// nodes and collections.
+package turtle
+
+import (
+	"io"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// Syntax selects Turtle or TriG.
+type Syntax int
+
+// The syntaxes this package reads and writes.
+const (
+	Turtle Syntax = iota
+	TriG
+)
+
+// String names the syntax.
+func (s Syntax) String() string {
+	if s == TriG {
+		return "TriG"
+	}
+	return "Turtle"
+}
+
+// genPrefix starts the labels of generated blank nodes ("genid" followed by
+// digits). Document labels that start with it are renamed to "genidx"+label,
+// so the two never collide.
+const genPrefix = "genid"
+
+var (
+	rdfType  = rdf.NewIRI(rdf.RDFType)
+	rdfFirst = rdf.NewIRI(rdf.RDFFirst)
+	rdfRest  = rdf.NewIRI(rdf.RDFRest)
+	rdfNil   = rdf.NewIRI(rdf.RDFNil)
+)
+
+// Parse reads a Turtle or TriG document from r and sends its quads to sink
+// as soon as each is complete. Prefix declarations go to sink too when it
+// implements rdf.PrefixSink. Relative IRIs are resolved against opts.Base
+// (changed by @base / BASE). Errors in the input are *rdf.ParseError with
+// the line and column; those caused by opts.Limits wrap rdf.ErrLimit (test
+// with errors.Is). An error returned by the sink stops the parse and is
+// returned as is.
+func Parse(r io.Reader, syntax Syntax, sink rdf.Sink, opts rdf.ReadOptions) (err error) {
+	p := &parser{
+		syntax:   syntax,
+		sink:     sink,
+		base:     opts.Base,
+		prefixes: map[string]string{},
+		opts:     opts,
+		cache:    make([]string, cacheSize),
+	}
+	p.psink, _ = sink.(rdf.PrefixSink)
+	limits := opts.Limits.WithDefaults()
+	p.scanner.init(r, opts.File, limits)
+	p.maxDepth = limits.MaxDepth
+	p.maxQuads = limits.MaxQuads
+	p.maxTerm = limits.MaxTermLength
+	defer func() {
+		if e := recover(); e != nil {
+			b, ok := e.(bailout)
+			if !ok {
+				panic(e)
+			}
+			err = b.err
+		}
+	}()
+	p.document()
+	return nil
+}
+
+type parser struct {
+	scanner
+	syntax   Syntax
+	sink     rdf.Sink
+	psink    rdf.PrefixSink
+	opts     rdf.ReadOptions
+	base     string
+	prefixes map[string]string
+	graph    rdf.Term
+
+	depth    int
+	maxDepth int
+	nquads   int64
+	maxQuads int64
+	maxTerm  int
+	bnodes   int64
+
+	sb    []byte   // scratch for the term being read
+	num   []byte   // scratch for generated labels
+	cache []string // see intern
+}
+
+// cacheSize is the number of slots of the string cache (a power of two).
+const cacheSize = 4096
+
+// intern returns string(b), reusing the string for repeated IRIs and tags:
+// a direct-mapped cache indexed by an FNV-1a hash of the bytes.
+func (p *parser) intern(b []byte) string {
+	if len(b) > 256 {
+		return string(b)
+	}
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	slot := &p.cache[h&(cacheSize-1)]
+	if *slot == string(b) {
+		return *slot
+	}
+	s := string(b)
+	*slot = s
+	return s
+}
+
+func (p *parser) emit(s, pr, o rdf.Term) {
+	p.nquads++
+	if p.maxQuads >= 0 && p.nquads > p.maxQuads {
+		p.limitf(p.pos, "more than %d quads", p.maxQuads)
+	}
+	if err := p.sink.AddQuad(rdf.Quad{S: s, P: pr, O: o, G: p.graph}); err != nil {
+		panic(bailout{err})
+	}
+}
+
+func (p *parser) fresh() rdf.Term {
+	p.num = append(p.num[:0], genPrefix...)
+	p.num = strconv.AppendInt(p.num, p.bnodes, 10)
+	p.bnodes++
+	return rdf.NewBlank(string(p.num))
+}
+
+func (p *parser) enter() {
+	p.depth++
+	if p.maxDepth >= 0 && p.depth > p.maxDepth {
+		p.limitf(p.pos, "nesting deeper than %d", p.maxDepth)
+	}
+}
+
+func (p *parser) document() {
+	if p.peek(0) == 0xEF && p.peek(1) == 0xBB && p.peek(2) == 0xBF {
+		p.pos += 3 // a byte order mark
+		p.lineStart = p.pos
+	}
+	for {
+		p.ws()
+		if p.cur() == eof {
+			return
+		}
+		p.statement()
+	}
+}
+
+// expect consumes the byte c (after white space) or fails.
+func (p *parser) expect(c byte, what string) {
+	p.ws()
+	if p.cur() != int(c) {
+		p.expected(what)
+	}
+	p.pos++
+}
+
+// keyword reports whether the word kw (case-insensitive when fold) is at pos,
+// not followed by a name character; it does not consume it.
+func (p *parser) keyword(kw string, fold bool) bool {
+	for i := 0; i < len(kw); i++ {
+		c := p.peek(i)
+		if c == eof {
+			return false
+		}
+		b := byte(c)
+		if fold && b >= 'a' && b <= 'z' {
+			b -= 'a' - 'A'
+		}
+		if b != kw[i] {
+			return false
+		}
+	}
+	return p.wordEnds(len(kw))
+}
+
+func (p *parser) statement() {
+	c := p.cur()
+	switch {
+	case c == '@':
+		switch {
+		case p.atKeywordAt(1, "prefix"):
+			p.pos += 7
+			p.prefixDecl()
+			p.expect('.', `"." after @prefix`)
+		case p.atKeywordAt(1, "base"):
+			p.pos += 5
+			p.baseDecl()
+			p.expect('.', `"." after @base`)
+		case p.atKeywordAt(1, "version"):
+			p.pos += 8
+			p.versionDecl()
+			p.expect('.', `"." after @version`)
+		default:
+			p.expected("@prefix or @base")
+		}
+		return
+	case c == 'P' || c == 'p':
+		if p.keyword("PREFIX", true) {
+			p.pos += 6
+			p.prefixDecl()
+			return
+		}
+	case c == 'B' || c == 'b':
+		if p.keyword("BASE", true) {
+			p.pos += 4
+			p.baseDecl()
+			return
+		}
+	case c == 'V' || c == 'v':
+		if p.keyword("VERSION", true) {
+			p.pos += 7
+			p.versionDecl()
+			return
+		}
+	case c == 'G' || c == 'g':
+		if p.syntax == TriG && p.keyword("GRAPH", true) {
+			p.pos += 5
+			p.ws()
+			g := p.graphLabel()
+			p.ws()
+			if p.cur() != '{' {
+				p.expected(`"{" after the graph name`)
+			}
+			p.wrappedGraph(g)
+			return
+		}
+	}
+	if p.syntax == TriG {
+		p.trigBlock()
+		return
+	}
+	p.triples()
+	p.expect('.', `"." at the end of the triples`)
+}
+
+// keywordAt is keyword for a case-sensitive word k bytes ahead.
+func (p *parser) keywordAt(k int, kw string) bool {
+	for i := 0; i < len(kw); i++ {
+		if p.peek(k+i) != int(kw[i]) {
+			return false
+		}
+	}
+	return p.wordEnds(k + len(kw))
+}
+
+// wordEnds reports whether no name character continues a word at k bytes
+// ahead (a '.' continues it only when a name character follows the dots).
+func (p *parser) wordEnds(k int) bool {
+	r, _ := p.peekRune(k)
+	for r == '.' {
+		k++
+		r, _ = p.peekRune(k)
+	}
+	return r == eof || !(isPNChars(r) || r == ':')
+}
+
+// atKeywordAt reports whether the @-keyword kw is k bytes ahead, not
+// continued as a language tag.
+func (p *parser) atKeywordAt(k int, kw string) bool {
+	for i := 0; i < len(kw); i++ {
+		if p.peek(k+i) != int(kw[i]) {
+			return false
+		}
+	}
+	c := p.peek(k + len(kw))
+	return !(isAlnumInt(c) || c == '-')
+}
+
+func (p *parser) prefixDecl() {
+	p.ws()
+	var name string
+	if p.cur() == ':' {
+		p.pos++
+	} else {
+		r, _ := p.peekRune(0)
+		if !isPNCharsBase(r) {
+			p.expected("a prefix name")
+		}
+		p.prefixName()
+		name = string(p.buf[p.mark:p.pos])
+		if p.cur() != ':' {
+			p.errorf(p.mark, `expected ":" after prefix name %q, found %s`, name, p.found())
+		}
+		p.pos++
+	}
+	p.ws()
+	if p.cur() != '<' {
+		p.expected("an IRI in angle brackets")
+	}
+	iri := p.iriRef()
+	p.prefixes[name] = iri
+	if p.psink != nil {
+		p.psink.AddPrefix(name, iri)
+	}
+}
+
+func (p *parser) baseDecl() {
+	p.ws()
+	if p.cur() != '<' {
+		p.expected("an IRI in angle brackets")
+	}
+	p.base = p.iriRef()
+}
+
+func (p *parser) versionDecl() {
+	p.ws()
+	if c := p.cur(); c != '"' && c != '\'' {
+		p.expected("a version string")
+	}
+	if p.peek(1) == p.cur() && p.peek(2) == p.cur() {
+		p.expected("a single-quoted version string")
+	}
+	p.stringLit()
+}
+
+// trigBlock parses a TriG block that does not start with GRAPH.
+func (p *parser) trigBlock() {
+	switch p.cur() {
+	case '{':
+		p.wrappedGraph(rdf.Term{})
+		return
+	case '[':
+		// "[]" may name a graph; "[ ... ]" starts triples.
+		p.pos++
+		p.ws()
+		if p.cur() == ']' {
+			p.pos++
+			b := p.fresh()
+			p.ws()
+			if p.cur() == '{' {
+				p.wrappedGraph(b)
+				return
+			}
+			p.predicateObjectList(b)
+			p.expect('.', `"." at the end of the triples`)
+			return
+		}
+		s := p.bnodePropertyListRest()
+		p.ws()
+		if p.cur() != '.' {
+			p.predicateObjectList(s)
+		}
+		p.expect('.', `"." at the end of the triples`)
+		return
+	case '(':
+		p.triples()
+		p.expect('.', `"." at the end of the triples`)
+		return
+	}
+	s := p.subject()
+	p.ws()
+	if p.cur() == '{' {
+		p.wrappedGraph(s)
+		return
+	}
+	p.predicateObjectList(s)
+	p.expect('.', `"." at the end of the triples`)
+}
+
+// graphLabel parses labelOrSubject: an IRI or a blank node.
+func (p *parser) graphLabel() rdf.Term {
+	switch c := p.cur(); {
+	case c == '[':
+		p.pos++
+		p.ws()
+		if p.cur() != ']' {
+			p.expected(`"]" (a graph name may be [] but not a property list)`)
+		}
+		p.pos++
+		return p.fresh()
+	case c == '_':
+		return p.blankLabel()
+	case c == '<':
+		return rdf.NewIRI(p.iriRef())
+	}
+	if t, ok := p.pname(); ok {
+		return t
+	}
+	p.expected("a graph name")
+	return rdf.Term{}
+}
+
+// wrappedGraph parses '{' triplesBlock? '}' with graph name g.
+func (p *parser) wrappedGraph(g rdf.Term) {
+	p.pos++ // '{'
+	p.graph = g
+	for {
+		p.ws()
+		if p.cur() == '}' {
+			p.pos++
+			break
+		}
+		p.triples()
+		p.ws()
+		if p.cur() == '.' {
+			p.pos++
+			continue
+		}
+		if p.cur() != '}' {
+			p.expected(`"." or "}"`)
+		}
+	}
+	p.graph = rdf.Term{}
+}
+
+// triples parses subject predicateObjectList | blankNodePropertyList
+// predicateObjectList?.
+func (p *parser) triples() {
+	p.ws()
+	if p.cur() == '[' {
+		p.pos++
+		p.ws()
+		if p.cur() == ']' {
+			p.pos++
+			p.predicateObjectList(p.fresh())
+			return
+		}
+		s := p.bnodePropertyListRest()
+		p.ws()
+		if c := p.cur(); c != '.' && c != '}' && c != eof {
+			p.predicateObjectList(s)
+		}
+		return
+	}
+	s := p.subject()
+	p.predicateObjectList(s)
+}
+
+func (p *parser) subject() rdf.Term {
+	p.ws()
+	switch c := p.cur(); {
+	case c == '<':
+		return rdf.NewIRI(p.iriRef())
+	case c == '_':
+		return p.blankLabel()
+	case c == '(':
+		return p.collection()
+	case c == '[':
+		p.pos++
+		p.ws()
+		if p.cur() != ']' {
+			p.expected(`"]"`)
+		}
+		p.pos++
+		return p.fresh()
+	}
+	if t, ok := p.pname(); ok {
+		return t
+	}
+	p.expected("a subject")
+	return rdf.Term{}
+}
+
+func (p *parser) predicateObjectList(s rdf.Term) {
+	p.verbObjectList(s)
+	for {
+		p.ws()
+		if p.cur() != ';' {
+			return
+		}
+		for p.cur() == ';' {
+			p.pos++
+			p.ws()
+		}
+		switch p.cur() {
+		case '.', ']', '}', eof:
+			return
+		}
+		p.verbObjectList(s)
+	}
+}
+
+func (p *parser) verbObjectList(s rdf.Term) {
+	p.ws()
+	var pred rdf.Term
+	switch c := p.cur(); {
+	case c == '<':
+		pred = rdf.NewIRI(p.iriRef())
+	case c == 'a' && p.keywordAt(0, "a"):
+		p.pos++
+		pred = rdfType
+	default:
+		t, ok := p.pname()
+		if !ok {
+			p.expected("a predicate")
+		}
+		pred = t
+	}
+	for {
+		o := p.object()
+		p.emit(s, pred, o)
+		p.ws()
+		if c := p.cur(); c == '~' || c == '{' && p.peek(1) == '|' {
+			p.errorf(p.pos, "RDF 1.2 reifiers and annotations (~, {| |}) are not supported")
+		}
+		if p.cur() != ',' {
+			return
+		}
+		p.pos++
+	}
+}
+
+func (p *parser) object() rdf.Term {
+	p.ws()
+	switch c := p.cur(); {
+	case c == '<':
+		return rdf.NewIRI(p.iriRef())
+	case c == '_':
+		return p.blankLabel()
+	case c == '(':
+		return p.collection()
+	case c == '[':
+		p.pos++
+		p.ws()
+		if p.cur() == ']' {
+			p.pos++
+			return p.fresh()
+		}
+		return p.bnodePropertyListRest()
+	case c == '"' || c == '\'':
+		return p.literal()
+	case c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.' && isDigitInt(p.peek(1)):
+		return p.number()
+	case c == 't' && p.keywordAt(0, "true"):
+		p.pos += 4
+		return rdf.NewLiteral("true", rdf.XSDBoolean)
+	case c == 'f' && p.keywordAt(0, "false"):
+		p.pos += 5
+		return rdf.NewLiteral("false", rdf.XSDBoolean)
+	}
+	if t, ok := p.pname(); ok {
+		return t
+	}
+	p.expected("an object")
+	return rdf.Term{}
+}
+
+// bnodePropertyListRest parses the rest of '[' predicateObjectList ']'
+// after the '['.
+func (p *parser) bnodePropertyListRest() rdf.Term {
+	p.enter()
+	b := p.fresh()
+	p.predicateObjectList(b)
+	p.expect(']', `"]" at the end of the blank node property list`)
+	p.depth--
+	return b
+}
+
+func (p *parser) collection() rdf.Term {
+	p.enter()
+	p.pos++ // '('
+	var head, prev rdf.Term
+	for {
+		p.ws()
+		if p.cur() == ')' {
+			p.pos++
+			break
+		}
+		if p.cur() == eof {
+			p.expected(`")"`)
+		}
+		o := p.object()
+		cell := p.fresh()
+		if prev.Kind == rdf.None {
+			head = cell
+		} else {
+			p.emit(prev, rdfRest, cell)
+		}
+		p.emit(cell, rdfFirst, o)
+		prev = cell
+	}
+	p.depth--
+	if prev.Kind == rdf.None {
+		return rdfNil
+	}
+	p.emit(prev, rdfRest, rdfNil)
+	return head
+}
+
+// blankLabel parses _:label.
+func (p *parser) blankLabel() rdf.Term {
+	p.mark = p.pos
+	if p.peek(1) != ':' {
+		p.expected(`"_:" starting a blank node label`)
+	}
+	p.pos += 2
+	r, size := p.peekRune(0)
+	if !(isPNCharsU(r) || r >= '0' && r <= '9') || r == utf8.RuneError && size == 1 {
+		p.expected("a blank node label")
+	}
+	p.pos += size
+	endOff := p.pos - p.mark
+	for {
+		r, size := p.peekRune(0)
+		if r == eof || !(isPNChars(r) || r == '.') || r == utf8.RuneError && size == 1 {
+			break
+		}
+		p.pos += size
+		if r != '.' {
+			endOff = p.pos - p.mark
+		}
+		if p.maxTerm >= 0 && p.pos-p.mark > p.maxTerm {
+			p.limitf(p.mark, "blank node label longer than %d bytes", p.maxTerm)
+		}
+	}
+	p.pos = p.mark + endOff
+	label := p.buf[p.mark+2 : p.pos]
+	if len(label) >= len(genPrefix) && string(label[:len(genPrefix)]) == genPrefix {
+		return rdf.NewBlank(genPrefix + "x" + string(label))
+	}
+	return rdf.NewBlank(string(label))
+}
+
+// prefixName scans PN_PREFIX at pos (its first character already checked),
+// setting mark to its start and pos to its end.
+func (p *parser) prefixName() {
+	p.mark = p.pos
+	endOff := 0
+	for {
+		if p.pos < len(p.buf) {
+			if c := p.buf[p.pos]; c < utf8.RuneSelf {
+				if !(isAlpha(c) || isDigit(c) || c == '_' || c == '-' || c == '.') {
+					break
+				}
+				p.pos++
+				if c != '.' {
+					endOff = p.pos - p.mark
+				}
+				continue
+			}
+		}
+		r, size := p.peekRune(0)
+		if r == eof || !(isPNChars(r) || r == '.') || r == utf8.RuneError && size == 1 {
+			break
+		}
+		p.pos += size
+		if r != '.' {
+			endOff = p.pos - p.mark
+		}
+		if p.maxTerm >= 0 && p.pos-p.mark > p.maxTerm {
+			p.limitf(p.mark, "prefix name longer than %d bytes", p.maxTerm)
+		}
+	}
+	p.pos = p.mark + endOff
+}
+
+// pname parses a prefixed name; ok is false (nothing consumed) when pos
+// does not start one.
+func (p *parser) pname() (rdf.Term, bool) {
+	start := p.pos
+	var ns string
+	if p.cur() == ':' {
+		var ok bool
+		if ns, ok = p.prefixes[""]; !ok {
+			p.errorf(start, "undefined prefix \"\"")
+		}
+		p.pos++
+	} else {
+		r, _ := p.peekRune(0)
+		if r == eof || !isPNCharsBase(r) {
+			return rdf.Term{}, false
+		}
+		p.prefixName()
+		if p.cur() != ':' {
+			p.pos = p.mark
+			return rdf.Term{}, false
+		}
+		name := p.buf[p.mark:p.pos]
+		var ok bool
+		if ns, ok = p.prefixes[string(name)]; !ok {
+			p.errorf(p.mark, "undefined prefix %q", name)
+		}
+		p.pos++
+	}
+	p.sb = append(p.sb[:0], ns...)
+	p.localName()
+	return rdf.NewIRI(p.intern(p.sb)), true
+}
+
+// localName scans PN_LOCAL (possibly empty) at pos, appending its value to
+// p.sb with escapes removed.
+func (p *parser) localName() {
+	p.mark = p.pos
+	endOff := 0        // offset from mark after the last non-'.' character
+	endSB := len(p.sb) // len(p.sb) then
+	first := true
+	for {
+		c := p.cur()
+		switch {
+		case c == eof:
+		case c == '%':
+			if !isHexInt(p.peek(1)) || !isHexInt(p.peek(2)) {
+				p.pos++
+				p.expected("two hex digits after % in a local name")
+			}
+			p.sb = append(p.sb, p.buf[p.pos:p.pos+3]...)
+			p.pos += 3
+			goto next
+		case c == '\\':
+			e := p.peek(1)
+			if e == eof || !isLocalEsc(byte(e)) {
+				p.pos++
+				p.expected("an escapable character after \\ in a local name")
+			}
+			p.sb = append(p.sb, byte(e))
+			p.pos += 2
+			goto next
+		case c == ':':
+			p.sb = append(p.sb, ':')
+			p.pos++
+			goto next
+		case c == '.':
+			if first {
+				break
+			}
+			p.sb = append(p.sb, '.')
+			p.pos++
+			first = false
+			continue
+		case c < utf8.RuneSelf:
+			if isAlpha(byte(c)) || isDigit(byte(c)) || c == '_' || (c == '-' && !first) {
+				p.sb = append(p.sb, byte(c))
+				p.pos++
+				goto next
+			}
+		default:
+			r, size := p.peekRune(0)
+			if r == utf8.RuneError && size == 1 {
+				p.errorf(p.pos, "invalid UTF-8")
+			}
+			if isPNChars(r) && (!first || isPNCharsU(r)) {
+				p.sb = utf8.AppendRune(p.sb, r)
+				p.pos += size
+				goto next
+			}
+		}
+		break
+	next:
+		first = false
+		endOff = p.pos - p.mark
+		endSB = len(p.sb)
+		if p.maxTerm >= 0 && len(p.sb) > p.maxTerm {
+			p.limitf(p.mark, "IRI longer than %d bytes", p.maxTerm)
+		}
+	}
+	p.pos = p.mark + endOff
+	p.sb = p.sb[:endSB]
+}
+
+func isHexInt(c int) bool { return c >= 0 && isHex(byte(c)) }
+
+// iriRef parses '<' ... '>' and returns the resolved IRI.
+func (p *parser) iriRef() string {
+	if p.peek(1) == '<' {
+		p.errorf(p.pos, "RDF 1.2 triple terms and reified triples (<< >>) are not supported")
+	}
+	start := p.pos
+	p.mark = start
+	p.pos++
+	p.sb = p.sb[:0]
+	for {
+		b := p.buf[p.pos:]
+		i := 0
+		for i < len(b) && iriByteOK(b[i]) {
+			i++
+		}
+		p.sb = append(p.sb, b[:i]...)
+		p.pos += i
+		if p.maxTerm >= 0 && len(p.sb) > p.maxTerm {
+			p.limitf(start, "IRI longer than %d bytes", p.maxTerm)
+		}
+		if i == len(b) {
+			p.mark = p.pos
+			if !p.fill() {
+				p.errorf(p.pos, "unterminated IRI: expected \">\", found end of input")
+			}
+			continue
+		}
+		switch c := b[i]; c {
+		case '>':
+			p.pos++
+			if !utf8.Valid(p.sb) {
+				p.errorf(start, "invalid UTF-8 in IRI")
+			}
+			return p.resolve(start)
+		case '\\':
+			p.uchar(false)
+		default:
+			p.errorf(p.pos, "character %q is not allowed in an IRI", rune(c))
+		}
+	}
+}
+
+// uchar decodes \uXXXX or \UXXXXXXXX (or, when echar, a string escape) at
+// pos and appends it to p.sb.
+func (p *parser) uchar(echar bool) {
+	n := 0
+	switch c := p.peek(1); c {
+	case 'u':
+		n = 4
+	case 'U':
+		n = 8
+	default:
+		if echar {
+			var e byte
+			switch c {
+			case 't':
+				e = '\t'
+			case 'b':
+				e = '\b'
+			case 'n':
+				e = '\n'
+			case 'r':
+				e = '\r'
+			case 'f':
+				e = '\f'
+			case '"', '\'', '\\':
+				e = byte(c)
+			}
+			if e != 0 {
+				p.sb = append(p.sb, e)
+				p.pos += 2
+				return
+			}
+			p.errorf(p.pos, "invalid escape sequence in a string")
+		}
+		p.errorf(p.pos, `invalid escape in an IRI: expected \u or \U`)
+	}
+	var r rune
+	for i := 0; i < n; i++ {
+		c := p.peek(2 + i)
+		if !isHexInt(c) {
+			p.errorf(p.pos, "expected %d hex digits after \\%c", n, p.buf[p.pos+1])
+		}
+		r = r<<4 | hexVal(byte(c))
+	}
+	if r > utf8.MaxRune || r >= 0xD800 && r <= 0xDFFF {
+		p.errorf(p.pos, "escape \\%c%X is not a Unicode scalar value", p.buf[p.pos+1], r)
+	}
+	if !echar && r < utf8.RuneSelf && !iriByteOK(byte(r)) {
+		p.errorf(p.pos, "escape \\%c%0*X stands for %q, which IRIs may not contain", p.buf[p.pos+1], n, r, r)
+	}
+	p.sb = utf8.AppendRune(p.sb, r)
+	p.pos += 2 + n
+}
+
+// resolve resolves the IRI reference in p.sb against the base.
+func (p *parser) resolve(start int) string {
+	ref := p.sb
+	if absoluteNoDots(ref) {
+		return p.intern(ref)
+	}
+	s := string(ref)
+	if p.base == "" {
+		if !rdf.IsAbsoluteIRI(s) {
+			p.warn(start, "relative IRI <"+s+"> with no base IRI")
+		}
+		return rdf.ResolveIRI("", s)
+	}
+	return rdf.ResolveIRI(p.base, s)
+}
+
+func (p *parser) warn(i int, msg string) {
+	e := p.errAt(i, msg)
+	if p.opts.Strict {
+		panic(bailout{e})
+	}
+	if p.opts.Warn != nil {
+		p.opts.Warn(e)
+	}
+}
+
+// absoluteNoDots reports whether ref has a scheme and no dot segments, so
+// that resolving it leaves it unchanged.
+func absoluteNoDots(ref []byte) bool {
+	i := 0
+	for ; i < len(ref); i++ {
+		c := ref[i]
+		if c == ':' {
+			break
+		}
+		if !(isAlpha(c) || i > 0 && (isDigit(c) || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	if i == 0 || i == len(ref) {
+		return false
+	}
+	rest := ref[i+1:]
+	if len(rest) > 0 && rest[0] == '.' {
+		return false
+	}
+	for j := 0; j+1 < len(rest); j++ {
+		if rest[j] == '/' && rest[j+1] == '.' {
+			return false
+		}
+		if rest[j] == '?' || rest[j] == '#' {
+			return true
+		}
+	}
+	return true
+}
+
+// stringLit parses one of the four string forms at pos and returns its
+// value.
+func (p *parser) stringLit() string {
+	q := byte(p.cur())
+	start := p.pos
+	p.mark = start
+	long := p.peek(1) == int(q) && p.peek(2) == int(q)
+	if long {
+		p.pos += 3
+	} else {
+		p.pos++
+	}
+	p.sb = p.sb[:0]
+	for {
+		b := p.buf[p.pos:]
+		i := 0
+		for i < len(b) {
+			c := b[i]
+			if c == q || c == '\\' || c == '\n' || c == '\r' {
+				break
+			}
+			i++
+		}
+		p.sb = append(p.sb, b[:i]...)
+		p.pos += i
+		if p.maxTerm >= 0 && len(p.sb) > p.maxTerm {
+			p.limitf(start, "string longer than %d bytes", p.maxTerm)
+		}
+		if i == len(b) {
+			p.mark = p.pos
+			if !p.fill() {
+				p.errorf(start, "unterminated string")
+			}
+			continue
+		}
+		switch c := b[i]; c {
+		case q:
+			if !long {
+				p.pos++
+				goto done
+			}
+			if p.peek(1) == int(q) && p.peek(2) == int(q) {
+				p.pos += 3
+				goto done
+			}
+			p.sb = append(p.sb, q)
+			p.pos++
+		case '\\':
+			p.uchar(true)
+		case '\n', '\r':
+			if !long {
+				p.errorf(p.pos, "line break in a short string (use \"\"\" or \\n)")
+			}
+			p.sb = append(p.sb, c)
+			p.pos++
+			if c == '\n' {
+				p.newline(p.pos)
+			}
+		}
+	}
+done:
+	if !utf8.Valid(p.sb) {
+		p.errorf(start, "invalid UTF-8 in string")
+	}
+	return string(p.sb)
+}
+
+// literal parses a string with an optional language tag or datatype.
+func (p *parser) literal() rdf.Term {
+	lex := p.stringLit()
+	switch p.cur() {
+	case '@':
+		p.pos++
+		p.mark = p.pos
+		n := 0
+		for isAlphaInt(p.peek(n)) {
+			n++
+		}
+		if n == 0 {
+			p.expected("a language tag")
+		}
+		for p.peek(n) == '-' && isAlnumInt(p.peek(n+1)) {
+			n++
+			for isAlnumInt(p.peek(n)) {
+				n++
+			}
+		}
+		p.checkLen(n, "language tag")
+		lang := p.intern(p.buf[p.pos : p.pos+n])
+		p.pos += n
+		if p.cur() == '-' && p.peek(1) == '-' {
+			p.pos += 2
+			d := 0
+			for isAlphaInt(p.peek(d)) {
+				d++
+			}
+			dir := string(p.buf[p.pos : p.pos+d])
+			if dir != "ltr" && dir != "rtl" {
+				p.expected(`base direction "ltr" or "rtl"`)
+			}
+			p.pos += d
+			return rdf.Term{Kind: rdf.LiteralKind, Value: lex, Datatype: rdf.RDFDirLangString, Lang: lang, Dir: dir}
+		}
+		return rdf.NewLangString(lex, lang)
+	case '^':
+		if p.peek(1) != '^' {
+			p.pos++
+			p.expected(`"^" (datatypes are written ^^)`)
+		}
+		p.pos += 2
+		var dt string
+		if p.cur() == '<' {
+			dt = p.iriRef()
+		} else {
+			t, ok := p.pname()
+			if !ok {
+				p.expected("a datatype IRI")
+			}
+			dt = t.Value
+		}
+		return rdf.NewLiteral(lex, dt)
+	}
+	return rdf.NewString(lex)
+}
+
+// checkLen fails with a limit error when a token of n bytes is too long.
+func (p *parser) checkLen(n int, what string) {
+	if p.maxTerm >= 0 && n > p.maxTerm {
+		p.limitf(p.pos, "%s longer than %d bytes", what, p.maxTerm)
+	}
+}
+
+func isAlphaInt(c int) bool { return c >= 0 && isAlpha(byte(c)) }
+func isAlnumInt(c int) bool { return c >= 0 && (isAlpha(byte(c)) || isDigit(byte(c))) }
+func isDigitInt(c int) bool { return c >= '0' && c <= '9' }
+
+// number parses INTEGER, DECIMAL or DOUBLE.
+func (p *parser) number() rdf.Term {
+	p.mark = p.pos
+	n := 0
+	if c := p.peek(0); c == '+' || c == '-' {
+		n++
+	}
+	intDigits := 0
+	for isDigitInt(p.peek(n)) {
+		n++
+		intDigits++
+	}
+	dt := rdf.XSDInteger
+	if p.peek(n) == '.' {
+		switch c := p.peek(n + 1); {
+		case isDigitInt(c):
+			n++
+			for isDigitInt(p.peek(n)) {
+				n++
+			}
+			dt = rdf.XSDDecimal
+		case (c == 'e' || c == 'E') && intDigits > 0 && p.isExponent(n+1):
+			n++
+		}
+	} else if intDigits == 0 {
+		p.expected("a number")
+	}
+	if c := p.peek(n); (c == 'e' || c == 'E') && p.isExponent(n) {
+		n++
+		if c := p.peek(n); c == '+' || c == '-' {
+			n++
+		}
+		for isDigitInt(p.peek(n)) {
+			n++
+		}
+		dt = rdf.XSDDouble
+	} else if dt == rdf.XSDInteger && intDigits == 0 {
+		p.expected("a number")
+	}
+	p.checkLen(n, "number")
+	lex := string(p.buf[p.pos : p.pos+n])
+	p.pos += n
+	return rdf.NewLiteral(lex, dt)
+}
+
+// isExponent reports whether an exponent starts k bytes ahead.
+func (p *parser) isExponent(k int) bool {
+	c := p.peek(k + 1)
+	if c == '+' || c == '-' {
+		c = p.peek(k + 2)
+	}
+	return isDigitInt(c)
+}

@@ -1,0 +1,31 @@
+package turtle_test
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/canon"
+	"github.com/isolda/isolda/rdf/turtle"
+)
+
+// roundTrip writes d, parses the output back and checks isomorphism; it
+// returns "" on success, else what went wrong.
+func roundTrip(d *rdf.Dataset, syntax turtle.Syntax) string {
+	var buf bytes.Buffer
+	if err := turtle.Write(&buf, d, syntax, turtle.WriteOptions{}); err != nil {
+		return "write: " + err.Error()
+	}
+	back := rdf.NewDataset()
+	if err := turtle.Parse(bytes.NewReader(buf.Bytes()), syntax, back, rdf.ReadOptions{File: "written"}); err != nil {
+		return fmt.Sprintf("re-parse: %v\n%s", err, buf.String())
+	}
+	ok, err := canon.Isomorphic(d, back)
+	if err != nil {
+		return "isomorphism: " + err.Error()
+	}
+	if !ok {
+		return fmt.Sprintf("re-parsed output is not isomorphic (%d quads, want %d):\n%s", back.Len(), d.Len(), buf.String())
+	}
+	return ""
+}

@@ -1,0 +1,807 @@
+package turtle
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// WriteOptions control Write.
+type WriteOptions struct {
+	// Prefixes are the namespace prefixes the writer may use. When nil, it
+	// uses the dataset's own prefixes plus rdf, rdfs, xsd and owl (when
+	// their names are free). Only prefixes that the output uses are
+	// written, sorted by name.
+	Prefixes []rdf.Prefix
+	// Base, when set, is written as @base and IRIs are written relative to
+	// it where that resolves back to the same IRI.
+	Base string
+}
+
+// wellKnown are the prefixes added by default.
+var wellKnown = []rdf.Prefix{
+	{Name: "owl", IRI: "http://www.w3.org/2002/07/owl#"},
+	{Name: "rdf", IRI: rdf.RDFNS},
+	{Name: "rdfs", IRI: rdf.RDFSNS},
+	{Name: "xsd", IRI: rdf.XSD},
+}
+
+// ErrNamedGraphs is returned when Write is asked to write a dataset with
+// named graphs as Turtle, which has no syntax for them.
+var ErrNamedGraphs = errors.New("turtle: the dataset has named graphs; write it as TriG")
+
+// Write writes d as Turtle or TriG. The output depends only on the set of
+// quads and the options: prefixes sorted by name, subjects sorted (IRIs,
+// then blank nodes), rdf:type first (as "a") then predicates by IRI, objects
+// sorted; blank nodes used once as an object are nested as [ ... ] and
+// well-formed lists are written as ( ... ). TriG writes the default graph
+// first and each named graph as a GRAPH block. Turtle fails with
+// ErrNamedGraphs when d has named graphs.
+//
+// parse(write(d)) is isomorphic to d, except that characters an IRI may not
+// contain (kept by lenient readers from messy data) are percent-encoded.
+// Nesting is limited to 64 levels; deeper blank nodes keep their labels.
+func Write(w io.Writer, d *rdf.Dataset, syntax Syntax, opts WriteOptions) error {
+	if syntax == Turtle {
+		for _, q := range d.IDQuads() {
+			if q[3] != 0 {
+				return ErrNamedGraphs
+			}
+		}
+	}
+	wr := newWriter(d, syntax, opts)
+	// A first pass without output finds the prefixes the body uses, so the
+	// body can then stream to w after the header.
+	wr.out = discard{}
+	wr.body()
+	bw := bufio.NewWriter(w)
+	if opts.Base != "" {
+		bw.WriteString("@base <")
+		writeIRIBody(bw, opts.Base)
+		bw.WriteString("> .\n")
+	}
+	var used []rdf.Prefix
+	for _, p := range wr.prefixes {
+		if wr.used[p.Name] {
+			used = append(used, p)
+		}
+	}
+	slices.SortFunc(used, func(a, b rdf.Prefix) int { return strings.Compare(a.Name, b.Name) })
+	for _, p := range used {
+		bw.WriteString("@prefix ")
+		bw.WriteString(p.Name)
+		bw.WriteString(": <")
+		writeIRIBody(bw, p.IRI)
+		bw.WriteString("> .\n")
+	}
+	if (opts.Base != "" || len(used) > 0) && len(wr.sorted) > 0 {
+		bw.WriteByte('\n')
+	}
+	wr.out = bw
+	wr.body()
+	return bw.Flush()
+}
+
+// discard is a byteWriter that drops everything.
+type discard struct{}
+
+func (discard) WriteString(s string) (int, error) { return len(s), nil }
+func (discard) WriteByte(byte) error              { return nil }
+
+type writer struct {
+	d      *rdf.Dataset
+	syntax Syntax
+	base   string
+	out    byteWriter // where the body goes
+
+	prefixes []rdf.Prefix // usable prefixes, longest namespace first
+	used     map[string]bool
+
+	rank    []int        // rank[id]: position of the term in rdf.Compare order
+	objRefs []int32      // uses as an object, over the whole dataset, by term ID
+	home    []rdf.TermID // the graph a blank node was first seen in, +1 (0: not seen)
+	multi   []bool       // blank nodes used in more than one graph
+	isGraph []bool
+	inline  []bool                      // blank nodes written nested where referenced
+	sorted  []rdf.IDQuad                // quads by graph, subject, predicate (rdf:type first), object
+	lists   map[rdf.TermID][]rdf.TermID // list heads written as ( ... ): their items
+	relabel map[rdf.TermID]string
+	typeID  rdf.TermID
+	bySubj  map[[2]rdf.TermID][]rdf.IDQuad // (graph, subject) -> quads sorted by P, O
+	indent  int
+	nest    int          // current nesting of [ ] and ( )
+	spill   []rdf.TermID // nodes too deep to nest, to write at top level
+}
+
+func newWriter(d *rdf.Dataset, syntax Syntax, opts WriteOptions) *writer {
+	w := &writer{d: d, syntax: syntax, base: opts.Base, used: map[string]bool{}}
+	// Prefixes: valid names only, one per name, longest namespace first.
+	cands := opts.Prefixes
+	if cands == nil {
+		cands = slices.Clone(d.Prefixes)
+		for _, wk := range wellKnown {
+			if !slices.ContainsFunc(cands, func(p rdf.Prefix) bool { return p.Name == wk.Name }) {
+				cands = append(cands, wk)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range cands {
+		if seen[p.Name] || !validPrefixName(p.Name) || p.IRI == "" {
+			continue
+		}
+		seen[p.Name] = true
+		w.prefixes = append(w.prefixes, p)
+	}
+	slices.SortStableFunc(w.prefixes, func(a, b rdf.Prefix) int {
+		if len(a.IRI) != len(b.IRI) {
+			return len(b.IRI) - len(a.IRI)
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+
+	// Term ranks.
+	n := d.NumTerms() + 1
+	ids := make([]rdf.TermID, n)
+	for i := range ids {
+		ids[i] = rdf.TermID(i)
+	}
+	slices.SortFunc(ids, func(a, b rdf.TermID) int { return rdf.Compare(d.Term(a), d.Term(b)) })
+	w.rank = make([]int, n)
+	for i, id := range ids {
+		w.rank[id] = i
+	}
+	w.typeID, _ = d.Lookup(rdf.NewIRI(rdf.RDFType))
+
+	// Blank node labels: keep them when all are valid, else number them.
+	valid := true
+	for _, id := range ids {
+		if t := d.Term(id); t.Kind == rdf.BlankKind && !validBlankLabel(t.Value) {
+			valid = false
+			break
+		}
+	}
+	if !valid {
+		w.relabel = map[rdf.TermID]string{}
+		k := 0
+		for _, id := range ids {
+			if d.Term(id).Kind == rdf.BlankKind {
+				w.relabel[id] = "b" + strconv.Itoa(k)
+				k++
+			}
+		}
+	}
+
+	// Usage statistics.
+	w.objRefs = make([]int32, n)
+	w.home = make([]rdf.TermID, n)
+	w.multi = make([]bool, n)
+	w.isGraph = make([]bool, n)
+	w.bySubj = map[[2]rdf.TermID][]rdf.IDQuad{}
+	see := func(id, g rdf.TermID) {
+		if d.Term(id).Kind != rdf.BlankKind {
+			return
+		}
+		if h := w.home[id]; h == 0 {
+			w.home[id] = g + 1
+		} else if h != g+1 {
+			w.multi[id] = true
+		}
+	}
+	for _, q := range d.IDQuads() {
+		w.objRefs[q[2]]++
+		see(q[0], q[3])
+		see(q[2], q[3])
+		if q[3] != 0 {
+			w.isGraph[q[3]] = true
+		}
+	}
+	w.sorted = slices.Clone(d.IDQuads())
+	slices.SortFunc(w.sorted, func(a, b rdf.IDQuad) int {
+		if a[3] != b[3] {
+			return w.rank[a[3]] - w.rank[b[3]]
+		}
+		if a[0] != b[0] {
+			return w.rank[a[0]] - w.rank[b[0]]
+		}
+		return w.comparePO(a, b)
+	})
+	for i := 0; i < len(w.sorted); {
+		j := i + 1
+		for j < len(w.sorted) && w.sorted[j][0] == w.sorted[i][0] && w.sorted[j][3] == w.sorted[i][3] {
+			j++
+		}
+		w.bySubj[[2]rdf.TermID{w.sorted[i][3], w.sorted[i][0]}] = w.sorted[i:j:j]
+		i = j
+	}
+
+	// Candidates for nesting: blank nodes used once as an object, in one
+	// graph only, never as a graph name.
+	w.inline = make([]bool, n)
+	parent := map[rdf.TermID]rdf.TermID{}
+	for _, q := range d.IDQuads() {
+		o := q[2]
+		if d.Term(o).Kind == rdf.BlankKind && w.objRefs[o] == 1 && !w.multi[o] && !w.isGraph[o] {
+			w.inline[o] = true
+			parent[o] = q[0]
+		}
+	}
+	// Break cycles of nested nodes (deterministically, in term order).
+	for _, id := range ids {
+		if !w.inline[id] {
+			continue
+		}
+		for p, steps := parent[id], 0; w.inline[p] && steps <= len(parent); p, steps = parent[p], steps+1 {
+			if p == id {
+				w.inline[id] = false
+				break
+			}
+		}
+	}
+	// Lists.
+	w.lists = map[rdf.TermID][]rdf.TermID{}
+	firstID, _ := d.Lookup(rdf.NewIRI(rdf.RDFFirst))
+	restID, _ := d.Lookup(rdf.NewIRI(rdf.RDFRest))
+	nilID, hasNil := d.Lookup(rdf.NewIRI(rdf.RDFNil))
+	if firstID != 0 && restID != 0 && hasNil {
+		for _, id := range ids {
+			if !w.inline[id] {
+				continue
+			}
+			g := w.home[id] - 1
+			var items []rdf.TermID
+			seenNodes := map[rdf.TermID]bool{}
+			node := id
+			ok := true
+			for node != nilID {
+				qs := w.bySubj[[2]rdf.TermID{g, node}]
+				if seenNodes[node] || d.Term(node).Kind != rdf.BlankKind || len(qs) != 2 ||
+					(node != id && !w.inline[node]) {
+					ok = false
+					break
+				}
+				seenNodes[node] = true
+				var first, rest rdf.TermID
+				for _, q := range qs {
+					switch q[1] {
+					case firstID:
+						first = q[2]
+					case restID:
+						rest = q[2]
+					}
+				}
+				if first == 0 || rest == 0 {
+					ok = false
+					break
+				}
+				items = append(items, first)
+				node = rest
+			}
+			if ok && len(items) > 0 {
+				w.lists[id] = items
+			}
+		}
+	}
+	return w
+}
+
+// comparePO orders quads by predicate (rdf:type first) then object.
+func (w *writer) comparePO(a, b rdf.IDQuad) int {
+	if a[1] != b[1] {
+		if a[1] == w.typeID {
+			return -1
+		}
+		if b[1] == w.typeID {
+			return 1
+		}
+		return w.rank[a[1]] - w.rank[b[1]]
+	}
+	return w.rank[a[2]] - w.rank[b[2]]
+}
+
+func (w *writer) body() {
+	for i := 0; i < len(w.sorted); {
+		g := w.sorted[i][3]
+		if i > 0 {
+			w.out.WriteByte('\n')
+		}
+		if g != 0 {
+			w.out.WriteString("GRAPH ")
+			w.term(g, false)
+			w.out.WriteString(" {\n")
+			w.indent = 1
+		}
+		first := true
+		for i < len(w.sorted) && w.sorted[i][3] == g {
+			s := w.sorted[i][0]
+			for i < len(w.sorted) && w.sorted[i][3] == g && w.sorted[i][0] == s {
+				i++
+			}
+			if w.inline[s] {
+				continue // written where it is referenced
+			}
+			if !first {
+				w.out.WriteByte('\n')
+			}
+			first = false
+			w.writeIndent()
+			st := w.d.Term(s)
+			if st.Kind == rdf.BlankKind && w.objRefs[s] == 0 && !w.multi[s] && !w.isGraph[s] {
+				// An unreferenced blank node needs no label.
+				w.out.WriteString("[]")
+			} else {
+				w.term(s, false)
+			}
+			w.predicateObjects(g, s, w.indent+1)
+			w.out.WriteString(" .\n")
+		}
+		// Nodes nested too deeply to inline, in the order met.
+		for len(w.spill) > 0 {
+			s := w.spill[0]
+			w.spill = w.spill[1:]
+			w.out.WriteByte('\n')
+			w.writeIndent()
+			w.term(s, false)
+			w.predicateObjects(g, s, w.indent+1)
+			w.out.WriteString(" .\n")
+		}
+		if g != 0 {
+			w.indent = 0
+			w.out.WriteString("}\n")
+		}
+	}
+}
+
+func (w *writer) writeIndent() {
+	for i := 0; i < w.indent; i++ {
+		w.out.WriteString("    ")
+	}
+}
+
+func (w *writer) newline(level int) {
+	w.out.WriteByte('\n')
+	for i := 0; i < level; i++ {
+		w.out.WriteString("    ")
+	}
+}
+
+// predicateObjects writes " p o1, o2 ;\n p2 o3" for subject s in graph g.
+func (w *writer) predicateObjects(g, s rdf.TermID, level int) {
+	qs := w.bySubj[[2]rdf.TermID{g, s}]
+	for i, q := range qs {
+		switch {
+		case i == 0:
+			w.out.WriteByte(' ')
+			w.predicate(q[1])
+		case q[1] == qs[i-1][1]:
+			w.out.WriteString(", ")
+			w.object(g, q[2], level)
+			continue
+		default:
+			w.out.WriteString(" ;")
+			w.newline(level)
+			w.predicate(q[1])
+		}
+		w.out.WriteByte(' ')
+		w.object(g, q[2], level)
+	}
+}
+
+func (w *writer) predicate(p rdf.TermID) {
+	if p == w.typeID {
+		w.out.WriteByte('a')
+		return
+	}
+	w.term(p, false)
+}
+
+// maxNest bounds the nesting of [ ] and ( ) in the output, keeping it
+// readable by parsers with depth limits and the writer's recursion bounded;
+// deeper nodes are written with their label and described at top level.
+const maxNest = 64
+
+func (w *writer) object(g, o rdf.TermID, level int) {
+	_, isList := w.lists[o]
+	if (isList || w.inline[o] && len(w.bySubj[[2]rdf.TermID{g, o}]) > 0) && w.nest >= maxNest {
+		w.spill = append(w.spill, o)
+		w.term(o, true)
+		return
+	}
+	if items, ok := w.lists[o]; ok {
+		w.nest++
+		w.out.WriteByte('(')
+		for _, it := range items {
+			w.out.WriteByte(' ')
+			w.object(g, it, level)
+		}
+		w.out.WriteString(" )")
+		w.nest--
+		return
+	}
+	if w.inline[o] {
+		if len(w.bySubj[[2]rdf.TermID{g, o}]) == 0 {
+			w.out.WriteString("[]")
+			return
+		}
+		qs := w.bySubj[[2]rdf.TermID{g, o}]
+		w.nest++
+		defer func() { w.nest-- }()
+		w.out.WriteByte('[')
+		w.predicateObjects(g, o, level+1)
+		if qs[0][1] == qs[len(qs)-1][1] {
+			w.out.WriteString(" ]") // one predicate: keep it on one line
+		} else {
+			w.newline(level)
+			w.out.WriteByte(']')
+		}
+		return
+	}
+	w.term(o, true)
+}
+
+// term writes an IRI, blank node or literal.
+func (w *writer) term(id rdf.TermID, obj bool) {
+	t := w.d.Term(id)
+	switch t.Kind {
+	case rdf.IRIKind:
+		if obj && t.Value == rdf.RDFNil {
+			w.out.WriteString("()")
+			return
+		}
+		w.iri(t.Value)
+	case rdf.BlankKind:
+		w.out.WriteString("_:")
+		if w.relabel != nil {
+			w.out.WriteString(w.relabel[id])
+		} else {
+			w.out.WriteString(t.Value)
+		}
+	case rdf.LiteralKind:
+		w.literal(t)
+	}
+}
+
+func (w *writer) iri(s string) {
+	for _, p := range w.prefixes {
+		if len(s) >= len(p.IRI) && s[:len(p.IRI)] == p.IRI {
+			if local, ok := escapeLocal(s[len(p.IRI):]); ok {
+				w.used[p.Name] = true
+				w.out.WriteString(p.Name)
+				w.out.WriteByte(':')
+				w.out.WriteString(local)
+				return
+			}
+		}
+	}
+	if w.base != "" {
+		if rel, ok := relativize(w.base, s); ok {
+			s = rel
+		}
+	}
+	w.out.WriteByte('<')
+	writeIRIBody(w.out, s)
+	w.out.WriteByte('>')
+}
+
+// relativize returns a reference that resolves against base to iri.
+func relativize(base, iri string) (string, bool) {
+	cands := make([]string, 0, 2)
+	if i := strings.LastIndexByte(base, '/'); i >= 0 && strings.HasPrefix(iri, base[:i+1]) {
+		cands = append(cands, iri[i+1:])
+	}
+	if strings.HasPrefix(iri, base) {
+		cands = append(cands, iri[len(base):])
+	}
+	if len(cands) == 2 && len(cands[1]) < len(cands[0]) {
+		cands[0], cands[1] = cands[1], cands[0]
+	}
+	for _, c := range cands {
+		if c == "" || strings.HasPrefix(c, "/") || strings.ContainsRune(strings.SplitN(strings.SplitN(c, "/", 2)[0], "?", 2)[0], ':') {
+			continue
+		}
+		if rdf.ResolveIRI(base, c) == iri {
+			return c, true
+		}
+	}
+	if rdf.ResolveIRI(base, "") == iri {
+		return "", true
+	}
+	return "", false
+}
+
+type byteWriter interface {
+	WriteString(s string) (int, error)
+	WriteByte(c byte) error
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// writeIRIBody writes an IRI. The characters an IRIREF may not contain
+// (found only in invalid IRIs kept from messy data) are percent-encoded, as
+// in the IRI-to-URI mapping: the output stays valid Turtle, but such an IRI
+// does not read back identical.
+func writeIRIBody(w byteWriter, s string) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || iriByteOK(c) {
+			continue
+		}
+		w.WriteString(s[start:i])
+		w.WriteByte('%')
+		w.WriteByte(hexDigits[c>>4])
+		w.WriteByte(hexDigits[c&15])
+		start = i + 1
+	}
+	w.WriteString(s[start:])
+}
+
+// escapeLocal returns local written as a PN_LOCAL, with backslash escapes
+// where needed, or false when it cannot be one (or would need escapes of
+// /, # or ?, where a full IRI reads better).
+func escapeLocal(local string) (string, bool) {
+	if local == "" {
+		return "", true
+	}
+	if plainLocal(local) {
+		return local, true
+	}
+	if !utf8.ValidString(local) {
+		return "", false
+	}
+	var b strings.Builder
+	for i, r := range local {
+		last := i+utf8.RuneLen(r) == len(local)
+		switch {
+		case r == ':' || r == '_' || r >= '0' && r <= '9' || isPNCharsBase(r):
+			b.WriteRune(r)
+		case r == '%':
+			if i+2 < len(local) && isHex(local[i+1]) && isHex(local[i+2]) {
+				b.WriteByte('%')
+			} else {
+				b.WriteString(`\%`)
+			}
+		case r == '.':
+			if i == 0 || last {
+				b.WriteString(`\.`)
+			} else {
+				b.WriteByte('.')
+			}
+		case r == '-' || r == 0xB7 || r >= 0x300 && r <= 0x36F || r == 0x203F || r == 0x2040:
+			if i == 0 {
+				if r != '-' {
+					return "", false
+				}
+				b.WriteString(`\-`)
+			} else {
+				b.WriteRune(r)
+			}
+		case r == '/' || r == '#' || r == '?':
+			return "", false
+		case r < utf8.RuneSelf && isLocalEsc(byte(r)):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// plainLocal reports whether local is an ASCII PN_LOCAL needing no escapes.
+func plainLocal(local string) bool {
+	for i := 0; i < len(local); i++ {
+		c := local[i]
+		switch {
+		case isAlpha(c) || isDigit(c) || c == '_' || c == ':':
+		case c == '-' && i > 0:
+		case c == '.' && i > 0 && i < len(local)-1:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func validPrefixName(name string) bool {
+	if name == "" {
+		return true
+	}
+	for i, r := range name {
+		switch {
+		case i == 0:
+			if !isPNCharsBase(r) {
+				return false
+			}
+		case r == '.':
+			if i == len(name)-1 {
+				return false
+			}
+		case !isPNChars(r):
+			return false
+		}
+	}
+	return utf8.ValidString(name)
+}
+
+func validBlankLabel(label string) bool {
+	if label == "" || !utf8.ValidString(label) {
+		return false
+	}
+	for i, r := range label {
+		switch {
+		case i == 0:
+			if !isPNCharsU(r) && !(r >= '0' && r <= '9') {
+				return false
+			}
+		case r == '.':
+			if i == len(label)-1 {
+				return false
+			}
+		case !isPNChars(r):
+			return false
+		}
+	}
+	return true
+}
+
+func (w *writer) literal(t rdf.Term) {
+	switch t.Datatype {
+	case rdf.XSDInteger:
+		if isInteger(t.Value) {
+			w.out.WriteString(t.Value)
+			return
+		}
+	case rdf.XSDDecimal:
+		if isDecimal(t.Value) {
+			w.out.WriteString(t.Value)
+			return
+		}
+	case rdf.XSDDouble:
+		if isDouble(t.Value) {
+			w.out.WriteString(t.Value)
+			return
+		}
+	case rdf.XSDBoolean:
+		if t.Value == "true" || t.Value == "false" {
+			w.out.WriteString(t.Value)
+			return
+		}
+	}
+	w.quoted(t.Value)
+	switch {
+	case t.Lang != "":
+		w.out.WriteByte('@')
+		w.out.WriteString(t.Lang)
+		if t.Dir != "" {
+			w.out.WriteString("--")
+			w.out.WriteString(t.Dir)
+		}
+	case t.Datatype != "" && t.Datatype != rdf.XSDString:
+		w.out.WriteString("^^")
+		w.iri(t.Datatype)
+	}
+}
+
+// quoted writes a string: as a long string when it has line breaks and
+// that form is safe, otherwise as a short string with escapes.
+func (w *writer) quoted(s string) {
+	if strings.IndexByte(s, '\n') >= 0 {
+		w.out.WriteString(`"""`)
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c == '"':
+				if i+1 == len(s) || s[i+1] == '"' {
+					w.out.WriteString(`\"`)
+				} else {
+					w.out.WriteByte('"')
+				}
+			case c == '\\':
+				w.out.WriteString(`\\`)
+			case c == '\n' || c == '\t':
+				w.out.WriteByte(c)
+			case c < 0x20 || c == 0x7f:
+				writeEscape(w.out, c)
+			default:
+				w.out.WriteByte(c)
+			}
+		}
+		w.out.WriteString(`"""`)
+		return
+	}
+	w.out.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
+			continue
+		}
+		w.out.WriteString(s[start:i])
+		switch c {
+		case '"':
+			w.out.WriteString(`\"`)
+		case '\\':
+			w.out.WriteString(`\\`)
+		case '\n':
+			w.out.WriteString(`\n`)
+		case '\t':
+			w.out.WriteString(`\t`)
+		default:
+			writeEscape(w.out, c)
+		}
+		start = i + 1
+	}
+	w.out.WriteString(s[start:])
+	w.out.WriteByte('"')
+}
+
+func writeEscape(b byteWriter, c byte) {
+	switch c {
+	case '\r':
+		b.WriteString(`\r`)
+	case '\b':
+		b.WriteString(`\b`)
+	case '\f':
+		b.WriteString(`\f`)
+	default:
+		b.WriteString(`\u00`)
+		b.WriteByte(hexDigits[c>>4])
+		b.WriteByte(hexDigits[c&15])
+	}
+}
+
+func digits(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+func trimSign(s string) string {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		return s[1:]
+	}
+	return s
+}
+
+// isInteger reports whether s matches INTEGER.
+func isInteger(s string) bool {
+	s = trimSign(s)
+	return s != "" && digits(s) == len(s)
+}
+
+// isDecimal reports whether s matches DECIMAL.
+func isDecimal(s string) bool {
+	s = trimSign(s)
+	s = s[digits(s):]
+	if len(s) < 2 || s[0] != '.' {
+		return false
+	}
+	return digits(s[1:]) == len(s)-1
+}
+
+// isDouble reports whether s matches DOUBLE.
+func isDouble(s string) bool {
+	s = trimSign(s)
+	n := digits(s)
+	mant := n
+	s = s[n:]
+	if s != "" && s[0] == '.' {
+		f := digits(s[1:])
+		mant += f
+		s = s[1+f:]
+	}
+	if mant == 0 || s == "" || (s[0] != 'e' && s[0] != 'E') {
+		return false
+	}
+	s = trimSign(s[1:])
+	return s != "" && digits(s) == len(s)
+}
