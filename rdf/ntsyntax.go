@@ -16,9 +16,9 @@ const hexDigits = "0123456789ABCDEF"
 
 // AppendTerm writes t in canonical RDF 1.2 N-Triples form: IRIs in angle
 // brackets, blank nodes as _:label, literals with the minimal escapes (\b \t
-// \n \f \r \" \\, other control characters as \u00XX with upper-case hex),
-// language tags in lower case and xsd:string left implicit. The zero Term
-// writes nothing.
+// \n \f \r \" \\; other control characters, U+007F, U+FFFE and U+FFFF as
+// \uXXXX with upper-case hex), language tags in lower case and xsd:string
+// left implicit. The zero Term writes nothing.
 func AppendTerm(w writer, t Term) {
 	switch t.Kind {
 	case IRIKind:
@@ -87,7 +87,19 @@ func appendLiteralBody(w writer, s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
+		if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f && c != 0xef {
+			continue
+		}
+		if c == 0xef {
+			// U+FFFE and U+FFFF (EF BF BE, EF BF BF) are escaped too.
+			if i+2 >= len(s) || s[i+1] != 0xbf || s[i+2] != 0xbe && s[i+2] != 0xbf {
+				continue
+			}
+			w.WriteString(s[start:i])
+			w.WriteString(`\uFFF`)
+			w.WriteByte(hexDigits[s[i+2]-0xbe+14])
+			i += 2
+			start = i + 1
 			continue
 		}
 		w.WriteString(s[start:i])

@@ -1,0 +1,206 @@
+package ntriples
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/rdf"
+)
+
+// suite is one W3C test suite and the number of tests of each type its
+// manifest lists, from the table in shared/conformance/README.md (counted
+// there with rdflib).
+type suite struct {
+	dir    string
+	counts map[string]int
+}
+
+var suites = []suite{
+	{"ntriples", map[string]int{"TestNTriplesPositiveSyntax": 41, "TestNTriplesNegativeSyntax": 29}},
+	{"nquads", map[string]int{"TestNQuadsPositiveSyntax": 53, "TestNQuadsNegativeSyntax": 34}},
+	{"rdf12-ntriples", map[string]int{"TestNTriplesPositiveSyntax": 7, "TestNTriplesNegativeSyntax": 22, "TestNTriplesPositiveC14N": 41}},
+	{"rdf12-nquads", map[string]int{"TestNQuadsPositiveSyntax": 7, "TestNQuadsNegativeSyntax": 20, "TestNQuadsPositiveC14N": 41}},
+}
+
+// unsupported lists the tests this package does not pass, by suite and
+// action file name, with the reason. Each must fail with an error saying
+// that triple terms are not supported; any other test must pass.
+var unsupported = map[string]string{
+	"rdf12-ntriples/syntax/ntriples12-syntax-01.nt": "RDF 1.2 triple term <<( s p o )>>: rdf.Term has no triple terms",
+	"rdf12-ntriples/syntax/ntriples12-syntax-02.nt": "RDF 1.2 triple term <<( s p o )>>: rdf.Term has no triple terms",
+	"rdf12-ntriples/syntax/ntriples12-syntax-03.nt": "RDF 1.2 nested triple terms: rdf.Term has no triple terms",
+	"rdf12-ntriples/syntax/ntriples12-bnode-1.nt":   "RDF 1.2 triple term with a blank node: rdf.Term has no triple terms",
+	"rdf12-ntriples/syntax/ntriples12-nested-1.nt":  "RDF 1.2 nested triple terms: rdf.Term has no triple terms",
+	"rdf12-ntriples/c14n/triple-term-01.nt":         "canonical form of a triple term: rdf.Term has no triple terms",
+	"rdf12-ntriples/c14n/triple-term-02.nt":         "canonical form of a triple term: rdf.Term has no triple terms",
+	"rdf12-ntriples/c14n/triple-term-03.nt":         "canonical form of a triple term: rdf.Term has no triple terms",
+	"rdf12-ntriples/c14n/triple-term-04.nt":         "canonical form of nested triple terms: rdf.Term has no triple terms",
+	"rdf12-nquads/syntax/nquads12-syntax-01.nq":     "RDF 1.2 triple term <<( s p o )>>: rdf.Term has no triple terms",
+	"rdf12-nquads/syntax/nquads12-syntax-02.nq":     "RDF 1.2 triple term <<( s p o )>>: rdf.Term has no triple terms",
+	"rdf12-nquads/syntax/nquads12-syntax-03.nq":     "RDF 1.2 nested triple terms: rdf.Term has no triple terms",
+	"rdf12-nquads/syntax/nquads12-bnode-1.nq":       "RDF 1.2 triple term with a blank node: rdf.Term has no triple terms",
+	"rdf12-nquads/syntax/nquads12-nested-1.nq":      "RDF 1.2 nested triple terms: rdf.Term has no triple terms",
+	"rdf12-nquads/c14n/triple-term-01.nq":           "canonical form of a triple term: rdf.Term has no triple terms",
+	"rdf12-nquads/c14n/triple-term-02.nq":           "canonical form of a triple term: rdf.Term has no triple terms",
+	"rdf12-nquads/c14n/triple-term-03.nq":           "canonical form of a triple term: rdf.Term has no triple terms",
+	"rdf12-nquads/c14n/triple-term-04.nq":           "canonical form of nested triple terms: rdf.Term has no triple terms",
+}
+
+// runTest runs one manifest test and returns nil when it passes.
+func runTest(tc manifestTest) error {
+	syntax := syntaxOf(tc.Type)
+	input, err := os.ReadFile(tc.Action)
+	if err != nil {
+		return err
+	}
+	opts := rdf.ReadOptions{File: filepath.Base(tc.Action)}
+	switch {
+	case strings.HasSuffix(tc.Type, "PositiveSyntax"):
+		return Parse(bytes.NewReader(input), syntax, rdf.SinkFunc(func(rdf.Quad) error { return nil }), opts)
+	case strings.HasSuffix(tc.Type, "NegativeSyntax"):
+		err := Parse(bytes.NewReader(input), syntax, rdf.SinkFunc(func(rdf.Quad) error { return nil }), opts)
+		var perr *rdf.ParseError
+		if err == nil {
+			return errors.New("accepted a document that must be rejected")
+		}
+		if !errors.As(err, &perr) || perr.Line < 1 || perr.Column < 1 {
+			return fmt.Errorf("rejected, but without a ParseError with a position: %v", err)
+		}
+		return nil
+	case strings.HasSuffix(tc.Type, "PositiveC14N"):
+		want, err := os.ReadFile(tc.Result)
+		if err != nil {
+			return err
+		}
+		var out bytes.Buffer
+		w := NewWriter(&out, syntax)
+		if err := Parse(bytes.NewReader(input), syntax, w, opts); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			return fmt.Errorf("canonical output differs:\n got: %q\nwant: %q", out.Bytes(), want)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown test type %s", tc.Type)
+}
+
+func TestConformance(t *testing.T) {
+	root := shared.MustPath(t, "conformance")
+	seenUnsupported := map[string]bool{}
+	for _, s := range suites {
+		t.Run(s.dir, func(t *testing.T) {
+			tests, skipped, err := loadManifest(filepath.Join(root, s.dir, "manifest.ttl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, inc := range skipped {
+				t.Logf("%s: include %s not followed (another suite in this test)", s.dir, inc)
+			}
+			counts := map[string]int{}
+			for _, tc := range tests {
+				counts[tc.Type]++
+			}
+			for typ, want := range s.counts {
+				if counts[typ] != want {
+					t.Errorf("manifest lists %d %s tests, the README says %d", counts[typ], typ, want)
+				}
+			}
+			for typ, n := range counts {
+				if _, ok := s.counts[typ]; !ok {
+					t.Errorf("manifest lists %d tests of unexpected type %s", n, typ)
+				}
+			}
+			pass, fail, unsup, byTT := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+			var notPassed []string
+			for _, tc := range tests {
+				rel, _ := filepath.Rel(root, tc.Action)
+				rel = filepath.ToSlash(rel)
+				err := runTest(tc)
+				if reason, ok := unsupported[rel]; ok {
+					seenUnsupported[rel] = true
+					switch {
+					case err == nil:
+						t.Errorf("%s (%s) passes but is listed as unsupported: update the table", tc.Name, rel)
+					case !strings.Contains(err.Error(), "triple terms <<( s p o )>> are not supported"):
+						t.Errorf("%s (%s): unsupported test failed for another reason: %v", tc.Name, rel, err)
+					default:
+						unsup[tc.Type]++
+						notPassed = append(notPassed, fmt.Sprintf("%-55s %s", rel, reason))
+					}
+					continue
+				}
+				if err != nil {
+					fail[tc.Type]++
+					t.Errorf("%s (%s, %s): %v", tc.Name, tc.Type, rel, err)
+					continue
+				}
+				pass[tc.Type]++
+				if strings.HasSuffix(tc.Type, "NegativeSyntax") {
+					// Say so when a bad RDF 1.2 document is rejected only
+					// because it has a well-formed triple term.
+					perr := Parse(bytes.NewReader(mustRead(t, tc.Action)), syntaxOf(tc.Type), rdf.SinkFunc(func(rdf.Quad) error { return nil }), rdf.ReadOptions{})
+					if strings.Contains(perr.Error(), "not supported") {
+						byTT[tc.Type]++
+					}
+				}
+			}
+			var types []string
+			for typ := range counts {
+				types = append(types, typ)
+			}
+			sort.Strings(types)
+			total := 0
+			for _, typ := range types {
+				total += pass[typ]
+				line := fmt.Sprintf("conformance: %-15s %-28s pass %3d  fail %3d  unsupported %3d  of %3d",
+					s.dir, typ, pass[typ], fail[typ], unsup[typ], counts[typ])
+				if byTT[typ] > 0 {
+					line += fmt.Sprintf("  (%d of the passes reject a triple term as unsupported rather than as malformed)", byTT[typ])
+				}
+				t.Log(line)
+				fmt.Println(line)
+			}
+			line := fmt.Sprintf("conformance: %-15s %-28s pass %3d of %3d", s.dir, "ALL", total, len(tests))
+			t.Log(line)
+			fmt.Println(line)
+			sort.Strings(notPassed)
+			for _, np := range notPassed {
+				line := fmt.Sprintf("conformance:   not supported: %s", np)
+				t.Log(line)
+				fmt.Println(line)
+			}
+		})
+	}
+	for rel := range unsupported {
+		if !seenUnsupported[rel] {
+			t.Errorf("unsupported table names %s, which no manifest lists", rel)
+		}
+	}
+}
+
+func syntaxOf(testType string) Syntax {
+	if strings.HasPrefix(testType, "TestNQuads") {
+		return NQuads
+	}
+	return NTriples
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

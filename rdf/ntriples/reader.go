@@ -1,0 +1,868 @@
+// Package ntriples reads and writes N-Triples and N-Quads (RDF 1.1, with
+// the directional language tags of RDF 1.2).
+//
+// The reader is a hand-written, streaming, line-at-a-time scanner: it keeps
+// one buffer, validates each line as UTF-8, and slices terms out of it,
+// allocating a string only for a term that it has not seen recently. It
+// accepts exactly the RDF 1.1 grammar (absolute IRIs only, no relative
+// ones) plus RDF 1.2 base directions ("x"@en--ltr, read into Term.Dir). RDF
+// 1.2 triple terms (<<( s p o )>>) are checked and then rejected with an
+// error, because rdf.Term cannot hold them.
+//
+// Errors in the input are *rdf.ParseError values giving the file, line and
+// column (in code points) and saying what was expected. Errors caused by
+// rdf.Limits (MaxBytes, MaxQuads, MaxTermLength, and a line-length bound
+// derived from MaxTermLength) are ParseErrors too and also match
+// errors.Is(err, rdf.ErrLimit).
+//
+// The writer produces canonical N-Triples / N-Quads as RDF 1.2 defines it:
+// one statement per line, single spaces, minimal escapes, lower-case
+// language tags and no ^^xsd:string.
+package ntriples
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"unicode/utf8"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// Syntax selects N-Triples or N-Quads.
+type Syntax int
+
+// The syntaxes this package reads and writes.
+const (
+	NTriples Syntax = iota // one triple per line, no graph names
+	NQuads                 // an optional graph name after the object
+)
+
+// String names the syntax.
+func (s Syntax) String() string {
+	switch s {
+	case NTriples:
+		return "N-Triples"
+	case NQuads:
+		return "N-Quads"
+	}
+	return fmt.Sprintf("Syntax(%d)", int(s))
+}
+
+const (
+	minBufSize   = 4 << 10   // first buffer
+	maxReadSize  = 256 << 10 // the buffer grows to this size on big inputs
+	maxCacheSize = 4096      // entries in the string cache before it is cleared
+	maxCacheLen  = 256       // longest string the cache keeps
+)
+
+// Reader reads quads one at a time from N-Triples or N-Quads text. Its
+// memory use is bounded by the longest line (and Limits.MaxTermLength),
+// whatever the input's size.
+type Reader struct {
+	src    io.Reader
+	syntax Syntax
+	file   string
+	lim    rdf.Limits
+
+	buf       []byte
+	pos, end  int   // unread data is buf[pos:end]
+	scanned   int   // buf[pos:pos+scanned] holds no LF
+	eof       bool  // src returned io.EOF, or the byte limit was reached
+	overLimit bool  // the input is longer than lim.MaxBytes
+	read      int64 // bytes read from src
+	maxLine   int   // longest accepted line, or -1
+	started   bool  // a BOM is skipped only at the start
+	line      int   // number of the line last returned by nextLine
+	nquads    int64
+	err       error // sticky error
+	scratch   []byte
+	cache     map[string]string
+	lastSubj  string
+}
+
+// NewReader returns a Reader for r. Only opts.File and opts.Limits matter:
+// N-Triples and N-Quads have no relative IRIs, so there is no base, and
+// nothing here is a warning.
+func NewReader(r io.Reader, syntax Syntax, opts rdf.ReadOptions) *Reader {
+	lim := opts.Limits.WithDefaults()
+	maxLine := -1
+	if lim.MaxTermLength >= 0 && lim.MaxTermLength < (math.MaxInt-1<<16)/4 {
+		// Four terms and generous room for white space and comments.
+		maxLine = 4*lim.MaxTermLength + 1<<16
+	}
+	return &Reader{
+		src:     r,
+		syntax:  syntax,
+		file:    opts.File,
+		lim:     lim,
+		maxLine: maxLine,
+		cache:   make(map[string]string),
+	}
+}
+
+// Parse reads all of r and sends each quad to sink. It stops at the first
+// syntax error (an *rdf.ParseError), limit error (also matching
+// errors.Is(err, rdf.ErrLimit)), read error or error from the sink.
+func Parse(r io.Reader, syntax Syntax, sink rdf.Sink, opts rdf.ReadOptions) error {
+	rd := NewReader(r, syntax, opts)
+	for {
+		q, err := rd.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := sink.AddQuad(q); err != nil {
+			return err
+		}
+	}
+}
+
+// Next returns the next quad, or io.EOF after the last one. After any other
+// error it keeps returning that error.
+func (r *Reader) Next() (rdf.Quad, error) {
+	if r.err != nil {
+		return rdf.Quad{}, r.err
+	}
+	for {
+		line, err := r.nextLine()
+		if err != nil {
+			r.err = err
+			return rdf.Quad{}, err
+		}
+		q, ok, err := r.parseLine(line)
+		if err != nil {
+			r.err = err
+			return rdf.Quad{}, err
+		}
+		if !ok {
+			continue
+		}
+		r.nquads++
+		if r.lim.MaxQuads >= 0 && r.nquads > r.lim.MaxQuads {
+			r.err = r.limitError(line, 0, fmt.Sprintf("more than %d statements", r.lim.MaxQuads))
+			return rdf.Quad{}, r.err
+		}
+		return q, nil
+	}
+}
+
+// Line returns the number of the line the last quad or error came from.
+func (r *Reader) Line() int { return r.line }
+
+// nextLine returns the next line without its terminator (LF, CR LF or CR).
+// The slice is valid until the next call.
+func (r *Reader) nextLine() ([]byte, error) {
+	for {
+		if k := bytes.IndexByte(r.buf[r.pos+r.scanned:r.end], '\n'); k >= 0 {
+			nl := r.pos + r.scanned + k
+			return r.takeLine(nl, nl+1), nil
+		}
+		r.scanned = r.end - r.pos
+		if r.overLimit {
+			return nil, fmt.Errorf("%w: %w", &rdf.ParseError{File: r.file, Line: r.line + 1, Column: 1,
+				Msg: fmt.Sprintf("input larger than %d bytes", r.lim.MaxBytes)}, rdf.ErrLimit)
+		}
+		if r.eof {
+			if r.pos == r.end {
+				return nil, io.EOF
+			}
+			return r.takeLine(r.end, r.end), nil
+		}
+		// With no LF in sight, a CR that is not the last byte read ends a
+		// line: files with CR line ends need not fit in the buffer.
+		if j := bytes.IndexByte(r.buf[r.pos:r.end], '\r'); j >= 0 && r.pos+j+1 < r.end {
+			return r.takeLine(r.end, r.end), nil
+		}
+		if err := r.fill(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// takeLine returns buf[pos:stop] up to its first CR and advances past the
+// line and its terminator; next is where the data after an LF terminator
+// starts. buf[pos:stop] holds no LF.
+func (r *Reader) takeLine(stop, next int) []byte {
+	line := r.buf[r.pos:stop]
+	r.scanned = 0
+	r.line++
+	if j := bytes.IndexByte(line, '\r'); j >= 0 {
+		if j < len(line)-1 {
+			// A CR on its own ends a line too (EOL ::= [#xD#xA]+); the
+			// rest, up to stop, is known to hold no LF.
+			next = r.pos + j + 1
+			r.scanned = stop - next
+		}
+		line = line[:j]
+	}
+	r.pos = next
+	if !r.started {
+		r.started = true
+		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	}
+	return line
+}
+
+// fill reads more input, first moving unread data to the front of the
+// buffer and growing it when it is full.
+func (r *Reader) fill() error {
+	if r.buf == nil {
+		r.buf = make([]byte, minBufSize)
+	}
+	if r.pos > 0 {
+		copy(r.buf, r.buf[r.pos:r.end])
+		r.end -= r.pos
+		r.pos = 0
+	}
+	// buf[:end] is now the start of one line.
+	if r.maxLine >= 0 && r.end >= r.maxLine {
+		return fmt.Errorf("%w: %w", &rdf.ParseError{File: r.file, Line: r.line + 1, Column: 1,
+			Msg: fmt.Sprintf("line longer than %d bytes", r.maxLine)}, rdf.ErrLimit)
+	}
+	if r.end == len(r.buf) || len(r.buf) < maxReadSize && r.read >= int64(len(r.buf)) {
+		// Grow a full buffer, and a small one while the input proves big,
+		// so that small documents stay cheap and big ones get large reads.
+		n := 2 * len(r.buf)
+		if r.end == len(r.buf) && r.maxLine >= 0 && n > r.maxLine {
+			n = r.maxLine
+		}
+		nb := make([]byte, n)
+		copy(nb, r.buf[:r.end])
+		r.buf = nb
+	}
+	for tries := 0; tries < 100; tries++ {
+		n, err := r.src.Read(r.buf[r.end:])
+		if n < 0 || n > len(r.buf)-r.end {
+			return errors.New("ntriples: invalid Read count")
+		}
+		r.end += n
+		r.read += int64(n)
+		if r.lim.MaxBytes >= 0 && r.read > r.lim.MaxBytes {
+			// Keep the bytes within the limit: the lines they complete are
+			// read, and the error comes at the line the limit cuts.
+			r.end -= int(r.read - r.lim.MaxBytes)
+			r.read = r.lim.MaxBytes
+			r.overLimit = true
+			r.eof = true
+			return nil
+		}
+		if err == io.EOF {
+			r.eof = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+	return io.ErrNoProgress
+}
+
+// errAt returns a syntax error at byte offset off of line.
+func (r *Reader) errAt(line []byte, off int, format string, args ...any) error {
+	return &rdf.ParseError{File: r.file, Line: r.line, Column: column(line, off), Msg: fmt.Sprintf(format, args...)}
+}
+
+// limitError returns a ParseError at line and off that also wraps rdf.ErrLimit.
+func (r *Reader) limitError(line []byte, off int, msg string) error {
+	return fmt.Errorf("%w: %w", &rdf.ParseError{File: r.file, Line: r.line, Column: column(line, off), Msg: msg}, rdf.ErrLimit)
+}
+
+// column returns the 1-based column, in code points, of byte offset off.
+func column(line []byte, off int) int {
+	if off > len(line) {
+		off = len(line)
+	}
+	return utf8.RuneCount(line[:off]) + 1
+}
+
+// describe names the input at b[i] for error messages.
+func describe(b []byte, i int) string {
+	if i >= len(b) {
+		return "end of line"
+	}
+	r, _ := utf8.DecodeRune(b[i:])
+	if r < 0x20 || r == 0x7f {
+		return fmt.Sprintf("character U+%04X", r)
+	}
+	return fmt.Sprintf("%q", r)
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && is(b[i], cWS) {
+		i++
+	}
+	return i
+}
+
+// parseLine parses one line. ok is false for a line with no statement.
+func (r *Reader) parseLine(b []byte) (q rdf.Quad, ok bool, err error) {
+	if !utf8.Valid(b) {
+		off := 0
+		for off < len(b) {
+			c, size := utf8.DecodeRune(b[off:])
+			if c == utf8.RuneError && size <= 1 {
+				break
+			}
+			off += size
+		}
+		return q, false, r.errAt(b, off, "invalid UTF-8 (byte 0x%02X)", b[off])
+	}
+	i := skipWS(b, 0)
+	if i == len(b) || b[i] == '#' {
+		return q, false, nil
+	}
+
+	// Subject.
+	switch {
+	case b[i] == '<' && i+1 < len(b) && b[i+1] == '<':
+		return q, false, r.errTripleTerm(b, i, "subject")
+	case b[i] == '<':
+		q.S.Kind = rdf.IRIKind
+		if q.S.Value, i, err = r.iri(b, i, true); err != nil {
+			return q, false, err
+		}
+	case b[i] == '_':
+		q.S.Kind = rdf.BlankKind
+		if q.S.Value, i, err = r.blank(b, i, true); err != nil {
+			return q, false, err
+		}
+	default:
+		return q, false, r.errAt(b, i, "expected a subject (an IRI <...> or a blank node _:label), found %s", describe(b, i))
+	}
+
+	// Predicate.
+	i = skipWS(b, i)
+	if i >= len(b) || b[i] != '<' {
+		return q, false, r.errAt(b, i, "expected a predicate (an IRI <...>), found %s", describe(b, i))
+	}
+	if i+1 < len(b) && b[i+1] == '<' {
+		return q, false, r.errTripleTerm(b, i, "predicate")
+	}
+	q.P.Kind = rdf.IRIKind
+	if q.P.Value, i, err = r.iri(b, i, false); err != nil {
+		return q, false, err
+	}
+
+	// Object.
+	i = skipWS(b, i)
+	switch {
+	case i >= len(b):
+		return q, false, r.errAt(b, i, "expected an object (an IRI, blank node or literal), found end of line")
+	case b[i] == '<' && i+1 < len(b) && b[i+1] == '<':
+		return q, false, r.errTripleTerm(b, i, "object")
+	case b[i] == '<':
+		q.O.Kind = rdf.IRIKind
+		if q.O.Value, i, err = r.iri(b, i, false); err != nil {
+			return q, false, err
+		}
+	case b[i] == '_':
+		q.O.Kind = rdf.BlankKind
+		if q.O.Value, i, err = r.blank(b, i, false); err != nil {
+			return q, false, err
+		}
+	case b[i] == '"':
+		if q.O, i, err = r.literal(b, i); err != nil {
+			return q, false, err
+		}
+	default:
+		return q, false, r.errAt(b, i, "expected an object (an IRI <...>, a blank node _:label or a literal \"...\"), found %s", describe(b, i))
+	}
+
+	// Graph name.
+	i = skipWS(b, i)
+	if r.syntax == NQuads && i < len(b) {
+		switch b[i] {
+		case '<':
+			if i+1 < len(b) && b[i+1] == '<' {
+				return q, false, r.errTripleTerm(b, i, "graph name")
+			}
+			q.G.Kind = rdf.IRIKind
+			if q.G.Value, i, err = r.iri(b, i, false); err != nil {
+				return q, false, err
+			}
+		case '_':
+			q.G.Kind = rdf.BlankKind
+			if q.G.Value, i, err = r.blank(b, i, false); err != nil {
+				return q, false, err
+			}
+		}
+		i = skipWS(b, i)
+	}
+
+	// End of statement.
+	if i >= len(b) || b[i] != '.' {
+		what := "'.'"
+		if r.syntax == NQuads && q.G.IsZero() {
+			what = "a graph name or '.'"
+		}
+		return q, false, r.errAt(b, i, "expected %s at the end of the statement, found %s", what, describe(b, i))
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] != '#' {
+		return q, false, r.errAt(b, i, "expected the end of the line or a comment after '.', found %s (one statement per line)", describe(b, i))
+	}
+	return q, true, nil
+}
+
+// errTripleTerm reports '<<' at b[i]. In object position a well-formed
+// RDF 1.2 triple term is checked in full and then rejected as unsupported;
+// anywhere else, or when malformed, it is a syntax error.
+func (r *Reader) errTripleTerm(b []byte, i int, pos string) error {
+	if pos != "object" {
+		return r.errAt(b, i, "unexpected '<<' in the %s: a triple term <<( s p o )>> may only be an object", pos)
+	}
+	if _, err := r.tripleTerm(b, i, 1); err != nil {
+		return err
+	}
+	return r.errAt(b, i, "RDF 1.2 triple terms <<( s p o )>> are not supported (rdf.Term cannot hold them)")
+}
+
+// maxTripleTermDepth bounds the nesting of triple terms.
+const maxTripleTermDepth = 64
+
+// tripleTerm checks the syntax of the triple term at b[i] == '<' == b[i+1]
+// and returns the offset after it.
+func (r *Reader) tripleTerm(b []byte, i, depth int) (int, error) {
+	if i+2 >= len(b) || b[i+2] != '(' {
+		return 0, r.errAt(b, i, "expected '<<(' to open a triple term; reified triples << ... >> exist only in Turtle and TriG")
+	}
+	if depth > maxTripleTermDepth {
+		return 0, r.limitError(b, i, fmt.Sprintf("triple terms nested more than %d deep", maxTripleTermDepth))
+	}
+	var err error
+	j := skipWS(b, i+3)
+	switch {
+	case j < len(b) && b[j] == '<' && (j+1 >= len(b) || b[j+1] != '<'):
+		_, j, err = r.iri(b, j, false)
+	case j < len(b) && b[j] == '_':
+		_, j, err = r.blank(b, j, false)
+	default:
+		return 0, r.errAt(b, j, "expected the subject of a triple term (an IRI or a blank node), found %s", describe(b, j))
+	}
+	if err != nil {
+		return 0, err
+	}
+	j = skipWS(b, j)
+	if j >= len(b) || b[j] != '<' || j+1 < len(b) && b[j+1] == '<' {
+		return 0, r.errAt(b, j, "expected the predicate of a triple term (an IRI), found %s", describe(b, j))
+	}
+	if _, j, err = r.iri(b, j, false); err != nil {
+		return 0, err
+	}
+	j = skipWS(b, j)
+	switch {
+	case j+1 < len(b) && b[j] == '<' && b[j+1] == '<':
+		j, err = r.tripleTerm(b, j, depth+1)
+	case j < len(b) && b[j] == '<':
+		_, j, err = r.iri(b, j, false)
+	case j < len(b) && b[j] == '_':
+		_, j, err = r.blank(b, j, false)
+	case j < len(b) && b[j] == '"':
+		_, j, err = r.literal(b, j)
+	default:
+		return 0, r.errAt(b, j, "expected the object of a triple term, found %s", describe(b, j))
+	}
+	if err != nil {
+		return 0, err
+	}
+	j = skipWS(b, j)
+	if !bytes.HasPrefix(b[j:], []byte(")>>")) {
+		return 0, r.errAt(b, j, "expected ')>>' to close the triple term, found %s", describe(b, j))
+	}
+	return j + 3, nil
+}
+
+// intern returns v as a string, reusing a recent string with the same
+// content when there is one.
+func (r *Reader) intern(v []byte) string {
+	if len(v) > maxCacheLen {
+		return string(v)
+	}
+	if s, ok := r.cache[string(v)]; ok {
+		return s
+	}
+	if len(r.cache) >= maxCacheSize {
+		clear(r.cache)
+	}
+	s := string(v)
+	r.cache[s] = s
+	return s
+}
+
+func (r *Reader) checkLength(b []byte, start, n int) error {
+	if r.lim.MaxTermLength >= 0 && n > r.lim.MaxTermLength {
+		return r.limitError(b, start, fmt.Sprintf("term longer than %d bytes", r.lim.MaxTermLength))
+	}
+	return nil
+}
+
+// iri reads an IRIREF starting at b[i] == '<' and returns its value and the
+// offset after the '>'. Only absolute IRIs are accepted.
+func (r *Reader) iri(b []byte, i int, subject bool) (string, int, error) {
+	start := i + 1
+	j := start
+	for j < len(b) && is(b[j], cIRI) {
+		j++
+	}
+	var v []byte
+	if j < len(b) && b[j] == '>' {
+		v = b[start:j]
+	} else {
+		var err error
+		if v, j, err = r.iriSlow(b, start, j); err != nil {
+			return "", 0, err
+		}
+	}
+	if err := r.checkLength(b, i, len(v)); err != nil {
+		return "", 0, err
+	}
+	if !hasScheme(v) {
+		return "", 0, r.errAt(b, i, "relative IRI <%s>: N-Triples and N-Quads allow only absolute IRIs (with a scheme such as http:)", v)
+	}
+	var s string
+	if subject {
+		if string(v) == r.lastSubj {
+			s = r.lastSubj
+		} else {
+			s = r.intern(v)
+			r.lastSubj = s
+		}
+	} else {
+		s = r.intern(v)
+	}
+	return s, j + 1, nil
+}
+
+// iriSlow continues an IRIREF from b[j], which is not a plain character:
+// it decodes \u and \U escapes into r.scratch and reports bad characters.
+func (r *Reader) iriSlow(b []byte, start, j int) ([]byte, int, error) {
+	r.scratch = append(r.scratch[:0], b[start:j]...)
+	for {
+		if j >= len(b) {
+			return nil, 0, r.errAt(b, j, "unterminated IRI: expected '>' before the end of the line")
+		}
+		c := b[j]
+		switch {
+		case c == '>':
+			return r.scratch, j, nil
+		case is(c, cIRI):
+			r.scratch = append(r.scratch, c)
+			j++
+		case c == '\\':
+			ch, n, err := r.uchar(b, j)
+			if err != nil {
+				return nil, 0, err
+			}
+			if ch <= 0x20 || ch < 0x80 && !is(byte(ch), cIRI) {
+				return nil, 0, r.errAt(b, j, "escape %s gives %s, which IRIs may not contain", b[j:j+n], describe([]byte(string(ch)), 0))
+			}
+			r.scratch = utf8.AppendRune(r.scratch, ch)
+			j += n
+		default:
+			return nil, 0, r.errAt(b, j, "%s is not allowed in an IRI (spaces and <>\"{}|^`\\ must be %%-encoded)", describe(b, j))
+		}
+	}
+}
+
+// uchar decodes the UCHAR escape at b[j] == '\\' and returns the code
+// point and the escape's length. A UTF-16 surrogate pair written as two
+// \u escapes is combined; a lone surrogate is an error.
+func (r *Reader) uchar(b []byte, j int) (rune, int, error) {
+	if j+1 >= len(b) || (b[j+1] != 'u' && b[j+1] != 'U') {
+		return 0, 0, r.errAt(b, j, "invalid escape %s: only \\uXXXX and \\UXXXXXXXX are allowed here", escapeText(b, j))
+	}
+	digits := 4
+	if b[j+1] == 'U' {
+		digits = 8
+	}
+	var ch rune
+	for k := j + 2; k < j+2+digits; k++ {
+		if k >= len(b) || !is(b[k], cHex) {
+			return 0, 0, r.errAt(b, j, "invalid escape %s: expected %d hexadecimal digits after \\%c", escapeText(b, j), digits, b[j+1])
+		}
+		ch = ch<<4 | hexVal(b[k])
+	}
+	n := 2 + digits
+	switch {
+	case ch > utf8.MaxRune:
+		return 0, 0, r.errAt(b, j, "invalid escape %s: beyond U+10FFFF", b[j:j+n])
+	case ch >= 0xD800 && ch <= 0xDBFF:
+		// A high surrogate: accept it only followed by a low one.
+		k := j + n
+		if k+6 <= len(b) && b[k] == '\\' && b[k+1] == 'u' {
+			var lo rune
+			okHex := true
+			for _, c := range b[k+2 : k+6] {
+				if !is(c, cHex) {
+					okHex = false
+					break
+				}
+				lo = lo<<4 | hexVal(c)
+			}
+			if okHex && lo >= 0xDC00 && lo <= 0xDFFF {
+				return 0x10000 + (ch-0xD800)<<10 + (lo - 0xDC00), n + 6, nil
+			}
+		}
+		return 0, 0, r.errAt(b, j, "invalid escape %s: a UTF-16 surrogate is not a character", b[j:j+n])
+	case ch >= 0xDC00 && ch <= 0xDFFF:
+		return 0, 0, r.errAt(b, j, "invalid escape %s: a UTF-16 surrogate is not a character", b[j:j+n])
+	}
+	return ch, n, nil
+}
+
+// escapeText returns the escape at b[j] for error messages.
+func escapeText(b []byte, j int) string {
+	k := j + 1
+	for k < len(b) && k < j+10 && b[k] > 0x20 && b[k] != '"' && b[k] != '>' && b[k] != '\\' {
+		k++
+	}
+	if k == j+1 && k < len(b) {
+		k++
+	}
+	return string(b[j:min(k, len(b))])
+}
+
+// hasScheme reports whether v starts with a URI scheme and a colon.
+func hasScheme(v []byte) bool {
+	if len(v) == 0 || !is(v[0], cAlpha) {
+		return false
+	}
+	for _, c := range v[1:] {
+		switch {
+		case c == ':':
+			return true
+		case is(c, cAlnum), c == '+', c == '-', c == '.':
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// blank reads a BLANK_NODE_LABEL starting at b[i] == '_' and returns the
+// label without "_:" and the offset after it.
+func (r *Reader) blank(b []byte, i int, subject bool) (string, int, error) {
+	if i+1 >= len(b) || b[i+1] != ':' {
+		return "", 0, r.errAt(b, i, "expected ':' after '_' in a blank node label")
+	}
+	start := i + 2
+	j := start
+	// First character: PN_CHARS_U or a digit.
+	if j < len(b) && is(b[j], cPNStart) {
+		j++
+	} else if c, size := utf8.DecodeRune(b[min(j, len(b)):]); j < len(b) && c >= 0x80 && isPNCharsU(c) {
+		j += size
+	} else {
+		return "", 0, r.errAt(b, j, "invalid blank node label: expected a letter, digit or '_' after '_:', found %s", describe(b, j))
+	}
+	// Then (PN_CHARS | '.')*, not ending with '.'.
+	for j < len(b) {
+		c := b[j]
+		if is(c, cPN) || c == '.' {
+			j++
+			continue
+		}
+		if c < 0x80 {
+			break
+		}
+		ch, size := utf8.DecodeRune(b[j:])
+		if !isPNChars(ch) {
+			break
+		}
+		j += size
+	}
+	for b[j-1] == '.' {
+		j--
+	}
+	if j < len(b) && b[j] == ':' {
+		return "", 0, r.errAt(b, j, "invalid blank node label: ':' is not allowed in a label")
+	}
+	v := b[start:j]
+	if err := r.checkLength(b, i, len(v)); err != nil {
+		return "", 0, err
+	}
+	if subject {
+		if string(v) == r.lastSubj {
+			return r.lastSubj, j, nil
+		}
+		r.lastSubj = r.intern(v)
+		return r.lastSubj, j, nil
+	}
+	return r.intern(v), j, nil
+}
+
+// literal reads a literal starting at b[i] == '"': the quoted string and an
+// optional language tag (with an optional RDF 1.2 base direction) or
+// datatype IRI.
+func (r *Reader) literal(b []byte, i int) (rdf.Term, int, error) {
+	t := rdf.Term{Kind: rdf.LiteralKind, Datatype: rdf.XSDString}
+	start := i + 1
+	j := start
+	for j < len(b) && is(b[j], cLit) {
+		j++
+	}
+	if j < len(b) && b[j] == '"' {
+		if err := r.checkLength(b, i, j-start); err != nil {
+			return t, 0, err
+		}
+		t.Value = string(b[start:j])
+	} else {
+		v, k, err := r.literalSlow(b, start, j)
+		if err != nil {
+			return t, 0, err
+		}
+		if err := r.checkLength(b, i, len(v)); err != nil {
+			return t, 0, err
+		}
+		t.Value = string(v)
+		j = k
+	}
+	j++ // the closing quote
+	k := skipWS(b, j)
+	switch {
+	case k < len(b) && b[k] == '@':
+		return r.langTag(b, k, t)
+	case k+1 < len(b) && b[k] == '^' && b[k+1] == '^':
+		k = skipWS(b, k+2)
+		if k >= len(b) || b[k] != '<' || k+1 < len(b) && b[k+1] == '<' {
+			return t, 0, r.errAt(b, k, "expected a datatype IRI <...> after '^^', found %s", describe(b, k))
+		}
+		dt, end, err := r.iri(b, k, false)
+		if err != nil {
+			return t, 0, err
+		}
+		if dt == rdf.RDFLangString || dt == rdf.RDFDirLangString {
+			return t, 0, r.errAt(b, k, "datatype <%s> needs a language tag: write \"...\"@lang instead", dt)
+		}
+		t.Datatype = dt
+		return t, end, nil
+	case k < len(b) && b[k] == '^':
+		return t, 0, r.errAt(b, k, "expected '^^' before a datatype IRI")
+	}
+	return t, j, nil
+}
+
+// literalSlow continues a string literal from b[j], which is not a plain
+// character, decoding escapes into r.scratch. It returns the value and the
+// offset of the closing quote.
+func (r *Reader) literalSlow(b []byte, start, j int) ([]byte, int, error) {
+	r.scratch = append(r.scratch[:0], b[start:j]...)
+	for {
+		if j >= len(b) {
+			return nil, 0, r.errAt(b, start-1, "unterminated string literal: expected '\"' before the end of the line")
+		}
+		c := b[j]
+		switch {
+		case c == '"':
+			return r.scratch, j, nil
+		case is(c, cLit):
+			k := j + 1
+			for k < len(b) && is(b[k], cLit) {
+				k++
+			}
+			r.scratch = append(r.scratch, b[j:k]...)
+			j = k
+		case c == '\\':
+			if j+1 >= len(b) {
+				return nil, 0, r.errAt(b, j, "unterminated string literal: '\\' at the end of the line")
+			}
+			var e byte
+			switch b[j+1] {
+			case 't':
+				e = '\t'
+			case 'b':
+				e = '\b'
+			case 'n':
+				e = '\n'
+			case 'r':
+				e = '\r'
+			case 'f':
+				e = '\f'
+			case '"', '\'', '\\':
+				e = b[j+1]
+			case 'u', 'U':
+				ch, n, err := r.uchar(b, j)
+				if err != nil {
+					return nil, 0, err
+				}
+				r.scratch = utf8.AppendRune(r.scratch, ch)
+				j += n
+				continue
+			default:
+				return nil, 0, r.errAt(b, j, "invalid escape %s in a string: expected one of \\t \\b \\n \\r \\f \\\" \\' \\\\ \\uXXXX \\UXXXXXXXX", escapeText(b, j))
+			}
+			r.scratch = append(r.scratch, e)
+			j += 2
+		default:
+			// Only a CR or LF can get here, and lines hold neither.
+			return nil, 0, r.errAt(b, j, "%s is not allowed in a string literal", describe(b, j))
+		}
+	}
+}
+
+// langTag reads a LANGTAG (or RDF 1.2 LANG_DIR) at b[i] == '@' for t.
+// Subtags are limited to 8 characters, as in BCP 47.
+func (r *Reader) langTag(b []byte, i int, t rdf.Term) (rdf.Term, int, error) {
+	j := i + 1
+	k := j
+	for k < len(b) && is(b[k], cAlpha) {
+		k++
+	}
+	if k == j {
+		return t, 0, r.errAt(b, j, "invalid language tag: expected a letter after '@', found %s", describe(b, j))
+	}
+	if k-j > 8 {
+		return t, 0, r.errAt(b, j, "invalid language tag: the primary subtag %q is longer than 8 letters", b[j:k])
+	}
+	dirStart := -1
+	for k < len(b) && b[k] == '-' {
+		if k+1 < len(b) && b[k+1] == '-' {
+			dirStart = k
+			break
+		}
+		s := k + 1
+		k = s
+		for k < len(b) && is(b[k], cAlnum) {
+			k++
+		}
+		if k == s {
+			return t, 0, r.errAt(b, s, "invalid language tag: expected a letter or digit after '-', found %s", describe(b, s))
+		}
+		if k-s > 8 {
+			return t, 0, r.errAt(b, s, "invalid language tag: the subtag %q is longer than 8 characters", b[s:k])
+		}
+	}
+	if err := r.checkLength(b, i, k-j); err != nil {
+		return t, 0, err
+	}
+	t.Lang = r.intern(b[j:k])
+	t.Datatype = rdf.RDFLangString
+	if dirStart >= 0 {
+		s := dirStart + 2
+		k = s
+		for k < len(b) && is(b[k], cAlpha) {
+			k++
+		}
+		switch string(b[s:k]) {
+		case "ltr":
+			t.Dir = "ltr"
+		case "rtl":
+			t.Dir = "rtl"
+		default:
+			return t, 0, r.errAt(b, s, "invalid base direction %q: expected ltr or rtl", b[s:k])
+		}
+		t.Datatype = rdf.RDFDirLangString
+	}
+	if k < len(b) && (is(b[k], cAlnum) || b[k] == '_' || b[k] >= 0x80) {
+		return t, 0, r.errAt(b, k, "invalid character %s in a language tag", describe(b, k))
+	}
+	return t, k, nil
+}
