@@ -4,5 +4,11 @@ import "github.com/spf13/cobra"
 
 // commands lists every subcommand; each lives in its own file.
 func commands(env *Env) []*cobra.Command {
-	return []*cobra.Command{}
+	return []*cobra.Command{
+		newStatsCmd(env),
+		newConvertCmd(env),
+		newEncodeCmd(env),
+		newDecodeCmd(env),
+		newCheckCmd(env),
+	}
 }

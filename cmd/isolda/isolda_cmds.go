@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/isolda/isolda/isolda"
+	"github.com/isolda/isolda/rdf/rdfio"
+	"github.com/spf13/cobra"
+)
+
+// isoldaFlags are the encoder options as flags, shared by encode and check.
+type isoldaFlags struct {
+	opts isolda.Options
+}
+
+func (f *isoldaFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	o := &f.opts
+	fl.StringVar(&o.Version, "spec", "0.2", "notation version: 0.2 or 0.1")
+	fl.StringVar(&o.IDs, "ids", "label", "entity ids: label (labels where unique, else slugs) or slug (slugs for every entity)")
+	fl.BoolVar(&o.NoConstants, "no-constants", false, "keep values shared by every row in the rows instead of the header (p=v)")
+	fl.BoolVar(&o.NoTypes, "no-types", false, "omit the @types line")
+	fl.StringVar(&o.Glossary, "glossary", "full", "glossary: full, legend (one line) or none")
+	fl.BoolVar(&o.InverseIndex, "inverse-index", false, "add a ~in: section of incoming links for targets with two or more")
+	fl.BoolVar(&o.NoPreferredLanguage, "no-preferred-language", false, "0.2 ablation: a label is an id only if it is the only label literal")
+	fl.BoolVar(&o.NoRowLabelIDs, "no-row-label-ids", false, "0.2 ablation: one row without a label id makes the whole table use slugs")
+	fl.BoolVar(&o.NoTermAliases, "no-term-aliases", false, "0.2 ablation: no @term aliases")
+	fl.BoolVar(&o.NoVocabPrefix, "no-vocab-prefix", false, "0.2 ablation: never declare the @vocab namespace as a prefix")
+}
+
+func newEncodeCmd(env *Env) *cobra.Command {
+	var in inputFlags
+	var enc isoldaFlags
+	cmd := &cobra.Command{
+		Use:   "encode [FILE|-]",
+		Short: "Write an RDF graph as an ISOLDA document",
+		Long: "Reads an RDF document in any syntax (the embedded demo graph when no file is given) and " +
+			"writes it in the ISOLDA notation (docs/SPEC.md) to standard output.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := in.read(env, argOrEmpty(args))
+			if err != nil {
+				return err
+			}
+			w := bufio.NewWriterSize(env.Stdout, 64<<10)
+			if err := isolda.Encode(w, d, enc.opts); err != nil {
+				return badInput(err)
+			}
+			return w.Flush()
+		},
+	}
+	in.register(cmd)
+	enc.register(cmd)
+	return cmd
+}
+
+func newDecodeCmd(env *Env) *cobra.Command {
+	var to string
+	cmd := &cobra.Command{
+		Use:   "decode [FILE|-] [-t nquads|ntriples|turtle|trig|jsonld]",
+		Short: "Rebuild the RDF graph of an ISOLDA document",
+		Long: "Reads an ISOLDA document (any version and options: the document says what it uses) and " +
+			"writes the dataset it encodes, canonical N-Quads by default.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := argOrEmpty(args)
+			if name == "" {
+				name = "-"
+			}
+			r, file, closeFn, err := openInput(env, name)
+			if err != nil {
+				return badInput(err)
+			}
+			defer closeFn()
+			d, err := isolda.DecodeWith(r, isolda.DecodeOptions{File: file})
+			if err != nil {
+				return badInput(err)
+			}
+			w := bufio.NewWriterSize(env.Stdout, 64<<10)
+			if err := rdfio.Write(w, d, to, rdfio.WriteOptions{}); err != nil {
+				return badInput(err)
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().StringVarP(&to, "to", "t", "nquads", "output syntax")
+	return cmd
+}
+
+func newCheckCmd(env *Env) *cobra.Command {
+	var in inputFlags
+	var enc isoldaFlags
+	cmd := &cobra.Command{
+		Use:   "check [FILE|-]",
+		Short: "Encode, decode and compare: exit 0 if the round trip is isomorphic, 1 if not",
+		Long: "Reads an RDF document (the embedded demo graph when no file is given), encodes it as " +
+			"ISOLDA with the given options, decodes the result and compares the two datasets. Prints the " +
+			"outcome and, on failure, a few quads that differ.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := in.read(env, argOrEmpty(args))
+			if err != nil {
+				return err
+			}
+			res, err := isolda.Check(d, enc.opts)
+			if err != nil {
+				return badInput(err)
+			}
+			if res.Isomorphic {
+				fmt.Fprintf(env.Stdout, "ok: %d quads, %d bytes of ISOLDA, round trip isomorphic\n", d.Len(), res.Bytes)
+				return nil
+			}
+			fmt.Fprintf(env.Stdout, "FAIL: %d quads, round trip not isomorphic\n", d.Len())
+			for _, q := range res.Missing {
+				fmt.Fprintf(env.Stdout, "- %s\n", q)
+			}
+			for _, q := range res.Extra {
+				fmt.Fprintf(env.Stdout, "+ %s\n", q)
+			}
+			return checkFailed()
+		},
+	}
+	in.register(cmd)
+	enc.register(cmd)
+	return cmd
+}

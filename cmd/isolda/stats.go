@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/isolda/isolda/rdf"
+	"github.com/spf13/cobra"
+)
+
+func newStatsCmd(env *Env) *cobra.Command {
+	var in inputFlags
+	cmd := &cobra.Command{
+		Use:   "stats [FILE|-]",
+		Short: "Count quads, graphs, subjects, types, blank nodes, languages and datatypes",
+		Long: "Reads an RDF document (the embedded demo graph when no file is given) and prints its " +
+			"statistics. The first line is the number of quads, for scripts.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := in.read(env, argOrEmpty(args))
+			if err != nil {
+				return err
+			}
+			writeSummary(env.Stdout, rdf.Summarize(d))
+			return nil
+		},
+	}
+	in.register(cmd)
+	return cmd
+}
+
+func writeSummary(w io.Writer, s rdf.Summary) {
+	fmt.Fprintf(w, "%d\n", s.Quads)
+	fmt.Fprintf(w, "quads       %d\n", s.Quads)
+	fmt.Fprintf(w, "graphs      %d named\n", s.Graphs)
+	fmt.Fprintf(w, "subjects    %d\n", s.Subjects)
+	fmt.Fprintf(w, "predicates  %d\n", s.Predicates)
+	fmt.Fprintf(w, "objects     %d\n", s.Objects)
+	fmt.Fprintf(w, "blank nodes %d\n", s.BlankNodes)
+	fmt.Fprintf(w, "literals    %d\n", s.Literals)
+	section := func(title string, counts []rdf.Count) {
+		fmt.Fprintf(w, "%s (%d):\n", title, len(counts))
+		for _, c := range counts {
+			fmt.Fprintf(w, "  %7d  %s\n", c.Count, c.Name)
+		}
+	}
+	section("types", s.Types)
+	section("languages", s.Languages)
+	section("datatypes", s.Datatypes)
+}
