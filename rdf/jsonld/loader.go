@@ -1,0 +1,224 @@
+package jsonld
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/piprate/json-gold/ld"
+)
+
+// schemaOrgContext is the official schema.org JSON-LD context, release 30.0
+// (CC BY-SA 3.0; see contexts/NOTICE.md).
+//
+//go:embed contexts/schemaorg-v30.0.jsonld
+var schemaOrgContext []byte
+
+// SchemaOrgContext returns a copy of the embedded schema.org JSON-LD context
+// (release 30.0), the document the loader serves for the schema.org URLs.
+func SchemaOrgContext() []byte { return bytes.Clone(schemaOrgContext) }
+
+// schemaOrgURLs are the addresses under which schema.org publishes its
+// context; the loader answers all of them with the embedded copy.
+func isSchemaOrgURL(u string) bool {
+	u = strings.TrimSuffix(u, "#")
+	for _, scheme := range []string{"http://", "https://"} {
+		rest, ok := strings.CutPrefix(u, scheme)
+		if !ok {
+			continue
+		}
+		rest = strings.TrimPrefix(rest, "www.")
+		switch rest {
+		case "schema.org", "schema.org/",
+			"schema.org/docs/jsonldcontext.json", "schema.org/docs/jsonldcontext.jsonld",
+			"schema.org/docs/jsonldcontext.json/", "schema.org/docs/jsonldcontext.jsonld/":
+			return true
+		}
+	}
+	return false
+}
+
+// remoteTimeout bounds one remote fetch when remote loading is allowed.
+const remoteTimeout = 30 * time.Second
+
+// maxContextBytes bounds the size of a context file read by the loader.
+const maxContextBytes = 64 << 20
+
+// loader is the offline document loader: it serves the embedded schema.org
+// context and the files of Options.Contexts, and reaches the network only
+// when Options.AllowRemote is set. Decoded documents are cached per loader.
+type loader struct {
+	files    map[string]string // URL -> local file
+	remote   ld.DocumentLoader // nil unless remote loading is allowed
+	maxDepth int               // JSON nesting limit for loaded documents
+
+	mu    sync.Mutex
+	cache map[string]any
+}
+
+// NewLoader returns the document loader Parse uses for opts: it never
+// touches the network unless opts.AllowRemote is set; it serves the embedded
+// schema.org context for http(s)://schema.org (with or without a trailing
+// slash, with or without "www.") and .../docs/jsonldcontext.json(ld), and
+// the local files named by opts.Contexts (URL -> file). Any other URL fails
+// with a "loading document failed" error that names the URL.
+func NewLoader(opts Options) ld.DocumentLoader {
+	l := &loader{files: map[string]string{}, cache: map[string]any{},
+		maxDepth: opts.Limits.WithDefaults().MaxDepth}
+	for u, f := range opts.Contexts {
+		l.files[u] = f
+	}
+	if opts.AllowRemote {
+		l.remote = ld.NewDefaultDocumentLoader(&http.Client{Timeout: remoteTimeout})
+	}
+	return l
+}
+
+// LoadDocument implements ld.DocumentLoader.
+func (l *loader) LoadDocument(u string) (*ld.RemoteDocument, error) {
+	l.mu.Lock()
+	doc, ok := l.cache[u]
+	l.mu.Unlock()
+	if ok {
+		return &ld.RemoteDocument{DocumentURL: u, Document: doc}, nil
+	}
+	var data []byte
+	if f, ok := l.lookupFile(u); ok {
+		b, err := readFileLimited(f)
+		if err != nil {
+			return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed,
+				fmt.Sprintf("context %s: reading %s: %v", u, f, err))
+		}
+		data = b
+	} else if isSchemaOrgURL(u) {
+		data = schemaOrgContext
+	} else if l.remote != nil {
+		return l.remote.LoadDocument(u)
+	} else {
+		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, fmt.Sprintf(
+			"context %s is not available offline (map it to a local file with Options.Contexts, "+
+				"--context URL=FILE on the command line, or allow remote loading)", u))
+	}
+	if l.maxDepth > 0 && depthExceeded(data, l.maxDepth) >= 0 {
+		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed,
+			fmt.Sprintf("context %s: JSON nesting deeper than %d", u, l.maxDepth))
+	}
+	doc, err := decodeJSONDoc(data)
+	if err != nil {
+		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, fmt.Sprintf("context %s: %v", u, err))
+	}
+	l.mu.Lock()
+	l.cache[u] = doc
+	l.mu.Unlock()
+	return &ld.RemoteDocument{DocumentURL: u, Document: doc}, nil
+}
+
+// lookupFile finds the local file for u, also trying u without or with a
+// trailing slash.
+func (l *loader) lookupFile(u string) (string, bool) {
+	if f, ok := l.files[u]; ok {
+		return f, true
+	}
+	alt := u + "/"
+	if strings.HasSuffix(u, "/") {
+		alt = strings.TrimSuffix(u, "/")
+	}
+	f, ok := l.files[alt]
+	return f, ok
+}
+
+func readFileLimited(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxContextBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxContextBytes {
+		return nil, fmt.Errorf("larger than %d bytes", maxContextBytes)
+	}
+	return b, nil
+}
+
+// decodeJSONDoc decodes one JSON value (numbers as float64, which is what
+// json-gold expects) and rejects trailing data.
+func decodeJSONDoc(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+// sortedKeys returns the keys of m in byte order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Guards against runaway remote context processing. json-gold's check for
+// recursive context inclusion does not work (it copies the list of contexts
+// being processed into a zero-length slice), so a context that includes
+// itself, directly or not, recursed until the Go stack overflowed, a fatal
+// error that recover cannot catch.
+const (
+	// maxContextLoads bounds the remote context loads of one input.
+	maxContextLoads = 1 << 16
+	// baseStackFrames is the stack depth (in frames, beyond 8 per level of
+	// allowed JSON nesting) at which loading one more context is refused.
+	baseStackFrames = 10000
+	// stackCheckEvery is how often (in loads) the stack depth is checked.
+	stackCheckEvery = 32
+)
+
+// guardedLoader wraps the loader of one input with those guards.
+type guardedLoader struct {
+	next      ld.DocumentLoader
+	maxFrames int
+	loads     int
+}
+
+func newGuardedLoader(next ld.DocumentLoader, maxDepth int) *guardedLoader {
+	return &guardedLoader{next: next, maxFrames: baseStackFrames + 8*max(maxDepth, 0)}
+}
+
+// contextOverflow is the JSON-LD 1.1 error code for too many contexts.
+const contextOverflow ld.ErrorCode = "context overflow"
+
+// LoadDocument implements ld.DocumentLoader.
+func (g *guardedLoader) LoadDocument(u string) (*ld.RemoteDocument, error) {
+	g.loads++
+	if g.loads > maxContextLoads {
+		return nil, ld.NewJsonLdError(contextOverflow,
+			fmt.Sprintf("more than %d remote context loads (at %s)", maxContextLoads, u))
+	}
+	// Unwinding the stack costs time proportional to its depth, so look
+	// only every stackCheckEvery loads: a runaway recursion is still caught
+	// within that many levels.
+	var pc [1]uintptr
+	if g.loads%stackCheckEvery == 0 && runtime.Callers(g.maxFrames, pc[:]) > 0 {
+		return nil, ld.NewJsonLdError(contextOverflow,
+			fmt.Sprintf("remote contexts nested too deeply at %s (a context that includes itself?)", u))
+	}
+	return g.next.LoadDocument(u)
+}

@@ -1,0 +1,336 @@
+// Package jsonld reads JSON-LD 1.1 documents and JSON-LD embedded in HTML
+// into RDF quads, and writes datasets as JSON-LD.
+//
+// Expansion and node-map generation are done by github.com/piprate/json-gold;
+// the conversion of the node map to RDF is this package's own (JSON-LD 1.1
+// API §8.1–8.4), so that blank node labels and quad order depend only on
+// the data (not on Go map iteration), rdf:JSON literals are canonicalized (JCS),
+// rdfDirection is supported, and IRIs that are not well formed, common in
+// web data, can be kept with a warning instead of silently dropped.
+//
+// Remote contexts are served by an offline loader (NewLoader) that embeds
+// the schema.org context and maps other URLs to local files; it reaches the
+// network only when Options.AllowRemote is set.
+package jsonld
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/isolda/isolda/rdf"
+	"github.com/piprate/json-gold/ld"
+)
+
+// Processing modes (Options.ProcessingMode).
+const (
+	JSONLD10 = ld.JsonLd_1_0
+	JSONLD11 = ld.JsonLd_1_1
+)
+
+// RDF direction modes (Options.RDFDirection).
+const (
+	// I18nDatatype encodes a value's base direction in its datatype IRI
+	// (https://www.w3.org/ns/i18n#<lang>_<dir>).
+	I18nDatatype = "i18n-datatype"
+	// CompoundLiteral encodes it as a blank node with rdf:value,
+	// rdf:language and rdf:direction.
+	CompoundLiteral = "compound-literal"
+)
+
+// Options configure the JSON-LD and HTML readers.
+type Options struct {
+	rdf.ReadOptions
+
+	// Contexts maps context URLs to local files (JSON-LD documents) that
+	// the loader serves instead of the network.
+	Contexts map[string]string
+	// AllowRemote lets the loader fetch URLs it cannot serve locally over
+	// the network. Off by default: reading is offline.
+	AllowRemote bool
+	// ExpandContext is a context applied before the document's own: a
+	// context value (a JSON object, possibly with an "@context" entry, or
+	// an array) or a URL string resolved by the loader.
+	ExpandContext any
+	// ProcessingMode is JSONLD11 (the default when empty) or JSONLD10.
+	ProcessingMode string
+	// RDFDirection says how values with @direction become RDF: "" drops
+	// the direction (plain language-tagged strings), I18nDatatype or
+	// CompoundLiteral encode it.
+	RDFDirection string
+	// GeneralizedRDF keeps triples whose predicate is a blank node.
+	GeneralizedRDF bool
+	// DropInvalid follows the JSON-LD to RDF algorithm to the letter: it
+	// drops triples whose IRIs or language tags are not well formed, and
+	// rejects a value object whose datatype is not a well-formed IRI with
+	// the "invalid typed value" error. By default such IRIs and tags,
+	// common in web data (e.g. "http://x/?q={search_term_string}"), are
+	// kept with a warning. Relative IRIs (with no base to resolve them) are
+	// always dropped with a warning. Strict turns every warning into an
+	// error.
+	DropInvalid bool
+	// Loader, if set, replaces NewLoader(opts) for loading remote contexts.
+	Loader ld.DocumentLoader
+
+	// HTMLScriptID makes ParseHTML read only the script element with this
+	// id (the fragment of the document URL); it is an error if there is
+	// none or it is not a JSON-LD script.
+	HTMLScriptID string
+	// HTMLFirstOnly makes ParseHTML read only the first JSON-LD script.
+	HTMLFirstOnly bool
+	// HTMLSkipInvalid makes ParseHTML skip, with a warning, scripts that
+	// are not valid JSON (common on real pages) instead of failing.
+	HTMLSkipInvalid bool
+}
+
+// Error is a JSON-LD processing error (an error of the JSON-LD 1.1 API, such
+// as "invalid @id value" or "loading remote context failed"). It unwraps to
+// the equivalent *rdf.ParseError and to the underlying error.
+type Error struct {
+	File string
+	// Line and Column locate the error when known (HTML script elements),
+	// and are zero otherwise.
+	Line, Column int
+	// Code is the JSON-LD error code, e.g. "invalid IRI mapping".
+	Code string
+	// Msg gives the details.
+	Msg string
+	// Err is the underlying error, if any.
+	Err error
+}
+
+// Error formats the error as FILE: jsonld: CODE: details.
+func (e *Error) Error() string { return e.parseError().Error() }
+
+func (e *Error) parseError() *rdf.ParseError {
+	msg := "jsonld: " + e.Code
+	if e.Msg != "" {
+		msg += ": " + e.Msg
+	}
+	return &rdf.ParseError{File: e.File, Line: e.Line, Column: e.Column, Msg: msg}
+}
+
+// Unwrap returns the equivalent *rdf.ParseError and the underlying error.
+func (e *Error) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.parseError()}
+	}
+	return []error{e.parseError(), e.Err}
+}
+
+// Parse reads one JSON-LD document from r and sends its quads to sink,
+// sorted by rdf.CompareQuads. Blank nodes are labelled b0, b1, ... in an
+// order derived from the quads they occur in, so that labels and order
+// depend only on the input (json-gold's own numbering follows Go map
+// iteration in places). The document's base IRI is
+// opts.Base. If sink implements rdf.PrefixSink, it first receives the
+// prefixes of the document's top-level @context (terms mapping to IRIs that
+// end in / or #, and @vocab as the empty prefix when no term maps to it),
+// sorted by name: all those defined inline, and those of remote contexts
+// (such as schema.org's) that an IRI of the output uses.
+//
+// JSON syntax and limit errors are *rdf.ParseError with line and column
+// (limit errors also wrap rdf.ErrLimit); JSON-LD errors are *Error.
+func Parse(r io.Reader, sink rdf.Sink, opts Options) error {
+	if err := opts.check(); err != nil {
+		return err
+	}
+	data, err := readAll(r, opts)
+	if err != nil {
+		return err
+	}
+	doc, err := decodeInput(data, opts, 0, 0)
+	if err != nil {
+		return err
+	}
+	st := newState(sink, opts)
+	return st.document(doc, opts.Base, "_:b")
+}
+
+// check validates the option values that name modes.
+func (o Options) check() error {
+	switch o.ProcessingMode {
+	case "", JSONLD10, JSONLD11:
+	default:
+		return fmt.Errorf("jsonld: unknown processing mode %q (want %q or %q)", o.ProcessingMode, JSONLD10, JSONLD11)
+	}
+	switch o.RDFDirection {
+	case "", I18nDatatype, CompoundLiteral:
+	default:
+		return fmt.Errorf("jsonld: unknown rdfDirection %q (want %q or %q)", o.RDFDirection, I18nDatatype, CompoundLiteral)
+	}
+	return nil
+}
+
+// readAll reads r up to the MaxBytes limit.
+func readAll(r io.Reader, opts Options) ([]byte, error) {
+	lim := opts.Limits.WithDefaults()
+	var rd io.Reader = r
+	if lim.MaxBytes > 0 {
+		rd = io.LimitReader(r, lim.MaxBytes+1)
+	}
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, err
+	}
+	if lim.MaxBytes > 0 && int64(len(data)) > lim.MaxBytes {
+		return nil, limitError(&rdf.ParseError{File: opts.File,
+			Msg: fmt.Sprintf("input larger than %d bytes", lim.MaxBytes)})
+	}
+	return data, nil
+}
+
+func limitError(pe *rdf.ParseError) error {
+	return fmt.Errorf("%w (%w)", pe, rdf.ErrLimit)
+}
+
+// decodeInput checks the JSON nesting depth and syntax of data and decodes
+// it. line0 and col0 shift reported positions (for JSON embedded in HTML;
+// zero for a standalone document).
+func decodeInput(data []byte, opts Options, line0, col0 int) (any, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	lim := opts.Limits.WithDefaults()
+	if lim.MaxDepth > 0 {
+		if off := depthExceeded(data, lim.MaxDepth); off >= 0 {
+			line, col := position(data, off, line0, col0)
+			return nil, limitError(&rdf.ParseError{File: opts.File, Line: line, Column: col,
+				Msg: fmt.Sprintf("JSON nesting deeper than %d", lim.MaxDepth)})
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, jsonError(data, err, opts, line0, col0)
+	}
+	off := int(dec.InputOffset())
+	if _, err := dec.Token(); err != io.EOF {
+		for off < len(data) && isJSONSpace(data[off]) {
+			off++
+		}
+		line, col := position(data, off, line0, col0)
+		return nil, &rdf.ParseError{File: opts.File, Line: line, Column: col,
+			Msg: "unexpected data after the JSON value"}
+	}
+	return doc, nil
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// jsonError turns a decoding error into a *rdf.ParseError at its position.
+func jsonError(data []byte, err error, opts Options, line0, col0 int) error {
+	off := len(data)
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &se) {
+		off = max(int(se.Offset)-1, 0)
+	} else if errors.As(err, &te) {
+		// A number out of the float64 range (te.Offset is not reliable).
+		off = findNumber(data, strings.TrimPrefix(te.Value, "number "))
+		line, col := position(data, off, line0, col0)
+		return &rdf.ParseError{File: opts.File, Line: line, Column: col, Msg: "JSON: " + te.Error()}
+	} else if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return &rdf.ParseError{File: opts.File, Msg: "JSON: " + err.Error()}
+	}
+	msg := err.Error()
+	if errors.Is(err, io.EOF) {
+		msg = "empty input: expected a JSON value"
+	} else if errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = "unexpected end of JSON input"
+	}
+	line, col := position(data, off, line0, col0)
+	return &rdf.ParseError{File: opts.File, Line: line, Column: col, Msg: "JSON syntax error: " + msg}
+}
+
+// position returns the 1-based line and column (in code points) of byte
+// offset off in data, shifted by a starting line and column.
+func position(data []byte, off, line0, col0 int) (line, col int) {
+	if off > len(data) {
+		off = len(data)
+	}
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if data[i] == '\n' {
+			line++
+			start = i + 1
+		}
+	}
+	col = utf8.RuneCount(data[start:off]) + 1
+	if line0 > 0 {
+		if line == 1 {
+			col += col0 - 1
+		}
+		line += line0 - 1
+	}
+	return line, col
+}
+
+// depthExceeded returns the offset of the first bracket that nests deeper
+// than max, or -1. It skips strings and ignores syntax errors (the decoder
+// reports them).
+func depthExceeded(data []byte, max int) int {
+	depth := 0
+	inString, escaped := false, false
+	for i, c := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+			if depth > max {
+				return i
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return -1
+}
+
+// findNumber returns the offset of the first number token lit outside
+// strings in data, or len(data).
+func findNumber(data []byte, lit string) int {
+	inString, escaped := false, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		if c == '"' {
+			inString = true
+			continue
+		}
+		if i > 0 && strings.IndexByte("0123456789.eE+-", data[i-1]) >= 0 {
+			continue // inside a number
+		}
+		if (c == '-' || c >= '0' && c <= '9') && bytes.HasPrefix(data[i:], []byte(lit)) {
+			end := i + len(lit)
+			if end == len(data) || strings.IndexByte("0123456789.eE+-", data[end]) < 0 {
+				return i
+			}
+		}
+	}
+	return len(data)
+}

@@ -1,0 +1,275 @@
+package jsonld
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/isolda/isolda/rdf"
+	"github.com/piprate/json-gold/ld"
+)
+
+// Form is the shape of the JSON-LD that Write produces.
+type Form int
+
+// The forms Write can produce.
+const (
+	// Expanded is expanded JSON-LD: full IRIs, every value in an array.
+	Expanded Form = iota
+	// Compacted is JSON-LD compacted with a context.
+	Compacted
+)
+
+// String names the form.
+func (f Form) String() string {
+	switch f {
+	case Expanded:
+		return "expanded"
+	case Compacted:
+		return "compacted"
+	}
+	return fmt.Sprintf("Form(%d)", int(f))
+}
+
+// WriteOptions configure Write.
+type WriteOptions struct {
+	// Form is Expanded (the default) or Compacted.
+	Form Form
+	// Context is the JSON-LD context used to compact: a context value (a
+	// JSON object or array, as decoded by encoding/json) or a URL string
+	// (resolved offline by NewLoader, e.g. "https://schema.org"). Nil means
+	// a context built from the dataset's prefixes (the empty prefix becomes
+	// @vocab).
+	Context any
+	// Indent, if not empty, indents the output with this string per level.
+	Indent string
+	// Loader, if set, replaces NewLoader for contexts given by URL.
+	Loader ld.DocumentLoader
+}
+
+// Write writes d as one JSON-LD document (json-gold's Serialize RDF as
+// JSON-LD algorithm, without native types, so every literal keeps its exact
+// lexical form and datatype; then compaction if asked).
+//
+// The output depends only on the set of quads, their blank node labels and
+// the options: nodes are sorted by @id, the values of each property are
+// sorted by their JSON text (list order is kept), and object keys are
+// sorted. Literals with a base direction (RDF 1.2) are written with an
+// i18n datatype (https://www.w3.org/ns/i18n#LANG_DIR), as JSON-LD's
+// rdfDirection "i18n-datatype" does.
+func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
+	quads := d.Sorted()
+	broken := brokenListGraphs(quads)
+	ds := ld.NewRDFDataset()
+	for _, q := range quads {
+		if broken[q.G] && q.P.Value == rdf.RDFRest && q.O == rdf.NewIRI(rdf.RDFNil) {
+			q.O = rdf.NewIRI(nilPlaceholder)
+		}
+		gname := "@default"
+		switch q.G.Kind {
+		case rdf.IRIKind:
+			gname = q.G.Value
+		case rdf.BlankKind:
+			gname = "_:" + q.G.Value
+		}
+		ds.Graphs[gname] = append(ds.Graphs[gname],
+			ld.NewQuad(ldNode(q.S), ldNode(q.P), ldNode(q.O), gname))
+	}
+	jo := ld.NewJsonLdOptions("")
+	jo.UseNativeTypes = false
+	jo.UseRdfType = false
+	l := opts.Loader
+	if l == nil {
+		l = NewLoader(Options{})
+	}
+	jo.DocumentLoader = newGuardedLoader(l, rdf.DefaultLimits.MaxDepth)
+	var out any
+	err := protectWrite(func() error {
+		expanded, err := ld.NewJsonLdApi().FromRDF(ds, jo)
+		if err != nil {
+			return err
+		}
+		if len(broken) > 0 {
+			restoreNil(expanded)
+		}
+		sortExpanded(expanded)
+		out = expanded
+		if opts.Form == Compacted {
+			ctx := opts.Context
+			if ctx == nil {
+				ctx = prefixContext(d.Prefixes)
+			}
+			compacted, err := ld.NewJsonLdProcessor().Compact(expanded, ctx, jo)
+			if err != nil {
+				return err
+			}
+			out = compacted
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("jsonld: write: %w", err)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if opts.Indent != "" {
+		enc.SetIndent("", opts.Indent)
+	}
+	return enc.Encode(out)
+}
+
+func protectWrite(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in the JSON-LD processor: %v", r)
+		}
+	}()
+	return f()
+}
+
+// ldNode converts a term to json-gold's representation.
+func ldNode(t rdf.Term) ld.Node {
+	switch t.Kind {
+	case rdf.IRIKind:
+		return ld.NewIRI(t.Value)
+	case rdf.BlankKind:
+		return ld.NewBlankNode("_:" + t.Value)
+	}
+	if t.Dir != "" {
+		return ld.NewLiteral(t.Value, i18nBase+strings.ToLower(t.Lang)+"_"+t.Dir, "")
+	}
+	if t.Lang != "" {
+		return ld.NewLiteral(t.Value, rdf.RDFLangString, t.Lang)
+	}
+	return ld.NewLiteral(t.Value, t.Datatype, "")
+}
+
+// prefixContext builds a context from prefix declarations.
+func prefixContext(prefixes []rdf.Prefix) map[string]any {
+	ctx := map[string]any{}
+	for _, p := range prefixes {
+		if !rdf.IsAbsoluteIRI(p.IRI) {
+			continue
+		}
+		if p.Name == "" {
+			ctx["@vocab"] = p.IRI
+		} else {
+			ctx[p.Name] = p.IRI
+		}
+	}
+	return ctx
+}
+
+// sortExpanded puts expanded JSON-LD in a canonical order: node arrays
+// (top level and @graph) by @id, other value arrays by their JSON text,
+// @type arrays by string; @list arrays keep their order.
+func sortExpanded(v []any) {
+	for _, n := range v {
+		sortNode(n)
+	}
+	sortByJSON(v)
+}
+
+func sortNode(n any) {
+	m, ok := n.(map[string]any)
+	if !ok {
+		return
+	}
+	for k, val := range m {
+		switch k {
+		case "@list":
+			if arr, ok := val.([]any); ok {
+				for _, e := range arr {
+					sortNode(e)
+				}
+			}
+		case "@id", "@value", "@language", "@direction", "@index":
+		default:
+			if arr, ok := val.([]any); ok {
+				for _, e := range arr {
+					sortNode(e)
+				}
+				sortByJSON(arr)
+			}
+		}
+	}
+}
+
+// sortByJSON sorts values by (@id, JSON text); the @id first keeps node
+// arrays in subject order.
+func sortByJSON(arr []any) {
+	type keyed struct {
+		id, text string
+		v        any
+	}
+	ks := make([]keyed, len(arr))
+	for i, e := range arr {
+		b, _ := json.Marshal(e)
+		id := ""
+		if m, ok := e.(map[string]any); ok {
+			id, _ = m["@id"].(string)
+		} else if s, ok := e.(string); ok {
+			id = s
+		}
+		ks[i] = keyed{id, string(b), e}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if c := strings.Compare(a.id, b.id); c != 0 {
+			return c
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	for i := range ks {
+		arr[i] = ks[i].v
+	}
+}
+
+// nilPlaceholder stands for rdf:nil while json-gold converts a graph that
+// holds a malformed list node, so that it does not try to fold lists there
+// (it panics on a list node without rdf:first).
+const nilPlaceholder = "urn:x-isolda:jsonld:nil"
+
+// brokenListGraphs returns the graphs with a blank node that has rdf:rest
+// but not exactly one rdf:first.
+func brokenListGraphs(quads []rdf.Quad) map[rdf.Term]bool {
+	type key struct{ g, s rdf.Term }
+	firsts := map[key]int{}
+	rests := map[key]bool{}
+	for _, q := range quads {
+		if !q.S.IsBlank() {
+			continue
+		}
+		switch q.P.Value {
+		case rdf.RDFFirst:
+			firsts[key{q.G, q.S}]++
+		case rdf.RDFRest:
+			rests[key{q.G, q.S}] = true
+		}
+	}
+	broken := map[rdf.Term]bool{}
+	for k := range rests {
+		if firsts[k] != 1 {
+			broken[k.g] = true
+		}
+	}
+	return broken
+}
+
+// restoreNil replaces the placeholder by rdf:nil in expanded JSON-LD.
+func restoreNil(v any) {
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			restoreNil(e)
+		}
+	case map[string]any:
+		if x["@id"] == nilPlaceholder {
+			x["@id"] = rdf.RDFNil
+		}
+		for _, e := range x {
+			restoreNil(e)
+		}
+	}
+}

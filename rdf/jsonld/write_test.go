@@ -1,0 +1,155 @@
+package jsonld
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/rdf"
+)
+
+// sampleQuads covers IRIs, blank nodes, plain, typed and language-tagged
+// literals, rdf:type, a well-formed list, named graphs (IRI and blank) and
+// an IRI that is not well formed.
+func sampleQuads() []rdf.Quad {
+	ex := func(s string) rdf.Term { return rdf.NewIRI("http://example.org/" + s) }
+	b := rdf.NewBlank
+	g := ex("g")
+	return []rdf.Quad{
+		{S: ex("alice"), P: rdf.NewIRI(rdf.RDFType), O: ex("Person")},
+		{S: ex("alice"), P: ex("name"), O: rdf.NewString("Alice \"A\" <x> & y\n")},
+		{S: ex("alice"), P: ex("name"), O: rdf.NewLangString("Alicia", "es")},
+		{S: ex("alice"), P: ex("age"), O: rdf.NewLiteral("042", rdf.XSDInteger)},
+		{S: ex("alice"), P: ex("score"), O: rdf.NewLiteral("1.5", rdf.XSDDecimal)},
+		{S: ex("alice"), P: ex("ok"), O: rdf.NewLiteral("true", rdf.XSDBoolean)},
+		{S: ex("alice"), P: ex("knows"), O: b("bob")},
+		{S: b("bob"), P: ex("name"), O: rdf.NewString("Bob")},
+		{S: ex("alice"), P: ex("list"), O: b("l1")},
+		{S: b("l1"), P: rdf.NewIRI(rdf.RDFFirst), O: rdf.NewString("one")},
+		{S: b("l1"), P: rdf.NewIRI(rdf.RDFRest), O: b("l2")},
+		{S: b("l2"), P: rdf.NewIRI(rdf.RDFFirst), O: ex("two")},
+		{S: b("l2"), P: rdf.NewIRI(rdf.RDFRest), O: rdf.NewIRI(rdf.RDFNil)},
+		{S: ex("alice"), P: ex("home"), O: rdf.NewIRI("http://example.org/search?q={term}")},
+		{S: ex("alice"), P: ex("in"), O: ex("x"), G: g},
+		{S: b("bob"), P: ex("in"), O: rdf.NewString("graph"), G: g},
+		{S: ex("y"), P: ex("in"), O: rdf.NewString("blank graph"), G: b("bg")},
+		{S: ex("y"), P: ex("in"), O: rdf.NewString("default")},
+	}
+}
+
+func buildDataset(quads []rdf.Quad, prefixes []rdf.Prefix) *rdf.Dataset {
+	d := rdf.NewDataset()
+	for _, q := range quads {
+		d.Add(q)
+	}
+	for _, p := range prefixes {
+		d.AddPrefix(p.Name, p.IRI)
+	}
+	return d
+}
+
+func TestWriteDeterministicAndRoundTrip(t *testing.T) {
+	quads := sampleQuads()
+	reversed := slices.Clone(quads)
+	slices.Reverse(reversed)
+	rotated := append(slices.Clone(quads[7:]), quads[:7]...)
+	prefixes := []rdf.Prefix{{Name: "ex", IRI: "http://example.org/"}, {Name: "xsd", IRI: rdf.XSD}}
+	for _, form := range []Form{Expanded, Compacted} {
+		for _, indent := range []string{"", "  "} {
+			opts := WriteOptions{Form: form, Indent: indent}
+			var outs []string
+			for _, qs := range [][]rdf.Quad{quads, reversed, rotated} {
+				var buf bytes.Buffer
+				if err := Write(&buf, buildDataset(qs, prefixes), opts); err != nil {
+					t.Fatal(err)
+				}
+				outs = append(outs, buf.String())
+			}
+			if outs[0] != outs[1] || outs[0] != outs[2] {
+				t.Errorf("%v indent %q: output depends on insertion order:\n%s\n---\n%s", form, indent, outs[0], outs[1])
+			}
+			if !json.Valid([]byte(outs[0])) {
+				t.Fatalf("invalid JSON: %s", outs[0])
+			}
+			back := rdf.NewDataset()
+			if err := Parse(strings.NewReader(outs[0]), back, Options{}); err != nil {
+				t.Fatalf("%v: reading back: %v\n%s", form, err, outs[0])
+			}
+			if got, want := canonicalQuads(back.Quads()), canonicalQuads(quads); got != want {
+				t.Errorf("%v: round trip not isomorphic:\n got:\n%s\n want:\n%s\n output:\n%s", form, got, want, outs[0])
+			}
+		}
+	}
+}
+
+func TestWriteCompactedUsesPrefixes(t *testing.T) {
+	d := buildDataset(sampleQuads()[:3], []rdf.Prefix{{Name: "ex", IRI: "http://example.org/"}})
+	var buf bytes.Buffer
+	if err := Write(&buf, d, WriteOptions{Form: Compacted}); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ := doc["@context"].(map[string]any)
+	if ctx["ex"] != "http://example.org/" || doc["@id"] != "ex:alice" || doc["@type"] != "ex:Person" {
+		t.Errorf("not compacted with the dataset's prefixes: %s", buf.String())
+	}
+}
+
+func TestWriteCompactedSchemaOrg(t *testing.T) {
+	// Read the example page, write it compacted with the schema.org context
+	// (offline), read it back: the same dataset.
+	data, err := os.ReadFile(shared.MustPath(t, "data", "examples", "html-schemaorg-songkick-years-and-years-tour-events.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := rdf.NewDataset()
+	if err := ParseHTML(bytes.NewReader(data), d, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, d, WriteOptions{Form: Compacted, Context: "https://schema.org"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"@context":"https://schema.org"`) || !strings.Contains(buf.String(), `"MusicEvent"`) {
+		t.Errorf("not compacted with schema.org: %.300s", buf.String())
+	}
+	back := rdf.NewDataset()
+	if err := Parse(&buf, back, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := canonicalQuads(back.Quads()), canonicalQuads(d.Quads()); got != want {
+		t.Errorf("schema.org round trip differs (%d vs %d quads)", back.Len(), d.Len())
+	}
+}
+
+// json-gold's FromRDF panics on a list node that has rdf:rest but no
+// rdf:first (found by FuzzParseJSONLD from toRdf/li14-in.jsonld); Write
+// must not fold such lists and must still round-trip.
+func TestWriteMalformedList(t *testing.T) {
+	ex := rdf.NewIRI("http://example.org/s")
+	quads := []rdf.Quad{
+		{S: ex, P: rdf.NewIRI("http://example.org/p"), O: rdf.NewBlank("l")},
+		{S: rdf.NewBlank("l"), P: rdf.NewIRI(rdf.RDFRest), O: rdf.NewIRI(rdf.RDFNil)},
+		{S: ex, P: rdf.NewIRI("http://example.org/q"), O: rdf.NewBlank("m")},
+		{S: rdf.NewBlank("m"), P: rdf.NewIRI(rdf.RDFFirst), O: rdf.NewString("x")},
+		{S: rdf.NewBlank("m"), P: rdf.NewIRI(rdf.RDFRest), O: rdf.NewIRI(rdf.RDFNil)},
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, buildDataset(quads, nil), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	back := rdf.NewDataset()
+	if err := Parse(bytes.NewReader(buf.Bytes()), back, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := canonicalQuads(back.Quads()), canonicalQuads(quads); got != want {
+		t.Errorf("got\n%s\nwant\n%s\noutput %s", got, want, buf.String())
+	}
+}
