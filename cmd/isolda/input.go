@@ -31,16 +31,15 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "let JSON-LD fetch remote contexts over the network")
 }
 
-// read loads the named input: a file, "-" for standard input, or the
-// embedded default example when name is empty. Warnings go to stderr.
-func (f *inputFlags) read(env *Env, name string) (*rdf.Dataset, error) {
+// options builds the reader options from the flags.
+func (f *inputFlags) options(env *Env) (rdfio.Options, error) {
 	opts := rdfio.Options{AllowRemote: f.allowRemote}
 	opts.Base, opts.Strict = f.base, f.strict
 	opts.Warn = func(e *rdf.ParseError) { fmt.Fprintf(env.Stderr, "%s (warning)\n", e) }
 	if f.from != "" {
 		format, err := rdfio.ParseFormat(f.from)
 		if err != nil {
-			return nil, badInput(err)
+			return opts, badInput(err)
 		}
 		opts.Format = format
 	}
@@ -49,10 +48,54 @@ func (f *inputFlags) read(env *Env, name string) (*rdf.Dataset, error) {
 		for _, c := range f.contexts {
 			url, file, ok := strings.Cut(c, "=")
 			if !ok || url == "" || file == "" {
-				return nil, badInput(fmt.Errorf("--context %q: want URL=FILE", c))
+				return opts, badInput(fmt.Errorf("--context %q: want URL=FILE", c))
 			}
 			opts.Contexts[url] = file
 		}
+	}
+	return opts, nil
+}
+
+// count streams the named input without building a dataset and returns the
+// number of statements read.
+func (f *inputFlags) count(env *Env, name string) (int64, error) {
+	opts, err := f.options(env)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	sink := rdf.SinkFunc(func(rdf.Quad) error { n++; return nil })
+	var r io.Reader = env.Stdin
+	opts.File = "<stdin>"
+	if name == "" {
+		data, err := examples.Read(examples.Default)
+		if err != nil {
+			return 0, err
+		}
+		r, opts.File = bytes.NewReader(data), "examples/"+examples.Default
+	} else if name != "-" {
+		file, err := os.Open(name)
+		if err != nil {
+			return 0, badInput(err)
+		}
+		defer file.Close()
+		r, opts.File = file, name
+		if opts.Base == "" {
+			opts.Base = rdfio.FileBase(name)
+		}
+	}
+	if err := rdfio.ReadInto(r, sink, opts); err != nil {
+		return 0, badInput(err)
+	}
+	return n, nil
+}
+
+// read loads the named input: a file, "-" for standard input, or the
+// embedded default example when name is empty. Warnings go to stderr.
+func (f *inputFlags) read(env *Env, name string) (*rdf.Dataset, error) {
+	opts, err := f.options(env)
+	if err != nil {
+		return nil, err
 	}
 	if name == "" {
 		data, err := examples.Read(examples.Default)

@@ -10,6 +10,7 @@ import (
 
 func newStatsCmd(env *Env) *cobra.Command {
 	var in inputFlags
+	var count bool
 	cmd := &cobra.Command{
 		Use:   "stats [FILE|-]",
 		Short: "Count quads, graphs, subjects, types, blank nodes, languages and datatypes",
@@ -17,6 +18,14 @@ func newStatsCmd(env *Env) *cobra.Command {
 			"statistics. The first line is the number of quads, for scripts.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if count {
+				n, err := in.count(env, argOrEmpty(args))
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(env.Stdout, n)
+				return nil
+			}
 			d, err := in.read(env, argOrEmpty(args))
 			if err != nil {
 				return err
@@ -26,6 +35,7 @@ func newStatsCmd(env *Env) *cobra.Command {
 		},
 	}
 	in.register(cmd)
+	cmd.Flags().BoolVar(&count, "count", false, "only stream the input and print the number of statements read (duplicates included)")
 	return cmd
 }
 
