@@ -1,0 +1,229 @@
+package kgllmbench
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// FormatInfo describes one textualization.
+type FormatInfo struct {
+	// Name is the benchmark's format name, as Textualize accepts it.
+	Name string
+	// Lossless is true when the text keeps everything in the KG model
+	// (entity and relation ids and labels, and every edge).
+	Lossless bool
+	// Loses says in words what the text drops (empty when Lossless).
+	Loses string
+	// Paper is true for the five formats of the paper's results.
+	Paper bool
+}
+
+const losesCommon = "Wikidata ids and the core flag of entities (and literal datatypes, but the KG has none)"
+
+var formatInfos = []FormatInfo{
+	{Name: "list_of_edges", Paper: true, Loses: "entity and relation ids (entities with the same label become indistinguishable; labels containing \", \" or \")\" make lines ambiguous), entities and relations without edges, " + losesCommon},
+	{Name: "structured_yaml", Paper: true, Loses: "entity and relation ids (entities with the same label merge into one key), edge order (heads and relations are sorted), entities and relations without edges, " + losesCommon},
+	{Name: "structured_json", Paper: true, Loses: "entity and relation ids (entities with the same label merge into one key), edge order (edges are grouped by head label and relation), entities and relations without edges, " + losesCommon},
+	{Name: "rdf_turtle1", Loses: "entity and relation ids (nodes and predicates are percent-encoded labels, so entities with the same label merge), edge order, entities and relations without edges, " + losesCommon},
+	{Name: "rdf_turtle2", Loses: "relation ids (predicates are percent-encoded relation labels), edge order (subjects, predicates and objects are sorted), relations without edges, " + losesCommon},
+	{Name: "rdf_turtle3", Paper: true, Loses: "edge order (subjects, predicates and objects are sorted), " + losesCommon},
+	{Name: "json_ld1", Loses: "entity and relation ids (nodes and predicates are percent-encoded labels, so entities with the same label merge), edge order, entities and relations without edges, " + losesCommon},
+	{Name: "json_ld2", Loses: "relation ids (predicates are percent-encoded relation labels), edge order (node order is random in the source; keys are sorted), relations without edges, " + losesCommon},
+	{Name: "json_ld3", Paper: true, Loses: "edge order (node order is random in the source; keys are sorted), " + losesCommon},
+	{Name: "nt", Loses: "entity and relation ids (IRIs are percent-encoded labels, so entities with the same label merge), edge order (random in the source), entities and relations without edges, " + losesCommon},
+}
+
+// Formats lists the textualizations Textualize supports, in the benchmark's
+// order. No format is lossless with respect to the KG model: none writes
+// Wikidata ids or the core flag.
+func Formats() []FormatInfo {
+	return append([]FormatInfo(nil), formatInfos...)
+}
+
+var descriptions = map[string]string{
+	"list_of_edges":   "The knowledge graph is presented as a list of directed edges of the form (subject, relation, object).",
+	"structured_yaml": "The knowledge graph is presented as a structured YAML format. Each entity is a key, and the value is a dictionary of relations and objects.",
+	"structured_json": "The knowledge graph is presented as a structured JSON format. Each entity is a key, and the value is a dictionary of relations and objects.",
+	"rdf_turtle1":     "The knowledge graph is presented as RDF Turtle format with URI encoded labels.",
+	"rdf_turtle2":     "The knowledge graph is presented as RDF Turtle format using node IDs and URI encoded relations.",
+	"rdf_turtle3":     "The knowledge graph is presented as RDF Turtle format using node IDs and relation IDs.",
+	"json_ld1":        "The knowledge graph is presented as JSON-LD format with URI encoded labels.",
+	"json_ld2":        "The knowledge graph is presented as JSON-LD format using node IDs and URI encoded relations.",
+	"json_ld3":        "The knowledge graph is presented as JSON-LD format using node IDs and relation IDs.",
+	"nt":              "The knowledge graph is presented as N-Triples format.",
+}
+
+// Description returns the benchmark's description of a format (the
+// DESCRIPTION of the prompt), or "" for an unknown format. The texts of
+// rdf_turtle1, json_ld1 and nt follow the benchmark's docstrings; those
+// formats were not used in the paper and their descriptions have no oracle.
+func Description(format string) string {
+	return descriptions[format]
+}
+
+// Prompt returns the benchmark's full prompt (BaseTask.structure_prompt):
+// the introduction with the format's description, the KG text and the
+// question.
+func Prompt(format, text, question string) string {
+	intro := "Your job is to answer questions using the following knowledge graph. " + Description(format) +
+		". You must rely exclusively on the information presented in the Knowledge Graph to answer questions. " +
+		"If the answer includes entities, always respond using the entity label rather than entity ID (if applicable)."
+	return intro + "\n\nKnowledge Graph:\n" + text + "\n\n" + question
+}
+
+// Textualize writes kg in the named format exactly as KG-LLM-Bench's
+// KnowledgeGraphTextPresenter.convert returns it (see Formats for the
+// names). Edges whose head or tail is not an entity of kg, or whose
+// relation has no RelationLabel and is not a relation of kg, are an error
+// (the benchmark raises KeyError).
+//
+// Where the benchmark's output depends on Python's hash seed, Textualize
+// writes one of the possible outputs: json_ld1/2/3 nodes come in subject
+// insertion order, nt lines in triple insertion order, and rdf_turtle1's
+// generated nsN prefixes are numbered in triple insertion order.
+func Textualize(w io.Writer, kg *KG, format string) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var err error
+	switch format {
+	case "list_of_edges":
+		err = writeListOfEdges(bw, kg)
+	case "structured_yaml":
+		err = writeStructuredYAML(bw, kg)
+	case "structured_json":
+		err = writeStructuredJSON(bw, kg)
+	case "rdf_turtle1":
+		err = writeTurtle(bw, kg, false, false)
+	case "rdf_turtle2":
+		err = writeTurtle(bw, kg, true, false)
+	case "rdf_turtle3":
+		err = writeTurtle(bw, kg, true, true)
+	case "json_ld1":
+		err = writeJSONLD(bw, kg, false, false)
+	case "json_ld2":
+		err = writeJSONLD(bw, kg, true, false)
+	case "json_ld3":
+		err = writeJSONLD(bw, kg, true, true)
+	case "nt":
+		err = writeNT(bw, kg)
+	default:
+		return fmt.Errorf("kgllmbench: unknown format %q", format)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// triple is an edge with labels resolved.
+type triple struct {
+	head, rel, tail       string // labels
+	headID, relID, tailID string
+}
+
+// labelTriples resolves the edges' labels (get_triplets).
+func labelTriples(kg *KG) ([]triple, error) {
+	ents := make(map[string]string, len(kg.Entities))
+	for _, e := range kg.Entities {
+		ents[e.ID] = e.Label
+	}
+	rels := make(map[string]string, len(kg.Relations))
+	for _, r := range kg.Relations {
+		rels[r.ID] = r.Label
+	}
+	out := make([]triple, len(kg.Edges))
+	for i, e := range kg.Edges {
+		h, ok := ents[e.Head]
+		if !ok {
+			return nil, fmt.Errorf("kgllmbench: edge %d: unknown head entity %q", i, e.Head)
+		}
+		t, ok := ents[e.Tail]
+		if !ok {
+			return nil, fmt.Errorf("kgllmbench: edge %d: unknown tail entity %q", i, e.Tail)
+		}
+		r, ok := rels[e.Relation]
+		if e.RelationLabel != "" {
+			r, ok = e.RelationLabel, true
+		}
+		if !ok {
+			return nil, fmt.Errorf("kgllmbench: edge %d: unknown relation %q", i, e.Relation)
+		}
+		out[i] = triple{h, r, t, e.Head, e.Relation, e.Tail}
+	}
+	return out, nil
+}
+
+func writeListOfEdges(w *bufio.Writer, kg *KG) error {
+	ts, err := labelTriples(kg)
+	if err != nil {
+		return err
+	}
+	w.WriteString("Edges: [\n")
+	for i, t := range ts {
+		if i > 0 {
+			w.WriteString(",\n")
+		}
+		w.WriteString("(")
+		w.WriteString(t.head)
+		w.WriteString(", ")
+		w.WriteString(t.rel)
+		w.WriteString(", ")
+		w.WriteString(t.tail)
+		w.WriteString(")")
+	}
+	_, err = w.WriteString("\n]\n")
+	return err
+}
+
+// structured is the benchmark's {head: {relation: [tails]}} dict, with keys
+// in insertion order.
+type structured struct {
+	heads []string
+	rels  map[string]*relMap
+}
+
+type relMap struct {
+	keys  []string
+	tails map[string][]string
+}
+
+func buildStructured(kg *KG) (*structured, error) {
+	ts, err := labelTriples(kg)
+	if err != nil {
+		return nil, err
+	}
+	s := &structured{rels: map[string]*relMap{}}
+	for _, t := range ts {
+		rm, ok := s.rels[t.head]
+		if !ok {
+			rm = &relMap{tails: map[string][]string{}}
+			s.rels[t.head] = rm
+			s.heads = append(s.heads, t.head)
+		}
+		if _, ok := rm.tails[t.rel]; !ok {
+			rm.keys = append(rm.keys, t.rel)
+		}
+		rm.tails[t.rel] = append(rm.tails[t.rel], t.tail)
+	}
+	return s, nil
+}
+
+// urlQuote is Python's urllib.parse.quote(s, safe='/'): UTF-8 bytes other
+// than ASCII letters, digits, "_.-~" and "/" become %XX (uppercase hex).
+func urlQuote(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			c == '_' || c == '.' || c == '-' || c == '~' || c == '/' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
