@@ -33,7 +33,16 @@ type Dataset struct {
 	blanks map[string]TermID
 	lits   map[Term]TermID // keyed by Term.Key()
 	quads  []IDQuad        // insertion order, no duplicates
-	set    map[IDQuad]struct{}
+	// Duplicate detection: bySubject[s] lists the positions in quads of the
+	// quads with subject s. A new quad is compared with those of its subject
+	// (hot in cache, since inputs group statements by subject); subjects
+	// with more than bigSubject quads move to the hash set big instead.
+	bySubject [][]int32
+	big       map[IDQuad]struct{}
+	// last caches the most recent lookups, which repeat in almost every
+	// input (the same subject, the same few predicates).
+	last   [4]Term
+	lastID [4]TermID
 
 	// Prefixes lists the namespace prefixes the input declared, in order of
 	// declaration; a later declaration of the same name replaces the earlier.
@@ -49,12 +58,28 @@ func NewDataset() *Dataset {
 		iris:   map[string]TermID{},
 		blanks: map[string]TermID{},
 		lits:   map[Term]TermID{},
-		set:    map[IDQuad]struct{}{},
+		big:    map[IDQuad]struct{}{},
 	}
 }
 
 // Intern returns the ID of t, adding it if it is new.
 func (d *Dataset) Intern(t Term) TermID {
+	// A tiny cache keyed by position in the quad would need the position;
+	// instead check the few most recent terms, compared cheaply (equal
+	// strings from one parser usually share their bytes).
+	for i := range d.last {
+		if d.last[i] == t && t.Kind != None {
+			return d.lastID[i]
+		}
+	}
+	id := d.intern(t)
+	copy(d.last[1:], d.last[:3])
+	copy(d.lastID[1:], d.lastID[:3])
+	d.last[0], d.lastID[0] = t, id
+	return id
+}
+
+func (d *Dataset) intern(t Term) TermID {
 	var m map[string]TermID
 	switch t.Kind {
 	case None:
@@ -113,12 +138,54 @@ func (d *Dataset) Add(q Quad) bool {
 
 // AddIDs adds a quad of IDs already interned in d and reports whether it was new.
 func (d *Dataset) AddIDs(q IDQuad) bool {
-	if _, dup := d.set[q]; dup {
+	if d.contains(q) {
 		return false
 	}
-	d.set[q] = struct{}{}
+	pos := int32(len(d.quads))
 	d.quads = append(d.quads, q)
+	s := int(q[0])
+	if s >= len(d.bySubject) {
+		n := max(s+1, 2*len(d.bySubject), 1024)
+		d.bySubject = append(d.bySubject, make([][]int32, n-len(d.bySubject))...)
+	}
+	list := d.bySubject[s]
+	switch {
+	case len(list) < bigSubject:
+		d.bySubject[s] = append(list, pos)
+	case len(list) == bigSubject:
+		for _, i := range list {
+			d.big[d.quads[i]] = struct{}{}
+		}
+		d.bySubject[s] = append(list, pos)
+		d.big[q] = struct{}{}
+	default:
+		d.bySubject[s] = append(list, pos)
+		d.big[q] = struct{}{}
+	}
 	return true
+}
+
+// bigSubject is the number of quads of one subject above which duplicates
+// are found by hashing instead of a linear scan.
+const bigSubject = 48
+
+// contains reports whether q is in the dataset.
+func (d *Dataset) contains(q IDQuad) bool {
+	s := int(q[0])
+	if s >= len(d.bySubject) {
+		return false
+	}
+	list := d.bySubject[s]
+	if len(list) > bigSubject {
+		_, ok := d.big[q]
+		return ok
+	}
+	for _, i := range list {
+		if d.quads[i] == q {
+			return true
+		}
+	}
+	return false
 }
 
 // AddTriple adds a triple to the default graph.
@@ -151,8 +218,7 @@ func (d *Dataset) Has(q Quad) bool {
 		}
 		ids[i] = id
 	}
-	_, ok := d.set[ids]
-	return ok
+	return d.contains(ids)
 }
 
 // Len returns the number of quads.
@@ -207,12 +273,13 @@ func (d *Dataset) Clone() *Dataset {
 		blanks:   maps.Clone(d.blanks),
 		lits:     maps.Clone(d.lits),
 		quads:    slices.Clone(d.quads),
-		set:      make(map[IDQuad]struct{}, len(d.set)),
+		big:      maps.Clone(d.big),
 		Prefixes: slices.Clone(d.Prefixes),
 		Base:     d.Base,
 	}
-	for k := range d.set {
-		c.set[k] = struct{}{}
+	c.bySubject = make([][]int32, len(d.bySubject))
+	for i, l := range d.bySubject {
+		c.bySubject[i] = slices.Clone(l)
 	}
 	return c
 }
