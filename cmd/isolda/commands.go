@@ -10,5 +10,6 @@ func commands(env *Env) []*cobra.Command {
 		newEncodeCmd(env),
 		newDecodeCmd(env),
 		newCheckCmd(env),
+		newTokensCmd(env),
 	}
 }

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/rdf/canon"
+	"github.com/isolda/isolda/rdf/rdfio"
+)
+
+// runFormatsCLI runs the CLI with the formats command wired in, whether or
+// not commands() lists it yet.
+func runFormatsCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+	root := newRootCmd(env)
+	if c, _, err := root.Find([]string{"formats"}); err != nil || c == root {
+		root.AddCommand(newFormatsCmd(env))
+	}
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		errb.WriteString(err.Error())
+		return exitBadInput, out.String(), errb.String()
+	}
+	return exitOK, out.String(), errb.String()
+}
+
+func TestFormatsTable(t *testing.T) {
+	code, out, errs := runFormatsCLI(t, "formats")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if !strings.HasPrefix(lines[0], "NAME ") || !strings.Contains(lines[0], "LOSSLESS") {
+		t.Errorf("header %q", lines[0])
+	}
+	if got, want := len(lines)-1, len(formats.All()); got != want {
+		t.Errorf("%d rows, want %d", got, want)
+	}
+	for _, want := range []string{
+		"b-ttl-ids ", "yes", "isolda-0.1 ", "rdf_turtle3 ", "no: loses node ids", "labelled graph",
+		"RDF dataset", "typed_edges_dict ", "mermaid ", "semantic web",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q", want)
+		}
+	}
+	code, out, _ = runFormatsCLI(t, "formats", "--family", "diagram")
+	if code != 0 || !strings.Contains(out, "mermaid") || strings.Contains(out, "b-json") {
+		t.Errorf("--family diagram: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runFormatsCLI(t, "formats", "--family", "nope"); code != exitBadInput {
+		t.Errorf("unknown family: exit %d, want %d", code, exitBadInput)
+	}
+}
+
+func TestConvertToRegistryFormats(t *testing.T) {
+	p := writeFile(t, "in.ttl", demoTurtle)
+	for _, name := range []string{"b-ttl-ids", "b-json", "isolda", "toon", "mermaid", "list_of_edges", "pretty_json"} {
+		code, out, errs := runCLI(t, "", "convert", p, "-t", name)
+		if code != 0 || out == "" {
+			t.Errorf("-t %s: exit %d, stderr %s", name, code, errs)
+		}
+	}
+	// The label of the linked entity ex:b ("Bee") ends the line of the link.
+	q := writeFile(t, "l.ttl", "@prefix ex: <http://example.org/> .\n"+
+		"ex:a ex:knows ex:b .\nex:b <http://www.w3.org/2000/01/rdf-schema#label> \"Bee\" .\n")
+	_, out, _ := runCLI(t, "", "convert", q, "-t", "b-ttl-ids")
+	if !strings.Contains(out, ":a :knows :b .  # Bee\n") {
+		t.Errorf("b-ttl-ids lacks the label comment:\n%s", out)
+	}
+	if code, _, _ := runCLI(t, "", "convert", p, "-t", "no-such-format"); code != exitBadInput {
+		t.Errorf("unknown -t: exit %d", code)
+	}
+}
+
+// convert -f NAME -t nquads decodes every lossless RDF format back to the
+// same dataset.
+func TestConvertDecodeRoundTrip(t *testing.T) {
+	p := writeFile(t, "in.ttl", demoTurtle)
+	want, err := rdfio.ReadFile(p, nil, rdfio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range formats.All() {
+		if f.Decode == nil {
+			continue
+		}
+		code, text, errs := runCLI(t, "", "convert", p, "-t", f.Name)
+		if code != 0 {
+			t.Fatalf("-t %s: exit %d: %s", f.Name, code, errs)
+		}
+		code, nq, errs := runCLI(t, text, "convert", "-", "-f", f.Name, "-t", "nquads")
+		if code != 0 {
+			t.Fatalf("-f %s: exit %d: %s", f.Name, code, errs)
+		}
+		got, err := rdfio.Read(strings.NewReader(nq), rdfio.Options{Format: rdfio.NQuads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if iso, err := canon.Isomorphic(want, got); err != nil || !iso {
+			t.Errorf("-f %s -t nquads: not the input (%v)\n%s", f.Name, err, nq)
+		}
+	}
+}
+
+func TestConvertDecodeErrors(t *testing.T) {
+	// A lossy format cannot be read.
+	if code, _, errs := runCLI(t, "x", "convert", "-", "-f", "mermaid", "-t", "nquads"); code != exitBadInput || !strings.Contains(errs, "not lossless") {
+		t.Errorf("-f mermaid: exit %d, %s", code, errs)
+	}
+	// Malformed input is bad input, with a position.
+	code, _, errs := runCLI(t, "{\"@context\": ", "convert", "-", "-f", "b-json", "-t", "nquads")
+	if code != exitBadInput {
+		t.Errorf("malformed b-json: exit %d, %s", code, errs)
+	}
+	// A labelled-graph format converts to graph formats, not to RDF.
+	p := writeFile(t, "in.ttl", demoTurtle)
+	_, pj, _ := runCLI(t, "", "convert", p, "-t", "pretty_json")
+	if code, out, errs := runCLI(t, pj, "convert", "-", "-f", "pretty_json", "-t", "typed_edges"); code != 0 || !strings.HasPrefix(out, "#graph-v1\n") {
+		t.Errorf("pretty_json -> typed_edges: exit %d %s\n%s", code, errs, out)
+	}
+	if code, _, errs := runCLI(t, pj, "convert", "-", "-f", "pretty_json", "-t", "nquads"); code != exitBadInput {
+		t.Errorf("pretty_json -> nquads: exit %d %s", code, errs)
+	}
+}

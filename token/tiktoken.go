@@ -1,0 +1,156 @@
+package token
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+
+	"github.com/pkoukk/tiktoken-go-loader/assets"
+)
+
+// Names of the embedded OpenAI encodings.
+const (
+	O200KBase  = "o200k_base"
+	CL100KBase = "cl100k_base"
+)
+
+// tiktokenSpecials returns the special tokens of an OpenAI encoding, from
+// tiktoken's openai_public.py.
+func tiktokenSpecials(name string) map[string]int {
+	if name == O200KBase {
+		return map[string]int{
+			"<|endoftext|>":   199999,
+			"<|endofprompt|>": 200018,
+		}
+	}
+	return map[string]int{
+		"<|endoftext|>":   100257,
+		"<|fim_prefix|>":  100258,
+		"<|fim_middle|>":  100259,
+		"<|fim_suffix|>":  100260,
+		"<|endofprompt|>": 100276,
+	}
+}
+
+// tiktoken is an OpenAI BPE encoding: byte ranks and a split pattern.
+type tiktoken struct {
+	ranks    map[string]int32
+	split    splitter
+	specials *addedMatcher // nil unless special tokens are recognised
+}
+
+// loadTiktoken builds an embedded encoding. With special, the text's
+// special-token literals (such as <|endoftext|>) are encoded as the special
+// tokens, like tiktoken's encode(text, allowed_special="all"); without, the
+// text is encoded as ordinary text, like encode_ordinary.
+func loadTiktoken(name string, special bool) (Tokenizer, error) {
+	var sp splitter
+	switch name {
+	case O200KBase:
+		sp = o200kSplitter{}
+	case CL100KBase:
+		sp = cl100kSplitter{3}
+	default:
+		return nil, fmt.Errorf("token: unknown tiktoken encoding %q", name)
+	}
+	data, err := assets.Assets.ReadFile(name + ".tiktoken")
+	if err != nil {
+		return nil, fmt.Errorf("token: embedded %s: %w", name, err)
+	}
+	ranks, err := parseTiktokenRanks(data)
+	if err != nil {
+		return nil, fmt.Errorf("token: embedded %s: %w", name, err)
+	}
+	t := &tiktoken{ranks: ranks, split: sp}
+	if special {
+		t.specials = newAddedMatcher(tiktokenSpecials(name))
+	}
+	return &base{name: name, enc: t}, nil
+}
+
+// parseTiktokenRanks reads a .tiktoken file: lines "base64 rank".
+func parseTiktokenRanks(data []byte) (map[string]int32, error) {
+	ranks := make(map[string]int32, bytes.Count(data, []byte{'\n'})+1)
+	buf := make([]byte, 0, 256)
+	for line := 1; len(data) > 0; line++ {
+		var l []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			l, data = data, nil
+		}
+		if len(l) == 0 {
+			continue
+		}
+		sp := bytes.IndexByte(l, ' ')
+		if sp < 0 {
+			return nil, fmt.Errorf("line %d: no rank", line)
+		}
+		n := base64.StdEncoding.DecodedLen(sp)
+		if cap(buf) < n {
+			buf = make([]byte, n)
+		}
+		n, err := base64.StdEncoding.Decode(buf[:n], l[:sp])
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		r, err := strconv.ParseInt(string(l[sp+1:]), 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		ranks[string(buf[:n])] = int32(r)
+	}
+	for b := 0; b < 256; b++ {
+		if _, ok := ranks[string([]byte{byte(b)})]; !ok {
+			return nil, fmt.Errorf("byte %#02x has no rank", b)
+		}
+	}
+	return ranks, nil
+}
+
+func (t *tiktoken) appendIDs(sc *scratch, text string, dst []int) []int {
+	if t.specials == nil {
+		return t.appendOrdinary(sc, text, dst)
+	}
+	for len(text) > 0 {
+		start, end, id := t.specials.find(text, 0)
+		if start < 0 {
+			return t.appendOrdinary(sc, text, dst)
+		}
+		dst = t.appendOrdinary(sc, text[:start], dst)
+		dst = append(dst, id)
+		text = text[end:]
+	}
+	return dst
+}
+
+// extra returns the number of ids added to every encoding: none.
+func (t *tiktoken) extra() int { return 0 }
+
+// appendBody is appendIDs: nothing is added around the text.
+func (t *tiktoken) appendBody(sc *scratch, text string, dst []int) []int {
+	return t.appendIDs(sc, text, dst)
+}
+
+// cutSafe: see hfBPE.cutSafe; the special tokens hold no newline.
+func (t *tiktoken) cutSafe() bool { return true }
+
+func (t *tiktoken) appendOrdinary(sc *scratch, text string, dst []int) []int {
+	for i := 0; i < len(text); {
+		j := t.split.next(text, i)
+		dst = sc.flush(t.appendPiece(sc, text[i:j], dst))
+		i = j
+	}
+	return dst
+}
+
+func (t *tiktoken) appendPiece(sc *scratch, piece string, dst []int) []int {
+	if id, ok := t.ranks[piece]; ok {
+		return append(dst, int(id))
+	}
+	if len(piece) <= smallPiece {
+		return rankBPESmall(sc, piece, t.ranks, dst)
+	}
+	return rankBPEHeap(sc, piece, t.ranks, dst)
+}
