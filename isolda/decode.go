@@ -1,0 +1,1035 @@
+package isolda
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// Decode reads an ISOLDA document (either version) and returns its dataset.
+// Malformed input gives an *rdf.ParseError with the line and column.
+func Decode(r io.Reader) (*rdf.Dataset, error) {
+	return DecodeWith(r, DecodeOptions{})
+}
+
+// DecodeWith is Decode with a file name for errors and limits.
+func DecodeWith(r io.Reader, opts DecodeOptions) (*rdf.Dataset, error) {
+	dec := &decoder{
+		file:     opts.File,
+		lim:      opts.Limits.WithDefaults(),
+		v02:      true,
+		prefixes: map[string]string{},
+		aliases:  map[string]string{},
+		nodes:    map[string]*node{},
+		inlineN:  map[string]int{},
+	}
+	if err := dec.run(r); err != nil {
+		return nil, err
+	}
+	return dec.build(), nil
+}
+
+// Column kinds in the decoder.
+const (
+	colID    = iota + 100 // "id": the first cell is only the id
+	colAtIRI              // "@iri"
+)
+
+type colSpec struct {
+	kind int // clsLink ... clsTyped, colID, colAtIRI
+	pred string
+	dt   string
+	lang string
+	dir  string
+}
+
+type node struct {
+	id      string
+	iri     string
+	hasIRI  bool
+	defined bool
+	blank   int
+}
+
+type pquad struct {
+	s    *node
+	p    string
+	o    rdf.Term
+	on   *node
+	g    rdf.Term
+	gn   *node
+	line int
+}
+
+type tableRec struct {
+	class     string
+	want, got int
+	line      int
+}
+
+type constant struct {
+	col  colSpec
+	vals []val
+}
+
+type decoder struct {
+	file string
+	lim  rdf.Limits
+	v02  bool
+
+	vocab    string
+	prefixes map[string]string
+	aliases  map[string]string
+	nodes    map[string]*node
+	nblank   int
+
+	quads []pquad
+
+	tables  []tableRec     // tables of the current graph, checked at its end
+	inlineN map[string]int // inline entities of the current graph per class ("" = Thing_)
+
+	graph  rdf.Term
+	graphN *node
+
+	// current section
+	state    int // 0 top, 1 table, 2 extra, 3 ignored (~in)
+	class    string
+	hasClass bool
+	cols     []colSpec
+	consts   []constant
+	want     int
+	got      int
+	headLine int
+	block    *node
+	blockIRI string // @iri of the current entity of a blocks section
+	hasBIRI  bool
+
+	line int
+	text string
+}
+
+const (
+	stTop = iota
+	stTable
+	stExtra
+	stIgnore
+	stBlocks
+)
+
+func (d *decoder) errAt(off int, format string, args ...any) error {
+	if off > len(d.text) {
+		off = len(d.text)
+	}
+	if off < 0 {
+		off = 0
+	}
+	return &rdf.ParseError{File: d.file, Line: d.line, Column: utf8.RuneCountInString(d.text[:off]) + 1,
+		Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *decoder) run(r io.Reader) error {
+	br := bufio.NewReaderSize(r, 1<<16)
+	maxLine := d.lim.MaxTermLength + 1024
+	if d.lim.MaxTermLength < 0 {
+		maxLine = -1
+	}
+	var total int64
+	var buf []byte
+	for {
+		buf = buf[:0]
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			buf = append(buf, chunk...)
+			if maxLine >= 0 && len(buf) > maxLine {
+				d.line++
+				d.text = ""
+				return d.errAt(0, "line longer than %d bytes (limit exceeded)", maxLine)
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if len(buf) == 0 && err == io.EOF {
+			break
+		}
+		total += int64(len(buf))
+		if d.lim.MaxBytes >= 0 && total > d.lim.MaxBytes {
+			return &rdf.ParseError{File: d.file, Line: d.line + 1, Msg: "input larger than the size limit (limit exceeded)"}
+		}
+		d.line++
+		s := string(buf)
+		s = strings.TrimSuffix(s, "\n")
+		s = strings.TrimSuffix(s, "\r")
+		d.text = s
+		if !utf8.ValidString(s) {
+			return d.errAt(0, "invalid UTF-8")
+		}
+		if e := d.handle(s); e != nil {
+			return e
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	d.text = ""
+	if err := d.endSection(); err != nil {
+		return err
+	}
+	return d.endGraph()
+}
+
+// endGraph checks the counts of the tables of the graph that ends: rows
+// plus inline entities of the class.
+func (d *decoder) endGraph() error {
+	for _, t := range d.tables {
+		if in := d.inlineN[t.class]; t.got+in != t.want {
+			msg := fmt.Sprintf("table header declares %d rows but %d follow", t.want, t.got)
+			if in > 0 {
+				msg = fmt.Sprintf("table header declares %d entities but %d rows and %d inline entities follow", t.want, t.got, in)
+			}
+			return &rdf.ParseError{File: d.file, Line: t.line, Column: 1, Msg: msg}
+		}
+	}
+	d.tables = d.tables[:0]
+	clear(d.inlineN)
+	return nil
+}
+
+// finishEntity defines the current entity of a blocks section.
+func (d *decoder) finishEntity() error {
+	if d.state != stBlocks || d.block == nil {
+		return nil
+	}
+	n := d.block
+	if n.defined && (n.hasIRI != d.hasBIRI || n.iri != d.blockIRI) {
+		return d.errAt(0, "id %q is already used by another entity", n.id)
+	}
+	n.defined, n.hasIRI, n.iri = true, d.hasBIRI, d.blockIRI
+	return nil
+}
+
+func (d *decoder) endSection() error {
+	if err := d.finishEntity(); err != nil {
+		return err
+	}
+	if d.state == stTable || d.state == stBlocks {
+		class := ""
+		if d.hasClass {
+			class = d.class
+		}
+		d.tables = append(d.tables, tableRec{class, d.want, d.got, d.headLine})
+	}
+	d.state = stTop
+	d.block = nil
+	return nil
+}
+
+func (d *decoder) handle(s string) error {
+	if strings.TrimRight(s, " \t") == "" {
+		return nil
+	}
+	switch s[0] {
+	case '#':
+		if d.line == 1 && strings.HasPrefix(s, "# ISOLDA 0.1") {
+			d.v02 = false
+		}
+		return nil
+	case '@':
+		if err := d.endSection(); err != nil {
+			return err
+		}
+		return d.directive(s)
+	case '~':
+		if err := d.endSection(); err != nil {
+			return err
+		}
+		switch strings.TrimRight(s, " ") {
+		case "~extra:":
+			d.state = stExtra
+		case "~in:":
+			d.state = stIgnore
+		default:
+			return d.errAt(0, "expected ~extra: or ~in:")
+		}
+		return nil
+	case ' ':
+		return d.indented(s)
+	}
+	if err := d.endSection(); err != nil {
+		return err
+	}
+	return d.sectionHeader(s)
+}
+
+func (d *decoder) directive(s string) error {
+	word, rest, _ := strings.Cut(s, " ")
+	off := len(word) + 1
+	switch word {
+	case "@vocab":
+		v, err := d.wholeText(rest, off)
+		if err != nil {
+			return err
+		}
+		d.vocab = v
+	case "@prefix":
+		n := scanName(rest)
+		if n == 0 || n >= len(rest) || rest[n] != ':' {
+			return d.errAt(off, "expected a prefix name followed by ':'")
+		}
+		name := rest[:n]
+		v, err := d.wholeText(strings.TrimLeft(rest[n+1:], " "), off+n+1+(len(rest[n+1:])-len(strings.TrimLeft(rest[n+1:], " "))))
+		if err != nil {
+			return err
+		}
+		d.prefixes[name] = v
+	case "@term":
+		name, val, ok := strings.Cut(rest, " = ")
+		if !ok || !isName(name) {
+			return d.errAt(off, "expected @term name = term")
+		}
+		iri, n, err := d.parseTerm(val, off+len(name)+3)
+		if err != nil {
+			return err
+		}
+		if n != len(val) {
+			return d.errAt(off+len(name)+3+n, "expected end of line after the term")
+		}
+		d.aliases[name] = iri
+	case "@types":
+		// Redundant with the tables: ignored.
+	case "@isolda":
+		switch rest {
+		case V01:
+			d.v02 = false
+		case V02:
+			d.v02 = true
+		default:
+			return d.errAt(off, "expected @isolda 0.1 or @isolda 0.2")
+		}
+	case "@graph":
+		if err := d.endGraph(); err != nil {
+			return err
+		}
+		if strings.HasPrefix(rest, "_:") {
+			id, err := d.wholeText(rest[2:], off+2)
+			if err != nil {
+				return err
+			}
+			d.graph, d.graphN = rdf.Term{}, d.ref(id)
+		} else {
+			v, quoted, err := d.oneValue(rest, off)
+			if err != nil {
+				return err
+			}
+			d.graph, d.graphN = rdf.NewIRI(d.expandIRI(v, quoted)), nil
+		}
+	default:
+		return d.errAt(0, "expected a directive: @vocab, @prefix, @term, @types, @graph or @isolda")
+	}
+	return nil
+}
+
+// wholeText reads a whole value (quoted or not) that must fill the rest.
+func (d *decoder) wholeText(s string, off int) (string, error) {
+	v, _, err := d.oneValue(s, off)
+	return v, err
+}
+
+// oneValue parses a single value (quoted or not) that fills s.
+func (d *decoder) oneValue(s string, off int) (string, bool, error) {
+	if s == "" {
+		return "", false, d.errAt(off, "expected a value")
+	}
+	if s[0] == '"' {
+		v, n, msg := unquote(s)
+		if msg != "" {
+			return "", false, d.errAt(off+n, "%s", msg)
+		}
+		if n != len(s) {
+			return "", false, d.errAt(off+n, "expected end of value after the closing quote")
+		}
+		return v, true, nil
+	}
+	return s, false, nil
+}
+
+func (d *decoder) ref(id string) *node {
+	n := d.nodes[id]
+	if n == nil {
+		n = &node{id: id}
+		d.nodes[id] = n
+	}
+	return n
+}
+
+// expandIRI turns an IRI cell into an IRI.
+func (d *decoder) expandIRI(v string, quoted bool) string {
+	if quoted {
+		return v
+	}
+	if i := strings.IndexByte(v, ':'); i > 0 {
+		if ns, ok := d.prefixes[v[:i]]; ok {
+			return ns + v[i+1:]
+		}
+	}
+	return v
+}
+
+// parseTerm reads a term at the start of s: <iri>, pfx:local, alias or
+// vocab name. It returns the IRI and the bytes consumed.
+func (d *decoder) parseTerm(s string, off int) (string, int, error) {
+	if s == "" {
+		return "", 0, d.errAt(off, "expected a term")
+	}
+	if s[0] == '<' {
+		iri, n, msg := scanAngle(s)
+		if msg != "" {
+			return "", 0, d.errAt(off+n, "%s", msg)
+		}
+		return iri, n, nil
+	}
+	n := scanName(s)
+	if n == 0 {
+		return "", 0, d.errAt(off, "expected a term: a name, pfx:local or <IRI>")
+	}
+	name := s[:n]
+	if ns, ok := d.prefixes[name]; ok && n < len(s) && s[n] == ':' {
+		l := scanLocal(s[n+1:])
+		if l > 0 {
+			return ns + s[n+1:n+1+l], n + 1 + l, nil
+		}
+	}
+	if iri, ok := d.aliases[name]; ok {
+		return iri, n, nil
+	}
+	if d.vocab == "" {
+		return "", 0, d.errAt(off, "name %q used without @vocab", name)
+	}
+	return d.vocab + name, n, nil
+}
+
+// parseSpec reads a column spec: id, @iri, a, or a term with its suffix.
+func (d *decoder) parseSpec(s string, off int) (colSpec, int, error) {
+	delim := func(i int) bool { return i >= len(s) || strings.IndexByte(",}= :", s[i]) >= 0 }
+	switch {
+	case strings.HasPrefix(s, "@iri") && delim(4):
+		return colSpec{kind: colAtIRI}, 4, nil
+	case strings.HasPrefix(s, "id") && delim(2) && (len(s) == 2 || s[2] != ':'):
+		return colSpec{kind: colID}, 2, nil
+	case strings.HasPrefix(s, "a") && delim(1):
+		return colSpec{kind: clsType, pred: rdf.RDFType}, 1, nil
+	}
+	iri, n, err := d.parseTerm(s, off)
+	if err != nil {
+		return colSpec{}, 0, err
+	}
+	c := colSpec{kind: clsPlain, pred: iri}
+	if n >= len(s) {
+		return c, n, nil
+	}
+	switch s[n] {
+	case '>':
+		c.kind = clsLink
+		n++
+	case '@':
+		j := n + 1
+		for j < len(s) && (s[j] == '-' || isNameChar(s[j])) && s[j] != '_' {
+			j++
+		}
+		tag := s[n+1 : j]
+		if l, dir, ok := strings.Cut(tag, "--"); ok {
+			if dir != "ltr" && dir != "rtl" {
+				return c, 0, d.errAt(off+n, "expected --ltr or --rtl after the language tag")
+			}
+			tag, c.dir = l, dir
+		}
+		if !validLang(tag) {
+			return c, 0, d.errAt(off+n+1, "expected a language tag after '@'")
+		}
+		c.kind, c.lang = clsLang, tag
+		n = j
+	case ':':
+		rest := s[n+1:]
+		if rest == "" || rest[0] == ' ' {
+			return c, n, nil // a block key "p: value"
+		}
+		if strings.HasPrefix(rest, "iri") && (len(rest) == 3 || strings.IndexByte(",}=: ", rest[3]) >= 0) {
+			c.kind = clsIRI
+			return c, n + 4, nil
+		}
+		if rest[0] == '<' {
+			dt, m, msg := scanAngle(rest)
+			if msg != "" {
+				return c, 0, d.errAt(off+n+1+m, "%s", msg)
+			}
+			c.kind, c.dt = clsTyped, dt
+			return c, n + 1 + m, nil
+		}
+		m := scanName(rest)
+		if m == 0 {
+			return c, 0, d.errAt(off+n+1, "expected a datatype after ':' (int, date, pfx:local, <IRI>) or iri")
+		}
+		name := rest[:m]
+		if ns, ok := d.prefixes[name]; ok && m < len(rest) && rest[m] == ':' {
+			if l := scanLocal(rest[m+1:]); l > 0 {
+				c.kind, c.dt = clsTyped, ns+rest[m+1:m+1+l]
+				return c, n + 1 + m + 1 + l, nil
+			}
+		}
+		if dt := shortIRI(name); dt != "" {
+			c.kind, c.dt = clsTyped, dt
+			return c, n + 1 + m, nil
+		}
+		return c, 0, d.errAt(off+n+1, "unknown datatype %q: expected int, decimal, double, bool, date, dateTime, pfx:local or <IRI>", name)
+	}
+	return c, n, nil
+}
+
+// splitTop splits s at unquoted occurrences of sep; it returns the parts and
+// their offsets, with ASCII spaces trimmed.
+func (d *decoder) splitTop(s string, off int, sep byte) ([]string, []int, error) {
+	var parts []string
+	var offs []int
+	start, depth := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			switch s[i] {
+			case '"':
+				_, n, msg := unquote(s[i:])
+				if msg != "" {
+					return nil, nil, d.errAt(off+i+n, "%s", msg)
+				}
+				i += n - 1
+				continue
+			case '{':
+				depth++
+				if d.lim.MaxDepth >= 0 && depth > d.lim.MaxDepth {
+					return nil, nil, d.errAt(off+i, "inline entities nested deeper than %d (limit exceeded)", d.lim.MaxDepth)
+				}
+				continue
+			case '}':
+				depth--
+				if depth < 0 {
+					return nil, nil, d.errAt(off+i, "'}' without '{'")
+				}
+				continue
+			}
+			if depth > 0 {
+				continue
+			}
+		} else if depth > 0 {
+			return nil, nil, d.errAt(off+i, "expected '}' to close an inline entity")
+		}
+		if i == len(s) || s[i] == sep {
+			p := s[start:i]
+			lead := len(p) - len(strings.TrimLeft(p, " "))
+			parts = append(parts, strings.Trim(p, " "))
+			offs = append(offs, off+start+lead)
+			start = i + 1
+		}
+	}
+	return parts, offs, nil
+}
+
+type val struct {
+	text   string
+	quoted bool
+	inline bool // {p: v, ...}
+	off    int
+}
+
+// parseCell parses a cell: empty, one value, or [N] a | b.
+func (d *decoder) parseCell(s string, off int) ([]val, error) {
+	if s == "" {
+		return nil, nil
+	}
+	if s[0] == '[' {
+		end := strings.IndexByte(s, ']')
+		if end < 0 {
+			return nil, d.errAt(off, "expected [N] followed by N values")
+		}
+		n, err := strconv.Atoi(s[1:end])
+		if err != nil || n < 1 || s[1] == '+' || s[1] == '-' {
+			return nil, d.errAt(off+1, "expected a count in [N]")
+		}
+		if end+1 >= len(s) || s[end+1] != ' ' {
+			return nil, d.errAt(off+end+1, "expected a space after [N]")
+		}
+		parts, offs, err := d.splitTop(s[end+2:], off+end+2, '|')
+		if err != nil {
+			return nil, err
+		}
+		if len(parts) != n {
+			return nil, d.errAt(off, "[%d] announces %d values but %d follow", n, n, len(parts))
+		}
+		out := make([]val, len(parts))
+		for i, p := range parts {
+			if p == "" {
+				return nil, d.errAt(offs[i], "expected a value in the list")
+			}
+			if p[0] == '{' {
+				out[i] = val{text: p, inline: true, off: offs[i]}
+				continue
+			}
+			v, q, err := d.oneValue(p, offs[i])
+			if err != nil {
+				return nil, err
+			}
+			out[i] = val{text: v, quoted: q, off: offs[i]}
+		}
+		return out, nil
+	}
+	if s[0] == '{' {
+		return []val{{text: s, inline: true, off: off}}, nil
+	}
+	v, q, err := d.oneValue(s, off)
+	if err != nil {
+		return nil, err
+	}
+	return []val{{text: v, quoted: q, off: off}}, nil
+}
+
+// inlineEntity decodes {p: v, q> w} as a new blank node and counts it for
+// its class (its first a value, else Thing_).
+func (d *decoder) inlineEntity(text string, off int) (*node, error) {
+	if len(text) < 2 || text[len(text)-1] != '}' {
+		return nil, d.errAt(off, "expected '}' at the end of the inline entity")
+	}
+	n := &node{defined: true}
+	inner := text[1 : len(text)-1]
+	class := ""
+	if strings.Trim(inner, " ") != "" {
+		props, offs, err := d.splitTop(inner, off+1, ',')
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range props {
+			c, m, err := d.parseSpec(p, offs[i])
+			if err != nil {
+				return nil, err
+			}
+			if c.kind == colID || c.kind == colAtIRI {
+				return nil, d.errAt(offs[i], "id and @iri cannot be properties of an inline entity")
+			}
+			rest := p[m:]
+			if c.kind == clsLink {
+				if !strings.HasPrefix(rest, " ") {
+					return nil, d.errAt(offs[i]+m, "expected a space after '>'")
+				}
+				rest, m = rest[1:], m+1
+			} else {
+				if !strings.HasPrefix(rest, ": ") {
+					return nil, d.errAt(offs[i]+m, "expected ': ' after the property")
+				}
+				rest, m = rest[2:], m+2
+			}
+			if rest == "" {
+				return nil, d.errAt(offs[i]+m, "expected a value")
+			}
+			vals, err := d.parseCell(rest, offs[i]+m)
+			if err != nil {
+				return nil, err
+			}
+			if err := d.addValues(n, c, vals); err != nil {
+				return nil, err
+			}
+			if c.kind == clsType && class == "" && len(vals) > 0 {
+				// addValues appended the type quads last: the first is the main class.
+				class = d.quads[len(d.quads)-len(vals)].o.Value
+			}
+		}
+	}
+	d.inlineN[class]++
+	return n, nil
+}
+
+func (d *decoder) addQuad(q pquad) error {
+	q.g, q.gn, q.line = d.graph, d.graphN, d.line
+	if d.lim.MaxQuads >= 0 && int64(len(d.quads)) >= d.lim.MaxQuads {
+		return d.errAt(0, "more quads than the limit (limit exceeded)")
+	}
+	d.quads = append(d.quads, q)
+	return nil
+}
+
+// addValues adds the triples of one cell.
+func (d *decoder) addValues(s *node, c colSpec, vals []val) error {
+	for _, v := range vals {
+		q := pquad{s: s, p: c.pred}
+		switch c.kind {
+		case clsLink:
+			if v.inline {
+				n, err := d.inlineEntity(v.text, v.off)
+				if err != nil {
+					return err
+				}
+				q.on = n
+			} else {
+				q.on = d.ref(v.text)
+			}
+		case clsIRI:
+			q.o = rdf.NewIRI(d.expandIRI(v.text, v.quoted))
+		case clsType:
+			if v.quoted || v.inline {
+				return d.errAt(v.off, "expected a class name")
+			}
+			iri, n, err := d.parseTerm(v.text, v.off)
+			if err != nil {
+				return err
+			}
+			if n != len(v.text) {
+				return d.errAt(v.off+n, "expected the end of the class name")
+			}
+			q.o = rdf.NewIRI(iri)
+		case clsPlain:
+			q.o = rdf.NewString(v.text)
+		case clsLang:
+			q.o = rdf.NewLangString(v.text, c.lang)
+			if c.dir != "" {
+				q.o.Dir = c.dir
+				q.o.Datatype = rdf.RDFDirLangString
+			}
+		case clsTyped:
+			q.o = rdf.NewLiteral(v.text, c.dt)
+		default:
+			return d.errAt(v.off, "this column cannot hold values here")
+		}
+		if v.inline && c.kind != clsLink {
+			return d.errAt(v.off, "an inline entity can only be the value of a link (p>)")
+		}
+		if err := d.addQuad(q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *decoder) sectionHeader(s string) error {
+	if !strings.HasSuffix(s, ":") {
+		return d.errAt(len(s), "expected ':' at the end of the table header")
+	}
+	s = s[:len(s)-1]
+	d.text = d.text[:len(s)]
+	pos := 0
+	if strings.HasPrefix(s, "Thing_[") {
+		d.hasClass = false
+		pos = len("Thing_")
+	} else {
+		iri, n, err := d.parseTerm(s, 0)
+		if err != nil {
+			return err
+		}
+		d.class, d.hasClass = iri, true
+		pos = n
+	}
+	if pos >= len(s) || s[pos] != '[' {
+		return d.errAt(pos, "expected [N] after the type")
+	}
+	end := strings.IndexByte(s[pos:], ']')
+	if end < 0 {
+		return d.errAt(pos, "expected ']'")
+	}
+	n, err := strconv.Atoi(s[pos+1 : pos+end])
+	if err != nil || n < 0 || s[pos+1] == '+' || s[pos+1] == '-' {
+		return d.errAt(pos+1, "expected the number of rows in [N]")
+	}
+	pos += end + 1
+	if pos == len(s) {
+		d.state, d.want, d.got, d.headLine, d.block = stBlocks, n, 0, d.line, nil
+		return nil
+	}
+	if s[pos] != '{' {
+		return d.errAt(pos, "expected '{' and the columns")
+	}
+	pos++
+	d.cols = d.cols[:0]
+	for {
+		c, m, err := d.parseSpec(s[pos:], pos)
+		if err != nil {
+			return err
+		}
+		if len(d.cols) == 0 {
+			if c.kind != colID && c.kind != clsPlain && c.kind != clsLang {
+				return d.errAt(pos, "expected id or a label column as the first column")
+			}
+		} else if c.kind == colID {
+			return d.errAt(pos, "id can only be the first column")
+		}
+		d.cols = append(d.cols, c)
+		pos += m
+		if pos < len(s) && s[pos] == '}' {
+			pos++
+			break
+		}
+		if !strings.HasPrefix(s[pos:], ", ") {
+			return d.errAt(pos, "expected ', ' or '}' in the column list")
+		}
+		pos += 2
+	}
+	d.consts = d.consts[:0]
+	if pos < len(s) {
+		if s[pos] != ' ' {
+			return d.errAt(pos, "expected ':' or constants after '}'")
+		}
+		pos++
+		parts, offs, err := d.splitTop(s[pos:], pos, ',')
+		if err != nil {
+			return err
+		}
+		for i, p := range parts {
+			c, m, err := d.parseSpec(p, offs[i])
+			if err != nil {
+				return err
+			}
+			if c.kind == colID || c.kind == colAtIRI {
+				return d.errAt(offs[i], "id and @iri cannot be constants")
+			}
+			if m >= len(p) || p[m] != '=' {
+				return d.errAt(offs[i]+m, "expected '=' after the constant's property")
+			}
+			vals, err := d.parseCell(p[m+1:], offs[i]+m+1)
+			if err != nil {
+				return err
+			}
+			if len(vals) == 0 {
+				return d.errAt(offs[i]+m+1, "expected a constant value")
+			}
+			d.consts = append(d.consts, constant{c, vals})
+		}
+	}
+	d.state, d.want, d.got, d.headLine, d.block = stTable, n, 0, d.line, nil
+	return nil
+}
+
+func (d *decoder) indented(s string) error {
+	switch d.state {
+	case stIgnore:
+		return nil
+	case stTable:
+		if len(s) >= 5 && strings.HasPrefix(s, "    ") && s[4] != ' ' {
+			if d.block == nil {
+				return d.errAt(4, "expected a table row before its continuation lines")
+			}
+			return d.blockProp(s[4:], 4)
+		}
+		if len(s) < 3 || s[1] != ' ' || s[2] == ' ' {
+			return d.errAt(0, "expected a table row indented by two spaces")
+		}
+		return d.tableRow(s[2:], 2)
+	case stBlocks:
+		if len(s) >= 5 && strings.HasPrefix(s, "    ") && s[4] != ' ' {
+			if d.block == nil {
+				return d.errAt(4, "expected an entity id line before its properties")
+			}
+			if v, ok := strings.CutPrefix(s[4:], "@iri: "); ok {
+				if d.hasBIRI {
+					return d.errAt(4, "a second @iri for the same entity")
+				}
+				iri, q, err := d.oneValue(v, 10)
+				if err != nil {
+					return err
+				}
+				d.blockIRI, d.hasBIRI = d.expandIRI(iri, q), true
+				return nil
+			}
+			return d.blockProp(s[4:], 4)
+		}
+		if len(s) >= 3 && s[1] == ' ' && s[2] != ' ' {
+			if err := d.finishEntity(); err != nil {
+				return err
+			}
+			if !strings.HasSuffix(s, ":") {
+				return d.errAt(len(s), "expected ':' after the entity id")
+			}
+			if d.got >= d.want {
+				return d.errAt(2, "more entities than the %d the section header declares", d.want)
+			}
+			d.got++
+			id, err := d.wholeText(s[2:len(s)-1], 2)
+			if err != nil {
+				return err
+			}
+			d.block, d.blockIRI, d.hasBIRI = d.ref(id), "", false
+			if d.hasClass {
+				return d.addQuad(pquad{s: d.block, p: rdf.RDFType, o: rdf.NewIRI(d.class)})
+			}
+			return nil
+		}
+		return d.errAt(0, "expected an entity id (two spaces) or a property (four spaces)")
+	case stExtra:
+		if len(s) >= 5 && strings.HasPrefix(s, "    ") && s[4] != ' ' {
+			if d.block == nil {
+				return d.errAt(4, "expected an entity id line before its properties")
+			}
+			return d.blockProp(s[4:], 4)
+		}
+		if len(s) >= 3 && s[1] == ' ' && s[2] != ' ' {
+			if !strings.HasSuffix(s, ":") {
+				return d.errAt(len(s), "expected ':' after the entity id")
+			}
+			id, err := d.wholeText(s[2:len(s)-1], 2)
+			if err != nil {
+				return err
+			}
+			d.block = d.ref(id)
+			return nil
+		}
+		return d.errAt(0, "expected an entity id (two spaces) or a property (four spaces)")
+	}
+	return d.errAt(0, "unexpected indented line outside a table or ~extra")
+}
+
+func (d *decoder) blockProp(s string, off int) error {
+	c, m, err := d.parseSpec(s, off)
+	if err != nil {
+		return err
+	}
+	if c.kind == colID || c.kind == colAtIRI {
+		return d.errAt(off, "id and @iri cannot be block properties")
+	}
+	rest := s[m:]
+	if c.kind == clsLink {
+		if !strings.HasPrefix(rest, " ") {
+			return d.errAt(off+m, "expected a space after '>'")
+		}
+		rest = rest[1:]
+		m++
+	} else {
+		if !strings.HasPrefix(rest, ": ") {
+			return d.errAt(off+m, "expected ': ' after the property")
+		}
+		rest = rest[2:]
+		m += 2
+	}
+	if rest == "" {
+		return d.errAt(off+m, "expected a value")
+	}
+	vals, err := d.parseCell(rest, off+m)
+	if err != nil {
+		return err
+	}
+	return d.addValues(d.block, c, vals)
+}
+
+func (d *decoder) tableRow(s string, off int) error {
+	if d.got >= d.want {
+		return d.errAt(off, "more rows than the %d the table header declares", d.want)
+	}
+	d.got++
+	cells, offs, err := d.splitTop(s, off, ',')
+	if err != nil {
+		return err
+	}
+	if len(cells) != len(d.cols) {
+		return d.errAt(off, "expected %d cells, found %d", len(d.cols), len(cells))
+	}
+	// First cell: the id, maybe also the label.
+	first, fo := cells[0], offs[0]
+	if first == "" {
+		return d.errAt(fo, "expected the entity id in the first cell")
+	}
+	var id string
+	labelled := false
+	lc := d.cols[0]
+	if lc.kind != colID && d.v02 && first[0] == '@' {
+		id, err = d.wholeText(first[1:], fo+1)
+	} else {
+		if first[0] == '[' {
+			return d.errAt(fo, "expected one id in the first cell, not a list")
+		}
+		id, err = d.wholeText(first, fo)
+		labelled = lc.kind != colID
+	}
+	if err != nil {
+		return err
+	}
+	n := d.ref(id)
+	// @iri
+	iri, hasIRI := "", false
+	for i, c := range d.cols {
+		if c.kind == colAtIRI && cells[i] != "" {
+			v, q, err := d.oneValue(cells[i], offs[i])
+			if err != nil {
+				return err
+			}
+			iri, hasIRI = d.expandIRI(v, q), true
+		}
+	}
+	if n.defined {
+		if n.hasIRI != hasIRI || n.iri != iri {
+			return d.errAt(fo, "id %q is already used by another entity", id)
+		}
+	}
+	n.defined, n.hasIRI, n.iri = true, hasIRI, iri
+	d.block = n
+	if labelled {
+		if err := d.addValues(n, lc, []val{{text: id, off: fo}}); err != nil {
+			return err
+		}
+	}
+	if d.hasClass {
+		if err := d.addQuad(pquad{s: n, p: rdf.RDFType, o: rdf.NewIRI(d.class)}); err != nil {
+			return err
+		}
+	}
+	for i := 1; i < len(d.cols); i++ {
+		if d.cols[i].kind == colAtIRI {
+			continue
+		}
+		vals, err := d.parseCell(cells[i], offs[i])
+		if err != nil {
+			return err
+		}
+		if err := d.addValues(n, d.cols[i], vals); err != nil {
+			return err
+		}
+	}
+	for _, c := range d.consts {
+		if err := d.addValues(n, c.col, c.vals); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// build resolves ids and returns the dataset.
+func (d *decoder) build() *rdf.Dataset {
+	ds := rdf.NewDataset()
+	term := func(n *node) rdf.Term {
+		if n.hasIRI {
+			return rdf.NewIRI(n.iri)
+		}
+		if n.blank == 0 {
+			d.nblank++
+			n.blank = d.nblank
+		}
+		return rdf.NewBlank("b" + strconv.Itoa(n.blank))
+	}
+	for _, q := range d.quads {
+		o, g := q.o, q.g
+		if q.on != nil {
+			o = term(q.on)
+		}
+		if q.gn != nil {
+			g = term(q.gn)
+		}
+		ds.Add(rdf.Quad{S: term(q.s), P: rdf.NewIRI(q.p), O: o, G: g})
+	}
+	if d.vocab != "" {
+		ds.AddPrefix("", d.vocab)
+	}
+	for _, p := range sortedKeys(d.prefixes) {
+		ds.AddPrefix(p, d.prefixes[p])
+	}
+	return ds
+}

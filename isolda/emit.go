@@ -1,0 +1,616 @@
+package isolda
+
+import (
+	"bufio"
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// Glossary entries in document order: the construct flag and its wording.
+// The first line depends on the version (SPEC.md, "Glossary").
+var glossary = []struct{ flag, text string }{
+	{"types", "# `@types` gives how many entities of each type the graph has."},
+	{"prefix", "# `pfx:rest` is a full IRI written with a declared @prefix."},
+	{"term", "# `@term name = pfx:rest` gives a readable name to a property or class; the name stands for that term."},
+	{"table", "# `Type[N]{a, b, c}:` is a table of the N entities of Type: one row per entity, cells in column order, first cell = the entity id."},
+	{"blocks", "# `Type[N]:` followed by `id:` lines lists the N entities of Type as blocks: under each id, one property per line."},
+	{"thing", "# `Thing_` is the table of the entities that have no type."},
+	{"slugcell", "# A first cell `@x` is only the entity id x, not a value of that column."},
+	{"a", "# `a` gives the entity's other types."},
+	{"iri", "# `@iri` is the entity's full IRI."},
+	{"blank", "# An entity without an `@iri` value is a blank node: it has no IRI."},
+	{"link", "# A property ending in `>` links to another entity: its value is that entity's id."},
+	{"inline", "# `{p: v, q> w}` in place of an id is an entity without IRI written in place: its properties are between the braces; it counts in its type's [N]."},
+	{"multi", "# `[N] a | b` means N values."},
+	{"quoted", "# A value in double quotes is a JSON string; `\"\"` is the empty string."},
+	{"empty", "# An empty cell means the entity has no value for that column."},
+	{"typed", "# `p:date`, `p:int`, `p:iri`, `p:<type>`: every value of p has that datatype."},
+	{"lang", "# `p@ca`: every value of p is text in that language."},
+	{"constant", "# `p=v` after a table header: every entity in the table has value v for p."},
+	{"continuation", "# A line indented under a table row gives one more property of that row's entity."},
+	{"extra", "# `~extra:` lists more properties of entities from the tables above, by id."},
+	{"in", "# `~in:` lists, for each entity that two or more links point to, the entities that link to it: `p< a | b` means a and b have p> to it."},
+	{"graph", "# `@graph g` starts the statements of the named graph g; `_:x` names a graph that is a blank node with id x."},
+}
+
+// Glossary first lines per version.
+const (
+	head02 = "# ISOLDA 0.2: an RDF graph as text. Entities are grouped by type; names without a prefix are terms of @vocab."
+	head01 = "# ISOLDA 0.1: an RDF graph as text. Entities are grouped by type; names without a prefix are terms of @vocab."
+)
+
+// header returns the column header of a key: term plus value-class suffix.
+func (e *encoder) header(k gkey) string {
+	if h, ok := e.headers[k]; ok {
+		return h
+	}
+	var b []byte
+	if k.cls == clsType {
+		b = append(b, 'a')
+	} else {
+		b = e.n.appendTerm(b, e.term(k.pred).Value)
+	}
+	switch k.cls {
+	case clsLink:
+		b = append(b, '>')
+		e.use["link"] = true
+	case clsIRI:
+		b = append(b, ":iri"...)
+		e.use["typed"] = true
+	case clsLang:
+		b = append(b, '@')
+		b = append(b, k.lang...)
+		if k.dir != "" {
+			b = append(b, "--"...)
+			b = append(b, k.dir...)
+		}
+		e.use["lang"] = true
+	case clsTyped:
+		b = append(b, ':')
+		b = e.n.appendDatatype(b, k.dt)
+		e.use["typed"] = true
+	case clsType:
+		e.use["a"] = true
+	}
+	h := string(b)
+	e.headers[k] = h
+	return h
+}
+
+// appendValue appends one value of a column.
+func (e *encoder) appendValue(b []byte, k gkey, v rdf.TermID, ctx int) []byte {
+	t := e.term(v)
+	start := len(b)
+	switch k.cls {
+	case clsLink:
+		if e.inline[v] {
+			return e.appendInline(b, v)
+		}
+		if t.Kind == rdf.BlankKind {
+			e.use["blank"] = true
+		}
+		b = appendText(b, e.ids[v], e.v02, ctx)
+	case clsIRI:
+		b = e.n.appendIRICell(b, t.Value, ctx)
+	case clsType:
+		return e.n.appendTerm(b, t.Value)
+	default:
+		b = appendText(b, t.Value, e.v02, ctx)
+	}
+	if len(b) > start && b[start] == '"' {
+		e.use["quoted"] = true
+	}
+	return b
+}
+
+// appendInline writes a blank node in place: {p: v, q> w}, properties
+// sorted by header, the main class first among the values of a.
+func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
+	e.use["inline"] = true
+	ie := e.inlineRows[v]
+	groups := slices.Clone(ie.row.groups)
+	if ie.main != 0 {
+		typeKey := gkey{pred: e.typeID, cls: clsType}
+		i := slices.IndexFunc(groups, func(g group) bool { return g.key == typeKey })
+		if i < 0 {
+			groups = append(groups, group{key: typeKey, vals: []rdf.TermID{ie.main}})
+		} else {
+			groups[i] = group{key: typeKey, vals: append([]rdf.TermID{ie.main}, groups[i].vals...)}
+		}
+	}
+	slices.SortFunc(groups, func(p, q group) int {
+		return strings.Compare(e.header(p.key), e.header(q.key))
+	})
+	b = append(b, '{')
+	for i, g := range groups {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, e.header(g.key)...)
+		if g.key.cls == clsLink {
+			b = append(b, ' ')
+		} else {
+			b = append(b, ": "...)
+		}
+		b = e.appendCell(b, g.key, g.vals, ctxCell)
+	}
+	return append(b, '}')
+}
+
+// appendCell appends a cell: one value, or [N] a | b | ...
+func (e *encoder) appendCell(b []byte, k gkey, vals []rdf.TermID, ctx int) []byte {
+	if len(vals) == 1 {
+		return e.appendValue(b, k, vals[0], ctx)
+	}
+	e.use["multi"] = true
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(vals)), 10)
+	b = append(b, "] "...)
+	for i, v := range vals {
+		if i > 0 {
+			b = append(b, " | "...)
+		}
+		b = e.appendValue(b, k, v, ctx)
+	}
+	return b
+}
+
+func (e *encoder) appendClassName(b []byte, class rdf.TermID) []byte {
+	if class == 0 {
+		e.use["thing"] = true
+		return append(b, "Thing_"...)
+	}
+	return e.n.appendTerm(b, e.term(class).Value)
+}
+
+type extraBlock struct {
+	ent    rdf.TermID
+	groups []group
+}
+
+// body writes the sections of every graph.
+func (e *encoder) body() []byte {
+	var b []byte
+	for _, part := range e.parts {
+		if part.name != 0 {
+			e.use["graph"] = true
+			b = append(b, "@graph "...)
+			if t := e.term(part.name); t.Kind == rdf.BlankKind {
+				b = append(b, "_:"...)
+				b = appendText(b, e.ids[part.name], e.v02, ctxCell)
+			} else {
+				b = e.n.appendIRICell(b, t.Value, ctxCell)
+			}
+			b = append(b, "\n\n"...)
+		}
+		var extras []extraBlock
+		for _, t := range part.tables {
+			b = e.writeTable(b, t, &extras)
+			b = append(b, '\n')
+		}
+		if len(extras) > 0 {
+			e.use["extra"] = true
+			b = append(b, "~extra:\n"...)
+			for _, x := range extras {
+				b = append(b, "  "...)
+				b = appendText(b, e.ids[x.ent], e.v02, ctxBlockKey)
+				b = append(b, ":\n"...)
+				b = e.appendProps(b, x.groups)
+			}
+			b = append(b, '\n')
+		}
+		if e.opts.InverseIndex {
+			b = e.writeInverse(b, part)
+		}
+	}
+	return b
+}
+
+// appendProps writes one "    spec: cell" line per group, sorted by header.
+func (e *encoder) appendProps(b []byte, groups []group) []byte {
+	groups = slices.Clone(groups)
+	slices.SortFunc(groups, func(p, q group) int {
+		return strings.Compare(e.header(p.key), e.header(q.key))
+	})
+	for _, g := range groups {
+		b = append(b, "    "...)
+		b = append(b, e.header(g.key)...)
+		if g.key.cls == clsLink {
+			b = append(b, ' ')
+		} else {
+			b = append(b, ": "...)
+		}
+		b = e.appendCell(b, g.key, g.vals, ctxCell)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// writeBlocks writes a section as blocks: "Type[N]:", then per entity an
+// "  id:" line, its "    @iri: ..." line and one line per property.
+func (e *encoder) writeBlocks(b []byte, t *table) []byte {
+	e.use["blocks"] = true
+	b = e.appendClassName(b, t.class)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(t.rows)+t.inlineN), 10)
+	b = append(b, "]:\n"...)
+	for _, r := range t.rows {
+		b = append(b, "  "...)
+		b = appendText(b, e.ids[r.ent], e.v02, ctxBlockKey)
+		b = append(b, ":\n"...)
+		if tm := e.term(r.ent); tm.Kind == rdf.IRIKind {
+			e.use["iri"] = true
+			b = append(b, "    @iri: "...)
+			b = e.n.appendIRICell(b, tm.Value, ctxCell)
+			b = append(b, '\n')
+		} else {
+			e.use["blank"] = true
+		}
+		b = e.appendProps(b, r.groups)
+	}
+	return b
+}
+
+// writeInverse writes the ~in: section of a graph: for each link target
+// with two or more incoming links, the sources grouped by property.
+func (e *encoder) writeInverse(b []byte, part graphPart) []byte {
+	type in struct{ pred, src rdf.TermID }
+	incoming := map[rdf.TermID][]in{}
+	var targets []rdf.TermID
+	for _, t := range part.tables {
+		for _, r := range t.rows {
+			for _, g := range r.groups {
+				if g.key.cls != clsLink {
+					continue
+				}
+				for _, v := range g.vals {
+					if incoming[v] == nil {
+						targets = append(targets, v)
+					}
+					incoming[v] = append(incoming[v], in{g.key.pred, r.ent})
+				}
+			}
+		}
+	}
+	slices.SortFunc(targets, func(x, y rdf.TermID) int { return cmp.Compare(e.pos[x], e.pos[y]) })
+	started := false
+	for _, tg := range targets {
+		ins := incoming[tg]
+		if len(ins) < 2 {
+			continue
+		}
+		if !started {
+			e.use["in"] = true
+			b = append(b, "~in:\n"...)
+			started = true
+		}
+		b = append(b, "  "...)
+		b = appendText(b, e.ids[tg], e.v02, ctxBlockKey)
+		b = append(b, ":\n"...)
+		slices.SortFunc(ins, func(x, y in) int {
+			if x.pred != y.pred {
+				return strings.Compare(e.header(gkey{pred: x.pred, cls: clsPlain}), e.header(gkey{pred: y.pred, cls: clsPlain}))
+			}
+			return cmp.Compare(e.pos[x.src], e.pos[y.src])
+		})
+		for i := 0; i < len(ins); {
+			j := i
+			var srcs []rdf.TermID
+			for j < len(ins) && ins[j].pred == ins[i].pred {
+				srcs = append(srcs, ins[j].src)
+				j++
+			}
+			b = append(b, "    "...)
+			b = append(b, e.header(gkey{pred: ins[i].pred, cls: clsPlain})...)
+			b = append(b, "< "...)
+			b = e.appendCell(b, gkey{pred: ins[i].pred, cls: clsLink}, srcs, ctxCell)
+			b = append(b, '\n')
+			i = j
+		}
+	}
+	if started {
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
+	n := len(t.rows)
+	hasLabel := t.labelCol.pred != 0
+	// Remaining groups of each row: the label value used as id is consumed;
+	// the label group of a row that writes @id goes to ~extra.
+	rem := make([][]group, n)
+	hasIRI := false
+	for i, r := range t.rows {
+		if e.term(r.ent).Kind == rdf.IRIKind {
+			hasIRI = true
+		} else {
+			e.use["blank"] = true
+		}
+		for _, g := range r.groups {
+			if hasLabel && g.key == t.labelCol && r.label {
+				lv := e.labelVal[r.ent]
+				var vals []rdf.TermID
+				for _, v := range g.vals {
+					if v != lv {
+						vals = append(vals, v)
+					}
+				}
+				if len(vals) == 0 {
+					continue
+				}
+				g = group{key: g.key, vals: vals}
+			}
+			rem[i] = append(rem[i], g)
+		}
+	}
+	count := map[gkey]int{}
+	var keys []gkey
+	for _, gs := range rem {
+		for _, g := range gs {
+			if hasLabel && g.key == t.labelCol {
+				continue
+			}
+			if count[g.key] == 0 {
+				keys = append(keys, g.key)
+			}
+			count[g.key]++
+		}
+	}
+	var cols []gkey
+	for _, k := range keys {
+		if 2*count[k] >= n {
+			cols = append(cols, k)
+		}
+	}
+	slices.SortFunc(cols, func(a, b gkey) int {
+		if (a.cls == clsType) != (b.cls == clsType) {
+			if a.cls == clsType {
+				return -1
+			}
+			return 1
+		}
+		if count[a] != count[b] {
+			return cmp.Compare(count[b], count[a])
+		}
+		return strings.Compare(e.header(a), e.header(b))
+	})
+	find := func(gs []group, k gkey) []rdf.TermID {
+		for _, g := range gs {
+			if g.key == k {
+				return g.vals
+			}
+		}
+		return nil
+	}
+	switch e.opts.Layout {
+	case LayoutBlocks:
+		return e.writeBlocks(b, t)
+	case LayoutHybrid:
+		filled := 0
+		for i := range t.rows {
+			for _, k := range cols {
+				if find(rem[i], k) != nil {
+					filled++
+				}
+			}
+		}
+		if len(cols) > 0 && float64(filled) < e.opts.Theta*float64(n*len(cols)) {
+			return e.writeBlocks(b, t)
+		}
+	}
+	e.use["table"] = true
+	// Constants: the same non-empty values in every row of a table of two or more.
+	isConst := make([]bool, len(cols))
+	if n >= 2 && !e.opts.NoConstants {
+		for ci, k := range cols {
+			first := find(rem[0], k)
+			same := first != nil
+			for i := 1; same && i < n; i++ {
+				same = slices.Equal(first, find(rem[i], k))
+			}
+			isConst[ci] = same
+		}
+	}
+	// Header.
+	b = e.appendClassName(b, t.class)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(n+t.inlineN), 10)
+	b = append(b, "]{"...)
+	if hasLabel {
+		b = append(b, e.header(t.labelCol)...)
+	} else {
+		b = append(b, "id"...)
+	}
+	if hasIRI {
+		e.use["iri"] = true
+		b = append(b, ", @iri"...)
+	}
+	for ci, k := range cols {
+		if !isConst[ci] {
+			b = append(b, ", "...)
+			b = append(b, e.header(k)...)
+		}
+	}
+	b = append(b, '}')
+	sep := " "
+	for ci, k := range cols {
+		if isConst[ci] {
+			e.use["constant"] = true
+			b = append(b, sep...)
+			sep = ", "
+			b = append(b, e.header(k)...)
+			b = append(b, '=')
+			b = e.appendCell(b, k, find(rem[0], k), ctxConstant)
+		}
+	}
+	b = append(b, ":\n"...)
+	// Rows.
+	for i, r := range t.rows {
+		b = append(b, "  "...)
+		switch {
+		case r.label:
+			b = appendText(b, e.ids[r.ent], e.v02, ctxCell)
+		case hasLabel:
+			e.use["slugcell"] = true
+			b = append(b, '@')
+			b = appendText(b, e.ids[r.ent], e.v02, ctxCell)
+		default:
+			b = appendText(b, e.ids[r.ent], e.v02, ctxCell)
+		}
+		if hasIRI {
+			b = append(b, ", "...)
+			if tm := e.term(r.ent); tm.Kind == rdf.IRIKind {
+				b = e.n.appendIRICell(b, tm.Value, ctxCell)
+			}
+		}
+		for ci, k := range cols {
+			if isConst[ci] {
+				continue
+			}
+			b = append(b, ", "...)
+			if vals := find(rem[i], k); vals != nil {
+				b = e.appendCell(b, k, vals, ctxCell)
+			} else {
+				e.use["empty"] = true
+			}
+		}
+		for len(b) > 0 && b[len(b)-1] == ' ' {
+			b = b[:len(b)-1]
+		}
+		b = append(b, '\n')
+		// Everything else goes to ~extra.
+		var rest []group
+		for _, g := range rem[i] {
+			if !slices.Contains(cols, g.key) {
+				rest = append(rest, g)
+			}
+		}
+		switch {
+		case len(rest) == 0:
+		case e.opts.Continuation:
+			e.use["continuation"] = true
+			b = e.appendProps(b, rest)
+		default:
+			*extras = append(*extras, extraBlock{ent: r.ent, groups: rest})
+		}
+	}
+	return b
+}
+
+// writeHead writes the glossary and the directives.
+func (e *encoder) writeHead(w *bufio.Writer) {
+	typeCount := map[rdf.TermID]int{}
+	if e.typeID != 0 && !e.opts.NoTypes {
+		seen := map[[2]rdf.TermID]bool{}
+		for _, q := range e.d.IDQuads() {
+			k := [2]rdf.TermID{q[0], q[2]}
+			if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind && !seen[k] {
+				seen[k] = true
+				typeCount[q[2]]++
+			}
+		}
+	}
+	if len(typeCount) > 0 {
+		e.use["types"] = true
+	}
+	if len(e.n.prefixNS) > 0 {
+		e.use["prefix"] = true
+	}
+	if len(e.n.alias) > 0 {
+		e.use["term"] = true
+	}
+	var b []byte
+	switch e.opts.Glossary {
+	case GlossaryNone:
+		b = append(b, "@isolda "...)
+		if e.v02 {
+			b = append(b, V02...)
+		} else {
+			b = append(b, V01...)
+		}
+		b = append(b, '\n')
+	default:
+		if e.v02 {
+			w.WriteString(head02)
+		} else {
+			w.WriteString(head01)
+		}
+		w.WriteByte('\n')
+		if e.opts.Glossary != GlossaryLegend {
+			for _, g := range glossary {
+				if e.use[g.flag] {
+					w.WriteString(g.text)
+					w.WriteByte('\n')
+				}
+			}
+		}
+		if e.anchor != 0 {
+			var a []byte
+			a = append(a, "# The document starts from the entity "...)
+			a = appendText(a, e.ids[e.anchor], e.v02, ctxCell)
+			if e.opts.Hops > 0 {
+				a = append(a, "; it shows only the entities at most "...)
+				a = strconv.AppendInt(a, int64(e.opts.Hops), 10)
+				a = append(a, " links away from it, not the whole graph"...)
+			}
+			a = append(a, ".\n"...)
+			w.Write(a)
+		}
+	}
+	if e.n.vocab != "" {
+		b = append(b, "@vocab "...)
+		b = appendText(b, e.n.vocab, e.v02, ctxCell)
+		b = append(b, '\n')
+	}
+	for _, p := range sortedKeys(e.n.prefixNS) {
+		b = append(b, "@prefix "...)
+		b = append(b, p...)
+		b = append(b, ": "...)
+		b = appendText(b, e.n.prefixNS[p], e.v02, ctxCell)
+		b = append(b, '\n')
+	}
+	for _, a := range sortedKeys(e.n.aliasIRI) {
+		b = append(b, "@term "...)
+		b = append(b, a...)
+		b = append(b, " = "...)
+		b = e.n.appendPrefixed(b, e.n.aliasIRI[a])
+		b = append(b, '\n')
+	}
+	if len(typeCount) > 0 {
+		type tc struct {
+			name string
+			n    int
+		}
+		var list []tc
+		for c, k := range typeCount {
+			list = append(list, tc{string(e.n.appendTerm(nil, e.term(c).Value)), k})
+		}
+		slices.SortFunc(list, func(a, b tc) int {
+			if a.n != b.n {
+				return cmp.Compare(b.n, a.n)
+			}
+			return strings.Compare(a.name, b.name)
+		})
+		b = append(b, "@types "...)
+		for i, x := range list {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, x.name...)
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, int64(x.n), 10)
+		}
+		b = append(b, '\n')
+	}
+	if len(b) > 0 {
+		if e.opts.Glossary != GlossaryNone {
+			w.WriteByte('\n')
+		}
+		w.Write(b)
+	}
+}

@@ -1,0 +1,1034 @@
+package isolda
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// Value classes of a column (SPEC.md, "Columns and value classes").
+const (
+	clsLink  = iota + 1 // an entity, written by its id
+	clsIRI              // an IRI that is not an entity
+	clsType             // an rdf:type class (the "a" column)
+	clsPlain            // xsd:string
+	clsLang             // language-tagged string
+	clsTyped            // any other datatype
+)
+
+// gkey is a column: a predicate and a value class.
+type gkey struct {
+	pred rdf.TermID
+	cls  uint8
+	dt   string // datatype IRI for clsTyped
+	lang string // language tag as written, for clsLang
+	dir  string // base direction, for clsLang
+}
+
+type group struct {
+	key  gkey
+	vals []rdf.TermID
+}
+
+type row struct {
+	ent    rdf.TermID
+	groups []group
+	label  bool // the first cell is the entity's label (label column)
+}
+
+type table struct {
+	class    rdf.TermID // 0 for Thing_
+	rows     []*row
+	labelCol gkey // pred == 0 when the first column is "id"
+	inlineN  int  // entities of this class in this graph written inline
+}
+
+// inlineEnt is a blank node written in place: its values and main class.
+type inlineEnt struct {
+	row  *row
+	main rdf.TermID
+}
+
+type graphPart struct {
+	name   rdf.TermID
+	tables []*table
+}
+
+type encoder struct {
+	d    *rdf.Dataset
+	opts Options
+	v02  bool // quote values that start with '@'
+
+	// The four changes of 0.2, each switchable (SPEC.md, "Options").
+	prefLang, rowIDs, termAliases, vocabPrefix bool
+
+	n      *namer
+	typeID rdf.TermID
+
+	rank   []int32 // canonical rank of blank nodes (1..n), by TermID
+	entity []bool  // subjects and blank nodes
+	pos    []int32 // position in the BFS order, by TermID
+	order  []rdf.TermID
+
+	anchor rdf.TermID // the first start of the search (0: none)
+
+	inline     []bool // blank nodes written in place (InlineBlanks)
+	inlineRows map[rdf.TermID]inlineEnt
+
+	labelVal []rdf.TermID // preferred label literal, by TermID (0 = none)
+	labelOK  []bool       // the label may be the entity's id
+	ids      []string     // entity ids, by TermID
+
+	parts   []graphPart
+	headers map[gkey]string
+
+	// constructs used, for the glossary
+	use map[string]bool
+}
+
+// Encode writes d as an ISOLDA document.
+func Encode(w io.Writer, d *rdf.Dataset, opts Options) error {
+	cropped, anchor, err := crop(d, opts)
+	if err != nil {
+		return err
+	}
+	e, err := prepare(cropped, opts, anchor)
+	if err != nil {
+		return err
+	}
+	body := e.body()
+	for len(body) > 0 && body[len(body)-1] == '\n' {
+		body = body[:len(body)-1]
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	e.writeHead(bw)
+	if len(body) > 0 {
+		bw.WriteByte('\n')
+		bw.Write(body)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// prepare runs every step of the encoder up to writing: order, names, ids
+// and layout. anchor, when set, is the first start of the search.
+func prepare(d *rdf.Dataset, opts Options, anchor rdf.Term) (*encoder, error) {
+	ver, err := opts.version()
+	if err != nil {
+		return nil, err
+	}
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	v02 := ver == V02
+	e := &encoder{d: d, opts: opts, v02: v02, n: newNamer(v02), headers: map[gkey]string{}, use: map[string]bool{},
+		prefLang: v02 && !opts.NoPreferredLanguage, rowIDs: v02 && !opts.NoRowLabelIDs,
+		termAliases: v02 && !opts.NoTermAliases, vocabPrefix: v02 && !opts.NoVocabPrefix}
+	if err := e.validate(); err != nil {
+		return nil, err
+	}
+	if id, ok := d.Lookup(rdf.NewIRI(rdf.RDFType)); ok {
+		e.typeID = id
+	}
+	if err := e.blanks(); err != nil {
+		return nil, err
+	}
+	e.entities()
+	if !anchor.IsZero() {
+		e.anchor, _ = d.Lookup(anchor)
+	}
+	e.bfs()
+	e.inlineSet()
+	e.labels()
+	e.names()
+	e.layout()
+	e.decideLabels()
+	e.assignIDs()
+	return e, nil
+}
+
+// Crop returns the dataset a document encoded with opts represents: d
+// itself, or, with Anchor and Hops > 0, the quads whose subject is at most
+// Hops links from the anchor (links followed in both directions).
+func Crop(d *rdf.Dataset, opts Options) (*rdf.Dataset, error) {
+	c, _, err := crop(d, opts)
+	return c, err
+}
+
+// crop resolves the anchor and crops d (SPEC.md, "Anchor mode").
+func crop(d *rdf.Dataset, opts Options) (*rdf.Dataset, rdf.Term, error) {
+	if opts.Anchor == "" {
+		if opts.Hops != 0 {
+			return nil, rdf.Term{}, fmt.Errorf("isolda: hops needs an anchor")
+		}
+		return d, rdf.Term{}, nil
+	}
+	if opts.Hops < 0 {
+		return nil, rdf.Term{}, fmt.Errorf("isolda: hops %d is negative", opts.Hops)
+	}
+	full := opts
+	full.Anchor, full.Hops = "", 0
+	e, err := prepare(d, full, rdf.Term{})
+	if err != nil {
+		return nil, rdf.Term{}, err
+	}
+	var anchor rdf.TermID
+	if id, ok := d.Lookup(rdf.NewIRI(opts.Anchor)); ok && e.entity[id] {
+		anchor = id
+	} else {
+		for _, id := range e.order {
+			if e.ids[id] == opts.Anchor {
+				anchor = id
+				break
+			}
+		}
+	}
+	if anchor == 0 {
+		return nil, rdf.Term{}, fmt.Errorf("isolda: anchor %q is neither the IRI nor the id of an entity", opts.Anchor)
+	}
+	at := d.Term(anchor)
+	if opts.Hops == 0 {
+		return d, at, nil
+	}
+	// Distances by breadth-first search over links in both directions.
+	adj := map[rdf.TermID][]rdf.TermID{}
+	for _, q := range d.IDQuads() {
+		if e.entity[q[2]] && !(q[1] == e.typeID && d.Term(q[2]).Kind == rdf.IRIKind) {
+			adj[q[0]] = append(adj[q[0]], q[2])
+			adj[q[2]] = append(adj[q[2]], q[0])
+		}
+	}
+	dist := map[rdf.TermID]int{anchor: 0}
+	queue := []rdf.TermID{anchor}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if dist[u] == opts.Hops {
+			continue
+		}
+		for _, v := range adj[u] {
+			if _, ok := dist[v]; !ok {
+				dist[v] = dist[u] + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+	out := rdf.NewDataset()
+	out.Prefixes = append(out.Prefixes, d.Prefixes...)
+	out.Base = d.Base
+	for _, q := range d.IDQuads() {
+		if _, ok := dist[q[0]]; ok {
+			out.Add(d.Quad(q))
+		}
+	}
+	return out, at, nil
+}
+
+// validate rejects terms that are not RDF: invalid UTF-8, bad language tags.
+func (e *encoder) validate() error {
+	for id := 1; id <= e.d.NumTerms(); id++ {
+		t := e.d.Term(rdf.TermID(id))
+		if !utf8.ValidString(t.Value) || !utf8.ValidString(t.Datatype) {
+			return fmt.Errorf("isolda: term %q is not valid UTF-8", t.Value)
+		}
+		if t.Kind == rdf.LiteralKind && (t.Lang != "" || t.Dir != "") {
+			if !validLang(t.Lang) {
+				return fmt.Errorf("isolda: invalid language tag %q", t.Lang)
+			}
+			if t.Dir != "" && t.Dir != "ltr" && t.Dir != "rtl" {
+				return fmt.Errorf("isolda: invalid base direction %q", t.Dir)
+			}
+		}
+	}
+	for _, q := range e.d.IDQuads() {
+		if e.d.Term(q[1]).Kind != rdf.IRIKind {
+			return fmt.Errorf("isolda: predicate %s is not an IRI", e.d.Term(q[1]))
+		}
+		if k := e.d.Term(q[0]).Kind; k != rdf.IRIKind && k != rdf.BlankKind {
+			return fmt.Errorf("isolda: subject %s is not an IRI or blank node", e.d.Term(q[0]))
+		}
+		if k := e.d.Term(q[3]).Kind; k == rdf.LiteralKind {
+			return fmt.Errorf("isolda: graph name %s is a literal", e.d.Term(q[3]))
+		}
+	}
+	return nil
+}
+
+func (e *encoder) term(id rdf.TermID) rdf.Term { return e.d.Term(id) }
+
+func (e *encoder) blanks() error {
+	n := e.d.NumTerms() + 1
+	e.rank = make([]int32, n)
+	order, err := blankOrder(e.d)
+	if err != nil {
+		return err
+	}
+	for i, b := range order {
+		id, _ := e.d.Lookup(b)
+		e.rank[id] = int32(i + 1)
+	}
+	return nil
+}
+
+// cmpNode orders nodes: IRIs by IRI, then blank nodes by canonical rank.
+func (e *encoder) cmpNode(a, b rdf.TermID) int {
+	ta, tb := e.term(a), e.term(b)
+	if ta.Kind != tb.Kind {
+		return cmp.Compare(ta.Kind, tb.Kind)
+	}
+	if ta.Kind == rdf.BlankKind {
+		return cmp.Compare(e.rank[a], e.rank[b])
+	}
+	return strings.Compare(ta.Value, tb.Value)
+}
+
+func (e *encoder) entities() {
+	n := e.d.NumTerms() + 1
+	e.entity = make([]bool, n)
+	for _, q := range e.d.IDQuads() {
+		e.entity[q[0]] = true
+	}
+	for id := 1; id < n; id++ {
+		if e.term(rdf.TermID(id)).Kind == rdf.BlankKind {
+			e.entity[id] = true
+		}
+	}
+}
+
+// bfs computes the document order of entities (SPEC.md, "Order").
+func (e *encoder) bfs() {
+	n := e.d.NumTerms() + 1
+	out := make([]int32, n)
+	type edge struct{ p, o rdf.TermID }
+	adjOut := make([][]edge, n)
+	adjIn := make([][]edge, n)
+	for _, q := range e.d.IDQuads() {
+		out[q[0]]++
+		if e.entity[q[2]] && !(q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind) {
+			adjOut[q[0]] = append(adjOut[q[0]], edge{q[1], q[2]})
+			adjIn[q[2]] = append(adjIn[q[2]], edge{q[1], q[0]})
+		}
+	}
+	cmpEdge := func(a, b edge) int {
+		if a.p != b.p {
+			if c := strings.Compare(e.term(a.p).Value, e.term(b.p).Value); c != 0 {
+				return c
+			}
+		}
+		return e.cmpNode(a.o, b.o)
+	}
+	var starts []rdf.TermID
+	for id := 1; id < n; id++ {
+		if e.entity[id] {
+			starts = append(starts, rdf.TermID(id))
+		}
+	}
+	slices.SortFunc(starts, func(a, b rdf.TermID) int {
+		if out[a] != out[b] {
+			return cmp.Compare(out[b], out[a])
+		}
+		return e.cmpNode(a, b)
+	})
+	if e.anchor != 0 {
+		starts = append([]rdf.TermID{e.anchor}, starts...)
+	}
+	e.pos = make([]int32, n)
+	for i := range e.pos {
+		e.pos[i] = -1
+	}
+	e.order = make([]rdf.TermID, 0, len(starts))
+	visit := func(id rdf.TermID) {
+		e.pos[id] = int32(len(e.order))
+		e.order = append(e.order, id)
+	}
+	for _, s := range starts {
+		if e.pos[s] >= 0 {
+			continue
+		}
+		head := len(e.order)
+		visit(s)
+		for head < len(e.order) {
+			u := e.order[head]
+			head++
+			for _, adj := range [][]edge{adjOut[u], adjIn[u]} {
+				if len(adj) > 1 {
+					slices.SortFunc(adj, cmpEdge)
+				}
+				for _, ed := range adj {
+					if e.pos[ed.o] < 0 {
+						visit(ed.o)
+					}
+				}
+			}
+		}
+	}
+}
+
+// maxInlineDepth bounds the nesting of inline blank nodes.
+const maxInlineDepth = 16
+
+// inlineSet chooses the blank nodes written in place (SPEC.md, "Options").
+func (e *encoder) inlineSet() {
+	n := e.d.NumTerms() + 1
+	e.inline = make([]bool, n)
+	e.inlineRows = map[rdf.TermID]inlineEnt{}
+	if !e.opts.InlineBlanks {
+		return
+	}
+	refs := make([]int32, n)
+	parent := make([]rdf.TermID, n)
+	refGraph := make([]rdf.TermID, n)
+	bad := make([]bool, n)
+	for _, q := range e.d.IDQuads() {
+		if e.term(q[2]).Kind == rdf.BlankKind {
+			refs[q[2]]++
+			parent[q[2]], refGraph[q[2]] = q[0], q[3]
+		}
+		bad[q[3]] = true // graph names are never inline
+	}
+	for _, q := range e.d.IDQuads() {
+		if e.term(q[0]).Kind == rdf.BlankKind && (refs[q[0]] != 1 || refGraph[q[0]] != q[3]) {
+			bad[q[0]] = true
+		}
+	}
+	var cands []rdf.TermID
+	for id := 1; id < n; id++ {
+		if e.term(rdf.TermID(id)).Kind == rdf.BlankKind && refs[id] == 1 && !bad[id] {
+			e.inline[id] = true
+			cands = append(cands, rdf.TermID(id))
+		}
+	}
+	slices.SortFunc(cands, func(a, b rdf.TermID) int { return cmp.Compare(e.rank[a], e.rank[b]) })
+	// Break cycles of inline nodes: the member with the smallest rank gets
+	// a row. Then cut chains deeper than maxInlineDepth.
+	state := make([]uint8, n) // 0 new, 1 on the current walk, 2 done
+	depth := make([]int32, n)
+	for _, c := range cands {
+		var path []rdf.TermID
+		x := c
+		for e.inline[x] && state[x] == 0 {
+			state[x] = 1
+			path = append(path, x)
+			x = parent[x]
+		}
+		if e.inline[x] && state[x] == 1 {
+			i := slices.Index(path, x)
+			m := slices.MinFunc(path[i:], func(a, b rdf.TermID) int { return cmp.Compare(e.rank[a], e.rank[b]) })
+			e.inline[m] = false
+		}
+		for _, p := range path {
+			state[p] = 2
+		}
+	}
+	for _, c := range cands {
+		if !e.inline[c] || depth[c] != 0 {
+			continue
+		}
+		var path []rdf.TermID
+		x := c
+		for e.inline[x] && depth[x] == 0 {
+			path = append(path, x)
+			x = parent[x]
+		}
+		d := int32(0)
+		if e.inline[x] {
+			d = depth[x]
+		}
+		for i := len(path) - 1; i >= 0; i-- {
+			d++
+			if d > maxInlineDepth {
+				e.inline[path[i]] = false
+				d = 0
+				depth[path[i]] = -1
+				continue
+			}
+			depth[path[i]] = d
+		}
+	}
+}
+
+// langGroup ranks a label literal: 0 English, 1 untagged, 2 other.
+func langGroup(t rdf.Term) int {
+	if t.Lang == "" {
+		return 1
+	}
+	l := strings.ToLower(t.Lang)
+	if l == "en" || strings.HasPrefix(l, "en-") {
+		return 0
+	}
+	return 2
+}
+
+// labels chooses each entity's preferred label and whether it may be its id.
+func (e *encoder) labels() {
+	n := e.d.NumTerms() + 1
+	e.labelVal = make([]rdf.TermID, n)
+	e.labelOK = make([]bool, n)
+	rankOf := map[rdf.TermID]int{}
+	for _, p := range labelPreds {
+		if id, ok := e.d.Lookup(rdf.NewIRI(p)); ok {
+			rankOf[id] = labelRank(p)
+		}
+	}
+	if len(rankOf) == 0 {
+		return
+	}
+	type cand struct {
+		rank int
+		val  rdf.TermID
+	}
+	cands := map[rdf.TermID][]cand{}
+	for _, q := range e.d.IDQuads() {
+		r, ok := rankOf[q[1]]
+		if !ok {
+			continue
+		}
+		o := e.term(q[2])
+		if o.Kind != rdf.LiteralKind || (o.Datatype != rdf.XSDString && o.Lang == "") {
+			continue
+		}
+		cands[q[0]] = append(cands[q[0]], cand{r, q[2]})
+	}
+	count := map[string]int{}
+	for s, cs := range cands {
+		best := slices.MinFunc(cs, func(a, b cand) int {
+			if a.rank != b.rank {
+				return cmp.Compare(a.rank, b.rank)
+			}
+			ta, tb := e.term(a.val), e.term(b.val)
+			if e.prefLang {
+				if ga, gb := langGroup(ta), langGroup(tb); ga != gb {
+					return cmp.Compare(ga, gb)
+				}
+			}
+			return rdf.Compare(ta, tb)
+		})
+		e.labelVal[s] = best.val
+		ok := e.term(best.val).Value != ""
+		if !e.prefLang {
+			// 0.1: the label is an id only when it is the entity's only
+			// literal of its label predicate (distinct literals).
+			distinct := map[rdf.TermID]bool{}
+			for _, c := range cs {
+				if c.rank == best.rank {
+					distinct[c.val] = true
+				}
+			}
+			ok = ok && len(distinct) == 1
+		}
+		e.labelOK[s] = ok
+		count[e.term(best.val).Value]++
+	}
+	for s := range cands {
+		if e.opts.IDs == IDsSlug || (e.labelOK[s] && count[e.term(e.labelVal[s]).Value] > 1) {
+			e.labelOK[s] = false
+		}
+	}
+}
+
+// names chooses @vocab, the prefixes and the @term aliases.
+func (e *encoder) names() {
+	// @vocab: the namespace of most predicate and class occurrences.
+	vc := map[string]int{}
+	for _, q := range e.d.IDQuads() {
+		p := e.term(q[1]).Value
+		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+			ns, l := splitNS(e.term(q[2]).Value)
+			if isName(l) && !reservedBare(l) {
+				vc[ns]++
+			}
+			continue
+		}
+		ns, l := splitNS(p)
+		if isName(l) && !reservedBare(l) {
+			vc[ns]++
+		}
+	}
+	best := 0
+	for _, ns := range sortedKeys(vc) {
+		if vc[ns] > best {
+			best, e.n.vocab = vc[ns], ns
+		}
+	}
+	// Prefixes: namespaces used three or more times outside bare names.
+	bareVocab := func(iri string) bool {
+		if e.n.vocab == "" || !strings.HasPrefix(iri, e.n.vocab) {
+			return false
+		}
+		l := iri[len(e.n.vocab):]
+		return isName(l) && !reservedBare(l)
+	}
+	uses := map[string]int{}
+	add := func(iri string) {
+		ns, _ := splitNS(iri)
+		if ns != "" {
+			uses[ns]++
+		}
+	}
+	for _, q := range e.d.IDQuads() {
+		s, p, o, g := e.term(q[0]), e.term(q[1]), e.term(q[2]), e.term(q[3])
+		if s.Kind == rdf.IRIKind {
+			add(s.Value)
+		}
+		isType := q[1] == e.typeID && o.Kind == rdf.IRIKind
+		if !isType && !bareVocab(p.Value) {
+			add(p.Value)
+		}
+		switch {
+		case isType:
+			if !bareVocab(o.Value) {
+				add(o.Value)
+			}
+		case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
+			add(o.Value)
+		case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
+			add(o.Datatype)
+		}
+		if g.Kind == rdf.IRIKind {
+			add(g.Value)
+		}
+	}
+	var chosen []string
+	for _, ns := range sortedKeys(uses) {
+		if uses[ns] >= 3 && (e.vocabPrefix || ns != e.n.vocab) {
+			chosen = append(chosen, ns)
+		}
+	}
+	taken := func(name string) bool {
+		_, ok := e.n.prefixNS[name]
+		return ok || reservedPrefix(name) || !isName(name)
+	}
+	assign := func(name, ns string) {
+		e.n.prefixNS[name] = ns
+		e.n.nsPrefix[ns] = name
+	}
+	for _, ns := range chosen {
+		for _, wk := range wellKnown {
+			if wk[1] == ns && !taken(wk[0]) {
+				assign(wk[0], ns)
+				break
+			}
+		}
+	}
+	for _, ns := range chosen {
+		if _, ok := e.n.nsPrefix[ns]; ok {
+			continue
+		}
+		var names []string
+		for _, p := range e.d.Prefixes {
+			if p.IRI == ns && !taken(p.Name) {
+				names = append(names, p.Name)
+			}
+		}
+		if len(names) > 0 {
+			slices.Sort(names)
+			assign(names[0], ns)
+		}
+	}
+	k := 1
+	for _, ns := range chosen {
+		if _, ok := e.n.nsPrefix[ns]; ok {
+			continue
+		}
+		for taken("ns" + strconv.Itoa(k)) {
+			k++
+		}
+		assign("ns"+strconv.Itoa(k), ns)
+	}
+	if e.termAliases {
+		e.aliases()
+	}
+}
+
+// aliases declares @term names for predicates and classes that have a label
+// and are not written bare.
+func (e *encoder) aliases() {
+	isClass := map[rdf.TermID]bool{}
+	terms := map[rdf.TermID]bool{}
+	for _, q := range e.d.IDQuads() {
+		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+			isClass[q[2]] = true
+			terms[q[2]] = true
+		} else {
+			terms[q[1]] = true
+		}
+	}
+	var list []rdf.TermID
+	used := map[string]bool{}
+	for id := range terms {
+		if l, ok := e.n.bare(e.term(id).Value); ok {
+			used[l] = true
+			continue
+		}
+		if e.termLabel(id) != 0 {
+			list = append(list, id)
+		}
+	}
+	slices.SortFunc(list, func(a, b rdf.TermID) int { return strings.Compare(e.term(a).Value, e.term(b).Value) })
+	for _, id := range list {
+		a := camel(e.term(e.termLabel(id)).Value, isClass[id])
+		if a == "" || reservedBare(a) || used[a] || e.n.prefixNS[a] != "" || reservedPrefix(a) {
+			continue
+		}
+		used[a] = true
+		e.n.alias[e.term(id).Value] = a
+		e.n.aliasIRI[a] = e.term(id).Value
+	}
+}
+
+// Wikidata property namespaces whose terms take the label of the wd: entity
+// with the same local name.
+var wikidataProps = []string{
+	"http://www.wikidata.org/prop/direct/",
+	"http://www.wikidata.org/prop/",
+	"http://www.wikidata.org/prop/statement/",
+	"http://www.wikidata.org/prop/qualifier/",
+}
+
+// termLabel returns the label literal of a property or class: its own
+// preferred label, or for a Wikidata property IRI the label of its entity.
+func (e *encoder) termLabel(id rdf.TermID) rdf.TermID {
+	if lv := e.labelVal[id]; lv != 0 {
+		return lv
+	}
+	iri := e.term(id).Value
+	for _, ns := range wikidataProps {
+		if l, ok := strings.CutPrefix(iri, ns); ok && isName(l) {
+			if eid, ok := e.d.Lookup(rdf.NewIRI("http://www.wikidata.org/entity/" + l)); ok {
+				return e.labelVal[eid]
+			}
+		}
+	}
+	return 0
+}
+
+// classOf returns the column key of a quad's object.
+func (e *encoder) classOf(p, o rdf.TermID) gkey {
+	t := e.term(o)
+	switch {
+	case p == e.typeID && t.Kind == rdf.IRIKind:
+		return gkey{pred: p, cls: clsType}
+	case e.entity[o]:
+		return gkey{pred: p, cls: clsLink}
+	case t.Kind == rdf.IRIKind:
+		return gkey{pred: p, cls: clsIRI}
+	case t.Lang != "":
+		return gkey{pred: p, cls: clsLang, lang: t.Lang, dir: t.Dir}
+	case t.Datatype == rdf.XSDString:
+		return gkey{pred: p, cls: clsPlain}
+	}
+	return gkey{pred: p, cls: clsTyped, dt: t.Datatype}
+}
+
+// layout groups the quads of each graph into tables and rows.
+func (e *encoder) layout() {
+	qs := e.d.IDQuads()
+	idx := make([]int, len(qs))
+	for i := range idx {
+		idx[i] = i
+	}
+	cmpGraph := func(a, b rdf.TermID) int {
+		if a == b {
+			return 0
+		}
+		if a == 0 {
+			return -1
+		}
+		if b == 0 {
+			return 1
+		}
+		return e.cmpNode(a, b)
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		qa, qb := qs[a], qs[b]
+		if c := cmpGraph(qa[3], qb[3]); c != 0 {
+			return c
+		}
+		return cmp.Compare(e.pos[qa[0]], e.pos[qb[0]])
+	})
+	for i := 0; i < len(idx); {
+		g := qs[idx[i]][3]
+		j := i
+		for j < len(idx) && qs[idx[j]][3] == g {
+			j++
+		}
+		e.parts = append(e.parts, e.layoutGraph(g, qs, idx[i:j]))
+		i = j
+	}
+}
+
+func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPart {
+	type subj struct {
+		id    rdf.TermID
+		quads []int
+	}
+	var subs []subj
+	for i := 0; i < len(idx); {
+		s := qs[idx[i]][0]
+		j := i
+		for j < len(idx) && qs[idx[j]][0] == s {
+			j++
+		}
+		subs = append(subs, subj{s, idx[i:j]})
+		i = j
+	}
+	// Entities per class in this graph.
+	classCount := map[rdf.TermID]int{}
+	for _, s := range subs {
+		for _, k := range s.quads {
+			q := qs[k]
+			if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+				classCount[q[2]]++
+			}
+		}
+	}
+	part := graphPart{name: g}
+	tables := map[rdf.TermID]*table{}
+	inlineCount := map[rdf.TermID]int{}
+	for _, s := range subs {
+		main := rdf.TermID(0)
+		for _, k := range s.quads {
+			q := qs[k]
+			if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+				c := q[2]
+				if main == 0 || classCount[c] > classCount[main] ||
+					(classCount[c] == classCount[main] && e.term(c).Value < e.term(main).Value) {
+					main = c
+				}
+			}
+		}
+		r := &row{ent: s.id}
+		type kv struct {
+			k gkey
+			v rdf.TermID
+		}
+		var kvs []kv
+		for _, k := range s.quads {
+			q := qs[k]
+			if q[1] == e.typeID && q[2] == main {
+				continue
+			}
+			kvs = append(kvs, kv{e.classOf(q[1], q[2]), q[2]})
+		}
+		slices.SortFunc(kvs, func(a, b kv) int {
+			if c := e.cmpKey(a.k, b.k); c != 0 {
+				return c
+			}
+			return e.cmpVal(a.k.cls, a.v, b.v)
+		})
+		for i := 0; i < len(kvs); {
+			j := i
+			for j < len(kvs) && kvs[j].k == kvs[i].k {
+				j++
+			}
+			gr := group{key: kvs[i].k}
+			for _, x := range kvs[i:j] {
+				gr.vals = append(gr.vals, x.v)
+			}
+			r.groups = append(r.groups, gr)
+			i = j
+		}
+		if e.inline[s.id] {
+			e.inlineRows[s.id] = inlineEnt{row: r, main: main}
+			inlineCount[main]++
+			continue
+		}
+		t := tables[main]
+		if t == nil {
+			t = &table{class: main}
+			tables[main] = t
+			part.tables = append(part.tables, t)
+		}
+		t.rows = append(t.rows, r)
+	}
+	// Inline blank nodes that are not subjects count as Thing_.
+	for _, k := range idx {
+		if o := qs[k][2]; e.inline[o] {
+			if _, ok := e.inlineRows[o]; !ok {
+				e.inlineRows[o] = inlineEnt{row: &row{ent: o}}
+				inlineCount[0]++
+			}
+		}
+	}
+	for _, t := range part.tables {
+		t.inlineN = inlineCount[t.class]
+	}
+	return part
+}
+
+func (e *encoder) cmpKey(a, b gkey) int {
+	if a.pred != b.pred {
+		if c := strings.Compare(e.term(a.pred).Value, e.term(b.pred).Value); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(a.cls, b.cls); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.dt, b.dt); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.lang, b.lang); c != 0 {
+		return c
+	}
+	return strings.Compare(a.dir, b.dir)
+}
+
+func (e *encoder) cmpVal(cls uint8, a, b rdf.TermID) int {
+	if cls == clsLink {
+		return cmp.Compare(e.pos[a], e.pos[b])
+	}
+	return rdf.Compare(e.term(a), e.term(b))
+}
+
+// labelKey is the label column a row's label would use.
+func (e *encoder) labelKey(r *row) (gkey, bool) {
+	lv := e.labelVal[r.ent]
+	if lv == 0 || !e.labelOK[r.ent] {
+		return gkey{}, false
+	}
+	for _, gr := range r.groups {
+		for _, v := range gr.vals {
+			if v == lv && labelRank(e.term(gr.key.pred).Value) >= 0 {
+				return gr.key, true
+			}
+		}
+	}
+	return gkey{}, false
+}
+
+// decideLabels chooses each table's first column (SPEC.md, "Ids").
+func (e *encoder) decideLabels() {
+	for {
+		changed := false
+		for _, part := range e.parts {
+			for _, t := range part.tables {
+				counts := map[gkey]int{}
+				var keys []gkey
+				for _, r := range t.rows {
+					if k, ok := e.labelKey(r); ok {
+						if counts[k] == 0 {
+							keys = append(keys, k)
+						}
+						counts[k]++
+					}
+				}
+				t.labelCol = gkey{}
+				if len(keys) > 0 {
+					slices.SortFunc(keys, func(a, b gkey) int {
+						if counts[a] != counts[b] {
+							return cmp.Compare(counts[b], counts[a])
+						}
+						if ra, rb := labelRank(e.term(a.pred).Value), labelRank(e.term(b.pred).Value); ra != rb {
+							return cmp.Compare(ra, rb)
+						}
+						return e.cmpKey(a, b)
+					})
+					k := counts[keys[0]]
+					n := len(t.rows)
+					if (e.rowIDs && 2*k >= n) || (!e.rowIDs && k == n) {
+						t.labelCol = keys[0]
+					}
+				}
+				for _, r := range t.rows {
+					k, ok := e.labelKey(r)
+					r.label = ok && t.labelCol.pred != 0 && k == t.labelCol
+					if !e.rowIDs && !r.label && e.labelOK[r.ent] {
+						// 0.1: an entity in a table without label ids gets a slug.
+						e.labelOK[r.ent] = false
+						changed = true
+					}
+				}
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// assignIDs gives every entity its id: the label when allowed, else a slug.
+func (e *encoder) assignIDs() {
+	n := e.d.NumTerms() + 1
+	e.ids = make([]string, n)
+	used := map[string]bool{}
+	for _, id := range e.order {
+		if e.labelOK[id] {
+			l := e.term(e.labelVal[id]).Value
+			e.ids[id] = l
+			used[l] = true
+		}
+	}
+	// The global main class of each entity, for type-and-number slugs.
+	classCount := map[rdf.TermID]int{}
+	mainClass := map[rdf.TermID]rdf.TermID{}
+	if e.typeID != 0 {
+		seen := map[[2]rdf.TermID]bool{}
+		for _, q := range e.d.IDQuads() {
+			if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind && !seen[[2]rdf.TermID{q[0], q[2]}] {
+				seen[[2]rdf.TermID{q[0], q[2]}] = true
+				classCount[q[2]]++
+			}
+		}
+		for _, q := range e.d.IDQuads() {
+			if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+				c, m := q[2], mainClass[q[0]]
+				if m == 0 || classCount[c] > classCount[m] ||
+					(classCount[c] == classCount[m] && e.term(c).Value < e.term(m).Value) {
+					mainClass[q[0]] = c
+				}
+			}
+		}
+	}
+	counters := map[string]int{}
+	next := map[string]int{} // next suffix to try per slug base
+	for _, id := range e.order {
+		if e.ids[id] != "" {
+			continue
+		}
+		base := ""
+		if lv := e.labelVal[id]; lv != 0 {
+			base = slugify(e.term(lv).Value)
+		}
+		if base == "" && e.term(id).Kind == rdf.IRIKind {
+			_, local := splitNS(e.term(id).Value)
+			base = slugify(local)
+		}
+		if base != "" {
+			s := base
+			if used[s] {
+				k := max(next[base], 2)
+				for s = base + "-" + strconv.Itoa(k); used[s]; k++ {
+					s = base + "-" + strconv.Itoa(k+1)
+				}
+				next[base] = k + 1
+			}
+			e.ids[id] = s
+			used[s] = true
+			continue
+		}
+		tb := "node"
+		if c, ok := mainClass[id]; ok {
+			_, local := splitNS(e.term(c).Value)
+			if s := slugify(local); s != "" {
+				tb = s
+			}
+		}
+		for {
+			counters[tb]++
+			s := tb + "-" + strconv.Itoa(counters[tb])
+			if !used[s] {
+				e.ids[id] = s
+				used[s] = true
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,275 @@
+package isolda
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// Well-known namespaces and their prefix names (SPEC.md, "Prefixes").
+var wellKnown = [][2]string{
+	{"rdf", rdf.RDFNS},
+	{"rdfs", rdf.RDFSNS},
+	{"xsd", rdf.XSD},
+	{"owl", "http://www.w3.org/2002/07/owl#"},
+	{"skos", "http://www.w3.org/2004/02/skos/core#"},
+	{"dct", "http://purl.org/dc/terms/"},
+	{"dc", "http://purl.org/dc/elements/1.1/"},
+	{"foaf", "http://xmlns.com/foaf/0.1/"},
+	{"schema", "http://schema.org/"},
+	{"schema", "https://schema.org/"},
+	{"dcat", "http://www.w3.org/ns/dcat#"},
+	{"prov", "http://www.w3.org/ns/prov#"},
+	{"wd", "http://www.wikidata.org/entity/"},
+	{"wdt", "http://www.wikidata.org/prop/direct/"},
+	{"p", "http://www.wikidata.org/prop/"},
+	{"ps", "http://www.wikidata.org/prop/statement/"},
+	{"pq", "http://www.wikidata.org/prop/qualifier/"},
+	{"wikibase", "http://wikiba.se/ontology#"},
+	{"ontolex", "http://www.w3.org/ns/lemon/ontolex#"},
+	{"lexinfo", "http://www.lexinfo.net/ontology/3.0/lexinfo#"},
+	{"sh", "http://www.w3.org/ns/shacl#"},
+	{"void", "http://rdfs.org/ns/void#"},
+	{"vcard", "http://www.w3.org/2006/vcard/ns#"},
+	{"org", "http://www.w3.org/ns/org#"},
+	{"geo", "http://www.opengis.net/ont/geosparql#"},
+	{"time", "http://www.w3.org/2006/time#"},
+	{"dcmitype", "http://purl.org/dc/dcmitype/"},
+	{"nmo", "http://nomisma.org/ontology#"},
+}
+
+// Label predicates in the order of preference (SPEC.md, "Labels").
+var labelPreds = []string{
+	"http://schema.org/name", "https://schema.org/name",
+	"http://schema.org/headline", "https://schema.org/headline",
+	rdf.RDFSNS + "label",
+	"http://purl.org/dc/terms/title",
+	"http://xmlns.com/foaf/0.1/name",
+	"http://www.w3.org/2004/02/skos/core#prefLabel",
+}
+
+// labelRank returns the rank of a label predicate (both schema.org schemes
+// share a rank), or -1.
+func labelRank(iri string) int {
+	for i, p := range labelPreds {
+		if p == iri {
+			if i < 4 {
+				return i / 2
+			}
+			return i - 2
+		}
+	}
+	return -1
+}
+
+// Datatype shortcuts written after ':' in a column header.
+var dtShort = [][2]string{
+	{"int", rdf.XSDInteger},
+	{"decimal", rdf.XSDDecimal},
+	{"double", rdf.XSDDouble},
+	{"bool", rdf.XSDBoolean},
+	{"date", rdf.XSD + "date"},
+	{"dateTime", rdf.XSD + "dateTime"},
+}
+
+func shortOf(dt string) string {
+	for _, s := range dtShort {
+		if s[1] == dt {
+			return s[0]
+		}
+	}
+	return ""
+}
+
+func shortIRI(name string) string {
+	for _, s := range dtShort {
+		if s[0] == name {
+			return s[1]
+		}
+	}
+	return ""
+}
+
+// reservedBare are names that may not be written as bare terms.
+func reservedBare(s string) bool {
+	return s == "a" || s == "id" || s == "Thing_"
+}
+
+// reservedPrefix are names that may not be prefix names.
+func reservedPrefix(s string) bool {
+	switch s {
+	case "a", "id", "iri", "int", "decimal", "double", "bool", "date", "dateTime",
+		"http", "https", "urn", "mailto", "file", "ftp", "tag", "data", "_", "Thing_":
+		return true
+	}
+	return false
+}
+
+// namer writes IRIs as terms (headers) and as cell values.
+type namer struct {
+	v02      bool
+	vocab    string
+	nsPrefix map[string]string // namespace -> prefix name
+	prefixNS map[string]string // prefix name -> namespace
+	alias    map[string]string // IRI -> alias
+	aliasIRI map[string]string // alias -> IRI
+}
+
+func newNamer(v02 bool) *namer {
+	return &namer{v02: v02, nsPrefix: map[string]string{}, prefixNS: map[string]string{},
+		alias: map[string]string{}, aliasIRI: map[string]string{}}
+}
+
+// bare returns the vocab local name of iri when it can be written bare.
+func (n *namer) bare(iri string) (string, bool) {
+	if n.vocab == "" || !strings.HasPrefix(iri, n.vocab) {
+		return "", false
+	}
+	l := iri[len(n.vocab):]
+	if !isName(l) || reservedBare(l) {
+		return "", false
+	}
+	if _, ok := n.prefixNS[l]; ok {
+		return "", false
+	}
+	if _, ok := n.aliasIRI[l]; ok {
+		return "", false
+	}
+	return l, true
+}
+
+// appendTerm appends iri as a term: alias, vocab name, pfx:local or <iri>.
+func (n *namer) appendTerm(b []byte, iri string) []byte {
+	if a, ok := n.alias[iri]; ok {
+		return append(b, a...)
+	}
+	if l, ok := n.bare(iri); ok {
+		return append(b, l...)
+	}
+	return n.appendPrefixed(b, iri)
+}
+
+// appendPrefixed appends pfx:local or <iri>.
+func (n *namer) appendPrefixed(b []byte, iri string) []byte {
+	ns, local := splitNS(iri)
+	if p, ok := n.nsPrefix[ns]; ok && isLocal(local) {
+		b = append(b, p...)
+		b = append(b, ':')
+		return append(b, local...)
+	}
+	return appendAngle(b, iri)
+}
+
+// appendDatatype appends the datatype part after ':' in a header.
+func (n *namer) appendDatatype(b []byte, dt string) []byte {
+	if s := shortOf(dt); s != "" {
+		return append(b, s...)
+	}
+	return n.appendPrefixed(b, dt)
+}
+
+// appendIRICell appends an IRI as a cell value: pfx:local, the bare IRI, or
+// the IRI as a JSON string.
+func (n *namer) appendIRICell(b []byte, iri string, ctx int) []byte {
+	ns, local := splitNS(iri)
+	if p, ok := n.nsPrefix[ns]; ok {
+		c := p + ":" + local
+		if !needsQuote(c, n.v02, ctx) {
+			return append(b, c...)
+		}
+	}
+	if !needsQuote(iri, n.v02, ctx) && !strings.HasPrefix(iri, "_:") && !strings.HasPrefix(iri, "<") {
+		if i := strings.IndexByte(iri, ':'); i < 0 || n.prefixNS[iri[:i]] == "" {
+			return append(b, iri...)
+		}
+	}
+	return appendQuoted(b, iri)
+}
+
+// slugify makes a slug: letters and digits lower-cased (diacritics removed),
+// runs of anything else and camelCase boundaries turned into one '-'.
+func slugify(s string) string {
+	s = norm.NFKD.String(s)
+	var b strings.Builder
+	dash := false
+	prevLower := false
+	n := 0
+	for _, r := range s {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if unicode.IsUpper(r) && prevLower && b.Len() > 0 {
+				dash = true
+			}
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+			b.WriteRune(unicode.ToLower(r))
+			n++
+			if n >= 60 {
+				break
+			}
+			continue
+		}
+		dash = true
+		prevLower = false
+	}
+	return b.String()
+}
+
+// camel makes a term alias from a label: words of letters and digits
+// (diacritics removed) joined in lowerCamelCase, or UpperCamelCase for classes.
+func camel(label string, upper bool) string {
+	s := norm.NFKD.String(label)
+	var words []string
+	var w strings.Builder
+	for _, r := range s {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			w.WriteRune(r)
+			continue
+		}
+		if w.Len() > 0 {
+			words = append(words, w.String())
+			w.Reset()
+		}
+	}
+	if w.Len() > 0 {
+		words = append(words, w.String())
+	}
+	var b strings.Builder
+	for i, word := range words {
+		if i == 0 && !upper {
+			b.WriteString(strings.ToLower(word[:1]) + word[1:])
+		} else {
+			b.WriteString(strings.ToUpper(word[:1]) + word[1:])
+		}
+	}
+	out := b.String()
+	if out == "" || len(out) > 40 {
+		return ""
+	}
+	if !isNameStart(out[0]) {
+		out = "_" + out
+	}
+	return out
+}
+
+// sortedKeys returns a map's keys sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
