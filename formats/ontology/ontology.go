@@ -1,0 +1,329 @@
+// Package ontology writes Text2KGBench ontologies (concepts, and relations
+// with a domain and a range) in the 12 representation formats of the study
+// "Graph Serializations for Reasoning LLMs" (spec 001, appendix H.3):
+// edge_list, entity_centric, jsonld, markdown_table, mermaid, nl_summary,
+// relation_indexed, shacl_lite, structured, text2kgbench, toon and turtle.
+// text2kgbench is the compact form of the Text2KGBench prompts ("Ontology
+// Concepts: ..., / Ontology Relations: rel(Domain,Range), ..."). It also
+// loads the benchmark's ontology JSON files.
+package ontology
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// Concept is a class of the ontology.
+type Concept struct {
+	ID    string // Text2KGBench "qid" (in DBpedia-WebNLG equal to the label)
+	Label string
+}
+
+// Relation is a typed relation: it links a Domain concept to a Range
+// concept or literal type (such as "string", "number" or "Date"). Domain
+// and Range are concept labels; either may be empty or name a concept that
+// is not listed, as in the benchmark's files.
+type Relation struct {
+	ID     string // Text2KGBench "pid"
+	Label  string
+	Domain string
+	Range  string
+}
+
+// Ontology is a Text2KGBench ontology.
+type Ontology struct {
+	Title     string // e.g. "Company Ontology"
+	ID        string // e.g. "ont_7_company"
+	Concepts  []Concept
+	Relations []Relation
+}
+
+// Families of the study's Table 1 (as in package graphtext).
+const (
+	FamilySemanticWeb = "semantic web"
+	FamilyConstraint  = "constraint"
+	FamilyStructured  = "structured natural language"
+	FamilyTabular     = "tabular"
+	FamilyDiagram     = "diagram"
+	FamilyConnect     = "connectivity"
+	FamilyProse       = "prose"
+)
+
+// Source is the Info.Source of every format here.
+const Source = "Graph Serializations for Reasoning LLMs (spec 001), appendix H.3; Text2KGBench (Mihindukulasooriya et al., ISWC 2023)"
+
+// Info describes a format.
+type Info struct {
+	Name     string
+	Family   string
+	Source   string
+	Lossless bool   // always false: no format here keeps concept and relation ids apart from labels
+	Loses    string // what the format drops, in words
+}
+
+const lossIDs = "concept and relation ids (qid, pid: only labels are written)"
+
+type format struct {
+	info   Info
+	encode func(w *bufio.Writer, o *Ontology)
+}
+
+func formats() []format {
+	f := func(name, family string, enc func(*bufio.Writer, *Ontology), loses string) format {
+		return format{Info{Name: name, Family: family, Source: Source, Loses: loses}, enc}
+	}
+	return []format{
+		f("turtle", FamilySemanticWeb, encTurtle, lossIDs+" and the title"),
+		f("jsonld", FamilySemanticWeb, encJSONLD, lossIDs+" and the title"),
+		f("shacl_lite", FamilyConstraint, encSHACL, lossIDs+", the title, relations whose domain is not a listed concept, and the order of relations across domains (relations are grouped by domain)"),
+		f("text2kgbench", FamilyStructured, encText2KG, lossIDs+", the title, and spaces in relation labels (written _)"),
+		f("entity_centric", FamilyStructured, encEntityCentric, lossIDs+", the title, and the order of relations across domains (relations are grouped by domain)"),
+		f("relation_indexed", FamilyStructured, encRelationIndexed, lossIDs+" and the title"),
+		f("markdown_table", FamilyTabular, encMarkdown, lossIDs+" and the title"),
+		f("toon", FamilyTabular, encToon, lossIDs+" and the title"),
+		f("mermaid", FamilyDiagram, encMermaid, lossIDs+", the title, and characters Mermaid class names cannot hold (written _)"),
+		f("edge_list", FamilyConnect, encEdgeList, lossIDs+" and the title"),
+		f("structured", FamilyConnect, encStructured, lossIDs+" and the title"),
+		f("nl_summary", FamilyProse, encNLSummary, lossIDs+" and the title"),
+	}
+}
+
+func lookup(name string) (format, bool) {
+	for _, f := range formats() {
+		if f.info.Name == name {
+			return f, true
+		}
+	}
+	return format{}, false
+}
+
+// Names returns the 12 format names, in the study's Table 1 family order.
+func Names() []string {
+	var out []string
+	for _, f := range formats() {
+		out = append(out, f.info.Name)
+	}
+	return out
+}
+
+// Formats returns the metadata of every format, in the order of Names.
+func Formats() []Info {
+	var out []Info
+	for _, f := range formats() {
+		out = append(out, f.info)
+	}
+	return out
+}
+
+// Lookup returns the metadata of the named format.
+func Lookup(name string) (Info, bool) {
+	f, ok := lookup(name)
+	return f.info, ok
+}
+
+// Encode writes o to w in the named format.
+func Encode(w io.Writer, o *Ontology, format string) error {
+	f, ok := lookup(format)
+	if !ok {
+		return fmt.Errorf("ontology: unknown format %q", format)
+	}
+	if o == nil {
+		o = &Ontology{}
+	}
+	bw := bufio.NewWriter(w)
+	f.encode(bw, o)
+	return bw.Flush()
+}
+
+// --- loading ---
+
+// MaxFileBytes bounds the size of an ontology file Load reads.
+const MaxFileBytes = 64 << 20
+
+type jsonOntology struct {
+	Title     string            `json:"title"`
+	ID        string            `json:"id"`
+	Concepts  []json.RawMessage `json:"concepts"`
+	Relations []json.RawMessage `json:"relations"`
+}
+
+type jsonConcept struct {
+	QID   *string `json:"qid"`
+	Label *string `json:"label"`
+}
+
+type jsonRelation struct {
+	PID    *string `json:"pid"`
+	Label  *string `json:"label"`
+	Domain *string `json:"domain"`
+	Range  *string `json:"range"`
+}
+
+// Load reads a Text2KGBench ontology JSON document ({"title", "id",
+// "concepts": [{"qid", "label"}], "relations": [{"pid", "label", "domain",
+// "range"}]}). Malformed input is an *rdf.ParseError with line and column;
+// file names the input in errors.
+func Load(r io.Reader, file string) (*Ontology, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: fmt.Sprintf("ontology larger than %d bytes", MaxFileBytes), Err: rdf.ErrLimit}
+	}
+	perr := func(off int64, msg string) error {
+		line, col := position(data, off)
+		return &rdf.ParseError{File: file, Line: line, Column: col, Msg: msg}
+	}
+	if !utf8.Valid(data) {
+		return nil, perr(int64(invalidUTF8At(data)), "invalid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var j jsonOntology
+	if err := dec.Decode(&j); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			// Offset counts the offending byte; point at it.
+			return nil, perr(max(se.Offset-1, 0), se.Error())
+		case errors.As(err, &te):
+			return nil, perr(te.Offset, te.Error())
+		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+			return nil, perr(int64(len(data)), "unexpected end of JSON input")
+		default:
+			off := dec.InputOffset()
+			if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+				// Point at the field's key.
+				if k := bytes.LastIndex(data[:off], []byte(name)); k >= 0 {
+					off = int64(k)
+				}
+			}
+			return nil, perr(off, err.Error())
+		}
+	}
+	end := dec.InputOffset()
+	if _, err := dec.Token(); err != io.EOF {
+		for end < int64(len(data)) && strings.IndexByte(" \t\r\n", data[end]) >= 0 {
+			end++
+		}
+		return nil, perr(end, "text after the ontology object")
+	}
+	o := &Ontology{Title: j.Title, ID: j.ID}
+	// Each element is a verbatim slice of data, in order: find it to
+	// report positions.
+	cursor := 0
+	element := func(raw json.RawMessage, v any, what string, i int) error {
+		at := cursor
+		if k := bytes.Index(data[cursor:], raw); k >= 0 {
+			at = cursor + k
+			cursor = at + len(raw)
+		}
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.DisallowUnknownFields()
+		if err := d.Decode(v); err != nil {
+			off := int64(at)
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				off += te.Offset
+			}
+			return perr(off, fmt.Sprintf("%s %d: %v", what, i+1, err))
+		}
+		return nil
+	}
+	for i, raw := range j.Concepts {
+		var c jsonConcept
+		if err := element(raw, &c, "concept", i); err != nil {
+			return nil, err
+		}
+		if c.QID == nil || c.Label == nil {
+			return nil, perr(int64(cursor-len(raw)), fmt.Sprintf("concept %d: qid and label are required", i+1))
+		}
+		o.Concepts = append(o.Concepts, Concept{ID: *c.QID, Label: *c.Label})
+	}
+	for i, raw := range j.Relations {
+		var r jsonRelation
+		if err := element(raw, &r, "relation", i); err != nil {
+			return nil, err
+		}
+		if r.PID == nil || r.Label == nil || r.Domain == nil || r.Range == nil {
+			return nil, perr(int64(cursor-len(raw)), fmt.Sprintf("relation %d: pid, label, domain and range are required", i+1))
+		}
+		o.Relations = append(o.Relations, Relation{ID: *r.PID, Label: *r.Label, Domain: *r.Domain, Range: *r.Range})
+	}
+	return o, nil
+}
+
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// position converts a byte offset to a 1-based line and column (in runes).
+func position(data []byte, off int64) (int, int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	start := bytes.LastIndexByte(before, '\n') + 1
+	return line, utf8.RuneCount(before[start:]) + 1
+}
+
+// LoadFile reads one ontology file.
+func LoadFile(path string) (*Ontology, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Load(f, path)
+}
+
+// LoadDir reads every *_ontology.json file of a Text2KGBench ontologies
+// folder, ordered by the number that starts their names (1_university,
+// 2_musicalwork, ..., 19_film).
+func LoadDir(dir string) ([]*Ontology, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*_ontology.json"))
+	if err != nil {
+		return nil, err
+	}
+	num := func(p string) int {
+		n, _ := strconv.Atoi(strings.SplitN(filepath.Base(p), "_", 2)[0])
+		return n
+	}
+	slices.SortFunc(paths, func(a, b string) int {
+		if c := num(a) - num(b); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	var out []*Ontology
+	for _, p := range paths {
+		o, err := LoadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
