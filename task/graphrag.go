@@ -1,0 +1,511 @@
+package task
+
+// The GraphRAG article's dependency-impact question
+// (shared/spec/002_20b823f74d856c24.txt, "Multi-hop model evaluation"):
+// its prompt template with the JSON answer schema, gold answers from the
+// deterministic traversal of formats/graphrag, strict JSON parsing of the
+// model's answer, and precision, recall, F1 and exact match per field.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/rdf"
+)
+
+// FamilyImpact is the Question.Family (and Task) of dependency-impact
+// questions.
+const FamilyImpact = "graphrag_impact"
+
+// KindImpactJSON is the Answer.Kind of a dependency-impact answer: Text
+// holds the canonical JSON of an ImpactAnswer.
+const KindImpactJSON = "impact_json"
+
+// ImpactDefaultFailed is the failed node of the article's question.
+const ImpactDefaultFailed = "db-identity"
+
+// ImpactMaxResponseBytes bounds the size of a response ParseImpactAnswer
+// accepts; ImpactMaxIdentifiers bounds the number of identifiers in it.
+const (
+	ImpactMaxResponseBytes = 8 << 20
+	ImpactMaxIdentifiers   = 1 << 20
+)
+
+// ImpactPrompt returns the article's prompt template filled in: the graph
+// semantics, the JSON answer schema, the question about the failure of
+// failed (the article asks about db-identity), the format's name and the
+// serialized graph. Everything but those three values is byte-for-byte the
+// same for every format, as the article requires.
+func ImpactPrompt(failed, formatName, serializedGraph string) string {
+	return "You answer only from the graph data below.\n\n" +
+		"Graph semantics:\n" +
+		"- \"A depends_on B\" means A is a consumer of B.\n" +
+		"- If B fails, A may be affected.\n" +
+		"- Dependency impact propagates transitively in the reverse direction.\n" +
+		"- \"A owned_by T\" identifies the team responsible for A.\n\n" +
+		"Return JSON only:\n" +
+		"{\n" +
+		"  \"affected_services\": [\"service-id\"],\n" +
+		"  \"owners\": {\n" +
+		"    \"service-id\": [\"team-id\"]\n" +
+		"  }\n" +
+		"}\n\n" +
+		"Question:\n" +
+		ImpactQuestionText(failed) + "\n\n" +
+		"GRAPH_FORMAT:\n" + formatName + "\n\n" +
+		"GRAPH_DATA:\n" + serializedGraph + "\n"
+}
+
+// ImpactQuestionText is the question of the prompt, on two lines as in the
+// article.
+func ImpactQuestionText(failed string) string {
+	return "If " + failed + " fails, which services are transitively affected,\nand which teams own those services?"
+}
+
+// ImpactAnswer is an answer to the dependency-impact question: the affected
+// services and the teams owning each of them.
+type ImpactAnswer struct {
+	AffectedServices []string            `json:"affected_services"`
+	Owners           map[string][]string `json:"owners"`
+}
+
+// ImpactGold computes the gold answer on g for a failure of failed with the
+// reference program's traversals (graphrag.AffectedServices and
+// graphrag.OwnersOf): every service that transitively depends on failed,
+// sorted, and the sorted owners of each (an empty list when it has none).
+func ImpactGold(g graphrag.Graph, failed string) ImpactAnswer {
+	affected := graphrag.AffectedServices(g.Nodes, g.Edges, failed)
+	return ImpactAnswer{AffectedServices: affected, Owners: graphrag.OwnersOf(affected, g.Edges)}
+}
+
+// Normalize returns the answer with every identifier list deduplicated and
+// sorted, and a nil owner map replaced by an empty one.
+func (a ImpactAnswer) Normalize() ImpactAnswer {
+	out := ImpactAnswer{AffectedServices: impactSortedSet(a.AffectedServices), Owners: map[string][]string{}}
+	for k, v := range a.Owners {
+		out.Owners[k] = impactSortedSet(v)
+	}
+	return out
+}
+
+// CanonicalJSON writes the normalized answer as compact JSON with sorted
+// keys.
+func (a ImpactAnswer) CanonicalJSON() string {
+	n := a.Normalize()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(n); err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func impactSortedSet(xs []string) []string {
+	out := append([]string{}, xs...)
+	sort.Strings(out)
+	k := 0
+	for i, x := range out {
+		if i == 0 || x != out[k-1] {
+			out[k] = x
+			k++
+		}
+	}
+	return out[:k]
+}
+
+// ImpactQuestion builds the question for the graph g serialized in the
+// named graphrag format (graphrag.Lookup), with its context (the serialized
+// graph) and its gold answer (Kind KindImpactJSON, Text the canonical JSON,
+// Items the affected services). Meta records the failed node and the
+// format; Question.Text is the whole prompt.
+func ImpactQuestion(g graphrag.Graph, failed, format string) (Question, Context, error) {
+	text, err := graphrag.EncodeString(format, g)
+	if err != nil {
+		return Question{}, Context{}, err
+	}
+	gold := ImpactGold(g, failed)
+	ctx := Context{ID: "graphrag-" + format, Text: text, Source: "graphrag " + format, SHA1: SHA1Hex(text)}
+	q := Question{
+		ID:        "graphrag-impact-" + failed + "-" + format,
+		Family:    FamilyImpact,
+		Task:      FamilyImpact,
+		Text:      ImpactPrompt(failed, format, text),
+		Gold:      Answer{Text: gold.CanonicalJSON(), Kind: KindImpactJSON, Value: gold.CanonicalJSON(), Items: gold.AffectedServices},
+		ContextID: ctx.ID,
+		Meta:      map[string]string{"failed": failed, "format": format},
+	}
+	q.ContextSHA1 = ctx.SHA1
+	q.QuestionSHA1 = SHA1Hex(q.Text)
+	q.AnswerSHA1 = SHA1Hex(q.Gold.Text)
+	return q, ctx, nil
+}
+
+// ParseImpactAnswer parses a response strictly: it must be exactly one
+// JSON object (white space around it is allowed, nothing else: no code
+// fence, no prose) with exactly the two fields "affected_services", an
+// array of strings, and "owners", an object whose values are arrays of
+// strings. Missing or unknown fields, duplicate keys, other value types and
+// trailing data are errors, reported as *rdf.ParseError with the line and
+// column. The answer is returned as written (see ImpactAnswer.Normalize).
+func ParseImpactAnswer(response string) (ImpactAnswer, error) {
+	if len(response) > ImpactMaxResponseBytes {
+		return ImpactAnswer{}, &rdf.ParseError{Line: 1, Column: 1, Msg: fmt.Sprintf("response larger than %d bytes", ImpactMaxResponseBytes), Err: rdf.ErrLimit}
+	}
+	p := &impactParser{src: response, dec: json.NewDecoder(strings.NewReader(response))}
+	a, err := p.answer()
+	if err != nil {
+		return ImpactAnswer{}, err
+	}
+	return a, nil
+}
+
+// ParseImpactAnswerLenient accepts what models commonly wrap around the
+// JSON: it takes the text from the first "{" to the last "}" (dropping a
+// Markdown code fence or prose around it) and parses that strictly.
+func ParseImpactAnswerLenient(response string) (ImpactAnswer, error) {
+	i := strings.IndexByte(response, '{')
+	j := strings.LastIndexByte(response, '}')
+	if i < 0 || j < i {
+		return ImpactAnswer{}, &rdf.ParseError{Line: 1, Column: 1, Msg: "no JSON object in the response"}
+	}
+	return ParseImpactAnswer(response[i : j+1])
+}
+
+type impactParser struct {
+	src   string
+	dec   *json.Decoder
+	count int
+}
+
+func (p *impactParser) errAt(off int64, format string, args ...any) error {
+	if off > int64(len(p.src)) {
+		off = int64(len(p.src))
+	}
+	line, col := 1, 1
+	for _, c := range []byte(p.src[:off]) {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return &rdf.ParseError{Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *impactParser) token() (json.Token, error) {
+	off := p.dec.InputOffset()
+	t, err := p.dec.Token()
+	if err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			// Offset counts the offending byte itself.
+			return nil, p.errAt(max(se.Offset-1, 0), "invalid JSON: %v", err)
+		}
+		if err == io.EOF {
+			return nil, p.errAt(int64(len(p.src)), "unexpected end of the response")
+		}
+		return nil, p.errAt(off, "invalid JSON: %v", err)
+	}
+	return t, nil
+}
+
+func (p *impactParser) expectDelim(d json.Delim, what string) error {
+	off := p.dec.InputOffset()
+	t, err := p.token()
+	if err != nil {
+		return err
+	}
+	if t != d {
+		return p.errAt(impactSkipSpace(p.src, off), "expected %s", what)
+	}
+	return nil
+}
+
+func impactSkipSpace(s string, off int64) int64 {
+	for off < int64(len(s)) && strings.IndexByte(" \t\r\n,:", s[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+func (p *impactParser) answer() (ImpactAnswer, error) {
+	var a ImpactAnswer
+	if err := p.expectDelim('{', "a JSON object"); err != nil {
+		return a, err
+	}
+	seen := map[string]bool{}
+	for p.dec.More() {
+		off := impactSkipSpace(p.src, p.dec.InputOffset())
+		t, err := p.token()
+		if err != nil {
+			return a, err
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return a, p.errAt(off, "duplicate field %q", key)
+		}
+		seen[key] = true
+		switch key {
+		case "affected_services":
+			if a.AffectedServices, err = p.stringArray(); err != nil {
+				return a, err
+			}
+		case "owners":
+			if a.Owners, err = p.owners(); err != nil {
+				return a, err
+			}
+		default:
+			return a, p.errAt(off, "unknown field %q", key)
+		}
+	}
+	if _, err := p.token(); err != nil { // the closing brace
+		return a, err
+	}
+	for _, f := range []string{"affected_services", "owners"} {
+		if !seen[f] {
+			return a, p.errAt(int64(len(strings.TrimRight(p.src, " \t\r\n"))), "missing field %q", f)
+		}
+	}
+	rest := p.src[p.dec.InputOffset():]
+	if r := strings.TrimLeft(rest, " \t\r\n"); r != "" {
+		return a, p.errAt(int64(len(p.src)-len(r)), "data after the JSON object")
+	}
+	return a, nil
+}
+
+func (p *impactParser) stringArray() ([]string, error) {
+	if err := p.expectDelim('[', "an array of identifiers"); err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for p.dec.More() {
+		off := impactSkipSpace(p.src, p.dec.InputOffset())
+		t, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		s, ok := t.(string)
+		if !ok {
+			return nil, p.errAt(off, "expected a string identifier")
+		}
+		p.count++
+		if p.count > ImpactMaxIdentifiers {
+			return nil, p.errAt(off, "more than %d identifiers", ImpactMaxIdentifiers)
+		}
+		out = append(out, s)
+	}
+	if _, err := p.token(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (p *impactParser) owners() (map[string][]string, error) {
+	if err := p.expectDelim('{', "an object of owner lists"); err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for p.dec.More() {
+		off := impactSkipSpace(p.src, p.dec.InputOffset())
+		t, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := t.(string)
+		if _, dup := out[key]; dup {
+			return nil, p.errAt(off, "duplicate service %q in owners", key)
+		}
+		v, err := p.stringArray()
+		if err != nil {
+			return nil, err
+		}
+		out[key] = v
+	}
+	if _, err := p.token(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ImpactSetScore compares a predicted identifier set with the gold set.
+// With P the predicted and G the gold set (deduplicated):
+// precision = |P∩G|/|P|, recall = |P∩G|/|G|, F1 their harmonic mean. Empty
+// sets are defined before use, as the article asks: precision is 1 when P
+// is empty (nothing wrong was claimed), recall is 1 when G is empty
+// (nothing was missed), and F1 is 0 when precision + recall is 0; so two
+// empty sets score 1, 1, 1 and an empty prediction against a non-empty gold
+// set scores 1, 0, 0.
+type ImpactSetScore struct {
+	Precision  float64 `json:"precision"`
+	Recall     float64 `json:"recall"`
+	F1         float64 `json:"f1"`
+	ExactMatch bool    `json:"exact_match"`
+}
+
+// ImpactScoreSets scores predicted against gold identifiers (compared
+// exactly, after deduplication).
+func ImpactScoreSets(gold, predicted []string) ImpactSetScore {
+	g, p := impactSortedSet(gold), impactSortedSet(predicted)
+	gs := map[string]bool{}
+	for _, x := range g {
+		gs[x] = true
+	}
+	inter := 0
+	for _, x := range p {
+		if gs[x] {
+			inter++
+		}
+	}
+	s := ImpactSetScore{Precision: 1, Recall: 1}
+	if len(p) > 0 {
+		s.Precision = float64(inter) / float64(len(p))
+	}
+	if len(g) > 0 {
+		s.Recall = float64(inter) / float64(len(g))
+	}
+	if s.Precision+s.Recall > 0 {
+		s.F1 = 2 * s.Precision * s.Recall / (s.Precision + s.Recall)
+	}
+	s.ExactMatch = inter == len(g) && inter == len(p)
+	return s
+}
+
+// ImpactScore is the score of one response.
+type ImpactScore struct {
+	// ParseSuccess is false when the response is not a valid answer
+	// (ParseError says why); every other field is then zero.
+	ParseSuccess bool   `json:"parse_success"`
+	ParseError   string `json:"parse_error,omitempty"`
+	// AffectedServices scores the affected_services field.
+	AffectedServices ImpactSetScore `json:"affected_services"`
+	// OwnerPairs scores the (service, team) pairs of the owners field.
+	OwnerPairs ImpactSetScore `json:"owner_pairs"`
+	// OwnersExactMatch is true when the normalized owners map equals the
+	// gold map: the same services (including those with no team) and the
+	// same teams for each.
+	OwnersExactMatch bool `json:"owners_exact_match"`
+	// ExactMatch is true when both fields match exactly.
+	ExactMatch bool `json:"exact_match"`
+}
+
+// ScoreImpactAnswer scores a parsed answer against the gold answer; both
+// are normalized first (identifier lists deduplicated and sorted).
+func ScoreImpactAnswer(gold, got ImpactAnswer) ImpactScore {
+	g, a := gold.Normalize(), got.Normalize()
+	s := ImpactScore{ParseSuccess: true}
+	s.AffectedServices = ImpactScoreSets(g.AffectedServices, a.AffectedServices)
+	s.OwnerPairs = ImpactScoreSets(impactPairs(g.Owners), impactPairs(a.Owners))
+	s.OwnersExactMatch = impactSameOwners(g.Owners, a.Owners)
+	s.ExactMatch = s.AffectedServices.ExactMatch && s.OwnersExactMatch
+	return s
+}
+
+// ScoreImpact parses a response strictly (ParseImpactAnswer) and scores it
+// against gold.
+func ScoreImpact(gold ImpactAnswer, response string) ImpactScore {
+	a, err := ParseImpactAnswer(response)
+	if err != nil {
+		return ImpactScore{ParseError: err.Error()}
+	}
+	return ScoreImpactAnswer(gold, a)
+}
+
+func impactPairs(m map[string][]string) []string {
+	var out []string
+	for k, vs := range m {
+		for _, v := range vs {
+			// Both parts are quoted, so no two pairs share a key.
+			out = append(out, fmt.Sprintf("%q\x00%q", k, v))
+		}
+	}
+	return out
+}
+
+func impactSameOwners(a, b map[string][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, va := range a {
+		vb, ok := b[k]
+		if !ok || len(va) != len(vb) {
+			return false
+		}
+		for i := range va {
+			if va[i] != vb[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Rules reported by the impact scorers.
+const (
+	// RuleImpactStrict: strict JSON parsing, exact match of both fields.
+	RuleImpactStrict = "impact_strict_json_exact"
+	// RuleImpactLenient: JSON taken from the first "{" to the last "}",
+	// then scored as RuleImpactStrict.
+	RuleImpactLenient = "impact_lenient_json_exact"
+)
+
+// ImpactScorer scores a dependency-impact question (Gold.Kind
+// KindImpactJSON): the response is parsed strictly; Correct is the exact
+// match of both fields, Score the F1 of the affected services (the
+// article's affected_services_f1), Parsed the canonical JSON of the parsed
+// answer.
+var ImpactScorer Scorer = ScorerFunc(func(q Question, response string) Result {
+	return impactScoreQuestion(q, response, ParseImpactAnswer, RuleImpactStrict)
+})
+
+// ImpactLenientScorer is ImpactScorer with ParseImpactAnswerLenient.
+var ImpactLenientScorer Scorer = ScorerFunc(func(q Question, response string) Result {
+	return impactScoreQuestion(q, response, ParseImpactAnswerLenient, RuleImpactLenient)
+})
+
+func impactScoreQuestion(q Question, response string, parse func(string) (ImpactAnswer, error), rule string) Result {
+	var gold ImpactAnswer
+	if err := json.Unmarshal([]byte(q.Gold.Text), &gold); err != nil {
+		return Result{Rule: RuleNoAnswer}
+	}
+	a, err := parse(response)
+	if err != nil {
+		return Result{Rule: rule}
+	}
+	s := ScoreImpactAnswer(gold, a)
+	return Result{Correct: s.ExactMatch, Score: s.AffectedServices.F1, Parsed: a.CanonicalJSON(), Rule: rule}
+}
+
+// ImpactRunRecord is the article's result schema for one model run.
+type ImpactRunRecord struct {
+	RunID                    string  `json:"run_id"`
+	GraphHash                string  `json:"graph_hash"`
+	Format                   string  `json:"format"`
+	Ordering                 string  `json:"ordering"`
+	BudgetTokens             int     `json:"budget_tokens"`
+	Model                    string  `json:"model"`
+	Tokenizer                string  `json:"tokenizer"`
+	PromptTokensReported     int     `json:"prompt_tokens_reported"`
+	CompletionTokensReported int     `json:"completion_tokens_reported"`
+	ParseSuccess             bool    `json:"parse_success"`
+	ExactMatch               bool    `json:"exact_match"`
+	AffectedServicesF1       float64 `json:"affected_services_f1"`
+	OwnersExactMatch         bool    `json:"owners_exact_match"`
+	LatencyMS                int64   `json:"latency_ms"`
+	RawResponsePath          string  `json:"raw_response_path"`
+}
+
+// Fill copies the scores of s into the record.
+func (r *ImpactRunRecord) Fill(s ImpactScore) {
+	r.ParseSuccess = s.ParseSuccess
+	r.ExactMatch = s.ExactMatch
+	r.AffectedServicesF1 = s.AffectedServices.F1
+	r.OwnersExactMatch = s.OwnersExactMatch
+}

@@ -1,0 +1,187 @@
+// Package task generates benchmark questions with deterministic gold answers
+// and scores model responses exactly as the studies that defined them do.
+//
+// It holds the shared types of every question family (Question, Answer, Set,
+// Scorer, Result), the frozen-set format (JSONL with SHA-1 hashes of every
+// context and question, see WriteFrozen and ReadFrozen), the answer
+// normalization rules of the ISOLDA studies (NFKC, case folding, first integer,
+// whole phrase inside a short answer), and two families:
+//
+//   - GraphQA: the graph generators of Talk like a Graph (Fatemi, Halcrow and
+//     Perozzi, ICLR 2024) with networkx's semantics (er, ba, sbm, sfn,
+//     complete, star, path; Python's random through internal/pyrand and
+//     numpy's RandomState through NumpyRandomState), its tasks with their
+//     exact question and answer strings, the two summaries and the seven
+//     Hardened operators of the study "Graph Serializations for Reasoning
+//     LLMs", its GraphQA, Hardened and Topology regimes, the prompting
+//     variants (zero-shot, zero-CoT, few-shot, CoT, build-a-graph) and the
+//     study's FINAL: template, and the scorers (graphqa*.go, entry point
+//     GraphQA);
+//   - KG questions on any RDF graph: the structural question generator of the
+//     ISOLDA studies with its eight families (kg.go, entry point Generate).
+//
+// Other benchmark families (KG-LLM-Bench, Text2KGBench, GraphRAG) are in
+// their own files and use the same types.
+package task
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"io"
+)
+
+// Answer kinds say how a gold answer is compared with a response.
+const (
+	KindYesNo  = "yesno"  // "Yes." or "No." style answers
+	KindInt    = "int"    // an integer count or length
+	KindFloat  = "float"  // a decimal number written with a fixed precision
+	KindList   = "list"   // an unordered list of names
+	KindText   = "text"   // a literal value or the name of an entity
+	KindNode   = "node"   // the name of one graph node
+	KindNoPath = "nopath" // GraphQA's "There is no path from node X to node Y."
+)
+
+// Answer is the gold answer of a question.
+type Answer struct {
+	// Text is the exact answer string of the source benchmark (for GraphQA,
+	// e.g. " 7." with its leading space), or the plain value.
+	Text string `json:"text"`
+	// Kind is one of the Kind* constants.
+	Kind string `json:"kind"`
+	// Value is the bare value: the integer, the number, "yes"/"no", the name.
+	Value string `json:"value"`
+	// Items are the elements of a list answer, in the source's order.
+	Items []string `json:"items,omitempty"`
+	// Alternatives are other values that are also correct (e.g. a label in
+	// another script); scorers accept any of Value and Alternatives.
+	Alternatives []string `json:"alternatives,omitempty"`
+}
+
+// Question is one benchmark question with its gold answer.
+type Question struct {
+	// ID is unique within a Set, e.g. "lookup-007" or "graphqa-er-12-node_degree".
+	ID string `json:"id"`
+	// Family is the question family: "graphqa", "graphqa_hardened",
+	// "graphqa_topology", or one of the KG families (FamilyLookup...).
+	Family string `json:"family"`
+	// Task is the task within the family (e.g. "node_degree"); for KG
+	// families it equals Family.
+	Task string `json:"task"`
+	// Text is the question as shown to the model.
+	Text string `json:"question"`
+	// Gold is the expected answer.
+	Gold Answer `json:"gold"`
+	// ContextID names the context (in Set.Contexts) the question is asked about.
+	ContextID string `json:"context_id,omitempty"`
+	// ContextSHA1 is the SHA-1 (hex) of that context's text, or of its source
+	// data when the text is not stored.
+	ContextSHA1 string `json:"context_sha1,omitempty"`
+	// QuestionSHA1 is the SHA-1 (hex) of Text; AnswerSHA1 that of Gold.Text.
+	QuestionSHA1 string `json:"question_sha1,omitempty"`
+	AnswerSHA1   string `json:"answer_sha1,omitempty"`
+	// Meta holds generation details (node ids, graph generator, seed, the
+	// property IRI, ...). encoding/json writes its keys sorted.
+	Meta map[string]string `json:"meta,omitempty"`
+}
+
+// Context is the text (or a reference to the data) questions are asked about.
+type Context struct {
+	ID string `json:"id"`
+	// Text is the context as given to the model; it may be empty when the
+	// context is an external file, which Source then names.
+	Text string `json:"text,omitempty"`
+	// Source describes where the context comes from (a file name, "graph
+	// er n=12 seed=1234", ...).
+	Source string `json:"source,omitempty"`
+	// SHA1 is the SHA-1 (hex) of Text, or of the canonical N-Quads of the
+	// source dataset when Text is empty.
+	SHA1 string `json:"sha1"`
+}
+
+// FamilyCount reports how many questions a family produced, how many
+// candidates it had, and why it produced fewer than asked.
+type FamilyCount struct {
+	Family     string `json:"family"`
+	Questions  int    `json:"questions"`
+	Candidates int    `json:"candidates"`
+	// Skipped says why the family gave no (or fewer) questions; empty if none.
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// Set is a frozen question set.
+type Set struct {
+	Name      string        `json:"name"`
+	Seed      int64         `json:"seed"`
+	Contexts  []Context     `json:"-"`
+	Questions []Question    `json:"-"`
+	Counts    []FamilyCount `json:"counts,omitempty"`
+}
+
+// Result is the outcome of scoring one response.
+type Result struct {
+	Correct bool    `json:"correct"`
+	Score   float64 `json:"score"`
+	// Parsed is the part of the response the rule compared.
+	Parsed string `json:"parsed"`
+	// Rule names the rule that decided (e.g. "first_integer").
+	Rule string `json:"rule"`
+}
+
+// Scorer scores a model's response to a question.
+type Scorer interface {
+	Score(q Question, response string) Result
+}
+
+// ScorerFunc adapts a function to Scorer.
+type ScorerFunc func(q Question, response string) Result
+
+// Score implements Scorer.
+func (f ScorerFunc) Score(q Question, response string) Result { return f(q, response) }
+
+// SHA1Hex returns the hex SHA-1 of s.
+func SHA1Hex(s string) string {
+	h := sha1.Sum([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// Seal fills the hashes of every context and question of the set: each
+// context's SHA1 (from its Text, unless Text is empty and SHA1 is already
+// set), and each question's QuestionSHA1, AnswerSHA1 and ContextSHA1.
+func (s *Set) Seal() {
+	byID := make(map[string]string, len(s.Contexts))
+	for i := range s.Contexts {
+		c := &s.Contexts[i]
+		if c.Text != "" || c.SHA1 == "" {
+			c.SHA1 = SHA1Hex(c.Text)
+		}
+		byID[c.ID] = c.SHA1
+	}
+	for i := range s.Questions {
+		q := &s.Questions[i]
+		q.QuestionSHA1 = SHA1Hex(q.Text)
+		q.AnswerSHA1 = SHA1Hex(q.Gold.Text)
+		if h, ok := byID[q.ContextID]; ok {
+			q.ContextSHA1 = h
+		}
+	}
+}
+
+// WriteCounts writes one line per family: "family: N questions (M
+// candidates)", followed by the reason when the family was skipped or
+// short, then a total line.
+func (s *Set) WriteCounts(w io.Writer) error {
+	total := 0
+	for _, c := range s.Counts {
+		line := fmt.Sprintf("%s: %d questions (%d candidates)", c.Family, c.Questions, c.Candidates)
+		if c.Skipped != "" {
+			line += ": " + c.Skipped
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return err
+		}
+		total += c.Questions
+	}
+	_, err := fmt.Fprintf(w, "total: %d questions\n", total)
+	return err
+}

@@ -1,0 +1,421 @@
+package task
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/internal/shared"
+)
+
+func t2kReadJSONL(t *testing.T, path string, each func(line []byte)) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		each(sc.Bytes())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// t2kTestOntology loads the ontology of a sentence id such as
+// "ont_7_company_test_1".
+func t2kTestOntology(t *testing.T, id string) *T2KOntology {
+	t.Helper()
+	name := strings.TrimPrefix(id[:strings.Index(id, "_test_")], "ont_")
+	f, err := os.Open(shared.MustPath(t, "data", "text2kgbench", "ontologies", name+"_ontology.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	o, err := T2KLoadOntology(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+type t2kRef struct {
+	ID        string     `json:"id"`
+	Precision float64    `json:"precision"`
+	Recall    float64    `json:"recall"`
+	F1        float64    `json:"f1"`
+	OntoConf  float64    `json:"onto_conf"`
+	RelHall   float64    `json:"rel_halluc"`
+	SubHall   float64    `json:"sub_halluc"`
+	ObjHall   float64    `json:"obj_halluc"`
+	LLM       [][]string `json:"llm_triples"`
+	Filtered  [][]string `json:"filtered_llm_triples"`
+	GT        [][]string `json:"gt_triples"`
+	Sent      string     `json:"sent"`
+}
+
+func t2kTriples(rows [][]string) []T2KTriple {
+	out := make([]T2KTriple, len(rows))
+	for i, r := range rows {
+		out[i] = T2KTriple{Sub: r[0], Rel: r[1], Obj: r[2]}
+	}
+	return out
+}
+
+// TestT2KReferenceScores is the acceptance test: for the 57 sample
+// sentences, scoring the stored Vicuna-13B triples against the ground truth
+// reproduces every score of the benchmark's stored per-sentence results
+// (shared/data/text2kgbench/sample/vicuna13b_eval_results_sample.jsonl),
+// and the relation filter keeps exactly the stored filtered triples.
+func TestT2KReferenceScores(t *testing.T) {
+	dir := shared.MustPath(t, "data", "text2kgbench", "sample")
+	gold := map[string][]T2KTriple{}
+	sents := map[string]string{}
+	t2kReadJSONL(t, filepath.Join(dir, "ground_truth_sample.jsonl"), func(b []byte) {
+		var g struct {
+			ID      string `json:"id"`
+			Sent    string `json:"sent"`
+			Triples []struct {
+				Sub string `json:"sub"`
+				Rel string `json:"rel"`
+				Obj string `json:"obj"`
+			} `json:"triples"`
+		}
+		if err := json.Unmarshal(b, &g); err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range g.Triples {
+			gold[g.ID] = append(gold[g.ID], T2KTriple{tr.Sub, tr.Rel, tr.Obj})
+		}
+		sents[g.ID] = g.Sent
+	})
+	system := map[string][]T2KTriple{}
+	t2kReadJSONL(t, filepath.Join(dir, "vicuna13b_responses_sample.jsonl"), func(b []byte) {
+		var r struct {
+			ID      string     `json:"id"`
+			Triples [][]string `json:"triples"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		system[r.ID] = t2kTriples(r.Triples)
+	})
+	metrics := []string{"precision", "recall", "f1", "onto_conf", "rel_halluc", "sub_halluc", "obj_halluc"}
+	pass := map[string]int{}
+	n, allOK := 0, 0
+	t2kReadJSONL(t, filepath.Join(dir, "vicuna13b_eval_results_sample.jsonl"), func(b []byte) {
+		var ref t2kRef
+		if err := json.Unmarshal(b, &ref); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		o := t2kTestOntology(t, ref.ID)
+		if ref.Sent != sents[ref.ID] {
+			t.Errorf("%s: sentence differs from the ground truth file", ref.ID)
+		}
+		s := T2KScore(o, sents[ref.ID], gold[ref.ID], system[ref.ID])
+		got := []float64{s.Precision, s.Recall, s.F1, s.OntologyConformance, s.RelationHallucination, s.SubjectHallucination, s.ObjectHallucination}
+		want := []float64{ref.Precision, ref.Recall, ref.F1, ref.OntoConf, ref.RelHall, ref.SubHall, ref.ObjHall}
+		ok := true
+		for i := range got {
+			if math.Abs(got[i]-want[i]) <= 1e-9 {
+				pass[metrics[i]]++
+			} else {
+				ok = false
+				t.Errorf("%s %s = %v, reference %v", ref.ID, metrics[i], got[i], want[i])
+			}
+		}
+		if fmt.Sprint(t2kTriples(ref.Filtered)) != fmt.Sprint(s.Filtered) && !(len(ref.Filtered) == 0 && len(s.Filtered) == 0) {
+			ok = false
+			t.Errorf("%s filtered triples %v, reference %v", ref.ID, s.Filtered, ref.Filtered)
+		}
+		if ok {
+			allOK++
+		}
+	})
+	for _, m := range metrics {
+		t.Logf("Text2KGBench sample %s: %d/%d match the reference", m, pass[m], n)
+		fmt.Printf("Text2KGBench sample %s: %d/%d match the reference\n", m, pass[m], n)
+	}
+	t.Logf("Text2KGBench sample sentences with every score reproduced: %d/%d", allOK, n)
+	fmt.Printf("Text2KGBench sample sentences with every score reproduced: %d/%d\n", allOK, n)
+	if n != 57 {
+		t.Errorf("%d reference sentences, want 57", n)
+	}
+}
+
+// TestT2KPromptReference rebuilds the 19 reference prompts
+// (prompts_sample.jsonl, one per ontology) from the ontology files, the
+// test sentence, and the example sentence and example triples read from the
+// reference prompt itself (the training split and the SBERT similarity
+// ranking that chose them are not part of the shared data).
+func TestT2KPromptReference(t *testing.T) {
+	dir := shared.MustPath(t, "data", "text2kgbench", "sample")
+	sents := map[string]string{}
+	t2kReadJSONL(t, filepath.Join(dir, "test_sample.jsonl"), func(b []byte) {
+		var s struct{ ID, Sent string }
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		sents[s.ID] = s.Sent
+	})
+	n, ok := 0, 0
+	t2kReadJSONL(t, filepath.Join(dir, "prompts_sample.jsonl"), func(b []byte) {
+		var p struct{ ID, Prompt string }
+		if err := json.Unmarshal(b, &p); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		o := t2kTestOntology(t, p.ID)
+		i := strings.Index(p.Prompt, "\n\nExample Sentence: ")
+		j := strings.Index(p.Prompt, "\nExample Output:\n")
+		k := strings.Index(p.Prompt, "\n\nTest Sentence: ")
+		if i < 0 || j < i || k < j {
+			t.Fatalf("%s: unexpected prompt layout", p.ID)
+		}
+		exSent := p.Prompt[i+len("\n\nExample Sentence: ") : j]
+		exLines := strings.Split(p.Prompt[j+len("\nExample Output:\n"):k], "\n")
+		var ex []T2KTriple
+		for _, l := range exLines {
+			// rel(sub, obj): the relation runs to the first "(", the
+			// subject to the first ", " (the example lines are rendered
+			// back exactly, whatever the split).
+			a := strings.Index(l, "(")
+			c := strings.Index(l[a:], ", ")
+			if a < 0 || c < 0 || !strings.HasSuffix(l, ")") {
+				t.Fatalf("%s: example line %q", p.ID, l)
+			}
+			ex = append(ex, T2KTriple{Rel: l[:a], Sub: l[a+1 : a+c], Obj: l[a+c+2 : len(l)-1]})
+		}
+		got := T2KPrompt(o, exSent, ex, sents[p.ID])
+		if got == p.Prompt {
+			ok++
+		} else {
+			t.Errorf("%s: prompt differs\n got %q\nwant %q", p.ID, got, p.Prompt)
+		}
+	})
+	t.Logf("Text2KGBench prompts reproduced: %d/%d", ok, n)
+	fmt.Printf("Text2KGBench prompts reproduced: %d/%d\n", ok, n)
+}
+
+// TestT2KParseResponses compares the parser with the triples the benchmark
+// stored beside each raw Vicuna-13B response (its own extraction, whose
+// code is not published).
+func TestT2KParseResponses(t *testing.T) {
+	dir := shared.MustPath(t, "data", "text2kgbench", "sample")
+	n, same := 0, 0
+	var diffs []string
+	t2kReadJSONL(t, filepath.Join(dir, "vicuna13b_responses_sample.jsonl"), func(b []byte) {
+		var r struct {
+			ID       string     `json:"id"`
+			Response string     `json:"response"`
+			Triples  [][]string `json:"triples"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		got := T2KParseResponse(r.Response)
+		want := t2kTriples(r.Triples)
+		if fmt.Sprint(got) == fmt.Sprint(want) || len(got) == 0 && len(want) == 0 {
+			same++
+			return
+		}
+		diffs = append(diffs, fmt.Sprintf("%s: got %v, stored %v", r.ID, got, want))
+	})
+	sort.Strings(diffs)
+	for _, d := range diffs {
+		t.Errorf("parse differs: %s", d)
+	}
+	t.Logf("Text2KGBench responses parsed as stored: %d/%d", same, n)
+	fmt.Printf("Text2KGBench responses parsed as stored: %d/%d\n", same, n)
+}
+
+// TestT2KEndToEnd parses each raw Vicuna-13B response and scores it: the F1
+// and hallucination scores equal the reference ones.
+func TestT2KEndToEnd(t *testing.T) {
+	dir := shared.MustPath(t, "data", "text2kgbench", "sample")
+	refs := map[string]t2kRef{}
+	t2kReadJSONL(t, filepath.Join(dir, "vicuna13b_eval_results_sample.jsonl"), func(b []byte) {
+		var ref t2kRef
+		if err := json.Unmarshal(b, &ref); err != nil {
+			t.Fatal(err)
+		}
+		refs[ref.ID] = ref
+	})
+	n, ok := 0, 0
+	t2kReadJSONL(t, filepath.Join(dir, "vicuna13b_responses_sample.jsonl"), func(b []byte) {
+		var r struct{ ID, Response string }
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		ref := refs[r.ID]
+		s := T2KScore(t2kTestOntology(t, r.ID), ref.Sent, t2kTriples(ref.GT), T2KParseResponse(r.Response))
+		n++
+		got := []float64{s.Precision, s.Recall, s.F1, s.OntologyConformance, s.SubjectHallucination, s.ObjectHallucination}
+		want := []float64{ref.Precision, ref.Recall, ref.F1, ref.OntoConf, ref.SubHall, ref.ObjHall}
+		same := true
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 1e-9 {
+				same = false
+			}
+		}
+		if same {
+			ok++
+		} else {
+			t.Errorf("%s: scores %v from the raw response, reference %v", r.ID, got, want)
+		}
+	})
+	t.Logf("Text2KGBench raw responses parsed and scored as the reference: %d/%d", ok, n)
+	fmt.Printf("Text2KGBench raw responses parsed and scored as the reference: %d/%d\n", ok, n)
+}
+
+// TestT2KPorterStem checks NLTK PorterStemmer outputs (NLTK_EXTENSIONS
+// mode), from the examples of Porter (1980) and NLTK's documented
+// departures (irregular forms, "ies"/"ied" on four-letter words).
+func TestT2KPorterStem(t *testing.T) {
+	cases := map[string]string{
+		"caresses": "caress", "ponies": "poni", "cats": "cat", "feed": "feed", "agreed": "agre",
+		"plastered": "plaster", "motoring": "motor", "sing": "sing", "hopping": "hop", "falling": "fall",
+		"hissing": "hiss", "filing": "file", "happy": "happi", "sky": "sky", "skies": "sky", "dying": "die",
+		"lying": "lie", "news": "news", "ties": "tie", "died": "die", "cried": "cri", "relational": "relat",
+		"electrical": "electr", "hopeful": "hope", "goodness": "good", "adjustable": "adjust",
+		"adoption": "adopt", "controlling": "control", "rolled": "roll", "generously": "gener",
+		"Running": "run", "is": "is", "a": "a", "United": "unit", "States": "state",
+	}
+	for in, want := range cases {
+		if got := T2KPorterStem(in); got != want {
+			t.Errorf("T2KPorterStem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestT2KHopcroftKarp compares the maximum matching with brute force over
+// every subset assignment on random small bipartite graphs, and checks that
+// the exact-key matching reproduces the set-based precision and recall.
+func TestT2KHopcroftKarp(t *testing.T) {
+	rng := uint64(12345)
+	next := func(n int) int {
+		rng ^= rng << 13
+		rng ^= rng >> 7
+		rng ^= rng << 17
+		return int(rng % uint64(n))
+	}
+	for trial := 0; trial < 400; trial++ {
+		nl, nr := next(7), next(7)
+		adj := make([][]int, nl)
+		for u := range adj {
+			for v := 0; v < nr; v++ {
+				if next(3) == 0 {
+					adj[u] = append(adj[u], v)
+				}
+			}
+		}
+		match, size := T2KHopcroftKarp(nl, nr, adj)
+		// Validity.
+		used := map[int]bool{}
+		cnt := 0
+		for u, v := range match {
+			if v < 0 {
+				continue
+			}
+			cnt++
+			if used[v] {
+				t.Fatalf("trial %d: right vertex %d matched twice", trial, v)
+			}
+			used[v] = true
+			found := false
+			for _, w := range adj[u] {
+				found = found || w == v
+			}
+			if !found {
+				t.Fatalf("trial %d: pair %d-%d is not an edge", trial, u, v)
+			}
+		}
+		if cnt != size {
+			t.Fatalf("trial %d: size %d, %d pairs", trial, size, cnt)
+		}
+		if want := t2kBruteMatching(adj, 0, map[int]bool{}); size != want {
+			t.Fatalf("trial %d: Hopcroft-Karp %d, brute force %d (adj %v)", trial, size, want, adj)
+		}
+	}
+	gold := []T2KTriple{{"A_B", "rel", "C"}, {"A B", "rel", "D"}, {"Xavier", "r2", "York"}}
+	sys := []T2KTriple{{"ab", "rel", "c"}, {"Xavier", "r2", "Yorks"}}
+	exact := func(s, g T2KTriple) float64 {
+		if T2KNormalizeTriple(s) == T2KNormalizeTriple(g) {
+			return 1
+		}
+		return 0
+	}
+	res, err := T2KMatch(gold, sys, exact, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Matched != 1 || res.Precision != 0.5 || math.Abs(res.Recall-1.0/3) > 1e-12 {
+		t.Errorf("exact matching: %+v", res)
+	}
+	res, _ = T2KMatch(gold, sys, nil, T2KMatchThreshold)
+	if res.Matched != 2 {
+		t.Errorf("similarity matching at %.2f: %+v, want 2 matched (Xavier r2 Yorks ~ Xavier r2 York)", T2KMatchThreshold, res)
+	}
+}
+
+func t2kBruteMatching(adj [][]int, u int, used map[int]bool) int {
+	if u == len(adj) {
+		return 0
+	}
+	best := t2kBruteMatching(adj, u+1, used)
+	for _, v := range adj[u] {
+		if !used[v] {
+			used[v] = true
+			if m := 1 + t2kBruteMatching(adj, u+1, used); m > best {
+				best = m
+			}
+			used[v] = false
+		}
+	}
+	return best
+}
+
+// FuzzT2K parses and scores arbitrary responses: no panic, parsed triples
+// keep their parts free of quotes, and scores stay within [0, 1].
+func FuzzT2K(f *testing.F) {
+	for _, s := range []string{"staff(The AWH Engineering College, 250)", "a(b,)", "x((1) y, 2 (kg))\nrel(\"s\", 's')", "((((,))))", "dean(X,\n)", "é(ü, ß)"} {
+		f.Add(s)
+	}
+	o := &T2KOntology{Concepts: []T2KConcept{{"University", "University"}}, Relations: []T2KRelation{{"staff", "staff", "University", "number"}}}
+	gold := []T2KTriple{{"AWH_Engineering_College", "staff", "250"}}
+	f.Fuzz(func(t *testing.T, resp string) {
+		tr := T2KParseResponse(resp)
+		for _, x := range tr {
+			if strings.ContainsAny(x.Sub+x.Obj, `"'`) {
+				t.Errorf("quote left in %v", x)
+			}
+		}
+		s := T2KScore(o, resp, gold, tr)
+		for _, v := range []float64{s.Precision, s.Recall, s.F1, s.OntologyConformance, s.RelationHallucination, s.SubjectHallucination, s.ObjectHallucination} {
+			if v < 0 || v > 1 || math.IsNaN(v) {
+				t.Errorf("score %v out of range for %q", v, resp)
+			}
+		}
+	})
+}
+
+func BenchmarkT2KScore(b *testing.B) {
+	o := &T2KOntology{Concepts: []T2KConcept{{"University", "University"}, {"City", "City"}}, Relations: []T2KRelation{{"staff", "staff", "University", "number"}, {"city", "city", "University", "City"}}}
+	sent := "The AWH Engineering College is located in Kuttikkattoor, Kerala and it has 250 academic staff."
+	gold := []T2KTriple{{"AWH_Engineering_College", "academicStaffSize", "250"}, {"AWH_Engineering_College", "city", "\"Kuttikkattoor\""}}
+	resp := "staff(The AWH Engineering College, 250)\ncity(AWH Engineering College, Kuttikkattoor)"
+	for i := 0; i < b.N; i++ {
+		T2KScore(o, sent, gold, T2KParseResponse(resp))
+	}
+}
