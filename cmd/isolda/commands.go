@@ -11,5 +11,6 @@ func commands(env *Env) []*cobra.Command {
 		newDecodeCmd(env),
 		newCheckCmd(env),
 		newTokensCmd(env),
+		newQuestionsCmd(env),
 	}
 }

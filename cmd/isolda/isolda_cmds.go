@@ -17,7 +17,7 @@ type isoldaFlags struct {
 func (f *isoldaFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	o := &f.opts
-	fl.StringVar(&o.Version, "spec", "0.2", "notation version: 0.2 or 0.1")
+	fl.StringVar(&o.Version, "spec", "0.2", "notation version: 0.2, 0.1 or 0.3 (0.2 with --iri-ids and --datatype-prefixes)")
 	fl.StringVar(&o.IDs, "ids", "label", "entity ids: label (labels where unique, else slugs) or slug (slugs for every entity)")
 	fl.BoolVar(&o.NoConstants, "no-constants", false, "keep values shared by every row in the rows instead of the header (p=v)")
 	fl.BoolVar(&o.NoTypes, "no-types", false, "omit the @types line")
@@ -33,6 +33,8 @@ func (f *isoldaFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&o.NoRowLabelIDs, "no-row-label-ids", false, "0.2 ablation: one row without a label id makes the whole table use slugs")
 	fl.BoolVar(&o.NoTermAliases, "no-term-aliases", false, "0.2 ablation: no @term aliases")
 	fl.BoolVar(&o.NoVocabPrefix, "no-vocab-prefix", false, "0.2 ablation: never declare the @vocab namespace as a prefix")
+	fl.BoolVar(&o.IRIIDs, "iri-ids", false, "identify unlabelled IRI entities by their compact IRI (first column @iri) instead of a slug")
+	fl.BoolVar(&o.DatatypePrefixes, "datatype-prefixes", false, "declare a well-known prefix (xsd) whenever a datatype uses it")
 }
 
 func newEncodeCmd(env *Env) *cobra.Command {

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/isolda/isolda/bench"
+	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/rdf/rdfio"
+	"github.com/isolda/isolda/token"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// benchFlags are the flags of isolda bench.
+type benchFlags struct {
+	in          inputFlags
+	tokenizers  []string
+	modelsDir   string
+	only, skip  []string
+	jsonFile    string
+	csvFile     string
+	outDir      string
+	synthetic   string
+	services    int
+	noiseEdges  int
+	seed        int64
+	budgets     []int
+	orderings   []string
+	shuffleSeed uint64
+	queries     int
+	articleOnly bool
+	check       bool
+	failures    bool
+}
+
+func newBenchCmd(env *Env) *cobra.Command {
+	var fl benchFlags
+	cmd := &cobra.Command{
+		Use:   "bench [FILE...]",
+		Short: "Benchmark every format offline: bytes, tokens, round-trip fidelity, traversal, budgets",
+		Long: "Encodes each graph in every registered format and measures UTF-8 bytes, characters and tokens " +
+			"(one column per --tokenizer), the ratio of tokens to Turtle, round-trip fidelity of the lossless " +
+			"formats (decode and compare: RDF isomorphism, or equal node and edge sets for labelled-graph " +
+			"formats) and the accuracy of generated multi-hop and reverse-edge traversal queries on the decoded " +
+			"graph. Lossy formats are listed apart, marked LOSSY. Without FILE it runs on the embedded " +
+			"examples.\n\n" +
+			"--synthetic services runs the GraphRAG article's benchmark on its synthetic service graph " +
+			"(--services, --noise-edges, --seed; byte-identical to its reference program) with the budget " +
+			"study: budgets (--budgets) under raw and record-aware truncation for each record ordering " +
+			"(--orderings). --json keeps the reference program's report structure.\n\n" +
+			"--failure-cases runs the article's failure cases as named fixtures and shows which formats " +
+			"survive them.\n\n" +
+			"--out DIR writes report.json, results.csv, tokens.svg, pareto.svg and index.html. A progress bar " +
+			"is drawn on a terminal only. With --check the exit status is 1 when a lossless format fails its " +
+			"round trip or traversal queries.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBench(env, &fl, args)
+		},
+	}
+	f := cmd.Flags()
+	fl.in.register(cmd)
+	f.StringArrayVarP(&fl.tokenizers, "tokenizer", "t", []string{token.O200KBase}, "tokenizer to count with (repeatable; the first ranks): o200k_base, cl100k_base, qwen3, llama3, gemma3, a tokenizer.json path or a Hugging Face model id")
+	f.StringVar(&fl.modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
+	f.StringSliceVar(&fl.only, "formats", nil, "only these formats (comma-separated registry names)")
+	f.StringSliceVar(&fl.skip, "skip", nil, "leave out these formats (comma-separated registry names)")
+	f.StringVar(&fl.jsonFile, "json", "", "write the full results (parameters, versions, hashes) as JSON to FILE")
+	f.StringVar(&fl.csvFile, "csv", "", "write one CSV row per graph and format to FILE")
+	f.StringVar(&fl.outDir, "out", "", "write report.json, results.csv, SVG charts and index.html to DIR")
+	f.StringVar(&fl.synthetic, "synthetic", "", "benchmark a synthetic graph instead of RDF files: services (the GraphRAG article's graph)")
+	f.IntVar(&fl.services, "services", 40, "synthetic services: number of services")
+	f.IntVar(&fl.noiseEdges, "noise-edges", 80, "synthetic services: number of random depends_on edges")
+	f.Int64Var(&fl.seed, "seed", 7, "synthetic services: seed of Python's random.Random")
+	f.IntSliceVar(&fl.budgets, "budgets", bench.DefaultBudgets(), "token budgets of the budget study (synthetic graph; empty to skip)")
+	f.StringSliceVar(&fl.orderings, "orderings", bench.Orderings(), "record orderings of the budget study")
+	f.Uint64Var(&fl.shuffleSeed, "shuffle-seed", 1, "seed of the shuffled ordering")
+	f.IntVar(&fl.queries, "queries", bench.DefaultQueries, "traversal queries of each kind generated per RDF graph")
+	f.BoolVar(&fl.articleOnly, "article-only", false, "synthetic services: only the article's formats (no other registry formats)")
+	f.BoolVar(&fl.failures, "failure-cases", false, "run the article's failure cases (duplicate identifiers, delimiter collisions, direction reversal, relationship-type collapse, orphan edges, broken monolithic JSON, tokenizer mismatch, identifier leakage) and show which formats survive")
+	f.BoolVar(&fl.check, "check", false, "exit with status 1 when a lossless format fails its round trip or a traversal query")
+	return cmd
+}
+
+func runBench(env *Env, fl *benchFlags, args []string) error {
+	reg := token.NewRegistry(token.Options{ModelsDir: fl.modelsDir})
+	var toks []token.Tokenizer
+	for _, name := range fl.tokenizers {
+		t, err := reg.Get(name)
+		if err != nil {
+			return badInput(err)
+		}
+		toks = append(toks, t)
+	}
+	if len(toks) == 0 {
+		return badInput(fmt.Errorf("bench: give at least one --tokenizer"))
+	}
+	if _, err := bench.SelectFormats(fl.only, fl.skip); err != nil {
+		return badInput(err)
+	}
+	if fl.failures {
+		if len(args) > 0 || fl.synthetic != "" {
+			return badInput(fmt.Errorf("bench: --failure-cases takes no FILE and no --synthetic"))
+		}
+		return runFailureCases(env, fl, toks)
+	}
+	progress := newProgress(env.Stderr)
+	switch fl.synthetic {
+	case "":
+	case "services":
+		if len(args) > 0 {
+			return badInput(fmt.Errorf("bench: --synthetic takes no FILE arguments"))
+		}
+		return runSynthetic(env, fl, toks)
+	default:
+		return badInput(fmt.Errorf("bench: unknown --synthetic %q (want services)", fl.synthetic))
+	}
+	inputs, err := benchInputs(env, fl, args)
+	if err != nil {
+		return err
+	}
+	rep, err := bench.Run(inputs, bench.Options{Tokenizers: toks, Formats: fl.only, Skip: fl.skip,
+		Queries: fl.queries, Progress: progress})
+	if err != nil {
+		return badInput(err)
+	}
+	progress(-1, 0)
+	w := bufio.NewWriter(env.Stdout)
+	if err := bench.WriteTable(w, rep); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "# %d graphs x %d formats, %s tokenizers, %.0f ms\n", len(rep.Graphs), len(rep.Formats),
+		strings.Join(rep.Tokenizers, ", "), rep.Millis)
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := writeOutputs(fl, rep, func(w io.Writer) error { return bench.WriteCSV(w, rep) },
+		func(dir string) error { return bench.WriteDir(dir, rep) }); err != nil {
+		return err
+	}
+	if fl.check {
+		for _, r := range rep.Results {
+			if r.Lossless && r.Error == "" && (!r.RoundTripEqual || r.Traversal != nil && *r.Traversal != 1) {
+				fmt.Fprintf(env.Stderr, "isolda: %s on %s: fidelity %s %s\n", r.Format, r.Graph, r.Fidelity, r.FidelityDetail)
+				return checkFailed()
+			}
+		}
+	}
+	return nil
+}
+
+// benchInputs reads the named RDF files, or the embedded examples.
+func benchInputs(env *Env, fl *benchFlags, args []string) ([]bench.Input, error) {
+	var inputs []bench.Input
+	if len(args) == 0 {
+		opts, err := fl.in.options(env)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range examples.Names() {
+			data, err := examples.Read(name)
+			if err != nil {
+				return nil, err
+			}
+			o := opts
+			o.File = "examples/" + name
+			d, err := rdfio.Read(bytes.NewReader(data), o)
+			if err != nil {
+				return nil, badInput(err)
+			}
+			inputs = append(inputs, bench.Input{Name: name, Dataset: d})
+		}
+		return inputs, nil
+	}
+	for _, name := range args {
+		d, err := fl.in.read(env, name)
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, bench.Input{Name: filepath.Base(name), Dataset: d})
+	}
+	return inputs, nil
+}
+
+// runSynthetic runs the article's benchmark on its synthetic graph.
+func runSynthetic(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
+	p := graphrag.DefaultParameters()
+	p.Services, p.NoiseEdges, p.Seed = fl.services, fl.noiseEdges, fl.seed
+	p.Output = fl.jsonFile
+	if fl.services < 0 || fl.noiseEdges < 0 {
+		return badInput(fmt.Errorf("bench: --services and --noise-edges must not be negative"))
+	}
+	for _, b := range fl.budgets {
+		if b <= 0 {
+			return badInput(fmt.Errorf("bench: budget %d: budgets must be positive", b))
+		}
+	}
+	rep, err := bench.Synthetic(bench.SyntheticOptions{Parameters: p, Tokenizers: toks, Extra: !fl.articleOnly,
+		Formats: fl.only, Skip: fl.skip, Budgets: fl.budgets, Orderings: fl.orderings, ShuffleSeed: fl.shuffleSeed})
+	if err != nil {
+		return badInput(err)
+	}
+	w := bufio.NewWriter(env.Stdout)
+	if err := bench.WriteSyntheticTable(w, rep); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := writeOutputs(fl, rep, func(w io.Writer) error { return bench.WriteSyntheticCSV(w, rep) },
+		func(dir string) error { return bench.WriteSyntheticDir(dir, rep) }); err != nil {
+		return err
+	}
+	if fl.check {
+		for _, r := range rep.Formats {
+			if r.Result.Lossless && (!r.Result.RoundTripEqual || r.Result.TraversalAccuracy != 1) {
+				fmt.Fprintf(env.Stderr, "isolda: %s: round trip or traversal failed\n", r.Name)
+				return checkFailed()
+			}
+		}
+	}
+	return nil
+}
+
+// runFailureCases runs every failure case and prints the outcomes.
+func runFailureCases(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
+	var results []*bench.FailureResult
+	for _, c := range bench.FailureCases() {
+		r, err := bench.RunFailureCase(c, toks)
+		if err != nil {
+			return err
+		}
+		results = append(results, r)
+	}
+	w := bufio.NewWriter(env.Stdout)
+	if err := bench.WriteFailures(w, results); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if fl.jsonFile != "" {
+		return writeBenchFile(fl.jsonFile, func(w io.Writer) error { return bench.WriteJSON(w, results) })
+	}
+	return nil
+}
+
+// writeOutputs writes --json, --csv and --out.
+func writeOutputs(fl *benchFlags, rep any, writeCSV func(io.Writer) error, writeDir func(string) error) error {
+	if fl.jsonFile != "" {
+		if err := writeBenchFile(fl.jsonFile, func(w io.Writer) error { return bench.WriteJSON(w, rep) }); err != nil {
+			return err
+		}
+	}
+	if fl.csvFile != "" {
+		if err := writeBenchFile(fl.csvFile, writeCSV); err != nil {
+			return err
+		}
+	}
+	if fl.outDir != "" {
+		if err := writeDir(fl.outDir); err != nil {
+			return badInput(err)
+		}
+	}
+	return nil
+}
+
+// writeBenchFile creates path and writes it with write.
+func writeBenchFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return badInput(err)
+	}
+	w := bufio.NewWriter(f)
+	if err := write(w); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// newProgress returns a progress callback that draws a bar on stderr when
+// it is a terminal and does nothing otherwise; progress(-1, 0) clears it.
+func newProgress(stderr io.Writer) func(done, total int) {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return func(int, int) {}
+	}
+	var last time.Time
+	drawn := false
+	return func(done, total int) {
+		if done < 0 {
+			if drawn {
+				fmt.Fprint(f, "\r\033[K")
+			}
+			return
+		}
+		if now := time.Now(); done < total && now.Sub(last) < 50*time.Millisecond {
+			return
+		} else {
+			last = now
+		}
+		const width = 30
+		filled := width * done / max(total, 1)
+		fmt.Fprintf(f, "\r[%s%s] %d/%d", strings.Repeat("#", filled), strings.Repeat(" ", width-filled), done, total)
+		drawn = true
+	}
+}

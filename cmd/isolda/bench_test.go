@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/formats"
+)
+
+// runBenchCLI runs the CLI with the bench command wired in, whether or not
+// commands() lists it yet, and returns the exit code as run does.
+func runBenchCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+	root := newRootCmd(env)
+	if c, _, err := root.Find([]string{"bench"}); err != nil || c == root {
+		root.AddCommand(newBenchCmd(env))
+	}
+	root.SetArgs(args)
+	err := root.Execute()
+	var ee *exitError
+	switch {
+	case err == nil:
+		return exitOK, out.String(), errb.String()
+	case errors.As(err, &ee):
+		if ee.err != nil {
+			errb.WriteString(ee.err.Error())
+		}
+		return ee.code, out.String(), errb.String()
+	}
+	errb.WriteString(err.Error())
+	return exitBadInput, out.String(), errb.String()
+}
+
+func TestBenchDefaultRun(t *testing.T) {
+	dir := t.TempDir()
+	jsonFile, csvFile := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.csv")
+	start := time.Now()
+	code, out, errs := runBenchCLI(t, "bench", "--check", "--json", jsonFile, "--csv", csvFile)
+	elapsed := time.Since(start)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	t.Logf("default isolda bench: %v", elapsed)
+	if elapsed > 10*time.Second {
+		t.Errorf("the default run took %v, want under 10 s", elapsed)
+	}
+	for _, name := range examples.Names() {
+		if !strings.Contains(out, "# "+name+":") {
+			t.Errorf("no table for %s", name)
+		}
+	}
+	for _, want := range []string{"## lossless: decode to a dataset isomorphic", "## LOSSY formats", "ratio/turtle", "o200k_base", "RDFC-1.0 SHA-256"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	var rep struct {
+		Tokenizers []string `json:"tokenizers"`
+		Graphs     []struct {
+			Name string `json:"name"`
+			Hash string `json:"hash"`
+		} `json:"graphs"`
+		Results []map[string]any `json:"results"`
+	}
+	data, err := os.ReadFile(jsonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	nf := len(formats.All())
+	if len(rep.Graphs) != len(examples.Names()) || len(rep.Results) != len(rep.Graphs)*nf || rep.Tokenizers[0] != "o200k_base" {
+		t.Errorf("JSON: %d graphs, %d results, tokenizers %v", len(rep.Graphs), len(rep.Results), rep.Tokenizers)
+	}
+	f, err := os.Open(csvFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(rep.Results)+1 {
+		t.Errorf("CSV has %d rows for %d results", len(rows), len(rep.Results))
+	}
+}
+
+func TestBenchTokenizerColumnsAndFiles(t *testing.T) {
+	dir := t.TempDir()
+	ttl := filepath.Join(dir, "g.ttl")
+	if err := os.WriteFile(ttl, []byte("@prefix ex: <http://example.org/> .\nex:a ex:knows ex:b .\nex:b ex:knows ex:c .\nex:a ex:name \"A\" .\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runBenchCLI(t, "bench", "-t", "o200k_base", "-t", "cl100k_base", "--formats", "turtle,ntriples,isolda,typed_edges,list_of_edges", ttl)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "# g.ttl: 3 statements") || !strings.Contains(out, "o200k_base  cl100k_base") {
+		t.Errorf("output:\n%s", out)
+	}
+	// N-Triples of this graph, counted by hand: two lines of 75 bytes
+	// (<http://example.org/a> <http://example.org/knows> <http://example.org/b> .)
+	// and one of 55 (<http://example.org/a> <http://example.org/name> "A" .).
+	found := false
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 3 && f[1] == "ntriples" {
+			found = f[3] == "205"
+		}
+	}
+	if !found {
+		t.Errorf("ntriples row lacks 205 bytes:\n%s", out)
+	}
+	if !strings.Contains(out, "ntriples") || !strings.Contains(out, "list_of_edges") || strings.Contains(out, "pretty_json") {
+		t.Errorf("format selection not applied:\n%s", out)
+	}
+}
+
+func TestBenchErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.ttl")
+	if err := os.WriteFile(bad, []byte("@prefix ex: <http://example.org/> .\nex:a ex:b .\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "-t", "no-such-tokenizer"}, "no-such-tokenizer"},
+		{[]string{"bench", "--formats", "nope"}, `unknown format "nope"`},
+		{[]string{"bench", "--synthetic", "graphs"}, "unknown --synthetic"},
+		{[]string{"bench", "--synthetic", "services", "--services", "-1"}, "must not be negative"},
+		{[]string{"bench", "--synthetic", "services", "--orderings", "sideways"}, `unknown ordering "sideways"`},
+		{[]string{"bench", bad}, "bad.ttl:2:"},
+		{[]string{"bench", filepath.Join(dir, "missing.ttl")}, "missing.ttl"},
+	} {
+		code, _, errs := runBenchCLI(t, c.args...)
+		if code != exitBadInput || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// The synthetic graph of the article: the byte counts and SHA-256 of the
+// five formats equal the reference program's texts (fixtures of
+// formats/graphrag, written by the reference program).
+func TestBenchSyntheticMatchesReference(t *testing.T) {
+	dir := t.TempDir()
+	jsonFile := filepath.Join(dir, "baseline.json")
+	code, out, errs := runBenchCLI(t, "bench", "--synthetic", "services", "--services", "40", "--noise-edges", "80",
+		"--seed", "7", "--json", jsonFile, "--budgets", "512,2048", "--check")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "43 nodes, 88 edges") || !strings.Contains(out, "# budget study") || !strings.Contains(out, "# Pareto frontier") {
+		t.Errorf("output:\n%s", out)
+	}
+	data, err := os.ReadFile(jsonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Parameters map[string]any `json:"parameters"`
+		Graph      struct{ Nodes, Edges int }
+		Formats    map[string]struct {
+			UTF8Bytes      int    `json:"utf8_bytes"`
+			SHA256         string `json:"sha256"`
+			RoundTripEqual bool   `json:"round_trip_equal"`
+		} `json:"formats"`
+		Budgets []map[string]any `json:"budgets"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Graph.Nodes != 43 || rep.Graph.Edges != 88 || rep.Parameters["seed"] != 7.0 {
+		t.Errorf("graph %+v, parameters %v", rep.Graph, rep.Parameters)
+	}
+	for _, name := range []string{"pretty_json", "compact_json", "jsonl", "csv", "typed_edges"} {
+		text, err := os.ReadFile(filepath.Join("..", "..", "formats", "graphrag", "testdata", "default", "graph."+name+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(text)
+		got := rep.Formats[name]
+		if got.UTF8Bytes != len(text) || got.SHA256 != hex.EncodeToString(sum[:]) || !got.RoundTripEqual {
+			t.Errorf("%s: %d bytes, sha256 %s; reference %d bytes, %x", name, got.UTF8Bytes, got.SHA256, len(text), sum)
+		}
+	}
+	// 6 article formats x 5 orderings x 2 policies x 2 budgets.
+	if len(rep.Budgets) != 6*5*2*2 {
+		t.Errorf("%d budget cells", len(rep.Budgets))
+	}
+}
+
+func TestBenchOutDir(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"bench", "--formats", "turtle,isolda,csv,adjacency", "--out", filepath.Join(dir, "rdf")},
+		{"bench", "--synthetic", "services", "--budgets", "512,1024", "--out", filepath.Join(dir, "syn")},
+	} {
+		if code, _, errs := runBenchCLI(t, args...); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+	for _, c := range []struct{ sub, svg string }{{"rdf", "tokens-1.svg"}, {"rdf", "pareto-3.svg"}, {"syn", "tokens.svg"}, {"syn", "pareto.svg"}} {
+		p := filepath.Join(dir, c.sub)
+		index, err := os.ReadFile(filepath.Join(p, "index.html"))
+		if err != nil || !strings.Contains(string(index), `src="`+c.svg+`"`) {
+			t.Errorf("%s/index.html does not show %s (%v)", c.sub, c.svg, err)
+		}
+		svg, err := os.ReadFile(filepath.Join(p, c.svg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Well-formed XML with an svg root.
+		dec := xml.NewDecoder(bytes.NewReader(svg))
+		var root string
+		for {
+			tok, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s/%s: %v", c.sub, c.svg, err)
+			}
+			if se, ok := tok.(xml.StartElement); ok && root == "" {
+				root = se.Name.Local
+			}
+		}
+		if root != "svg" {
+			t.Errorf("%s/%s: root %q", c.sub, c.svg, root)
+		}
+		for _, f := range []string{"report.json", "results.csv"} {
+			if _, err := os.Stat(filepath.Join(p, f)); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "syn", "pareto.svg"))
+	if !strings.Contains(string(svg), "dominated by") {
+		t.Error("the synthetic Pareto chart marks no dominated format")
+	}
+}
+
+func TestBenchFailureCases(t *testing.T) {
+	code, out, errs := runBenchCLI(t, "bench", "--failure-cases")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"# duplicate_identifiers:", "# delimiter_collisions:", "# direction_reversal:",
+		"# relationship_type_collapse:", "# orphan_edges:", "# broken_monolithic_json: 4 of 6 formats survive",
+		"# tokenizer_mismatch:", "# identifier_leakage:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}

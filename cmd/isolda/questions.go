@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/task"
+	"github.com/spf13/cobra"
+)
+
+func newQuestionsCmd(env *Env) *cobra.Command {
+	var in inputFlags
+	var families, out string
+	var perFamily int
+	var seed int64
+	cmd := &cobra.Command{
+		Use:   "questions [FILE|-]",
+		Short: "Generate a frozen set of KG questions with gold answers from an RDF graph",
+		Long: "Generates questions of the ISOLDA studies' families (lookup, multi_hop, count, " +
+			"outgoing_aggregation, incoming_aggregation, language_choice, two_hop, filter) from the " +
+			"structure of an RDF graph (the embedded demo graph when no file is given), with gold answers, " +
+			"seeded. Prints the count per family (and why a family was skipped) and writes the frozen set " +
+			"as JSONL with SHA-1 hashes of every context and question.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fams, err := task.ParseFamilies(families)
+			if err != nil {
+				return badInput(err)
+			}
+			name := argOrEmpty(args)
+			d, err := in.read(env, name)
+			if err != nil {
+				return err
+			}
+			setName := filepath.Base(name)
+			if name == "" {
+				setName = examples.Default
+			}
+			set, err := task.Generate(d, task.GenerateOptions{Families: fams, PerFamily: perFamily, Seed: seed, Name: setName})
+			if err != nil {
+				return badInput(err)
+			}
+			report := env.Stdout
+			if out == "-" {
+				report = env.Stderr
+			}
+			if err := set.WriteCounts(report); err != nil {
+				return err
+			}
+			var w io.Writer = env.Stdout
+			if out != "-" {
+				f, err := os.Create(out)
+				if err != nil {
+					return badInput(err)
+				}
+				defer f.Close()
+				w = f
+			}
+			bw := bufio.NewWriter(w)
+			if err := task.WriteFrozen(bw, set); err != nil {
+				return err
+			}
+			if err := bw.Flush(); err != nil {
+				return err
+			}
+			if out != "-" {
+				fmt.Fprintf(report, "wrote %s\n", out)
+			}
+			return nil
+		},
+	}
+	in.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&families, "families", "all", "question families: all, or a comma-separated list")
+	fl.IntVar(&perFamily, "per-family", task.DefaultPerFamily, "at most this many questions per family")
+	fl.Int64Var(&seed, "seed", 1201, "seed for the choice among candidate questions")
+	fl.StringVarP(&out, "out", "o", "questions.jsonl", "file for the frozen set (- for standard output)")
+	return cmd
+}
