@@ -29,44 +29,54 @@ const testsBase = "https://w3c.github.io/json-ld-api/tests/"
 // pass, with the reason. The test fails if one of them starts passing (so
 // the table stays true) or if any other test fails.
 var knownFailures = map[string]string{
-	// Expansion is json-gold's; these are its known expansion gaps
-	// (json-gold's own skip list, ld/skip_test.go, lists them too).
-	"toRdf#tc032": "json-gold: type-scoped context not reverted for embedded nodes (expansion)",
-	"toRdf#tc033": "json-gold: type-scoped context not reverted for embedded nodes (expansion)",
-	"toRdf#tc037": "json-gold: property-scoped context with @propagate (expansion)",
-	"toRdf#tc038": "json-gold: property-scoped context with @propagate (expansion)",
-	"toRdf#tc031": "json-gold resolves a relative remote context URL against @base instead of the document URL",
-	"toRdf#tpr28": "json-gold: redefining a protected term whose IRI mapping is null is not rejected (expansion)",
-	"toRdf#tpr43": "json-gold: a null context inside an @graph container does not clear protection (expansion)",
-	// IRI resolution is json-gold's (ld.Resolve): it removes dot segments and
-	// doubled slashes from IRIs that are already absolute, and mishandles
-	// bases without an authority ("tag:", "ex:").
-	"toRdf#t0122": "json-gold IRI resolution: normalizes ./ in an absolute IRI",
-	"toRdf#t0123": "json-gold IRI resolution: normalizes ../ in an absolute IRI",
-	"toRdf#t0124": "json-gold IRI resolution: normalizes /. in an absolute IRI",
-	"toRdf#t0125": "json-gold IRI resolution: normalizes /.. in an absolute IRI",
-	"toRdf#t0128": "json-gold IRI resolution: collapses // in paths",
-	"toRdf#t0130": "json-gold IRI resolution: base without authority (tag:) gives tag:///a",
-	"toRdf#t0131": "json-gold IRI resolution: base without authority (tag:) gives tag:///a",
-	"toRdf#t0132": "json-gold IRI resolution: base without authority (tag:) gives tag:///a",
-	"toRdf#tli11": "json-gold IRI resolution: base without authority (ex:) gives ex:///test",
-	"toRdf#tli12": "json-gold IRI resolution percent-encodes <> so the invalid IRI is not dropped",
-	"toRdf#te111": "json-gold: a relative @vocab is resolved without removing dot segments",
-	"toRdf#te112": "json-gold: a relative @vocab is resolved without removing dot segments",
-	// Test oracle.
-	"toRdf#te075": "oracle: json-gold's N-Quads parser cannot read the expected generalized RDF (blank-node predicate)",
 	// By design.
 	"html#tr004": "by design: each script is its own document; the spec wraps all scripts in one array, " +
 		"so a top-level @graph becomes a named graph there",
 }
 
-// notApplicable lists tests that do not apply to a JSON-LD 1.1 processor
-// reading offline; they are counted apart and printed.
-func notApplicable(e manifestEntry) string {
-	if e.Option.SpecVersion == "json-ld-1.0" {
-		return "specVersion json-ld-1.0: a test for JSON-LD 1.0 processors only"
+// isJSONLD10 reports whether a test is for JSON-LD 1.0 processors only
+// (specVersion json-ld-1.0). Such tests are run in json-ld-1.0 processing
+// mode and counted apart from the JSON-LD 1.1 tests.
+func isJSONLD10(e manifestEntry) bool { return e.Option.SpecVersion == "json-ld-1.0" }
+
+// tally counts the outcomes of the tests of one suite.
+type tally struct {
+	name                     string
+	total, pass, known, fail int
+	failures                 []string
+}
+
+// record counts one outcome; problem is "" for a pass.
+func (c *tally) record(t *testing.T, id, testName, problem string) {
+	t.Helper()
+	c.total++
+	reason, isKnown := knownFailures[id]
+	switch {
+	case problem == "" && isKnown:
+		c.fail++
+		t.Errorf("%s (%s) passes now: remove it from knownFailures (%s)", id, testName, reason)
+	case problem == "":
+		c.pass++
+	case isKnown:
+		c.known++
+		c.failures = append(c.failures, fmt.Sprintf("  %-14s %s", id, reason))
+	default:
+		c.fail++
+		t.Errorf("%s (%s): %s", id, testName, problem)
 	}
-	return ""
+}
+
+// report prints the counts with t.Log and on standard output.
+func (c *tally) report(t *testing.T) {
+	t.Helper()
+	summary := fmt.Sprintf("jsonld %s: %d tests: %d passed, %d known failures, %d unexpected failures (%.1f%%)",
+		c.name, c.total, c.pass, c.known, c.fail, 100*float64(c.pass)/float64(max(c.total, 1)))
+	t.Log(summary)
+	fmt.Println(summary)
+	if len(c.failures) > 0 {
+		fmt.Printf("jsonld %s known failures:\n%s\n", c.name, strings.Join(c.failures, "\n"))
+		t.Logf("known failures:\n%s", strings.Join(c.failures, "\n"))
+	}
 }
 
 type manifestEntry struct {
@@ -189,47 +199,22 @@ func runSuite(t *testing.T, name, manifestFile string, html bool) {
 	if m.BaseIri != testsBase {
 		t.Fatalf("baseIri = %q", m.BaseIri)
 	}
-	var total, pass, fail, na, known int
-	var failures, naList []string
+	v11 := &tally{name: name}
+	v10 := &tally{name: name + " (specVersion json-ld-1.0 tests, run in json-ld-1.0 mode)"}
 	for _, e := range m.Sequence {
 		if !e.is("ToRDFTest") {
 			continue
 		}
-		total++
-		id := name + e.ID
-		if why := notApplicable(e); why != "" {
-			na++
-			naList = append(naList, fmt.Sprintf("  %-14s %s", id, why))
-			continue
+		c := v11
+		if isJSONLD10(e) {
+			c = v10
+			e.Option.ProcessingMode = JSONLD10
 		}
-		problem := runEntry(dir, e, html)
-		reason, isKnown := knownFailures[id]
-		switch {
-		case problem == "" && isKnown:
-			fail++
-			t.Errorf("%s (%s) passes now: remove it from knownFailures (%s)", id, e.Name, reason)
-		case problem == "":
-			pass++
-		case isKnown:
-			known++
-			failures = append(failures, fmt.Sprintf("  %-14s %s", id, reason))
-		default:
-			fail++
-			t.Errorf("%s (%s): %s", id, e.Name, problem)
-		}
+		c.record(t, name+e.ID, e.Name, runEntry(dir, e, html))
 	}
-	applicable := total - na
-	summary := fmt.Sprintf("jsonld %s: %d tests, %d not applicable, %d applicable: %d passed, %d known failures, %d unexpected failures (%.1f%% of applicable, %.1f%% of all)",
-		name, total, na, applicable, pass, known, fail,
-		100*float64(pass)/float64(max(applicable, 1)), 100*float64(pass)/float64(max(total, 1)))
-	t.Log(summary)
-	fmt.Println(summary)
-	if len(failures) > 0 {
-		fmt.Printf("jsonld %s known failures:\n%s\n", name, strings.Join(failures, "\n"))
-		t.Logf("known failures:\n%s", strings.Join(failures, "\n"))
-	}
-	if len(naList) > 0 {
-		fmt.Printf("jsonld %s not applicable:\n%s\n", name, strings.Join(naList, "\n"))
+	v11.report(t)
+	if v10.total > 0 {
+		v10.report(t)
 	}
 }
 

@@ -2,8 +2,10 @@ package jsonld
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/isolda/isolda/internal/shared"
@@ -40,12 +42,22 @@ func checkQuads(t *testing.T, quads []rdf.Quad) {
 	}
 }
 
+// checkError fails on an error that reveals a panic caught in the
+// processor (a bug, not bad input).
+func checkError(t *testing.T, err error) {
+	var je *Error
+	if errors.As(err, &je) && strings.HasPrefix(je.Msg, "internal error in the JSON-LD processor") {
+		t.Fatalf("panic in the processor: %v", err)
+	}
+}
+
 func FuzzParseJSONLD(f *testing.F) {
 	addSeeds(f, "toRdf/*-in.jsonld")
 	f.Add([]byte(`{"@context": "https://schema.org", "@type": "Event", "name": "x"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d := rdf.NewDataset()
 		if err := Parse(bytes.NewReader(data), d, fuzzOptions()); err != nil {
+			checkError(t, err)
 			return
 		}
 		checkQuads(t, d.Quads())
@@ -70,8 +82,71 @@ func FuzzParseHTML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d := rdf.NewDataset()
 		if err := ParseHTML(bytes.NewReader(data), d, fuzzOptions()); err != nil {
+			checkError(t, err)
 			return
 		}
 		checkQuads(t, d.Quads())
+	})
+}
+
+// FuzzParseJSONLDOptions reads documents under the options that change the
+// algorithms (json-ld-1.0 mode, rdfDirection, generalized RDF, DropInvalid,
+// Strict): no panic, well-formed quads, and the same output twice.
+func FuzzParseJSONLDOptions(f *testing.F) {
+	files, err := filepath.Glob(filepath.Join(shared.MustPath(f, "conformance", "jsonld"), "toRdf", "*-in.jsonld"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for i, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		// The first byte selects the options: cycle through them.
+		f.Add(append([]byte{byte(i % 64)}, data...))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		opts := fuzzOptions()
+		bits := data[0]
+		data = data[1:]
+		if bits&1 != 0 {
+			opts.ProcessingMode = JSONLD10
+		}
+		switch bits >> 1 & 3 {
+		case 1:
+			opts.RDFDirection = I18nDatatype
+		case 2:
+			opts.RDFDirection = CompoundLiteral
+		}
+		opts.GeneralizedRDF = bits&8 != 0
+		opts.DropInvalid = bits&16 != 0
+		opts.Strict = bits&32 != 0
+		opts.Base = "http://example.org/base/doc"
+		read := func() ([]rdf.Quad, error) {
+			var quads []rdf.Quad
+			err := Parse(bytes.NewReader(data), rdf.SinkFunc(func(q rdf.Quad) error {
+				quads = append(quads, q)
+				return nil
+			}), opts)
+			return quads, err
+		}
+		first, err := read()
+		if err != nil {
+			checkError(t, err)
+		} else {
+			checkQuads(t, first)
+		}
+		second, err2 := read()
+		if (err == nil) != (err2 == nil) || len(first) != len(second) {
+			t.Fatalf("two readings differ: %v, %d quads; %v, %d quads", err, len(first), err2, len(second))
+		}
+		for i := range first {
+			if first[i] != second[i] {
+				t.Fatalf("two readings differ at quad %d: %v; %v", i, first[i], second[i])
+			}
+		}
 	})
 }

@@ -1,6 +1,7 @@
 package jsonld
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -67,6 +68,7 @@ func ParseHTML(r io.Reader, sink rdf.Sink, opts Options) error {
 				Code: "invalid script element", Msg: pe.Msg, Err: err}
 		}
 		st.line, st.column = s.line, s.column
+		st.data = bytes.TrimPrefix(s.text, []byte("\xef\xbb\xbf"))
 		prefix := "_:b"
 		if i > 0 {
 			prefix = fmt.Sprintf("_:s%d_b", i)

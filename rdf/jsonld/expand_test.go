@@ -1,0 +1,144 @@
+package jsonld
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/rdf"
+)
+
+// The expansion tests of the W3C JSON-LD 1.1 API suite (expand-manifest.
+// jsonld): the expanded document is compared with the expected one as JSON
+// with arrays unordered, except the arrays of @list, which are ordered.
+
+// jsonLDEqual compares two expanded JSON-LD values.
+func jsonLDEqual(a, b any, ordered bool) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !jsonLDEqual(v, w, k == "@list") {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		if ordered {
+			for i := range x {
+				if !jsonLDEqual(x[i], y[i], false) {
+					return false
+				}
+			}
+			return true
+		}
+		used := make([]bool, len(y))
+	outer:
+		for _, v := range x {
+			for j, w := range y {
+				if !used[j] && jsonLDEqual(v, w, false) {
+					used[j] = true
+					continue outer
+				}
+			}
+			return false
+		}
+		return true
+	default:
+		return a == b
+	}
+}
+
+// runExpandEntry runs one expansion test and returns "" when it passes.
+func runExpandEntry(dir string, e manifestEntry) string {
+	opts := Options{
+		ReadOptions:    rdf.ReadOptions{File: e.Input, Base: testsBase + e.Input},
+		Loader:         suiteLoader{dir},
+		ProcessingMode: e.Option.ProcessingMode,
+		DropInvalid:    true,
+	}
+	if e.Option.Base != "" {
+		opts.Base = e.Option.Base
+	}
+	if e.Option.ExpandContext != "" {
+		opts.ExpandContext = testsBase + e.Option.ExpandContext
+	}
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(e.Input)))
+	if err != nil {
+		return err.Error()
+	}
+	doc, err := decodeJSONDoc(data)
+	if err != nil {
+		return err.Error()
+	}
+	st := newState(rdf.NewDataset(), opts)
+	x := &expander{p: newCtxProc(st)}
+	got, err := x.expandDocument(doc, opts.Base, opts.ExpandContext)
+	if err == nil {
+		err = st.err
+	}
+	if e.is("NegativeEvaluationTest") {
+		if err == nil {
+			return "expected error " + e.ExpectErrorCode + ", got none"
+		}
+		var je *Error
+		if !errors.As(err, &je) || je.Code != e.ExpectErrorCode {
+			return fmt.Sprintf("expected error %q, got %v", e.ExpectErrorCode, err)
+		}
+		return ""
+	}
+	if err != nil {
+		return "unexpected error: " + err.Error()
+	}
+	wantData, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(e.Expect)))
+	if err != nil {
+		return err.Error()
+	}
+	want, err := decodeJSONDoc(wantData)
+	if err != nil {
+		return "cannot read expected result: " + err.Error()
+	}
+	if !jsonLDEqual(arrayOf(want), any(got), false) {
+		return fmt.Sprintf("different expansion:\n got: %s\n want: %s", valueKey(got), valueKey(want))
+	}
+	return ""
+}
+
+func TestConformanceExpand(t *testing.T) {
+	dir := shared.MustPath(t, "conformance", "jsonld")
+	var m manifest
+	data, err := os.ReadFile(filepath.Join(dir, "expand-manifest.jsonld"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	v11 := &tally{name: "expand"}
+	v10 := &tally{name: "expand (specVersion json-ld-1.0 tests, run in json-ld-1.0 mode)"}
+	for _, e := range m.Sequence {
+		if !e.is("ExpandTest") {
+			continue
+		}
+		c := v11
+		if isJSONLD10(e) {
+			c = v10
+			e.Option.ProcessingMode = JSONLD10
+		}
+		c.record(t, "expand"+e.ID, e.Name, runExpandEntry(dir, e))
+	}
+	v11.report(t)
+	v10.report(t)
+}
