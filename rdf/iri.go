@@ -173,6 +173,9 @@ func CheckIRI(s string) string {
 	if !IsAbsoluteIRI(s) {
 		return "IRI " + QuoteLiteral(s) + " is not absolute (no scheme)"
 	}
+	if strings.Count(s, "#") > 1 {
+		return "IRI " + QuoteLiteral(s) + " has a second \"#\" in its fragment, which IRIs may not contain"
+	}
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c <= 0x20, c == '<', c == '>', c == '"', c == '{', c == '}', c == '|', c == '^', c == '`', c == '\\':

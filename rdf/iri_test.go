@@ -26,3 +26,18 @@ func TestResolveIRIRFC3986(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckIRI(t *testing.T) {
+	valid := []string{"http://example.org/a#b", "urn:x", "file:///tmp/a%20b", "http://é.example/ü"}
+	invalid := []string{"relative/path", "http://x/{search_term_string}", "http://x/a b", "http://x/#a#b", "http://x/<", "http://x/\\"}
+	for _, s := range valid {
+		if msg := CheckIRI(s); msg != "" {
+			t.Errorf("CheckIRI(%q) = %q, want valid", s, msg)
+		}
+	}
+	for _, s := range invalid {
+		if CheckIRI(s) == "" {
+			t.Errorf("CheckIRI(%q) accepted an invalid IRI", s)
+		}
+	}
+}
