@@ -509,3 +509,28 @@ func (r *ImpactRunRecord) Fill(s ImpactScore) {
 	r.AffectedServicesF1 = s.AffectedServices.F1
 	r.OwnersExactMatch = s.OwnersExactMatch
 }
+
+// ImpactSet builds a frozen question set with the dependency-impact
+// question on g for each of the named graphrag formats (nil means the five
+// reference formats), one context per format.
+func ImpactSet(name string, g graphrag.Graph, failed string, formats []string) (*Set, error) {
+	if formats == nil {
+		for _, f := range graphrag.Formats() {
+			if f.Reference {
+				formats = append(formats, f.Name)
+			}
+		}
+	}
+	set := &Set{Name: name}
+	for _, f := range formats {
+		q, ctx, err := ImpactQuestion(g, failed, f)
+		if err != nil {
+			return nil, err
+		}
+		set.Contexts = append(set.Contexts, ctx)
+		set.Questions = append(set.Questions, q)
+	}
+	set.Counts = []FamilyCount{{Family: FamilyImpact, Questions: len(set.Questions), Candidates: len(formats)}}
+	set.Seal()
+	return set, nil
+}

@@ -252,3 +252,30 @@ func BenchmarkImpactScore(b *testing.B) {
 		}
 	}
 }
+
+func TestImpactFrozenSet(t *testing.T) {
+	g, err := graphrag.Generate(40, 80, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := ImpactSet("impact", g, ImpactDefaultFailed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Questions) != 5 {
+		t.Fatalf("%d questions, want one per reference format", len(set.Questions))
+	}
+	var b strings.Builder
+	if err := WriteFrozen(&b, set); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadFrozen(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range back.Questions {
+		if r := ImpactScorer.Score(q, q.Gold.Text); !r.Correct {
+			t.Errorf("%s: gold answer read back scores %+v", q.ID, r)
+		}
+	}
+}

@@ -688,8 +688,58 @@ func kgllmPyStrip(s string) string { return strings.TrimFunc(s, kgllmPyIsSpace) 
 
 func kgllmPyFields(s string) []string { return strings.FieldsFunc(s, kgllmPyIsSpace) }
 
-// kgllmPyLower approximates Python's str.lower (full lower-casing).
-func kgllmPyLower(s string) string { return strings.ToLower(s) }
+// kgllmPyLower is Python's str.lower: full lower-casing with the special
+// cases of Unicode's SpecialCasing that Python applies regardless of
+// language: "İ" becomes "i̇" (i and a combining dot above), and a capital
+// sigma becomes the final form "ς" at the end of a word (preceded by a cased
+// letter and not followed by one, case-ignorable characters skipped).
+func kgllmPyLower(s string) string {
+	if !strings.ContainsAny(s, "İΣ") {
+		return strings.ToLower(s)
+	}
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		switch r {
+		case 'İ':
+			b.WriteString("i\u0307")
+		case 'Σ':
+			if kgllmCasedBefore(rs, i) && !kgllmCasedAfter(rs, i) {
+				b.WriteRune('ς')
+			} else {
+				b.WriteRune('σ')
+			}
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+func kgllmCased(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
+
+func kgllmCaseIgnorable(r rune) bool {
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk) ||
+		strings.ContainsRune("'.:·’\u00ad", r)
+}
+
+func kgllmCasedBefore(rs []rune, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		if !kgllmCaseIgnorable(rs[j]) {
+			return kgllmCased(rs[j])
+		}
+	}
+	return false
+}
+
+func kgllmCasedAfter(rs []rune, i int) bool {
+	for j := i + 1; j < len(rs); j++ {
+		if !kgllmCaseIgnorable(rs[j]) {
+			return kgllmCased(rs[j])
+		}
+	}
+	return false
+}
 
 // KGLLMPyRepr returns Python's repr of a str: single quotes unless the text
 // contains a single quote and no double quote; backslash, the quote, \t,

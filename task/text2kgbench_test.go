@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/isolda/isolda/internal/shared"
 )
@@ -291,6 +292,9 @@ func TestT2KPorterStem(t *testing.T) {
 		"electrical": "electr", "hopeful": "hope", "goodness": "good", "adjustable": "adjust",
 		"adoption": "adopt", "controlling": "control", "rolled": "roll", "generously": "gener",
 		"Running": "run", "is": "is", "a": "a", "United": "unit", "States": "state",
+		// Runs of "y" (checked with NLTK 3.8).
+		"yyyyyy": "yyyyyi", "ayyyyy": "ayyyyy", "syzygy": "syzygi", "yay": "yay", "slyly": "slyli",
+		"yyyyyyyyyyyyyyying": "yyyyyyyyyyyyyi", "buyyying": "buyi", "toying": "toy", "enjoyed": "enjoy", "crying": "cri",
 	}
 	for in, want := range cases {
 		if got := T2KPorterStem(in); got != want {
@@ -417,5 +421,153 @@ func BenchmarkT2KScore(b *testing.B) {
 	resp := "staff(The AWH Engineering College, 250)\ncity(AWH Engineering College, Kuttikkattoor)"
 	for i := 0; i < b.N; i++ {
 		T2KScore(o, sent, gold, T2KParseResponse(resp))
+	}
+}
+
+// TestT2KPorterNLTK compares T2KPorterStem with NLTK 3.8's
+// PorterStemmer().stem on every word of the sample data, the ontologies, a
+// tenth of the Countries labels and the shared tokenizer corpus
+// (testdata/text2kgbench_porter_nltk38.tsv, written by
+// testdata/text2kgbench_gen_nltk.py).
+func TestT2KPorterNLTK(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "text2kgbench_porter_nltk38.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, ok := 0, 0
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		if strings.HasPrefix(line, "# ") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 2 {
+			t.Fatalf("bad line %q", line)
+		}
+		n++
+		if got := T2KPorterStem(f[0]); got == f[1] {
+			ok++
+		} else if n-ok <= 20 {
+			t.Errorf("T2KPorterStem(%q) = %q, NLTK %q", f[0], got, f[1])
+		}
+	}
+	t.Logf("Porter stems equal to NLTK 3.8's: %d/%d", ok, n)
+	fmt.Printf("Text2KGBench Porter stems equal to NLTK 3.8's: %d/%d\n", ok, n)
+	if ok != n {
+		t.Errorf("%d stems differ", n-ok)
+	}
+}
+
+// TestT2KTreebankNLTK compares the per-sentence tokenizer with NLTK 3.8's
+// NLTKWordTokenizer on the same texts
+// (testdata/text2kgbench_treebank_nltk38.jsonl). Punkt's sentence
+// splitting, which word_tokenize applies first, needs a model that is not
+// available offline and is approximated (T2KSentences); it is not covered
+// here.
+func TestT2KTreebankNLTK(t *testing.T) {
+	n, ok := 0, 0
+	t2kReadJSONL(t, filepath.Join("testdata", "text2kgbench_treebank_nltk38.jsonl"), func(b []byte) {
+		var r struct {
+			Text   string   `json:"text"`
+			Tokens []string `json:"tokens"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		got := t2kTreebank(r.Text)
+		if strings.Join(got, "\x00") == strings.Join(r.Tokens, "\x00") {
+			ok++
+		} else if n-ok <= 20 {
+			t.Errorf("tokens of %q\n got %q\nNLTK %q", r.Text, got, r.Tokens)
+		}
+	})
+	t.Logf("Treebank tokenizations equal to NLTK 3.8's: %d/%d", ok, n)
+	fmt.Printf("Text2KGBench Treebank tokenizations equal to NLTK 3.8's: %d/%d\n", ok, n)
+	if ok != n {
+		t.Errorf("%d tokenizations differ", n-ok)
+	}
+}
+
+// TestT2KPublishedGlobal recomputes the published global figures of both
+// baselines (shared/data/text2kgbench/published_baselines) from their
+// per-ontology rows with T2KGlobalAverage over T2KPublishedOntoList. The
+// rows are rounded to two decimals, so the mean of the rounded rows can
+// differ from the published mean of the unrounded ones by up to 0.005; the
+// one figure where rounding flips the second decimal is listed below.
+func TestT2KPublishedGlobal(t *testing.T) {
+	// model/metric: mean of the rounded rows, published value.
+	roundingFlips := map[string]string{"Vicuna-13B/precision": "0.3455 vs 0.34"}
+	exact, total := 0, 0
+	for _, model := range []string{"Vicuna-13B", "Alpaca-LoRA-13B"} {
+		byOnto := map[string]T2KScores{}
+		var global map[string]string
+		t2kReadJSONL(t, shared.MustPath(t, "data", "text2kgbench", "published_baselines", "dbpedia_webnlg_"+model+"_avg_eval_results.jsonl"), func(b []byte) {
+			var r map[string]any
+			if err := json.Unmarshal(b, &r); err != nil {
+				t.Fatal(err)
+			}
+			f := func(k string) float64 {
+				var v float64
+				fmt.Sscan(r[k].(string), &v)
+				return v
+			}
+			if r["type"] == "global" {
+				global = map[string]string{}
+				for _, k := range []string{"avg_precision", "avg_recall", "avg_f1", "avg_onto_conf", "avg_rel_halluc", "avg_sub_halluc", "avg_obj_halluc"} {
+					global[k] = r[k].(string)
+				}
+				return
+			}
+			byOnto[r["onto"].(string)] = T2KScores{Precision: f("avg_precision"), Recall: f("avg_recall"), F1: f("avg_f1"),
+				OntologyConformance: f("avg_onto_conf"), RelationHallucination: f("avg_rel_halluc"),
+				SubjectHallucination: f("avg_sub_halluc"), ObjectHallucination: f("avg_obj_halluc")}
+		})
+		var per []T2KScores
+		for _, o := range T2KPublishedOntoList() {
+			s, ok := byOnto[o]
+			if !ok {
+				t.Fatalf("%s: no row for %s", model, o)
+			}
+			per = append(per, s)
+		}
+		g := T2KGlobalAverage(per)
+		for k, v := range map[string]float64{"precision": g.Precision, "recall": g.Recall, "f1": g.F1, "onto_conf": g.OntologyConformance,
+			"rel_halluc": g.RelationHallucination, "sub_halluc": g.SubjectHallucination, "obj_halluc": g.ObjectHallucination} {
+			total++
+			want := global["avg_"+k]
+			var w float64
+			fmt.Sscan(want, &w)
+			switch {
+			case fmt.Sprintf("%.2f", v) == want:
+				exact++
+			case roundingFlips[model+"/"+k] != "" && math.Abs(v-w) <= 0.01:
+				t.Logf("%s %s: %.4f from rounded rows, published %s (rounding)", model, k, v, want)
+			default:
+				t.Errorf("%s %s: %.4f, published %s", model, k, v, want)
+			}
+		}
+	}
+	t.Logf("Text2KGBench published global figures reproduced from per-ontology rows: %d/%d (+%d within rounding)", exact, total, total-exact)
+	fmt.Printf("Text2KGBench published global figures reproduced from per-ontology rows: %d/%d (+%d within rounding)\n", exact, total, total-exact)
+}
+
+// TestT2KHostileInput bounds the time of the hallucination scores on long
+// hostile texts (the stemmer's "y" rule and the tokenizer's expressions are
+// linear in the input).
+func TestT2KHostileInput(t *testing.T) {
+	o := &T2KOntology{Concepts: []T2KConcept{{"University", "University"}}}
+	for name, s := range map[string]string{
+		"y run":  strings.Repeat("y", 200_000),
+		"parens": strings.Repeat("a(", 20_000),
+		"commas": strings.Repeat("a(b,", 20_000),
+		"dots":   strings.Repeat(". ", 20_000),
+		"quotes": strings.Repeat("'a \"", 20_000),
+	} {
+		start := time.Now()
+		tr := T2KParseResponse(s)
+		sub, obj := T2KHallucination(o, s, append(tr, T2KTriple{Sub: s, Rel: "r", Obj: s}))
+		if d := time.Since(start); d > 20*time.Second || sub < 0 || obj < 0 {
+			t.Errorf("%s: %v (%v, %v)", name, d, sub, obj)
+		}
 	}
 }
