@@ -12,5 +12,6 @@ func commands(env *Env) []*cobra.Command {
 		newCheckCmd(env),
 		newTokensCmd(env),
 		newQuestionsCmd(env),
+		newFormatsCmd(env),
 	}
 }

@@ -46,14 +46,17 @@ func newFormatsCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-// losslessText is the LOSSLESS column: "yes", "yes (labelled graph); loses
-// ..." for lossless graph formats, else "no: loses ...".
+// losslessText is the LOSSLESS column: "yes", "yes, but ..." for RDF
+// syntaxes that cannot write every dataset, "yes for its labelled graph;
+// from RDF loses ..." for lossless graph formats, else "no: loses ...".
 func losslessText(f formats.Format) string {
 	switch {
 	case f.Lossless && f.Loses == "":
 		return "yes"
+	case f.Lossless && f.Input == formats.InputRDF:
+		return "yes, but " + f.Loses
 	case f.Lossless:
-		return "yes (its " + f.Input.String() + "); from RDF loses " + f.Loses
+		return "yes for its " + f.Input.String() + "; from RDF loses " + f.Loses
 	}
 	return "no: loses " + f.Loses
 }

@@ -33,6 +33,7 @@ func TestFormatsTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
+	t.Logf("isolda formats:\n%s", out)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if !strings.HasPrefix(lines[0], "NAME ") || !strings.Contains(lines[0], "LOSSLESS") {
 		t.Errorf("header %q", lines[0])

@@ -1,0 +1,62 @@
+package baseline_test
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/formats/baseline"
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdfio"
+)
+
+// specExample is the first example of docs/SPEC.md; its ISOLDA text there
+// declares "@vocab http://schema.org/" and "@prefix xv: https://xaviviro.com/#".
+const specExample = `@prefix schema: <http://schema.org/> .
+@prefix xv: <https://xaviviro.com/#> .
+xv:me a schema:Person ; schema:name "Xavier Vinaixa Roselló" ;
+  schema:hasOccupation xv:cto, xv:sci ; schema:memberOf xv:role1, xv:role2 .
+xv:cto a schema:Occupation ; schema:name "Chief Technology Officer" ;
+  schema:skills "Computer Vision", "Machine Learning" ;
+  schema:occupationLocation xv:bcn ; schema:occupationalCategory "15-1252.00" .
+xv:sci a schema:Occupation ; schema:name "Science Communicator" .
+xv:role1 a schema:OrganizationRole ; schema:roleName "Technical Lead" .
+xv:role2 a schema:OrganizationRole ; schema:roleName "President" ; schema:memberOf xv:abat .
+xv:abat a schema:Organization ; schema:name "ABAT" .
+xv:bcn a schema:Place ; schema:name "Barcelona, Spain" .
+`
+
+func TestNamespacesSpecExample(t *testing.T) {
+	d, err := rdfio.Read(strings.NewReader(specExample), rdfio.Options{Format: rdfio.Turtle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vocab, prefixes, err := baseline.Namespaces(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vocab != "http://schema.org/" || !slices.Equal(prefixes, []rdf.Prefix{{Name: "xv", IRI: "https://xaviviro.com/#"}}) {
+		t.Errorf("Namespaces = %q, %v; the spec's ISOLDA text has @vocab http://schema.org/ and @prefix xv", vocab, prefixes)
+	}
+	var ttl, js bytes.Buffer
+	if err := baseline.Encode(&ttl, d, baseline.TTL); err != nil {
+		t.Fatal(err)
+	}
+	if want := "@prefix : <http://schema.org/> .\n@prefix xv: <https://xaviviro.com/#> .\n\n"; !strings.HasPrefix(ttl.String(), want) {
+		t.Errorf("b-ttl starts\n%.200s\nwant\n%s", ttl.String(), want)
+	}
+	if err := baseline.Encode(&js, d, baseline.JSON); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"@context\": {\n    \"@vocab\": \"http://schema.org/\",\n    \"xv\": \"https://xaviviro.com/#\"\n  },\n"
+	if !strings.HasPrefix(js.String(), want) {
+		t.Errorf("b-json starts\n%.200s\nwant\n%s", js.String(), want)
+	}
+	// Every node but xv:me is referenced once: b-json nests them all, and
+	// the single top-level node shares the document object with @context.
+	if !strings.Contains(js.String(), "  },\n  \"@id\": \"xv:me\",\n  \"@type\": \"Person\",\n") ||
+		strings.Contains(js.String(), "@graph") || strings.Count(js.String(), "\"@id\"") != 7 {
+		t.Errorf("b-json does not nest every node under xv:me:\n%s", js.String())
+	}
+}

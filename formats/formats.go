@@ -1,0 +1,354 @@
+// Package formats is the format lab's registry: every serialization of a
+// knowledge graph that isolda can produce, in one list, each with its family,
+// its source, whether it is lossless, and an encoder (and a decoder when it is
+// lossless).
+//
+// The registry holds ISOLDA itself (0.2 and 0.1); the RDF syntaxes; the ISOLDA
+// paper's baselines (package formats/baseline); TOON of an RDF dataset; the
+// GraphRAG article's six formats (formats/graphrag); KG-LLM-Bench's
+// textualizations (formats/kgllmbench); and the formats of the serialization
+// study and of Talk like a Graph (formats/graphtext); and the study's
+// ontology formats (formats/ontology, named onto_*). Formats of labelled
+// graphs read graph.FromRDF's view of the dataset (Input.Graph), ontology
+// formats its RDFS/OWL view (Input.Ontology, see ToOntology), so every
+// format can be compared on the same RDF file.
+//
+// All builds the list each time it is called: the package has no mutable
+// state.
+package formats
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/isolda/isolda/formats/baseline"
+	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/formats/graphtext"
+	"github.com/isolda/isolda/formats/kgllmbench"
+	"github.com/isolda/isolda/formats/toon"
+	"github.com/isolda/isolda/graph"
+	"github.com/isolda/isolda/isolda"
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdfio"
+)
+
+// The descriptive families of the serialization study
+// (../shared/spec/001_2264b1b960dd163f.txt, Table 1), in its order.
+const (
+	FamilySemanticWeb = "semantic web"
+	FamilyConstraint  = "constraint"
+	FamilyStructured  = "structured natural language"
+	FamilyTabular     = "tabular"
+	FamilyDiagram     = "diagram"
+	FamilyConnect     = "connectivity"
+	FamilyProse       = "prose"
+)
+
+// Families returns the families in the order of the study's Table 1.
+func Families() []string {
+	return []string{FamilySemanticWeb, FamilyConstraint, FamilyStructured, FamilyTabular,
+		FamilyDiagram, FamilyConnect, FamilyProse}
+}
+
+// Sources named by Format.Source.
+const (
+	SourceISOLDA   = "ISOLDA paper (spec 000), docs/SPEC.md"
+	SourceBaseline = "ISOLDA paper (spec 000), baselines"
+	SourceW3C      = "W3C RDF 1.1/1.2 syntaxes"
+	SourceTOON     = "TOON spec 4.0 of the b-json document"
+	SourceGraphRAG = "GraphRAG serialization article (spec 002), reference program"
+	SourceKGLLM    = "KG-LLM-Bench (Markowitz et al. 2025), kg_builder.py"
+)
+
+// Format is one serialization in the registry.
+//
+// Lossless means the format has a decoder that gives back its input model
+// exactly: Decode (RDF formats) returns a dataset isomorphic to the input;
+// DecodeGraph (labelled-graph formats) returns the records the format keeps
+// of the labelled graph. Loses says in words what the text drops of an RDF
+// dataset (for a lossless labelled-graph format: what the graph view and the
+// format leave out of the RDF); it is empty for lossless RDF formats.
+type Format struct {
+	// Name is the registry name (unique; what `isolda convert -t` takes).
+	Name string
+	// Family is one of the study's Table 1 families (see Families).
+	Family string
+	// Source names the paper, benchmark or standard the format comes from.
+	Source string
+	// Lossless is true when Decode or DecodeGraph inverts Encode.
+	Lossless bool
+	// Loses says what the format drops; empty for lossless RDF formats.
+	Loses string
+	// Input is the model the encoder reads.
+	Input InputKind
+	// Encode writes the input in this format.
+	Encode func(w io.Writer, in *Input) error
+	// Decode reads a lossless RDF format back; nil otherwise.
+	Decode func(r io.Reader) (*rdf.Dataset, error)
+	// DecodeGraph reads a lossless labelled-graph format back; nil
+	// otherwise.
+	DecodeGraph func(r io.Reader) (*graph.Graph, error)
+}
+
+// Renamed maps the names of formats of other packages that collide with a
+// registry name or an RDF syntax name (as rdfio.ParseFormat reads it) to
+// their registry names: the study's turtle, jsonld and toon (graphs of
+// labelled nodes) would be confused with the RDF syntaxes and the RDF TOON
+// format, and KG-LLM-Bench's nt with N-Triples.
+func Renamed() map[string]string {
+	return map[string]string{"turtle": "study_turtle", "jsonld": "study_jsonld", "toon": "study_toon", "nt": "kgllm_nt"}
+}
+
+// All returns every registered format, sorted by family (in the order of
+// Families), then by name (bytewise).
+func All() []Format {
+	var fs []Format
+	fs = append(fs, rdfFormats()...)
+	fs = append(fs, graphragFormats()...)
+	fs = append(fs, kgllmFormats()...)
+	fs = append(fs, graphtextFormats()...)
+	fs = append(fs, ontologyFormats()...)
+	fam := Families()
+	slices.SortStableFunc(fs, func(a, b Format) int {
+		return cmp.Or(cmp.Compare(slices.Index(fam, a.Family), slices.Index(fam, b.Family)),
+			strings.Compare(a.Name, b.Name))
+	})
+	return fs
+}
+
+// Get returns the format with the given name.
+func Get(name string) (Format, bool) {
+	for _, f := range All() {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Format{}, false
+}
+
+// Names returns the registry names in the order of All.
+func Names() []string {
+	var out []string
+	for _, f := range All() {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// dataset returns the input's dataset or ErrNoDataset.
+func dataset(in *Input) (*rdf.Dataset, error) {
+	if in.Dataset == nil {
+		return nil, ErrNoDataset
+	}
+	return in.Dataset, nil
+}
+
+// rdfFormats are the formats of RDF datasets: ISOLDA, the RDF syntaxes, the
+// baselines and TOON.
+func rdfFormats() []Format {
+	isoldaFormat := func(name, version string) Format {
+		return Format{
+			Name: name, Family: FamilyTabular, Source: SourceISOLDA, Lossless: true, Input: InputRDF,
+			Encode: func(w io.Writer, in *Input) error {
+				d, err := dataset(in)
+				if err != nil {
+					return err
+				}
+				return isolda.Encode(w, d, isolda.Options{Version: version})
+			},
+			Decode: isolda.Decode,
+		}
+	}
+	syntax := func(name string, read rdfio.Format, loses string) Format {
+		return Format{
+			Name: name, Family: FamilySemanticWeb, Source: SourceW3C, Lossless: true, Loses: loses, Input: InputRDF,
+			Encode: func(w io.Writer, in *Input) error {
+				d, err := dataset(in)
+				if err != nil {
+					return err
+				}
+				return rdfio.Write(w, d, name, rdfio.WriteOptions{})
+			},
+			Decode: func(r io.Reader) (*rdf.Dataset, error) {
+				if read == rdfio.JSONLD {
+					// rdfio drops @direction; this reader keeps it.
+					return baseline.DecodeJSONLD(r, rdf.ReadOptions{})
+				}
+				return rdfio.Read(r, rdfio.Options{Format: read})
+			},
+		}
+	}
+	const graphsOnly = "named graphs cannot be written (encoding a dataset with named graphs is an error)"
+	fs := []Format{
+		isoldaFormat("isolda", isolda.V02),
+		isoldaFormat("isolda-0.1", isolda.V01),
+		syntax("nquads", rdfio.NQuads, ""),
+		syntax("ntriples", rdfio.NTriples, graphsOnly),
+		syntax("turtle", rdfio.Turtle, graphsOnly),
+		syntax("trig", rdfio.TriG, ""),
+		syntax("jsonld", rdfio.JSONLD, ""),
+		syntax("jsonld-compact", rdfio.JSONLD, ""),
+		syntax("rdfxml", rdfio.RDFXML, graphsOnly+"; so can predicates whose IRI does not end in an XML name and text with characters XML 1.0 forbids (C0 controls other than tab, LF, CR)"),
+	}
+	for _, name := range baseline.Names() {
+		fs = append(fs, Format{
+			Name: name, Family: FamilySemanticWeb, Source: SourceBaseline, Lossless: true, Input: InputRDF,
+			Encode: func(w io.Writer, in *Input) error {
+				d, err := dataset(in)
+				if err != nil {
+					return err
+				}
+				return baseline.Encode(w, d, name)
+			},
+			Decode: func(r io.Reader) (*rdf.Dataset, error) {
+				return baseline.Decode(r, name, rdf.ReadOptions{})
+			},
+		})
+	}
+	fs = append(fs, Format{
+		Name: "toon", Family: FamilyTabular, Source: SourceTOON, Lossless: true, Input: InputRDF,
+		Encode: encodeTOON, Decode: decodeTOON,
+	})
+	return fs
+}
+
+// encodeTOON writes the dataset as TOON 4.0: the b-json document (compact
+// JSON-LD with ISOLDA's @vocab and prefixes, nodes referenced once nested)
+// converted to TOON, keeping key order and number digits.
+func encodeTOON(w io.Writer, in *Input) error {
+	d, err := dataset(in)
+	if err != nil {
+		return err
+	}
+	var js bytes.Buffer
+	if err := baseline.Encode(&js, d, baseline.JSON); err != nil {
+		return err
+	}
+	v, err := toon.FromJSON(js.Bytes())
+	if err != nil {
+		return err
+	}
+	return toon.Encode(w, v, toon.EncodeOptions{})
+}
+
+// decodeTOON reads TOON 4.0, converts it to JSON and reads that as b-json.
+func decodeTOON(r io.Reader) (*rdf.Dataset, error) {
+	v, err := toon.Decode(r, toon.DecodeOptions{})
+	if err != nil {
+		return nil, err
+	}
+	js, err := toon.ToJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	return baseline.Decode(bytes.NewReader(js), baseline.JSON, rdf.ReadOptions{})
+}
+
+// What the labelled-graph view leaves out of an RDF dataset.
+const viewLoses = "literal-valued triples other than one preferred label per node, and named graphs (merged)"
+
+// graphragFormats are the GraphRAG article's formats of its node and edge
+// records (graphrag.FromGraph of the labelled graph).
+func graphragFormats() []Format {
+	family := map[string]string{
+		graphrag.CSV: FamilyTabular,
+	}
+	var fs []Format
+	for _, gf := range graphrag.Formats() {
+		f := Format{
+			Name: gf.Name, Family: cmp.Or(family[gf.Name], FamilyConnect), Source: SourceGraphRAG,
+			Lossless: true, Input: InputGraph,
+			Loses: "node labels; " + viewLoses + " (the records keep each node's id and its types joined by spaces, and the typed edges)",
+			Encode: func(w io.Writer, in *Input) error {
+				return gf.Encode(w, graphrag.FromGraph(in.Graph()))
+			},
+			DecodeGraph: func(r io.Reader) (*graph.Graph, error) {
+				g, err := gf.Decode(r, graphrag.DecodeOptions{})
+				if err != nil {
+					return nil, err
+				}
+				return graphrag.ToGraph(g), nil
+			},
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// kgllmFormats are KG-LLM-Bench's textualizations of the KG model (ToKG).
+func kgllmFormats() []Format {
+	var fs []Format
+	for _, info := range kgllmbench.Formats() {
+		family := FamilySemanticWeb
+		switch {
+		case info.Name == "list_of_edges":
+			family = FamilyConnect
+		case strings.HasPrefix(info.Name, "structured_"):
+			family = FamilyStructured
+		}
+		loses := "node ids (entities are named by label), node types, " + viewLoses
+		if info.Loses != "" {
+			loses += "; " + info.Loses
+		}
+		fs = append(fs, Format{
+			Name: cmp.Or(Renamed()[info.Name], info.Name), Family: family, Source: SourceKGLLM, Lossless: false, Loses: loses, Input: InputGraph,
+			Encode: func(w io.Writer, in *Input) error {
+				return kgllmbench.Textualize(w, in.KG(), info.Name)
+			},
+		})
+	}
+	return fs
+}
+
+// graphtextFormats are the serialization study's and Talk like a Graph's
+// formats of the labelled graph.
+func graphtextFormats() []Format {
+	renamed := Renamed()
+	var fs []Format
+	for _, info := range graphtext.Formats() {
+		name := cmp.Or(renamed[info.Name], info.Name)
+		// Talk like a Graph's social encoders are only defined for
+		// undirected graphs: they get the undirected copy of the view.
+		undirected := strings.Contains(info.Loses, "a directed graph is an error")
+		f := Format{
+			Name: name, Family: info.Family, Source: info.Source, Lossless: info.Lossless, Input: InputGraph,
+			Encode: func(w io.Writer, in *Input) error {
+				g := in.Graph()
+				if undirected && g.Directed {
+					u := *g
+					u.Directed = false
+					g = &u
+				}
+				return graphtext.Encode(w, g, info.Name, graphtext.Options{})
+			},
+		}
+		switch {
+		case info.Lossless:
+			f.Loses = viewLoses
+			f.DecodeGraph = func(r io.Reader) (*graph.Graph, error) { return graphtext.Decode(r, info.Name) }
+		case undirected:
+			f.Loses = info.Loses + " (a directed graph is written as its undirected copy, losing edge direction); " + viewLoses
+		default:
+			f.Loses = info.Loses + "; " + viewLoses
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// EncodeString encodes in in the named format and returns the text.
+func EncodeString(name string, in *Input) (string, error) {
+	f, ok := Get(name)
+	if !ok {
+		return "", fmt.Errorf("formats: unknown format %q", name)
+	}
+	var b strings.Builder
+	if err := f.Encode(&b, in); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
