@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -55,14 +54,16 @@ func newBenchCmd(env *Env) *cobra.Command {
 			"--synthetic services runs the GraphRAG article's benchmark on its synthetic service graph " +
 			"(--services, --noise-edges, --seed; byte-identical to its reference program) with the budget " +
 			"study: budgets (--budgets) under raw and record-aware truncation for each record ordering " +
-			"(--orderings). --json keeps the reference program's report structure.\n\n" +
+			"(--orderings). --json keeps the reference program's report structure. On RDF graphs the budget study " +
+			"(raw and record-aware truncation of every lossless format, traversal accuracy of what is kept) runs " +
+			"when --budgets is given.\n\n" +
 			"--failure-cases runs the article's failure cases as named fixtures and shows which formats " +
 			"survive them.\n\n" +
 			"--out DIR writes report.json, results.csv, tokens.svg, pareto.svg and index.html. A progress bar " +
 			"is drawn on a terminal only. With --check the exit status is 1 when a lossless format fails its " +
 			"round trip or traversal queries.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBench(env, &fl, args)
+			return runBench(env, &fl, args, cmd.Flags().Changed("budgets"))
 		},
 	}
 	f := cmd.Flags()
@@ -78,7 +79,7 @@ func newBenchCmd(env *Env) *cobra.Command {
 	f.IntVar(&fl.services, "services", 40, "synthetic services: number of services")
 	f.IntVar(&fl.noiseEdges, "noise-edges", 80, "synthetic services: number of random depends_on edges")
 	f.Int64Var(&fl.seed, "seed", 7, "synthetic services: seed of Python's random.Random")
-	f.IntSliceVar(&fl.budgets, "budgets", bench.DefaultBudgets(), "token budgets of the budget study (synthetic graph; empty to skip)")
+	f.IntSliceVar(&fl.budgets, "budgets", bench.DefaultBudgets(), "token budgets of the budget study: always run on the synthetic graph (empty to skip), on RDF graphs only when given")
 	f.StringSliceVar(&fl.orderings, "orderings", bench.Orderings(), "record orderings of the budget study")
 	f.Uint64Var(&fl.shuffleSeed, "shuffle-seed", 1, "seed of the shuffled ordering")
 	f.IntVar(&fl.queries, "queries", bench.DefaultQueries, "traversal queries of each kind generated per RDF graph")
@@ -88,7 +89,7 @@ func newBenchCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-func runBench(env *Env, fl *benchFlags, args []string) error {
+func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error {
 	reg := token.NewRegistry(token.Options{ModelsDir: fl.modelsDir})
 	var toks []token.Tokenizer
 	for _, name := range fl.tokenizers {
@@ -103,6 +104,11 @@ func runBench(env *Env, fl *benchFlags, args []string) error {
 	}
 	if _, err := bench.SelectFormats(fl.only, fl.skip); err != nil {
 		return badInput(err)
+	}
+	for _, b := range fl.budgets {
+		if b <= 0 {
+			return badInput(fmt.Errorf("bench: budget %d: budgets must be positive", b))
+		}
 	}
 	if fl.failures {
 		if len(args) > 0 || fl.synthetic != "" {
@@ -125,8 +131,12 @@ func runBench(env *Env, fl *benchFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	var budgets []int
+	if budgetsGiven {
+		budgets = fl.budgets
+	}
 	rep, err := bench.Run(inputs, bench.Options{Tokenizers: toks, Formats: fl.only, Skip: fl.skip,
-		Queries: fl.queries, Progress: progress})
+		Queries: fl.queries, Budgets: budgets, Progress: progress})
 	if err != nil {
 		return badInput(err)
 	}
@@ -135,7 +145,7 @@ func runBench(env *Env, fl *benchFlags, args []string) error {
 	if err := bench.WriteTable(w, rep); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "# %d graphs x %d formats, %s tokenizers, %.0f ms\n", len(rep.Graphs), len(rep.Formats),
+	fmt.Fprintf(w, "# %d graphs x %d formats, tokenizers: %s; %.0f ms\n", len(rep.Graphs), len(rep.Formats),
 		strings.Join(rep.Tokenizers, ", "), rep.Millis)
 	if err := w.Flush(); err != nil {
 		return err
@@ -178,12 +188,18 @@ func benchInputs(env *Env, fl *benchFlags, args []string) ([]bench.Input, error)
 		}
 		return inputs, nil
 	}
+	seen := map[string]int{}
 	for _, name := range args {
 		d, err := fl.in.read(env, name)
 		if err != nil {
 			return nil, err
 		}
-		inputs = append(inputs, bench.Input{Name: filepath.Base(name), Dataset: d})
+		// Results are keyed by graph name: a file named twice gets a suffix.
+		label := name
+		if seen[name]++; seen[name] > 1 {
+			label = fmt.Sprintf("%s (%d)", name, seen[name])
+		}
+		inputs = append(inputs, bench.Input{Name: label, Dataset: d})
 	}
 	return inputs, nil
 }
@@ -196,11 +212,7 @@ func runSynthetic(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 	if fl.services < 0 || fl.noiseEdges < 0 {
 		return badInput(fmt.Errorf("bench: --services and --noise-edges must not be negative"))
 	}
-	for _, b := range fl.budgets {
-		if b <= 0 {
-			return badInput(fmt.Errorf("bench: budget %d: budgets must be positive", b))
-		}
-	}
+
 	rep, err := bench.Synthetic(bench.SyntheticOptions{Parameters: p, Tokenizers: toks, Extra: !fl.articleOnly,
 		Formats: fl.only, Skip: fl.skip, Budgets: fl.budgets, Orderings: fl.orderings, ShuffleSeed: fl.shuffleSeed})
 	if err != nil {

@@ -107,11 +107,11 @@ func TestBenchTokenizerColumnsAndFiles(t *testing.T) {
 	if err := os.WriteFile(ttl, []byte("@prefix ex: <http://example.org/> .\nex:a ex:knows ex:b .\nex:b ex:knows ex:c .\nex:a ex:name \"A\" .\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runBenchCLI(t, "bench", "-t", "o200k_base", "-t", "cl100k_base", "--formats", "turtle,ntriples,isolda,typed_edges,list_of_edges", ttl)
+	code, out, errs := runBenchCLI(t, "bench", "-t", "o200k_base", "-t", "cl100k_base", "--formats", "turtle,ntriples,isolda,typed_edges,list_of_edges", ttl, ttl)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "# g.ttl: 3 statements") || !strings.Contains(out, "o200k_base  cl100k_base") {
+	if !strings.Contains(out, "g.ttl: 3 statements") || !strings.Contains(out, "o200k_base  cl100k_base") {
 		t.Errorf("output:\n%s", out)
 	}
 	// N-Triples of this graph, counted by hand: two lines of 75 bytes
@@ -125,6 +125,9 @@ func TestBenchTokenizerColumnsAndFiles(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("ntriples row lacks 205 bytes:\n%s", out)
+	}
+	if !strings.Contains(out, "g.ttl (2): 3 statements") {
+		t.Errorf("a file named twice must get its own table:\n%s", out)
 	}
 	if !strings.Contains(out, "ntriples") || !strings.Contains(out, "list_of_edges") || strings.Contains(out, "pretty_json") {
 		t.Errorf("format selection not applied:\n%s", out)
@@ -268,5 +271,22 @@ func TestBenchFailureCases(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
+	}
+}
+
+func TestBenchBudgetsOnRDF(t *testing.T) {
+	code, out, errs := runBenchCLI(t, "bench", "--formats", "ntriples,turtle,typed_edges", "--budgets", "128,4096")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "# budget study") || !strings.Contains(out, "28/28") {
+		t.Errorf("output:\n%s", out)
+	}
+	if code, _, errs := runBenchCLI(t, "bench", "--budgets", "0"); code != exitBadInput || !strings.Contains(errs, "budgets must be positive") {
+		t.Errorf("budget 0: exit %d, %s", code, errs)
+	}
+	// Without --budgets the RDF run has no budget study.
+	if _, out, _ := runBenchCLI(t, "bench", "--formats", "turtle"); strings.Contains(out, "# budget study") {
+		t.Error("budget study without --budgets")
 	}
 }

@@ -13,6 +13,7 @@ import (
 // newFormatsCmd lists the format lab's registry.
 func newFormatsCmd(env *Env) *cobra.Command {
 	var family string
+	var long bool
 	cmd := &cobra.Command{
 		Use:   "formats",
 		Short: "List every serialization isolda can write",
@@ -23,13 +24,21 @@ func newFormatsCmd(env *Env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := bufio.NewWriter(env.Stdout)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tFAMILY\tSOURCE\tLOSSLESS\tINPUT")
+			if long {
+				fmt.Fprintln(tw, "NAME\tFAMILY\tSOURCE\tLOSSLESS\tINPUT")
+			} else {
+				fmt.Fprintln(tw, "NAME\tFAMILY\tLOSSLESS\tINPUT\tSOURCE")
+			}
 			n := 0
 			for _, f := range formats.All() {
 				if family != "" && f.Family != family {
 					continue
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, f.Family, f.Source, losslessText(f), f.Input)
+				if long {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, f.Family, f.Source, losslessText(f), f.Input)
+				} else {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, f.Family, losslessShort(f), f.Input, shortSource(f.Source))
+				}
 				n++
 			}
 			if n == 0 {
@@ -43,6 +52,7 @@ func newFormatsCmd(env *Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&family, "family", "", "list only this family (e.g. \"semantic web\", tabular)")
+	cmd.Flags().BoolVarP(&long, "long", "l", false, "print the full source and, for each format, what it loses")
 	return cmd
 }
 
@@ -59,4 +69,27 @@ func losslessText(f formats.Format) string {
 		return "yes for its " + f.Input.String() + "; from RDF loses " + f.Loses
 	}
 	return "no: loses " + f.Loses
+}
+
+// losslessShort is the LOSSLESS column of the short table: "yes", "yes*"
+// (lossless with a caveat: a syntax that cannot write every dataset, or a
+// graph format lossless for its labelled graph only) or "no".
+func losslessShort(f formats.Format) string {
+	switch {
+	case f.Lossless && f.Loses == "":
+		return "yes"
+	case f.Lossless && f.Input == formats.InputRDF:
+		return "yes*"
+	case f.Lossless:
+		return "graph"
+	}
+	return "no"
+}
+
+// shortSource keeps the part of a source before its first comma or parenthesis.
+func shortSource(s string) string {
+	if i := strings.IndexAny(s, ",("); i > 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
 }

@@ -42,12 +42,16 @@ func TestFormatsTable(t *testing.T) {
 		t.Errorf("%d rows, want %d", got, want)
 	}
 	for _, want := range []string{
-		"b-ttl-ids ", "yes", "isolda-0.1 ", "rdf_turtle3 ", "no: loses node ids", "labelled graph",
+		"b-ttl-ids ", "yes", "isolda-0.1 ", "rdf_turtle3 ", "labelled graph",
 		"RDF dataset", "typed_edges_dict ", "mermaid ", "semantic web",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q", want)
 		}
+	}
+	code, out, _ = runFormatsCLI(t, "formats", "--long")
+	if code != 0 || !strings.Contains(out, "no: loses node ids") {
+		t.Errorf("--long lacks what rdf_turtle3 loses: exit %d", code)
 	}
 	code, out, _ = runFormatsCLI(t, "formats", "--family", "diagram")
 	if code != 0 || !strings.Contains(out, "mermaid") || strings.Contains(out, "b-json") {
