@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,6 +30,7 @@ type benchFlags struct {
 	outDir      string
 	synthetic   string
 	services    int
+	nodes       int
 	noiseEdges  int
 	seed        int64
 	budgets     []int
@@ -54,7 +56,8 @@ func newBenchCmd(env *Env) *cobra.Command {
 			"--synthetic services runs the GraphRAG article's benchmark on its synthetic service graph " +
 			"(--services, --noise-edges, --seed; byte-identical to its reference program) with the budget " +
 			"study: budgets (--budgets) under raw and record-aware truncation for each record ordering " +
-			"(--orderings). --json keeps the reference program's report structure. On RDF graphs the budget study " +
+			"(--orderings). --synthetic er (ba, sbm, sfn, complete, star, path) benchmarks a random graph of " +
+			"GraphQA's generators (--nodes, --seed) with the labelled-graph formats. --json keeps the reference program's report structure. On RDF graphs the budget study " +
 			"(raw and record-aware truncation of every lossless format, traversal accuracy of what is kept) runs " +
 			"when --budgets is given.\n\n" +
 			"--failure-cases runs the article's failure cases as named fixtures and shows which formats " +
@@ -75,10 +78,11 @@ func newBenchCmd(env *Env) *cobra.Command {
 	f.StringVar(&fl.jsonFile, "json", "", "write the full results (parameters, versions, hashes) as JSON to FILE")
 	f.StringVar(&fl.csvFile, "csv", "", "write one CSV row per graph and format to FILE")
 	f.StringVar(&fl.outDir, "out", "", "write report.json, results.csv, SVG charts and index.html to DIR")
-	f.StringVar(&fl.synthetic, "synthetic", "", "benchmark a synthetic graph instead of RDF files: services (the GraphRAG article's graph)")
+	f.StringVar(&fl.synthetic, "synthetic", "", "benchmark a synthetic graph instead of RDF files: services (the GraphRAG article's graph), or a GraphQA random graph: "+strings.Join(bench.Generators(), ", "))
+	f.IntVar(&fl.nodes, "nodes", 20, "GraphQA random graph: number of nodes (at most 500)")
 	f.IntVar(&fl.services, "services", 40, "synthetic services: number of services")
 	f.IntVar(&fl.noiseEdges, "noise-edges", 80, "synthetic services: number of random depends_on edges")
-	f.Int64Var(&fl.seed, "seed", 7, "synthetic services: seed of Python's random.Random")
+	f.Int64Var(&fl.seed, "seed", 7, "synthetic graph: seed of Python's random.Random (and numpy's RandomState for GraphQA graphs)")
 	f.IntSliceVar(&fl.budgets, "budgets", bench.DefaultBudgets(), "token budgets of the budget study: always run on the synthetic graph (empty to skip), on RDF graphs only when given")
 	f.StringSliceVar(&fl.orderings, "orderings", bench.Orderings(), "record orderings of the budget study")
 	f.Uint64Var(&fl.shuffleSeed, "shuffle-seed", 1, "seed of the shuffled ordering")
@@ -117,19 +121,27 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 		return runFailureCases(env, fl, toks)
 	}
 	progress := newProgress(env.Stderr)
-	switch fl.synthetic {
-	case "":
-	case "services":
-		if len(args) > 0 {
-			return badInput(fmt.Errorf("bench: --synthetic takes no FILE arguments"))
-		}
-		return runSynthetic(env, fl, toks)
-	default:
-		return badInput(fmt.Errorf("bench: unknown --synthetic %q (want services)", fl.synthetic))
+	if fl.synthetic != "" && len(args) > 0 {
+		return badInput(fmt.Errorf("bench: --synthetic takes no FILE arguments"))
 	}
-	inputs, err := benchInputs(env, fl, args)
-	if err != nil {
-		return err
+	var inputs []bench.Input
+	switch {
+	case fl.synthetic == "services":
+		return runSynthetic(env, fl, toks)
+	case slices.Contains(bench.Generators(), fl.synthetic):
+		in, err := bench.GeneratedInput(fl.synthetic, fl.nodes, fl.seed)
+		if err != nil {
+			return badInput(err)
+		}
+		inputs = []bench.Input{in}
+	case fl.synthetic != "":
+		return badInput(fmt.Errorf("bench: unknown --synthetic %q (want services or one of %s)", fl.synthetic,
+			strings.Join(bench.Generators(), ", ")))
+	default:
+		var err error
+		if inputs, err = benchInputs(env, fl, args); err != nil {
+			return err
+		}
 	}
 	var budgets []int
 	if budgetsGiven {

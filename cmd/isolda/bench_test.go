@@ -290,3 +290,17 @@ func TestBenchBudgetsOnRDF(t *testing.T) {
 		t.Error("budget study without --budgets")
 	}
 }
+
+func TestBenchGeneratedGraph(t *testing.T) {
+	code, out, errs := runBenchCLI(t, "bench", "--synthetic", "complete", "--nodes", "6", "--seed", "3", "--check")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// The complete graph on 6 nodes has 15 edges.
+	if !strings.Contains(out, "# complete-n6-seed3: labelled graph, 6 nodes, 15 edges") || !strings.Contains(out, "typed_edges") {
+		t.Errorf("output:\n%s", out)
+	}
+	if code, _, errs := runBenchCLI(t, "bench", "--synthetic", "er", "--nodes", "100000"); code != exitBadInput || !strings.Contains(errs, "outside 1..500") {
+		t.Errorf("too many nodes: exit %d, %s", code, errs)
+	}
+}

@@ -13,5 +13,6 @@ func commands(env *Env) []*cobra.Command {
 		newTokensCmd(env),
 		newQuestionsCmd(env),
 		newFormatsCmd(env),
+		newBenchCmd(env),
 	}
 }

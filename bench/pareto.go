@@ -1,0 +1,128 @@
+package bench
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// ParetoPoint is a format's cost (tokens) and its scores (accuracy at each
+// tested budget, or traversal accuracy and fidelity), higher is better.
+type ParetoPoint struct {
+	Name   string    `json:"format"`
+	Tokens int       `json:"tokens"`
+	Scores []float64 `json:"scores"`
+	// Dominated is set by Pareto; DominatedBy names the first dominating
+	// format in input order.
+	Dominated   bool   `json:"dominated"`
+	DominatedBy string `json:"dominated_by,omitempty"`
+}
+
+// Mean is the mean score (0 without scores).
+func (p ParetoPoint) Mean() float64 {
+	if len(p.Scores) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, v := range p.Scores {
+		s += v
+	}
+	return s / float64(len(p.Scores))
+}
+
+// dominates reports whether a dominates b: a uses no more tokens and
+// scores at least as well everywhere, strictly better somewhere (the
+// article's definition). Points with differently many scores are
+// incomparable.
+func dominates(a, b ParetoPoint) bool {
+	if len(a.Scores) != len(b.Scores) || a.Tokens > b.Tokens {
+		return false
+	}
+	strict := a.Tokens < b.Tokens
+	for i := range a.Scores {
+		if a.Scores[i] < b.Scores[i] {
+			return false
+		}
+		if a.Scores[i] > b.Scores[i] {
+			strict = true
+		}
+	}
+	return strict
+}
+
+// Pareto returns a copy of points with Dominated and DominatedBy set,
+// sorted by tokens, then name.
+func Pareto(points []ParetoPoint) []ParetoPoint {
+	out := slices.Clone(points)
+	for i := range out {
+		out[i].Dominated, out[i].DominatedBy = false, ""
+		for j := range points {
+			if j != i && dominates(points[j], points[i]) {
+				out[i].Dominated, out[i].DominatedBy = true, points[j].Name
+				break
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ParetoPoint) int {
+		return cmp.Or(cmp.Compare(a.Tokens, b.Tokens), strings.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// ParetoOf returns the Pareto analysis of one graph's lossless formats of
+// a Report: tokens of the primary tokenizer against traversal accuracy and
+// round-trip fidelity (1 or 0).
+func (rep *Report) ParetoOf(graph string) []ParetoPoint {
+	if len(rep.Tokenizers) == 0 {
+		return nil
+	}
+	var pts []ParetoPoint
+	for _, r := range rep.Results {
+		if r.Graph != graph || !r.Lossless || r.Error != "" {
+			continue
+		}
+		tr, fid := 0.0, 0.0
+		if r.Traversal != nil {
+			tr = *r.Traversal
+		}
+		if r.RoundTripEqual {
+			fid = 1
+		}
+		pts = append(pts, ParetoPoint{Name: r.Format, Tokens: r.Tokens[rep.Tokenizers[0]], Scores: []float64{tr, fid}})
+	}
+	return Pareto(pts)
+}
+
+// ParetoFrontier returns the Pareto analysis of the synthetic report: with a budget
+// study, the formats of the study scored by traversal accuracy at every
+// budget under record-aware truncation in canonical order (or the first
+// ordering studied); without one, the lossless formats scored by
+// traversal accuracy of the complete text.
+func (rep *SyntheticReport) ParetoFrontier() []ParetoPoint {
+	var pts []ParetoPoint
+	if len(rep.Budgets) > 0 && rep.BudgetParameters != nil {
+		ordering := OrderCanonical
+		if !slices.Contains(rep.BudgetParameters.Orderings, ordering) && len(rep.BudgetParameters.Orderings) > 0 {
+			ordering = rep.BudgetParameters.Orderings[0]
+		}
+		for _, f := range rep.Formats {
+			var scores []float64
+			for _, b := range rep.Budgets {
+				if b.Format == f.Name && b.Ordering == ordering && b.Policy == PolicyRecord {
+					scores = append(scores, b.TraversalAccuracy)
+				}
+			}
+			if scores != nil {
+				pts = append(pts, ParetoPoint{Name: f.Name, Tokens: f.Result.Tokens, Scores: scores})
+			}
+		}
+		return Pareto(pts)
+	}
+	for _, f := range rep.Formats {
+		if f.Result.Lossless && f.Result.Error == "" {
+			pts = append(pts, ParetoPoint{Name: f.Name, Tokens: f.Result.Tokens,
+				Scores: []float64{f.Result.TraversalAccuracy}})
+		}
+	}
+	return Pareto(pts)
+}
