@@ -38,13 +38,15 @@ func bigSlice(b *testing.B, n int) *rdf.Dataset {
 	return d
 }
 
-func benchEncode(b *testing.B, n int) {
+func benchEncode(b *testing.B, n int) { benchEncodeWith(b, n, Options{}) }
+
+func benchEncodeWith(b *testing.B, n int, opts Options) {
 	d := bigSlice(b, n)
 	var out bytes.Buffer
 	b.ResetTimer()
 	for b.Loop() {
 		out.Reset()
-		if err := Encode(&out, d, Options{}); err != nil {
+		if err := Encode(&out, d, opts); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -52,10 +54,12 @@ func benchEncode(b *testing.B, n int) {
 	b.SetBytes(int64(out.Len()))
 }
 
-func benchDecode(b *testing.B, n int) {
+func benchDecode(b *testing.B, n int) { benchDecodeWith(b, n, Options{}) }
+
+func benchDecodeWith(b *testing.B, n int, opts Options) {
 	d := bigSlice(b, n)
 	var text bytes.Buffer
-	if err := Encode(&text, d, Options{}); err != nil {
+	if err := Encode(&text, d, opts); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
@@ -76,3 +80,6 @@ func BenchmarkDecode1k(b *testing.B)   { benchDecode(b, 1000) }
 func BenchmarkDecode10k(b *testing.B)  { benchDecode(b, 10000) }
 func BenchmarkDecode100k(b *testing.B) { benchDecode(b, 100000) }
 func BenchmarkDecode757k(b *testing.B) { benchDecode(b, 0) }
+
+func BenchmarkEncode757kV03(b *testing.B) { benchEncodeWith(b, 0, Options{Version: V03}) }
+func BenchmarkDecode757kV03(b *testing.B) { benchDecodeWith(b, 0, Options{Version: V03}) }

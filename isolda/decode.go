@@ -81,6 +81,7 @@ type decoder struct {
 	file string
 	lim  rdf.Limits
 	v02  bool
+	v03  bool // (N) list cells
 
 	vocab    string
 	prefixes map[string]string
@@ -243,6 +244,9 @@ func (d *decoder) handle(s string) error {
 		if d.line == 1 && strings.HasPrefix(s, "# ISOLDA 0.1") {
 			d.v02 = false
 		}
+		if d.line == 1 && strings.HasPrefix(s, "# ISOLDA 0.3") {
+			d.v03 = true
+		}
 		return nil
 	case '@':
 		if err := d.endSection(); err != nil {
@@ -310,11 +314,13 @@ func (d *decoder) directive(s string) error {
 	case "@isolda":
 		switch rest {
 		case V01:
-			d.v02 = false
+			d.v02, d.v03 = false, false
 		case V02:
-			d.v02 = true
+			d.v02, d.v03 = true, false
+		case V03:
+			d.v02, d.v03 = true, true
 		default:
-			return d.errAt(off, "expected @isolda 0.1 or @isolda 0.2")
+			return d.errAt(off, "expected @isolda 0.1, 0.2 or 0.3")
 		}
 	case "@graph":
 		if err := d.endGraph(); err != nil {
@@ -433,9 +439,17 @@ func (d *decoder) parseSpec(s string, off int) (colSpec, int, error) {
 	if err != nil {
 		return colSpec{}, 0, err
 	}
-	c := colSpec{kind: clsPlain, pred: iri}
-	if n >= len(s) {
-		return c, n, nil
+	c, m, err := d.parseSuffix(colSpec{kind: clsPlain, pred: iri}, s[n:], off+n)
+	return c, n + m, err
+}
+
+// parseSuffix reads the value-class suffix at the start of s (>, @lang,
+// :iri, :datatype) and returns the column and the bytes consumed (0 when
+// there is none, or for the ": " of a block key).
+func (d *decoder) parseSuffix(c colSpec, s string, off int) (colSpec, int, error) {
+	n := 0
+	if len(s) == 0 {
+		return c, 0, nil
 	}
 	switch s[n] {
 	case '>':
@@ -463,7 +477,7 @@ func (d *decoder) parseSpec(s string, off int) (colSpec, int, error) {
 		if rest == "" || rest[0] == ' ' {
 			return c, n, nil // a block key "p: value"
 		}
-		if strings.HasPrefix(rest, "iri") && (len(rest) == 3 || strings.IndexByte(",}=: ", rest[3]) >= 0) {
+		if strings.HasPrefix(rest, "iri") && (len(rest) == 3 || strings.IndexByte(",}=: )", rest[3]) >= 0) {
 			c.kind = clsIRI
 			return c, n + 4, nil
 		}
@@ -546,10 +560,19 @@ type val struct {
 	quoted bool
 	inline bool // {p: v, ...}
 	off    int
+	list   *listVal // (N) a | b (0.3)
+	angle  bool     // <IRI> item of a list of entities: an IRI, not an id
 }
 
-// parseCell parses a cell: empty, one value, or [N] a | b.
-func (d *decoder) parseCell(s string, off int) ([]val, error) {
+// listVal is a (N) cell: its items and their value class.
+type listVal struct {
+	col   colSpec
+	items []val
+}
+
+// parseCell parses a cell: empty, one value, [N] a | b, or (in a link
+// column of a 0.3 document) an RDF list (N) a | b.
+func (d *decoder) parseCell(s string, off int, link bool) ([]val, error) {
 	if s == "" {
 		return nil, nil
 	}
@@ -581,6 +604,9 @@ func (d *decoder) parseCell(s string, off int) ([]val, error) {
 				out[i] = val{text: p, inline: true, off: offs[i]}
 				continue
 			}
+			if p[0] == '(' && d.v03 && link {
+				return nil, d.errAt(offs[i], "a list (N) cannot be one of several values")
+			}
 			v, q, err := d.oneValue(p, offs[i])
 			if err != nil {
 				return nil, err
@@ -592,11 +618,106 @@ func (d *decoder) parseCell(s string, off int) ([]val, error) {
 	if s[0] == '{' {
 		return []val{{text: s, inline: true, off: off}}, nil
 	}
+	if s[0] == '(' && d.v03 && link {
+		lv, err := d.parseList(s, off)
+		if err != nil {
+			return nil, err
+		}
+		return []val{{list: lv, off: off}}, nil
+	}
 	v, q, err := d.oneValue(s, off)
 	if err != nil {
 		return nil, err
 	}
 	return []val{{text: v, quoted: q, off: off}}, nil
+}
+
+// parseList parses a (N) cell: "(" count [class] ")" then N items
+// separated by " | ", where class is :iri, :datatype or @lang (no class:
+// the items are entity ids).
+func (d *decoder) parseList(s string, off int) (*listVal, error) {
+	j := 1
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	n, err := strconv.Atoi(s[1:j])
+	if err != nil || n < 1 {
+		return nil, d.errAt(off+1, "expected a count in (N)")
+	}
+	lv := &listVal{col: colSpec{kind: clsLink, pred: rdf.RDFFirst}}
+	if strings.HasPrefix(s[j:], ":string)") {
+		lv.col = colSpec{kind: clsPlain, pred: rdf.RDFFirst}
+		j += len(":string")
+	} else if j < len(s) && s[j] != ')' {
+		c, m, err := d.parseSuffix(colSpec{kind: clsPlain, pred: rdf.RDFFirst}, s[j:], off+j)
+		if err != nil {
+			return nil, err
+		}
+		if m == 0 || c.kind == clsLink {
+			return nil, d.errAt(off+j, "expected ':iri', ':datatype' or '@lang' after the count of a list")
+		}
+		lv.col = c
+		j += m
+	}
+	if j >= len(s) || s[j] != ')' {
+		return nil, d.errAt(off+j, "expected ')' after the count of a list")
+	}
+	if j+1 >= len(s) || s[j+1] != ' ' {
+		return nil, d.errAt(off+j+1, "expected a space after (N)")
+	}
+	parts, offs, err := d.splitTop(s[j+2:], off+j+2, '|')
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) != n {
+		return nil, d.errAt(off, "(%d) announces %d items but %d follow", n, n, len(parts))
+	}
+	for i, p := range parts {
+		if p == "" {
+			return nil, d.errAt(offs[i], "expected an item in the list")
+		}
+		if p[0] == '{' {
+			return nil, d.errAt(offs[i], "a list item is an id or a value, not an inline entity")
+		}
+		if p[0] == '<' && lv.col.kind == clsLink {
+			iri, m, msg := scanAngle(p)
+			if msg != "" {
+				return nil, d.errAt(offs[i]+m, "%s", msg)
+			}
+			if m != len(p) {
+				return nil, d.errAt(offs[i]+m, "expected ' | ' or the end of the list after <IRI>")
+			}
+			lv.items = append(lv.items, val{text: iri, off: offs[i], angle: true})
+			continue
+		}
+		v, q, err := d.oneValue(p, offs[i])
+		if err != nil {
+			return nil, err
+		}
+		lv.items = append(lv.items, val{text: v, quoted: q, off: offs[i]})
+	}
+	return lv, nil
+}
+
+// addList adds the nodes of a list and returns its head.
+func (d *decoder) addList(lv *listVal) (*node, error) {
+	nodes := make([]*node, len(lv.items))
+	for i := range nodes {
+		nodes[i] = &node{defined: true}
+	}
+	for i, it := range lv.items {
+		if err := d.addValues(nodes[i], lv.col, []val{it}); err != nil {
+			return nil, err
+		}
+		q := pquad{s: nodes[i], p: rdf.RDFRest, o: rdf.NewIRI(rdf.RDFNil)}
+		if i+1 < len(nodes) {
+			q.on = nodes[i+1]
+		}
+		if err := d.addQuad(q); err != nil {
+			return nil, err
+		}
+	}
+	return nodes[0], nil
 }
 
 // inlineEntity decodes {p: v, q> w} as a new blank node and counts it for
@@ -636,7 +757,7 @@ func (d *decoder) inlineEntity(text string, off int) (*node, error) {
 			if rest == "" {
 				return nil, d.errAt(offs[i]+m, "expected a value")
 			}
-			vals, err := d.parseCell(rest, offs[i]+m)
+			vals, err := d.parseCell(rest, offs[i]+m, c.kind == clsLink)
 			if err != nil {
 				return nil, err
 			}
@@ -668,7 +789,15 @@ func (d *decoder) addValues(s *node, c colSpec, vals []val) error {
 		q := pquad{s: s, p: c.pred}
 		switch c.kind {
 		case clsLink:
-			if v.inline {
+			if v.list != nil {
+				n, err := d.addList(v.list)
+				if err != nil {
+					return err
+				}
+				q.on = n
+			} else if v.angle {
+				q.o = rdf.NewIRI(v.text)
+			} else if v.inline {
 				n, err := d.inlineEntity(v.text, v.off)
 				if err != nil {
 					return err
@@ -706,6 +835,9 @@ func (d *decoder) addValues(s *node, c colSpec, vals []val) error {
 		}
 		if v.inline && c.kind != clsLink {
 			return d.errAt(v.off, "an inline entity can only be the value of a link (p>)")
+		}
+		if v.list != nil && c.kind != clsLink {
+			return d.errAt(v.off, "a list (N) can only be the value of a link (p>)")
 		}
 		if err := d.addQuad(q); err != nil {
 			return err
@@ -759,11 +891,13 @@ func (d *decoder) sectionHeader(s string) error {
 			return err
 		}
 		if len(d.cols) == 0 {
-			if c.kind != colID && c.kind != clsPlain && c.kind != clsLang {
-				return d.errAt(pos, "expected id or a label column as the first column")
+			if c.kind != colID && c.kind != colAtIRI && c.kind != clsPlain && c.kind != clsLang {
+				return d.errAt(pos, "expected id, @iri or a label column as the first column")
 			}
 		} else if c.kind == colID {
 			return d.errAt(pos, "id can only be the first column")
+		} else if c.kind == colAtIRI && d.cols[0].kind == colAtIRI {
+			return d.errAt(pos, "@iri is already the first column")
 		}
 		d.cols = append(d.cols, c)
 		pos += m
@@ -797,7 +931,7 @@ func (d *decoder) sectionHeader(s string) error {
 			if m >= len(p) || p[m] != '=' {
 				return d.errAt(offs[i]+m, "expected '=' after the constant's property")
 			}
-			vals, err := d.parseCell(p[m+1:], offs[i]+m+1)
+			vals, err := d.parseCell(p[m+1:], offs[i]+m+1, c.kind == clsLink)
 			if err != nil {
 				return err
 			}
@@ -914,7 +1048,7 @@ func (d *decoder) blockProp(s string, off int) error {
 	if rest == "" {
 		return d.errAt(off+m, "expected a value")
 	}
-	vals, err := d.parseCell(rest, off+m)
+	vals, err := d.parseCell(rest, off+m, c.kind == clsLink)
 	if err != nil {
 		return err
 	}
@@ -941,7 +1075,13 @@ func (d *decoder) tableRow(s string, off int) error {
 	var id string
 	labelled := false
 	lc := d.cols[0]
-	if lc.kind != colID && d.v02 && first[0] == '@' {
+	if lc.kind == colAtIRI {
+		// 0.3 (IRIIDs): the id is the IRI as written in the cell.
+		if first[0] == '[' {
+			return d.errAt(fo, "expected one IRI in the first cell, not a list")
+		}
+		id, err = d.wholeText(first, fo)
+	} else if lc.kind != colID && d.v02 && first[0] == '@' {
 		id, err = d.wholeText(first[1:], fo+1)
 	} else {
 		if first[0] == '[' {
@@ -986,7 +1126,7 @@ func (d *decoder) tableRow(s string, off int) error {
 		if d.cols[i].kind == colAtIRI {
 			continue
 		}
-		vals, err := d.parseCell(cells[i], offs[i])
+		vals, err := d.parseCell(cells[i], offs[i], d.cols[i].kind == clsLink)
 		if err != nil {
 			return err
 		}

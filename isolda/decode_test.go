@@ -37,6 +37,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"@vocab http://schema.org/\n\nPerson[1]{name, @iri}:\n  a, <x\n", 4, 6, ""},
 		{"@vocab http://schema.org/\nPerson[1]{name, @iri}:\n  a, ex:a\nThing_[1]{id, @iri}:\n  a, ex:b\n", 5, 3, "already used"},
 		{"@vocab http://schema.org/\nPerson[1]{id}:\n  \"\\ud800\"\n", 3, 4, "surrogate"},
+		{"@vocab http://schema.org/\nPerson[1]{@iri, name}:\n  , x\n", 3, 3, "expected the entity id"},
+		{"@vocab http://schema.org/\nPerson[1]{@iri, @iri}:\n", 2, 17, "already the first column"},
+		{"@vocab http://schema.org/\nPerson[1]{@iri}:\n  [2] a | b\n", 3, 3, "not a list"},
+		{"@isolda 0.4\n", 1, 9, "expected @isolda 0.1, 0.2 or 0.3"},
 	}
 	for _, c := range cases {
 		_, err := DecodeWith(strings.NewReader(c.doc), DecodeOptions{File: "doc.isolda"})
@@ -97,7 +101,17 @@ func FuzzDecode(f *testing.F) {
 	for i := 0; i < 30; i++ {
 		d := genGraph(r, i%2 == 0)
 		for _, o := range []Options{{Version: V02}, {Version: V01}, {Layout: LayoutBlocks}, {Continuation: true},
-			{InverseIndex: true, Glossary: GlossaryNone}, {Version: V01, Glossary: GlossaryNone}, {InlineBlanks: true}} {
+			{InverseIndex: true, Glossary: GlossaryNone}, {Version: V01, Glossary: GlossaryNone}, {InlineBlanks: true},
+			{Version: V03}, {Version: V03, Glossary: GlossaryNone, Layout: LayoutBlocks}, {IRIIDs: true, InlineBlanks: true}} {
+			var b bytes.Buffer
+			if err := Encode(&b, d, o); err == nil {
+				f.Add(b.String())
+			}
+		}
+	}
+	for i := 0; i < 20; i++ {
+		d := genListGraph(rand.New(rand.NewPCG(uint64(i), 7)))
+		for _, o := range []Options{{Version: V03}, {Version: V03, InlineBlanks: true, Glossary: GlossaryNone}} {
 			var b bytes.Buffer
 			if err := Encode(&b, d, o); err == nil {
 				f.Add(b.String())

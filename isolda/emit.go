@@ -18,6 +18,7 @@ var glossary = []struct{ flag, text string }{
 	{"term", "# `@term name = pfx:rest` gives a readable name to a property or class; the name stands for that term."},
 	{"table", "# `Type[N]{a, b, c}:` is a table of the N entities of Type: one row per entity, cells in column order, first cell = the entity id."},
 	{"blocks", "# `Type[N]:` followed by `id:` lines lists the N entities of Type as blocks: under each id, one property per line."},
+	{"iriid", "# `Type[N]{@iri, b, c}:` (first column `@iri`): each entity's id is its IRI as written in that cell."},
 	{"thing", "# `Thing_` is the table of the entities that have no type."},
 	{"slugcell", "# A first cell `@x` is only the entity id x, not a value of that column."},
 	{"a", "# `a` gives the entity's other types."},
@@ -26,6 +27,7 @@ var glossary = []struct{ flag, text string }{
 	{"link", "# A property ending in `>` links to another entity: its value is that entity's id."},
 	{"inline", "# `{p: v, q> w}` in place of an id is an entity without IRI written in place: its properties are between the braces; it counts in its type's [N]."},
 	{"multi", "# `[N] a | b` means N values."},
+	{"list", "# `(N) a | b` is an ordered list (rdf:List) of N entities (`<IRI>`: an IRI that is not an entity); `(N:int) 1 | 2`, `(N:string)`, `(N@en)`, `(N:iri)`: of N values of that type."},
 	{"quoted", "# A value in double quotes is a JSON string; `\"\"` is the empty string."},
 	{"empty", "# An empty cell means the entity has no value for that column."},
 	{"typed", "# `p:date`, `p:int`, `p:iri`, `p:<type>`: every value of p has that datatype."},
@@ -40,6 +42,7 @@ var glossary = []struct{ flag, text string }{
 // Glossary first lines per version.
 const (
 	head02 = "# ISOLDA 0.2: an RDF graph as text. Entities are grouped by type; names without a prefix are terms of @vocab."
+	head03 = "# ISOLDA 0.3: an RDF graph as text. Entities are grouped by type; names without a prefix are terms of @vocab."
 	head01 = "# ISOLDA 0.1: an RDF graph as text. Entities are grouped by type; names without a prefix are terms of @vocab."
 )
 
@@ -81,19 +84,31 @@ func (e *encoder) header(k gkey) string {
 	return h
 }
 
+// appendID appends an entity's id. An id that is the entity's IRI
+// (IRIIDs) is not quoted for its ':' on an entity id line.
+func (e *encoder) appendID(b []byte, id rdf.TermID, ctx int) []byte {
+	if ctx == ctxBlockKey && e.iriID[id] {
+		ctx = ctxCell
+	}
+	return appendText(b, e.ids[id], e.v02, ctx)
+}
+
 // appendValue appends one value of a column.
 func (e *encoder) appendValue(b []byte, k gkey, v rdf.TermID, ctx int) []byte {
 	t := e.term(v)
 	start := len(b)
 	switch k.cls {
 	case clsLink:
+		if lc, ok := e.listItems[v]; ok {
+			return e.appendList(b, lc)
+		}
 		if e.inline[v] {
 			return e.appendInline(b, v)
 		}
 		if t.Kind == rdf.BlankKind {
 			e.use["blank"] = true
 		}
-		b = appendText(b, e.ids[v], e.v02, ctx)
+		b = appendText(b, e.ids[v], e.qLink, ctx)
 	case clsIRI:
 		b = e.n.appendIRICell(b, t.Value, ctx)
 	case clsType:
@@ -103,6 +118,51 @@ func (e *encoder) appendValue(b []byte, k gkey, v rdf.TermID, ctx int) []byte {
 	}
 	if len(b) > start && b[start] == '"' {
 		e.use["quoted"] = true
+	}
+	return b
+}
+
+// appendList writes a well-formed RDF list in place: (N) a | b, with the
+// items' value class after N unless they are entities: (N:int), (N@en).
+// In a list of entities, an IRI that is not an entity is written <IRI>.
+func (e *encoder) appendList(b []byte, lc listCell) []byte {
+	e.use["list"] = true
+	b = append(b, '(')
+	b = strconv.AppendInt(b, int64(len(lc.items)), 10)
+	b = e.appendSuffix(b, lc.key)
+	b = append(b, ") "...)
+	for i, it := range lc.items {
+		if i > 0 {
+			b = append(b, " | "...)
+		}
+		if lc.key.cls == clsLink && !e.entity[it] {
+			b = appendAngle(b, e.term(it).Value)
+			continue
+		}
+		b = e.appendValue(b, lc.key, it, ctxCell)
+	}
+	return b
+}
+
+// appendSuffix appends the value-class suffix of a list: nothing for
+// entities, :iri, @lang, :string for plain strings, or :datatype.
+func (e *encoder) appendSuffix(b []byte, k gkey) []byte {
+	switch k.cls {
+	case clsIRI:
+		return append(b, ":iri"...)
+	case clsLang:
+		b = append(b, '@')
+		b = append(b, k.lang...)
+		if k.dir != "" {
+			b = append(b, "--"...)
+			b = append(b, k.dir...)
+		}
+		return b
+	case clsPlain:
+		return append(b, ":string"...)
+	case clsTyped:
+		b = append(b, ':')
+		return e.n.appendDatatype(b, k.dt)
 	}
 	return b
 }
@@ -181,7 +241,7 @@ func (e *encoder) body() []byte {
 			b = append(b, "@graph "...)
 			if t := e.term(part.name); t.Kind == rdf.BlankKind {
 				b = append(b, "_:"...)
-				b = appendText(b, e.ids[part.name], e.v02, ctxCell)
+				b = e.appendID(b, part.name, ctxCell)
 			} else {
 				b = e.n.appendIRICell(b, t.Value, ctxCell)
 			}
@@ -197,7 +257,7 @@ func (e *encoder) body() []byte {
 			b = append(b, "~extra:\n"...)
 			for _, x := range extras {
 				b = append(b, "  "...)
-				b = appendText(b, e.ids[x.ent], e.v02, ctxBlockKey)
+				b = e.appendID(b, x.ent, ctxBlockKey)
 				b = append(b, ":\n"...)
 				b = e.appendProps(b, x.groups)
 			}
@@ -240,7 +300,7 @@ func (e *encoder) writeBlocks(b []byte, t *table) []byte {
 	b = append(b, "]:\n"...)
 	for _, r := range t.rows {
 		b = append(b, "  "...)
-		b = appendText(b, e.ids[r.ent], e.v02, ctxBlockKey)
+		b = e.appendID(b, r.ent, ctxBlockKey)
 		b = append(b, ":\n"...)
 		if tm := e.term(r.ent); tm.Kind == rdf.IRIKind {
 			e.use["iri"] = true
@@ -289,7 +349,7 @@ func (e *encoder) writeInverse(b []byte, part graphPart) []byte {
 			started = true
 		}
 		b = append(b, "  "...)
-		b = appendText(b, e.ids[tg], e.v02, ctxBlockKey)
+		b = e.appendID(b, tg, ctxBlockKey)
 		b = append(b, ":\n"...)
 		slices.SortFunc(ins, func(x, y in) int {
 			if x.pred != y.pred {
@@ -421,12 +481,21 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(n+t.inlineN), 10)
 	b = append(b, "]{"...)
-	if hasLabel {
+	// IRIIDs: when every row's id is its IRI, @iri is the first column.
+	iriFirst := !hasLabel && e.iriIDs && n > 0
+	for _, r := range t.rows {
+		iriFirst = iriFirst && e.iriID[r.ent]
+	}
+	switch {
+	case hasLabel:
 		b = append(b, e.header(t.labelCol)...)
-	} else {
+	case iriFirst:
+		e.use["iriid"] = true
+		b = append(b, "@iri"...)
+	default:
 		b = append(b, "id"...)
 	}
-	if hasIRI {
+	if hasIRI && !iriFirst {
 		e.use["iri"] = true
 		b = append(b, ", @iri"...)
 	}
@@ -453,16 +522,18 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 	for i, r := range t.rows {
 		b = append(b, "  "...)
 		switch {
+		case iriFirst:
+			b = e.n.appendIRICell(b, e.term(r.ent).Value, ctxCell)
 		case r.label:
-			b = appendText(b, e.ids[r.ent], e.v02, ctxCell)
+			b = e.appendID(b, r.ent, ctxCell)
 		case hasLabel:
 			e.use["slugcell"] = true
 			b = append(b, '@')
-			b = appendText(b, e.ids[r.ent], e.v02, ctxCell)
+			b = e.appendID(b, r.ent, ctxCell)
 		default:
-			b = appendText(b, e.ids[r.ent], e.v02, ctxCell)
+			b = e.appendID(b, r.ent, ctxCell)
 		}
-		if hasIRI {
+		if hasIRI && !iriFirst {
 			b = append(b, ", "...)
 			if tm := e.term(r.ent); tm.Kind == rdf.IRIKind {
 				b = e.n.appendIRICell(b, tm.Value, ctxCell)
@@ -492,7 +563,7 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 		}
 		switch {
 		case len(rest) == 0:
-		case e.opts.Continuation:
+		case e.continuation:
 			e.use["continuation"] = true
 			b = e.appendProps(b, rest)
 		default:
@@ -528,17 +599,16 @@ func (e *encoder) writeHead(w *bufio.Writer) {
 	switch e.opts.Glossary {
 	case GlossaryNone:
 		b = append(b, "@isolda "...)
-		if e.v02 {
-			b = append(b, V02...)
-		} else {
-			b = append(b, V01...)
-		}
+		b = append(b, e.ver...)
 		b = append(b, '\n')
 	default:
-		if e.v02 {
-			w.WriteString(head02)
-		} else {
+		switch e.ver {
+		case V01:
 			w.WriteString(head01)
+		case V03:
+			w.WriteString(head03)
+		default:
+			w.WriteString(head02)
 		}
 		w.WriteByte('\n')
 		if e.opts.Glossary != GlossaryLegend {
@@ -552,7 +622,7 @@ func (e *encoder) writeHead(w *bufio.Writer) {
 		if e.anchor != 0 {
 			var a []byte
 			a = append(a, "# The document starts from the entity "...)
-			a = appendText(a, e.ids[e.anchor], e.v02, ctxCell)
+			a = e.appendID(a, e.anchor, ctxCell)
 			if e.opts.Hops > 0 {
 				a = append(a, "; it shows only the entities at most "...)
 				a = strconv.AppendInt(a, int64(e.opts.Hops), 10)

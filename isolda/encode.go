@@ -56,15 +56,32 @@ type inlineEnt struct {
 	main rdf.TermID
 }
 
+// listCell is a well-formed RDF list written in place: its items and
+// their common column key (predicate rdf:first).
+type listCell struct {
+	items []rdf.TermID
+	key   gkey
+}
+
 type graphPart struct {
 	name   rdf.TermID
 	tables []*table
 }
 
 type encoder struct {
-	d    *rdf.Dataset
-	opts Options
-	v02  bool // quote values that start with '@'
+	d     *rdf.Dataset
+	opts  Options
+	v02   quoting // quoting rules of the version
+	qLink quoting // quoting rules of link values (ids): also '(' and '<' in 0.3
+	ver   string
+
+	// Token-saving options of 0.3 (SPEC.md section 15).
+	iriIDs, dtPrefixes bool
+	iriID              []bool // the entity's id is its IRI as written (IRIIDs)
+	lists              bool   // ordered-list syntax (0.3)
+	continuation       bool   // Continuation, or 0.3
+	listNode           []bool // blank nodes of lists written as (N) cells
+	listItems          map[rdf.TermID]listCell
 
 	// The four changes of 0.2, each switchable (SPEC.md, "Options").
 	prefLang, rowIDs, termAliases, vocabPrefix bool
@@ -127,10 +144,21 @@ func prepare(d *rdf.Dataset, opts Options, anchor rdf.Term) (*encoder, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	v02 := ver == V02
-	e := &encoder{d: d, opts: opts, v02: v02, n: newNamer(v02), headers: map[gkey]string{}, use: map[string]bool{},
+	v02 := ver != V01
+	v03 := ver == V03
+	var q quoting
+	if v02 {
+		q |= quoteAt
+	}
+	ql := q
+	if v03 {
+		ql |= quoteParen
+	}
+	e := &encoder{d: d, opts: opts, v02: q, qLink: ql, ver: ver, n: newNamer(q), headers: map[gkey]string{}, use: map[string]bool{},
 		prefLang: v02 && !opts.NoPreferredLanguage, rowIDs: v02 && !opts.NoRowLabelIDs,
-		termAliases: v02 && !opts.NoTermAliases, vocabPrefix: v02 && !opts.NoVocabPrefix}
+		termAliases: v02 && !opts.NoTermAliases, vocabPrefix: v02 && !opts.NoVocabPrefix,
+		iriIDs: v02 && (v03 || opts.IRIIDs), dtPrefixes: v02 && opts.DatatypePrefixes, lists: v03,
+		continuation: opts.Continuation || v03}
 	if err := e.validate(); err != nil {
 		return nil, err
 	}
@@ -145,6 +173,7 @@ func prepare(d *rdf.Dataset, opts Options, anchor rdf.Term) (*encoder, error) {
 		e.anchor, _ = d.Lookup(anchor)
 	}
 	e.bfs()
+	e.findLists()
 	e.inlineSet()
 	e.labels()
 	e.names()
@@ -399,6 +428,14 @@ func (e *encoder) inlineSet() {
 		}
 	}
 	var cands []rdf.TermID
+	for id, x := range e.listNode {
+		bad[id] = bad[id] || x // list nodes are written as (N) cells
+	}
+	for _, lc := range e.listItems {
+		for _, it := range lc.items {
+			bad[it] = true // list items are ids, so inline nodes never nest through a list
+		}
+	}
 	for id := 1; id < n; id++ {
 		if e.term(rdf.TermID(id)).Kind == rdf.BlankKind && refs[id] == 1 && !bad[id] {
 			e.inline[id] = true
@@ -538,6 +575,9 @@ func (e *encoder) names() {
 	// @vocab: the namespace of most predicate and class occurrences.
 	vc := map[string]int{}
 	for _, q := range e.d.IDQuads() {
+		if e.listNode[q[0]] {
+			continue // written as a (N) cell
+		}
 		p := e.term(q[1]).Value
 		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
 			ns, l := splitNS(e.term(q[2]).Value)
@@ -573,6 +613,20 @@ func (e *encoder) names() {
 		}
 	}
 	for _, q := range e.d.IDQuads() {
+		if e.listNode[q[0]] {
+			// A (N) cell writes only the items: IRIs that are not
+			// entities, and datatypes.
+			if q[1] == e.typeID || e.term(q[1]).Value != rdf.RDFFirst {
+				continue
+			}
+			switch o := e.term(q[2]); {
+			case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
+				add(o.Value)
+			case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
+				add(o.Datatype)
+			}
+			continue
+		}
 		s, p, o, g := e.term(q[0]), e.term(q[1]), e.term(q[2]), e.term(q[3])
 		if s.Kind == rdf.IRIKind {
 			add(s.Value)
@@ -595,9 +649,23 @@ func (e *encoder) names() {
 			add(g.Value)
 		}
 	}
+	// DatatypePrefixes: the xsd or rdf namespace of a written datatype is
+	// declared whatever its number of uses.
+	dtNS := map[string]bool{}
+	if e.dtPrefixes {
+		for id := 1; id <= e.d.NumTerms(); id++ {
+			t := e.term(rdf.TermID(id))
+			if t.Kind != rdf.LiteralKind || t.Lang != "" || t.Datatype == rdf.XSDString || shortOf(t.Datatype) != "" {
+				continue
+			}
+			if ns, l := splitNS(t.Datatype); isLocal(l) && (ns == rdf.XSD || ns == rdf.RDFNS) {
+				dtNS[ns] = true
+			}
+		}
+	}
 	var chosen []string
 	for _, ns := range sortedKeys(uses) {
-		if uses[ns] >= 3 && (e.vocabPrefix || ns != e.n.vocab) {
+		if (uses[ns] >= 3 || dtNS[ns]) && (e.vocabPrefix || ns != e.n.vocab) {
 			chosen = append(chosen, ns)
 		}
 	}
@@ -653,6 +721,9 @@ func (e *encoder) aliases() {
 	isClass := map[rdf.TermID]bool{}
 	terms := map[rdf.TermID]bool{}
 	for _, q := range e.d.IDQuads() {
+		if e.listNode[q[0]] {
+			continue
+		}
 		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
 			isClass[q[2]] = true
 			terms[q[2]] = true
@@ -793,6 +864,9 @@ func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPar
 	tables := map[rdf.TermID]*table{}
 	inlineCount := map[rdf.TermID]int{}
 	for _, s := range subs {
+		if e.listNode[s.id] {
+			continue
+		}
 		main := rdf.TermID(0)
 		for _, k := range s.quads {
 			q := qs[k]
@@ -958,6 +1032,7 @@ func (e *encoder) decideLabels() {
 func (e *encoder) assignIDs() {
 	n := e.d.NumTerms() + 1
 	e.ids = make([]string, n)
+	e.iriID = make([]bool, n)
 	used := map[string]bool{}
 	for _, id := range e.order {
 		if e.labelOK[id] {
@@ -987,10 +1062,11 @@ func (e *encoder) assignIDs() {
 			}
 		}
 	}
+	eligible := e.iriEligible()
 	counters := map[string]int{}
 	next := map[string]int{} // next suffix to try per slug base
 	for _, id := range e.order {
-		if e.ids[id] != "" {
+		if e.ids[id] != "" || e.listNode[id] {
 			continue
 		}
 		base := ""
@@ -1000,6 +1076,14 @@ func (e *encoder) assignIDs() {
 		if base == "" && e.term(id).Kind == rdf.IRIKind {
 			_, local := splitNS(e.term(id).Value)
 			base = slugify(local)
+		}
+		if eligible != nil && eligible[id] {
+			if s := e.iriText(e.term(id).Value); !used[s] {
+				e.ids[id] = s
+				e.iriID[id] = true
+				used[s] = true
+				continue
+			}
 		}
 		if base != "" {
 			s := base
@@ -1030,5 +1114,243 @@ func (e *encoder) assignIDs() {
 				break
 			}
 		}
+	}
+}
+
+// iriText returns the text of an IRI as an @iri cell holds it: pfx:local or
+// the IRI itself (the content of the JSON string when it is quoted).
+func (e *encoder) iriText(iri string) string {
+	c := e.n.appendIRICell(nil, iri, ctxCell)
+	if len(c) > 0 && c[0] == '"' {
+		return iri
+	}
+	return string(c)
+}
+
+// iriEligible chooses the entities identified by their IRI (IRIIDs, SPEC.md
+// section 15): IRI entities without a label whose IRI as written costs
+// fewer estimated tokens than a slug plus an @iri cell,
+// (1+r)·T(iri) < (1+r)·T(slug) + T(iri) with r the number of links to the
+// entity, and whose every row is in a table with an id first column where
+// every row is such an entity (so the table's first column is @iri).
+func (e *encoder) iriEligible() []bool {
+	if !e.iriIDs {
+		return nil
+	}
+	n := e.d.NumTerms() + 1
+	incoming := make([]int32, n)
+	for _, q := range e.d.IDQuads() {
+		if e.entity[q[2]] && !(q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind) {
+			incoming[q[2]]++
+		}
+	}
+	ok := make([]bool, n)
+	for _, id := range e.order {
+		t := e.term(id)
+		if t.Kind != rdf.IRIKind || e.labelVal[id] != 0 {
+			continue
+		}
+		s := e.iriText(t.Value)
+		if s == "" {
+			continue
+		}
+		_, local := splitNS(t.Value)
+		slug := slugify(local)
+		if slug == "" {
+			slug = "node-1"
+		}
+		r := 1 + int(incoming[id])
+		ok[id] = r*tokenEstimate(s) < r*tokenEstimate(slug)+tokenEstimate(s)
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, part := range e.parts {
+			for _, t := range part.tables {
+				all := t.labelCol.pred == 0
+				for _, r := range t.rows {
+					all = all && ok[r.ent]
+				}
+				if all {
+					continue
+				}
+				for _, r := range t.rows {
+					if ok[r.ent] {
+						ok[r.ent] = false
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	return ok
+}
+
+// tokenEstimate is a rough count of the tokens of s for IRIIDs: one per
+// word piece (an optional leading punctuation character, capitals, then
+// lower-case letters; one more per 8 letters), one per 3 digits, one per
+// other character.
+func tokenEstimate(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case isDigit(c):
+			j := i
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			n += (j - i + 2) / 3
+			i = j
+		default:
+			j := i
+			if !isLetter(c) && i+1 < len(s) && isLetter(s[i+1]) {
+				j++
+			}
+			k := j
+			for k < len(s) && s[k] >= 'A' && s[k] <= 'Z' {
+				k++
+			}
+			for k < len(s) && ((s[k] >= 'a' && s[k] <= 'z') || s[k] >= 0x80) {
+				k++
+			}
+			if k == i {
+				k = i + 1
+			}
+			n += 1 + (k-i)/8
+			i = k
+		}
+	}
+	return n
+}
+
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' || c >= 0x80 }
+
+// maxListLength bounds the items of a list written as a (N) cell.
+const maxListLength = 1 << 16
+
+// findLists finds the well-formed RDF lists written as (N) cells (0.3,
+// SPEC.md section 15): a chain of blank nodes from a head to rdf:nil where
+// every node has exactly one rdf:first and one rdf:rest quad and no other
+// quad as subject, is the object of exactly one quad (the head: of a quad
+// whose predicate is neither rdf:first nor rdf:rest and whose subject has
+// no other link value for that predicate in that graph; the others: of the
+// previous node's rdf:rest), is no graph name, all in one graph; and whose
+// items all have the same column key.
+func (e *encoder) findLists() {
+	n := e.d.NumTerms() + 1
+	e.listNode = make([]bool, n)
+	e.listItems = map[rdf.TermID]listCell{}
+	if !e.lists {
+		return
+	}
+	first, ok1 := e.d.Lookup(rdf.NewIRI(rdf.RDFFirst))
+	rest, ok2 := e.d.Lookup(rdf.NewIRI(rdf.RDFRest))
+	nilID, ok3 := e.d.Lookup(rdf.NewIRI(rdf.RDFNil))
+	if !ok1 || !ok2 || !ok3 {
+		return
+	}
+	type nodeInfo struct {
+		nFirst, nRest, nOther, nIn int
+		item, next, graph          rdf.TermID
+		in                         rdf.IDQuad
+	}
+	info := map[rdf.TermID]*nodeInfo{}
+	get := func(id rdf.TermID) *nodeInfo {
+		x := info[id]
+		if x == nil {
+			x = &nodeInfo{}
+			info[id] = x
+		}
+		return x
+	}
+	graphName := map[rdf.TermID]bool{}
+	type spg struct{ s, p, g rdf.TermID }
+	links := map[spg]int{}
+	for _, q := range e.d.IDQuads() {
+		graphName[q[3]] = true
+		if e.entity[q[2]] && !(q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind) {
+			links[spg{q[0], q[1], q[3]}]++
+		}
+		if e.term(q[0]).Kind == rdf.BlankKind {
+			x := get(q[0])
+			switch q[1] {
+			case first:
+				x.nFirst++
+				x.item = q[2]
+			case rest:
+				x.nRest++
+				x.next = q[2]
+			default:
+				x.nOther++
+			}
+			if q[1] == first || q[1] == rest {
+				if x.nFirst+x.nRest == 1 {
+					x.graph = q[3]
+				} else if x.graph != q[3] {
+					x.nOther++ // first and rest in different graphs
+				}
+			}
+		}
+		if e.term(q[2]).Kind == rdf.BlankKind {
+			x := get(q[2])
+			x.nIn++
+			x.in = q
+		}
+	}
+	valid := func(id rdf.TermID) bool {
+		x := info[id]
+		return x != nil && x.nFirst == 1 && x.nRest == 1 && x.nOther == 0 && x.nIn == 1 &&
+			!graphName[id] && x.in[3] == x.graph
+	}
+	var heads []rdf.TermID
+	for id := range info {
+		if !valid(id) {
+			continue
+		}
+		in := info[id].in
+		if in[1] == first || in[1] == rest || links[spg{in[0], in[1], in[3]}] != 1 {
+			continue
+		}
+		heads = append(heads, id)
+	}
+	slices.SortFunc(heads, func(a, b rdf.TermID) int { return cmp.Compare(e.rank[a], e.rank[b]) })
+	for _, h := range heads {
+		var nodes, items []rdf.TermID
+		x := h
+		ok := true
+		for x != nilID {
+			if !valid(x) || len(nodes) >= maxListLength || (x != h && (info[x].in[1] != rest || info[x].in[0] != nodes[len(nodes)-1])) {
+				ok = false
+				break
+			}
+			nodes = append(nodes, x)
+			items = append(items, info[x].item)
+			x = info[x].next
+		}
+		if !ok {
+			continue
+		}
+		// One column key for every item; entities may be mixed with IRIs
+		// that are not entities (written <IRI>).
+		key := e.classOf(first, items[0])
+		for _, it := range items[1:] {
+			k := e.classOf(first, it)
+			switch {
+			case k == key:
+			case k.cls == clsLink && key.cls == clsIRI:
+				key = k
+			case k.cls == clsIRI && key.cls == clsLink:
+			default:
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, nd := range nodes {
+			e.listNode[nd] = true
+		}
+		e.listItems[h] = listCell{items: items, key: key}
 	}
 }

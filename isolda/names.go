@@ -111,7 +111,7 @@ func reservedPrefix(s string) bool {
 
 // namer writes IRIs as terms (headers) and as cell values.
 type namer struct {
-	v02      bool
+	v02      quoting
 	vocab    string
 	nsPrefix map[string]string // namespace -> prefix name
 	prefixNS map[string]string // prefix name -> namespace
@@ -119,7 +119,7 @@ type namer struct {
 	aliasIRI map[string]string // alias -> IRI
 }
 
-func newNamer(v02 bool) *namer {
+func newNamer(v02 quoting) *namer {
 	return &namer{v02: v02, nsPrefix: map[string]string{}, prefixNS: map[string]string{},
 		alias: map[string]string{}, aliasIRI: map[string]string{}}
 }

@@ -2,7 +2,7 @@
 // AI), a text notation of RDF datasets meant to be read by language models:
 // an encoder, a decoder and a round-trip checker. docs/SPEC.md is the
 // normative description of the notation; this package implements versions
-// 0.2 (the default) and 0.1.
+// 0.2 (the default), 0.1 and 0.3 (0.2 with the token-saving options on).
 //
 // Encoding is lossless (decoding gives back a dataset isomorphic to the
 // input) and deterministic (the bytes depend only on the dataset and its
@@ -19,12 +19,15 @@ import (
 const (
 	V01 = "0.1"
 	V02 = "0.2"
+	V03 = "0.3"
 )
 
 // Options control the encoder. The zero value encodes ISOLDA 0.2 with the
 // paper's defaults.
 type Options struct {
-	// Version is the notation version: "0.2" (the default when empty) or "0.1".
+	// Version is the notation version: "0.2" (the default when empty), "0.1",
+	// or "0.3" (0.2 with IRIIDs and Continuation on, and RDF lists written
+	// as (N) cells).
 	Version string
 	// IDs chooses entity ids: "label" (the default when empty: labels where
 	// unique, else slugs) or "slug" (slugs for every entity).
@@ -69,6 +72,16 @@ type Options struct {
 	NoRowLabelIDs       bool // 0.1 table rule: one row without a label id makes the table use slugs
 	NoTermAliases       bool // no @term aliases
 	NoVocabPrefix       bool // never declare the @vocab namespace as a prefix
+	// IRIIDs identifies an IRI entity without a label id by its IRI as
+	// written in an @iri cell (pfx:local) instead of a slug; a table whose
+	// rows all have such ids has @iri as its first column and no id column.
+	// On in 0.3; no effect on 0.1.
+	IRIIDs bool
+	// DatatypePrefixes declares the xsd (or rdf) namespace whenever a
+	// datatype written in a header or list is in it, whatever its number
+	// of uses: xsd:gYear instead of <...#gYear>.
+	// No effect on 0.1.
+	DatatypePrefixes bool
 }
 
 // Values of Options.IDs and Options.Glossary.
@@ -111,8 +124,10 @@ func (o Options) version() (string, error) {
 		return V02, nil
 	case V01:
 		return V01, nil
+	case V03:
+		return V03, nil
 	}
-	return "", fmt.Errorf("isolda: unknown version %q (want %q or %q)", o.Version, V01, V02)
+	return "", fmt.Errorf("isolda: unknown version %q (want %q, %q or %q)", o.Version, V01, V02, V03)
 }
 
 // DecodeOptions control the decoder.

@@ -53,6 +53,10 @@ func optionWords(t *testing.T, version string, words []string) Options {
 			o.NoTermAliases = true
 		case "no-vocab-prefix":
 			o.NoVocabPrefix = true
+		case "iri-ids":
+			o.IRIIDs = true
+		case "datatype-prefixes":
+			o.DatatypePrefixes = true
 		default:
 			if v, ok := strings.CutPrefix(w, "anchor="); ok {
 				o.Anchor = v
@@ -86,7 +90,7 @@ func specPath(t *testing.T) string {
 	return filepath.Join(filepath.Dir(file), "..", "docs", "SPEC.md")
 }
 
-var exampleMarker = regexp.MustCompile(`^<!-- example: (\S+) (0\.[12])((?: \S+)*) -->$`)
+var exampleMarker = regexp.MustCompile(`^<!-- example: (\S+) (0\.[123])((?: \S+)*) -->$`)
 
 // specExamples extracts the examples of docs/SPEC.md: after each marker, a
 // fenced turtle or trig block (the input) and a fenced isolda block.
@@ -186,7 +190,7 @@ func TestSpecGlossary(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(src)
-	for _, g := range append([]struct{ flag, text string }{{"head02", head02}, {"head01", head01}}, glossary...) {
+	for _, g := range append([]struct{ flag, text string }{{"head02", head02}, {"head01", head01}, {"head03", head03}}, glossary...) {
 		if !strings.Contains(text, strings.ReplaceAll(g.text, "|", `\|`)) {
 			t.Errorf("SPEC.md lacks the glossary entry %s: %s", g.flag, g.text)
 		}

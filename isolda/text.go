@@ -14,9 +14,17 @@ const (
 	ctxConstant        // the value of a header constant ("p=v")
 )
 
+// quoting selects the version-dependent quoting rules of SPEC.md section 8.
+type quoting uint8
+
+const (
+	quoteAt    quoting = 1 << iota // 0.2 and 0.3: values starting with '@'
+	quoteParen                     // 0.3: values starting with '(' or '<'
+)
+
 // needsQuote reports whether the text s must be written as a JSON string in
 // the given context (SPEC.md, "Quoting").
-func needsQuote(s string, v02 bool, ctx int) bool {
+func needsQuote(s string, q quoting, ctx int) bool {
 	if s == "" {
 		return true
 	}
@@ -29,7 +37,11 @@ func needsQuote(s string, v02 bool, ctx int) bool {
 	case '[', '"':
 		return true
 	case '@':
-		if v02 {
+		if q&quoteAt != 0 {
+			return true
+		}
+	case '(', '<':
+		if q&quoteParen != 0 {
 			return true
 		}
 	}
@@ -88,8 +100,8 @@ func appendQuoted(b []byte, s string) []byte {
 }
 
 // appendText appends s, quoted when needsQuote says so.
-func appendText(b []byte, s string, v02 bool, ctx int) []byte {
-	if needsQuote(s, v02, ctx) {
+func appendText(b []byte, s string, q quoting, ctx int) []byte {
+	if needsQuote(s, q, ctx) {
 		return appendQuoted(b, s)
 	}
 	return append(b, s...)

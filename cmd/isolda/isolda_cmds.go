@@ -17,7 +17,7 @@ type isoldaFlags struct {
 func (f *isoldaFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	o := &f.opts
-	fl.StringVar(&o.Version, "spec", "0.2", "notation version: 0.2, 0.1 or 0.3 (0.2 with --iri-ids and --datatype-prefixes)")
+	fl.StringVar(&o.Version, "spec", "0.2", "notation version: 0.2, 0.1 or 0.3 (0.2 with --iri-ids, --continuation and (N) list cells for RDF lists)")
 	fl.StringVar(&o.IDs, "ids", "label", "entity ids: label (labels where unique, else slugs) or slug (slugs for every entity)")
 	fl.BoolVar(&o.NoConstants, "no-constants", false, "keep values shared by every row in the rows instead of the header (p=v)")
 	fl.BoolVar(&o.NoTypes, "no-types", false, "omit the @types line")
@@ -34,7 +34,7 @@ func (f *isoldaFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&o.NoTermAliases, "no-term-aliases", false, "0.2 ablation: no @term aliases")
 	fl.BoolVar(&o.NoVocabPrefix, "no-vocab-prefix", false, "0.2 ablation: never declare the @vocab namespace as a prefix")
 	fl.BoolVar(&o.IRIIDs, "iri-ids", false, "identify unlabelled IRI entities by their compact IRI (first column @iri) instead of a slug")
-	fl.BoolVar(&o.DatatypePrefixes, "datatype-prefixes", false, "declare a well-known prefix (xsd) whenever a datatype uses it")
+	fl.BoolVar(&o.DatatypePrefixes, "datatype-prefixes", false, "declare the xsd (or rdf) prefix whenever a written datatype uses it, whatever its number of uses")
 }
 
 func newEncodeCmd(env *Env) *cobra.Command {
