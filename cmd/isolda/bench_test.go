@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,37 +18,11 @@ import (
 	"github.com/isolda/isolda/formats"
 )
 
-// runBenchCLI runs the CLI with the bench command wired in, whether or not
-// commands() lists it yet, and returns the exit code as run does.
-func runBenchCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
-	root := newRootCmd(env)
-	if c, _, err := root.Find([]string{"bench"}); err != nil || c == root {
-		root.AddCommand(newBenchCmd(env))
-	}
-	root.SetArgs(args)
-	err := root.Execute()
-	var ee *exitError
-	switch {
-	case err == nil:
-		return exitOK, out.String(), errb.String()
-	case errors.As(err, &ee):
-		if ee.err != nil {
-			errb.WriteString(ee.err.Error())
-		}
-		return ee.code, out.String(), errb.String()
-	}
-	errb.WriteString(err.Error())
-	return exitBadInput, out.String(), errb.String()
-}
-
 func TestBenchDefaultRun(t *testing.T) {
 	dir := t.TempDir()
 	jsonFile, csvFile := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.csv")
 	start := time.Now()
-	code, out, errs := runBenchCLI(t, "bench", "--check", "--json", jsonFile, "--csv", csvFile)
+	code, out, errs := runCLI(t, "", "bench", "--check", "--json", jsonFile, "--csv", csvFile)
 	elapsed := time.Since(start)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -107,7 +80,7 @@ func TestBenchTokenizerColumnsAndFiles(t *testing.T) {
 	if err := os.WriteFile(ttl, []byte("@prefix ex: <http://example.org/> .\nex:a ex:knows ex:b .\nex:b ex:knows ex:c .\nex:a ex:name \"A\" .\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runBenchCLI(t, "bench", "-t", "o200k_base", "-t", "cl100k_base", "--formats", "turtle,ntriples,isolda,typed_edges,list_of_edges", ttl, ttl)
+	code, out, errs := runCLI(t, "", "bench", "-t", "o200k_base", "-t", "cl100k_base", "--formats", "turtle,ntriples,isolda,typed_edges,list_of_edges", ttl, ttl)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -152,7 +125,7 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"bench", bad}, "bad.ttl:2:"},
 		{[]string{"bench", filepath.Join(dir, "missing.ttl")}, "missing.ttl"},
 	} {
-		code, _, errs := runBenchCLI(t, c.args...)
+		code, _, errs := runCLI(t, "", c.args...)
 		if code != exitBadInput || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.want)
 		}
@@ -165,7 +138,7 @@ func TestBenchErrors(t *testing.T) {
 func TestBenchSyntheticMatchesReference(t *testing.T) {
 	dir := t.TempDir()
 	jsonFile := filepath.Join(dir, "baseline.json")
-	code, out, errs := runBenchCLI(t, "bench", "--synthetic", "services", "--services", "40", "--noise-edges", "80",
+	code, out, errs := runCLI(t, "", "bench", "--synthetic", "services", "--services", "40", "--noise-edges", "80",
 		"--seed", "7", "--json", jsonFile, "--budgets", "512,2048", "--check")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -216,7 +189,7 @@ func TestBenchOutDir(t *testing.T) {
 		{"bench", "--formats", "turtle,isolda,csv,adjacency", "--out", filepath.Join(dir, "rdf")},
 		{"bench", "--synthetic", "services", "--budgets", "512,1024", "--out", filepath.Join(dir, "syn")},
 	} {
-		if code, _, errs := runBenchCLI(t, args...); code != exitOK {
+		if code, _, errs := runCLI(t, "", args...); code != exitOK {
 			t.Fatalf("%v: exit %d: %s", args, code, errs)
 		}
 	}
@@ -261,7 +234,7 @@ func TestBenchOutDir(t *testing.T) {
 }
 
 func TestBenchFailureCases(t *testing.T) {
-	code, out, errs := runBenchCLI(t, "bench", "--failure-cases")
+	code, out, errs := runCLI(t, "", "bench", "--failure-cases")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -275,24 +248,24 @@ func TestBenchFailureCases(t *testing.T) {
 }
 
 func TestBenchBudgetsOnRDF(t *testing.T) {
-	code, out, errs := runBenchCLI(t, "bench", "--formats", "ntriples,turtle,typed_edges", "--budgets", "128,4096")
+	code, out, errs := runCLI(t, "", "bench", "--formats", "ntriples,turtle,typed_edges", "--budgets", "128,4096")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if !strings.Contains(out, "# budget study") || !strings.Contains(out, "28/28") {
 		t.Errorf("output:\n%s", out)
 	}
-	if code, _, errs := runBenchCLI(t, "bench", "--budgets", "0"); code != exitBadInput || !strings.Contains(errs, "budgets must be positive") {
+	if code, _, errs := runCLI(t, "", "bench", "--budgets", "0"); code != exitBadInput || !strings.Contains(errs, "budgets must be positive") {
 		t.Errorf("budget 0: exit %d, %s", code, errs)
 	}
 	// Without --budgets the RDF run has no budget study.
-	if _, out, _ := runBenchCLI(t, "bench", "--formats", "turtle"); strings.Contains(out, "# budget study") {
+	if _, out, _ := runCLI(t, "", "bench", "--formats", "turtle"); strings.Contains(out, "# budget study") {
 		t.Error("budget study without --budgets")
 	}
 }
 
 func TestBenchGeneratedGraph(t *testing.T) {
-	code, out, errs := runBenchCLI(t, "bench", "--synthetic", "complete", "--nodes", "6", "--seed", "3", "--check")
+	code, out, errs := runCLI(t, "", "bench", "--synthetic", "complete", "--nodes", "6", "--seed", "3", "--check")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -300,7 +273,7 @@ func TestBenchGeneratedGraph(t *testing.T) {
 	if !strings.Contains(out, "# complete-n6-seed3: labelled graph, 6 nodes, 15 edges") || !strings.Contains(out, "typed_edges") {
 		t.Errorf("output:\n%s", out)
 	}
-	if code, _, errs := runBenchCLI(t, "bench", "--synthetic", "er", "--nodes", "100000"); code != exitBadInput || !strings.Contains(errs, "outside 1..500") {
+	if code, _, errs := runCLI(t, "", "bench", "--synthetic", "er", "--nodes", "100000"); code != exitBadInput || !strings.Contains(errs, "outside 1..500") {
 		t.Errorf("too many nodes: exit %d, %s", code, errs)
 	}
 }

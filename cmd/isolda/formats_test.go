@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -10,26 +9,8 @@ import (
 	"github.com/isolda/isolda/rdf/rdfio"
 )
 
-// runFormatsCLI runs the CLI with the formats command wired in, whether or
-// not commands() lists it yet.
-func runFormatsCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
-	root := newRootCmd(env)
-	if c, _, err := root.Find([]string{"formats"}); err != nil || c == root {
-		root.AddCommand(newFormatsCmd(env))
-	}
-	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
-		errb.WriteString(err.Error())
-		return exitBadInput, out.String(), errb.String()
-	}
-	return exitOK, out.String(), errb.String()
-}
-
 func TestFormatsTable(t *testing.T) {
-	code, out, errs := runFormatsCLI(t, "formats")
+	code, out, errs := runCLI(t, "", "formats")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -49,15 +30,15 @@ func TestFormatsTable(t *testing.T) {
 			t.Errorf("table lacks %q", want)
 		}
 	}
-	code, out, _ = runFormatsCLI(t, "formats", "--long")
+	code, out, _ = runCLI(t, "", "formats", "--long")
 	if code != 0 || !strings.Contains(out, "no: loses node ids") {
 		t.Errorf("--long lacks what rdf_turtle3 loses: exit %d", code)
 	}
-	code, out, _ = runFormatsCLI(t, "formats", "--family", "diagram")
+	code, out, _ = runCLI(t, "", "formats", "--family", "diagram")
 	if code != 0 || !strings.Contains(out, "mermaid") || strings.Contains(out, "b-json") {
 		t.Errorf("--family diagram: exit %d\n%s", code, out)
 	}
-	if code, _, _ := runFormatsCLI(t, "formats", "--family", "nope"); code != exitBadInput {
+	if code, _, _ := runCLI(t, "", "formats", "--family", "nope"); code != exitBadInput {
 		t.Errorf("unknown family: exit %d, want %d", code, exitBadInput)
 	}
 }

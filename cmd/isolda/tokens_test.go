@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,43 +9,6 @@ import (
 
 	"github.com/isolda/isolda/internal/shared"
 )
-
-// runTokensCLI runs the CLI with args. It goes through run() once the lead
-// has listed newTokensCmd in commands.go; until then it builds the same root
-// command with the tokens command added and maps errors as run() does.
-func runTokensCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb}
-	wired := false
-	for _, c := range commands(env) {
-		if c.Name() == "tokens" {
-			wired = true
-		}
-	}
-	if wired {
-		code = run(args, env)
-		return code, out.String(), errb.String()
-	}
-	root := newRootCmd(env)
-	root.AddCommand(newTokensCmd(env))
-	root.SetArgs(args)
-	err := root.Execute()
-	var ee *exitError
-	switch {
-	case err == nil:
-		code = exitOK
-	case errors.As(err, &ee):
-		if ee.err != nil {
-			fmt.Fprintln(&errb, "isolda:", ee.err)
-		}
-		code = ee.code
-	default:
-		fmt.Fprintln(&errb, "isolda:", err)
-		code = exitBadInput
-	}
-	return code, out.String(), errb.String()
-}
 
 // The expected numbers come from shared/tokenizers/reference (tiktoken and
 // the Hugging Face JS libraries), for the corpus file chat-transcript.txt,
@@ -58,37 +19,37 @@ func TestTokensCommand(t *testing.T) {
 	t.Setenv("ISOLDA_TOKENIZERS", models)
 	chat := filepath.Join(corpus, "chat-transcript.txt")
 
-	code, out, errs := runTokensCLI(t, "a", "tokens")
+	code, out, errs := runCLI(t, "a", "tokens")
 	if code != 0 || out != "1\n" {
 		t.Errorf("stdin default: code %d out %q err %q", code, out, errs)
 	}
-	code, out, _ = runTokensCLI(t, "a", "tokens", "-", "--ids")
+	code, out, _ = runCLI(t, "a", "tokens", "-", "--ids")
 	if code != 0 || out != "1\n64\n" {
 		t.Errorf("--ids: code %d out %q", code, out)
 	}
-	code, out, _ = runTokensCLI(t, "", "tokens", "--ids", filepath.Join(corpus, "empty.txt"))
+	code, out, _ = runCLI(t, "", "tokens", "--ids", filepath.Join(corpus, "empty.txt"))
 	if code != 0 || out != "0\n\n" {
 		t.Errorf("empty --ids: code %d out %q", code, out)
 	}
 
 	want := map[string]int{"o200k_base": 128, "cl100k_base": 134, "qwen3": 142, "llama3": 134, "gemma3": 147}
 	for name, n := range want {
-		code, out, errs = runTokensCLI(t, "", "tokens", chat, "--tokenizer", name)
+		code, out, errs = runCLI(t, "", "tokens", chat, "--tokenizer", name)
 		if code != 0 || strings.SplitN(out, "\n", 2)[0] != fmt.Sprint(n) {
 			t.Errorf("%s: code %d out %q err %q, want first line %d", name, code, out, errs, n)
 		}
 	}
 	// --special adds Gemma's <bos>.
-	code, out, _ = runTokensCLI(t, "", "tokens", chat, "-t", "gemma3", "--special")
+	code, out, _ = runCLI(t, "", "tokens", chat, "-t", "gemma3", "--special")
 	if code != 0 || out != "148\n" {
 		t.Errorf("gemma3 --special: code %d out %q", code, out)
 	}
-	code, out, _ = runTokensCLI(t, "", "tokens", chat, "--tokenizer-file", filepath.Join(models, "qwen3", "tokenizer.json"))
+	code, out, _ = runCLI(t, "", "tokens", chat, "--tokenizer-file", filepath.Join(models, "qwen3", "tokenizer.json"))
 	if code != 0 || out != "142\n" {
 		t.Errorf("--tokenizer-file: code %d out %q", code, out)
 	}
 
-	code, out, errs = runTokensCLI(t, "", "tokens", chat, "--all")
+	code, out, errs = runCLI(t, "", "tokens", chat, "--all")
 	if code != 0 {
 		t.Fatalf("--all: code %d err %q", code, errs)
 	}
@@ -110,7 +71,7 @@ func TestTokensCommand(t *testing.T) {
 		{"tokens", "--tokenizer-file", filepath.Join(corpus, "empty.txt")},
 		{"tokens", "--all", "--ids"},
 	} {
-		if code, _, errs := runTokensCLI(t, "x", args...); code != exitBadInput || !strings.HasPrefix(errs, "isolda:") {
+		if code, _, errs := runCLI(t, "x", args...); code != exitBadInput || !strings.HasPrefix(errs, "isolda:") {
 			t.Errorf("%v: code %d err %q, want exit 2 with a message", args, code, errs)
 		}
 	}
@@ -123,7 +84,7 @@ func TestTokensCommandReadsFileBytes(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runTokensCLI(t, "", "tokens", path)
+	code, out, errs := runCLI(t, "", "tokens", path)
 	if code != 0 || out != "245\n" {
 		t.Errorf("code %d out %q err %q", code, out, errs)
 	}
