@@ -14,5 +14,6 @@ func commands(env *Env) []*cobra.Command {
 		newQuestionsCmd(env),
 		newFormatsCmd(env),
 		newBenchCmd(env),
+		newServeCmd(env),
 	}
 }
