@@ -15,13 +15,24 @@ import (
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
+	"github.com/isolda/isolda/sparql"
 	"github.com/isolda/isolda/token"
 )
 
-// Graph is a graph sent inline: a document in an RDF syntax.
+// Graph is a graph sent inline (a document in an RDF syntax) or, when the
+// server allows it (Config.AllowSPARQL), fetched from a SPARQL endpoint by
+// a CONSTRUCT or DESCRIBE query.
 type Graph struct {
-	// Data is the document.
-	Data string `json:"data"`
+	// Data is the document (empty with Endpoint).
+	Data string `json:"data,omitempty"`
+	// Endpoint is the URL of a SPARQL 1.1 Protocol endpoint; it must match
+	// one of the server's Config.SPARQLEndpoints.
+	Endpoint string `json:"endpoint,omitempty"`
+	// Query is the CONSTRUCT or DESCRIBE query sent to Endpoint.
+	Query string `json:"query,omitempty"`
+	// Method is how the query is sent: get (the default), post (an
+	// application/sparql-query body) or form.
+	Method string `json:"method,omitempty"`
 	// Format is its syntax (nt, nq, ttl, trig, rdfxml, jsonld, html, or a
 	// long name such as turtle); empty means sniffed from the content.
 	Format string `json:"format,omitempty"`
@@ -297,8 +308,12 @@ func position(b []byte, off int64) (line, col int) {
 	return line, col
 }
 
-// readGraph parses g under the quad limit.
-func (s *server) readGraph(g Graph) (*rdf.Dataset, *apiError) {
+// readGraph parses g under the quad limit, or fetches it from its SPARQL
+// endpoint.
+func (s *server) readGraph(ctx context.Context, g Graph) (*rdf.Dataset, *apiError) {
+	if g.Endpoint != "" || g.Query != "" || g.Method != "" {
+		return s.fetchGraph(ctx, g)
+	}
 	opts := rdfio.Options{}
 	opts.File = "graph"
 	opts.Base = g.Base
@@ -407,7 +422,7 @@ func (s *server) serialize(ctx context.Context, body []byte) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	d, e := s.readGraph(req.Graph)
+	d, e := s.readGraph(ctx, req.Graph)
 	if e != nil {
 		return nil, e
 	}
@@ -480,7 +495,7 @@ func (s *server) compare(ctx context.Context, body []byte) (any, *apiError) {
 			fs = append(fs, f)
 		}
 	}
-	d, e := s.readGraph(req.Graph)
+	d, e := s.readGraph(ctx, req.Graph)
 	if e != nil {
 		return nil, e
 	}
@@ -514,7 +529,7 @@ func (s *server) check(ctx context.Context, body []byte) (any, *apiError) {
 	if e := req.Options.validate(); e != nil {
 		return nil, e
 	}
-	d, e := s.readGraph(req.Graph)
+	d, e := s.readGraph(ctx, req.Graph)
 	if e != nil {
 		return nil, e
 	}
@@ -548,4 +563,67 @@ func (s *server) formats(w http.ResponseWriter, r *http.Request) {
 			Loses: f.Loses, Input: f.Input.String()}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"formats": out})
+}
+
+// fetchGraph runs g's query on g's endpoint, when the server allows SPARQL
+// retrieval and the endpoint matches its allow-list.
+func (s *server) fetchGraph(ctx context.Context, g Graph) (*rdf.Dataset, *apiError) {
+	switch {
+	case !s.cfg.AllowSPARQL:
+		return nil, &apiError{Status: http.StatusForbidden, Msg: "graph.endpoint: SPARQL retrieval is off on this server; send the graph inline in graph.data"}
+	case g.Endpoint == "" || g.Query == "":
+		return nil, unprocessable("graph: endpoint and query go together")
+	case g.Data != "" || g.Format != "" || g.Base != "":
+		return nil, unprocessable("graph: data, format and base do not apply to a graph fetched from an endpoint")
+	case !endpointAllowed(s.cfg.SPARQLEndpoints, g.Endpoint):
+		return nil, &apiError{Status: http.StatusForbidden, Msg: fmt.Sprintf("graph.endpoint: %s is not an allowed SPARQL endpoint", g.Endpoint)}
+	}
+	if _, err := sparql.QueryForm(g.Query); err != nil {
+		return nil, unprocessable("graph.query: " + strings.TrimPrefix(err.Error(), "sparql: "))
+	}
+	m, err := sparql.ParseMethod(g.Method)
+	if err != nil {
+		return nil, unprocessable("graph.method: " + err.Error())
+	}
+	c := &sparql.Client{
+		HTTP:     s.cfg.SPARQLClient,
+		Method:   m,
+		Timeout:  s.cfg.Timeout,
+		MaxBytes: s.cfg.SPARQLMaxBytes,
+		MaxQuads: s.cfg.MaxQuads,
+		AllowURL: func(u string) bool { return endpointAllowed(s.cfg.SPARQLEndpoints, u) },
+	}
+	d, err := c.Construct(ctx, g.Endpoint, g.Query)
+	if err != nil {
+		e := &apiError{Status: http.StatusBadGateway, Msg: "graph.endpoint: " + err.Error()}
+		var pe *rdf.ParseError
+		switch {
+		case errors.Is(err, rdf.ErrLimit):
+			e.Status = http.StatusRequestEntityTooLarge
+		case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
+			e.Status = http.StatusGatewayTimeout
+		}
+		if errors.As(err, &pe) {
+			e.Msg = "graph.endpoint: the answer of " + g.Endpoint + ": " + pe.Msg
+			e.Line, e.Column = pe.Line, pe.Column
+		}
+		return nil, e
+	}
+	return d, nil
+}
+
+// endpointAllowed reports whether u starts with one of the prefixes, at a
+// path boundary: http://h:1/sparql allows http://h:1/sparql?x and
+// http://h:1/sparql/x, not http://h:1/sparqlx or http://h:1.evil/.
+func endpointAllowed(prefixes []string, u string) bool {
+	for _, p := range prefixes {
+		if p == "" || !strings.HasPrefix(u, p) {
+			continue
+		}
+		rest := u[len(p):]
+		if rest == "" || strings.HasSuffix(p, "/") || rest[0] == '/' || rest[0] == '?' {
+			return true
+		}
+	}
+	return false
 }

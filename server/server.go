@@ -13,6 +13,11 @@
 //	GET  /healthz       liveness
 //	GET  /metrics       Prometheus text format
 //	GET  /openapi.json  the API description
+//	GET  /              the web playground (an embedded page, no CDN)
+//
+// A graph is sent inline or, when Config.AllowSPARQL is set, named by a
+// SPARQL endpoint of Config.SPARQLEndpoints and a CONSTRUCT or DESCRIBE
+// query (package sparql).
 //
 // The package holds no mutable state: everything lives in the handler New
 // returns.
@@ -74,6 +79,22 @@ type Config struct {
 	DefaultTokenizer string
 	// MaxFormats bounds the formats of one /v1/compare request.
 	MaxFormats int
+	// AllowSPARQL lets requests name a SPARQL endpoint and a CONSTRUCT or
+	// DESCRIBE query instead of inline data (off by default: a server
+	// must not fetch URLs for its clients unless told to).
+	AllowSPARQL bool
+	// SPARQLEndpoints are the URL prefixes of the endpoints requests may
+	// name (and redirects may lead to); with none, no endpoint is allowed.
+	// A prefix matches at a path boundary: http://h/sparql allows
+	// http://h/sparql and http://h/sparql?default-graph-uri=..., not
+	// http://h/sparql2.
+	SPARQLEndpoints []string
+	// SPARQLClient is the HTTP client for endpoints; nil means
+	// http.DefaultClient. Queries end with the request's time limit.
+	SPARQLClient *http.Client
+	// SPARQLMaxBytes bounds an endpoint's answer (default
+	// sparql.DefaultMaxBytes).
+	SPARQLMaxBytes int64
 }
 
 func (c Config) withDefaults() Config {
@@ -103,6 +124,7 @@ func (c Config) withDefaults() Config {
 	if c.MaxFormats <= 0 {
 		c.MaxFormats = DefaultMaxFormats
 	}
+	c.SPARQLEndpoints = slices.Clone(c.SPARQLEndpoints)
 	return c
 }
 
@@ -131,6 +153,7 @@ func New(cfg Config) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(openAPI)
 	}))
+	s.route(mux, "GET /{$}", "playground", newPlayground(s.cfg))
 	s.route(mux, "/", "other", http.HandlerFunc(notFound))
 	s.mux = mux
 	return s
@@ -160,6 +183,7 @@ func Routes() []string {
 	return []string{
 		"POST /v1/serialize", "POST /v1/compare", "POST /v1/check",
 		"GET /v1/formats", "GET /healthz", "GET /metrics", "GET /openapi.json",
+		"GET /",
 	}
 }
 

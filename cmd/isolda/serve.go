@@ -27,10 +27,13 @@ func newServeCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the serializer as an HTTP API (JSON; OpenAPI at /openapi.json)",
-		Long: "Listens on --addr and answers POST /v1/serialize, /v1/compare and /v1/check, GET /v1/formats, " +
+		Long: "Listens on --addr and serves the web playground at GET / (paste a graph, compare formats and " +
+			"token counts; works offline) and the JSON API: POST /v1/serialize, /v1/compare and /v1/check, GET /v1/formats, " +
 			"/healthz, /metrics (Prometheus) and /openapi.json. Requests are bounded in body size, graph size " +
 			"(quads), time and concurrency; see the flags. SIGINT or SIGTERM stops the server gracefully: it " +
-			"stops accepting connections and waits up to --shutdown-timeout for requests in progress.",
+			"stops accepting connections and waits up to --shutdown-timeout for requests in progress. " +
+			"Graphs fetched from SPARQL endpoints (CONSTRUCT or DESCRIBE) are off unless --allow-sparql is given " +
+			"with the endpoints allowed by --sparql-endpoint.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ln, err := net.Listen("tcp", addr)
@@ -55,6 +58,8 @@ func newServeCmd(env *Env) *cobra.Command {
 	f.StringVar(&cfg.DefaultTokenizer, "tokenizer", server.DefaultTokenizer, "tokenizer of requests that name none")
 	f.StringVar(&modelsDir, "models-dir", "", "folder of tokenizer.json models clients may name (default $ISOLDA_TOKENIZERS)")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 15*time.Second, "time to finish requests in progress on shutdown")
+	f.BoolVar(&cfg.AllowSPARQL, "allow-sparql", false, "let requests name a SPARQL endpoint and a CONSTRUCT/DESCRIBE query instead of inline data")
+	f.StringArrayVar(&cfg.SPARQLEndpoints, "sparql-endpoint", nil, "URL prefix of an endpoint requests may query (repeatable; none allowed by default)")
 	return cmd
 }
 
