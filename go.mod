@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/dlclark/regexp2 v1.10.0
+	github.com/goccy/go-yaml v1.19.2
 	github.com/openai/openai-go/v3 v3.99.0
 	github.com/piprate/json-gold v0.9.1
 	github.com/pkoukk/tiktoken-go v0.1.8

@@ -15,5 +15,6 @@ func commands(env *Env) []*cobra.Command {
 		newFormatsCmd(env),
 		newBenchCmd(env),
 		newServeCmd(env),
+		newEvalCmd(env),
 	}
 }

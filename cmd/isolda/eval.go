@@ -1,0 +1,169 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/examples"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// newEvalCmd is `isolda eval` with its subcommands init, validate and run.
+func newEvalCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "Run formats × models × questions against OpenAI-compatible endpoints, reproducibly",
+		Long: "Evaluation experiments described by a YAML file: `isolda eval init` writes a commented example, " +
+			"`isolda eval validate FILE` checks one, `isolda eval run FILE --out DIR` freezes every context and " +
+			"question (SHA-1 hashes in DIR/manifest.json) and appends one JSON line per call to DIR/answers.jsonl; " +
+			"running it again resumes where it stopped.",
+	}
+	cmd.AddCommand(newEvalInitCmd(env), newEvalValidateCmd(env), newEvalRunCmd(env))
+	return cmd
+}
+
+func newEvalInitCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "init [FILE]",
+		Short: "Write a commented example experiment (to FILE, with demo.ttl beside it, or to standard output)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				_, err := fmt.Fprint(env.Stdout, eval.ExampleYAML)
+				return err
+			}
+			path := args[0]
+			if _, err := os.Stat(path); err == nil {
+				return badInput(fmt.Errorf("%s exists; not overwriting it", path))
+			}
+			if err := os.WriteFile(path, []byte(eval.ExampleYAML), 0o644); err != nil {
+				return badInput(err)
+			}
+			demo := filepath.Join(filepath.Dir(path), examples.Default)
+			if _, err := os.Stat(demo); errors.Is(err, os.ErrNotExist) {
+				b, err := examples.Read(examples.Default)
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(demo, b, 0o644); err != nil {
+					return badInput(err)
+				}
+			}
+			fmt.Fprintf(env.Stdout, "wrote %s\n", path)
+			return nil
+		},
+	}
+}
+
+func newEvalValidateCmd(env *Env) *cobra.Command {
+	var prepare bool
+	cmd := &cobra.Command{
+		Use:   "validate FILE",
+		Short: "Check an experiment file (errors as FILE:LINE:COL: message)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := eval.LoadExperiment(args[0])
+			if err != nil {
+				return badInput(err)
+			}
+			if prepare {
+				p, err := eval.Prepare(e, filepath.Dir(args[0]))
+				if err != nil {
+					return badInput(err)
+				}
+				fmt.Fprintf(env.Stdout, "%s: ok: %d contexts, %d questions, %d calls\n", args[0],
+					len(p.Contexts), len(p.Entries), p.Manifest.Calls)
+				return nil
+			}
+			fmt.Fprintf(env.Stdout, "%s: ok\n", args[0])
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&prepare, "prepare", false, "also read the graphs and question sets and render every context")
+	return cmd
+}
+
+func newEvalRunCmd(env *Env) *cobra.Command {
+	var out string
+	var dry bool
+	var interval time.Duration
+	cmd := &cobra.Command{
+		Use:   "run FILE --out DIR",
+		Short: "Run (or resume) an experiment, or with --dry-run count its calls and input tokens",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := eval.LoadExperiment(args[0])
+			if err != nil {
+				return badInput(err)
+			}
+			p, err := eval.Prepare(e, filepath.Dir(args[0]))
+			if err != nil {
+				return badInput(err)
+			}
+			if dry {
+				mc, err := eval.DryRun(p, nil)
+				if err != nil {
+					return badInput(err)
+				}
+				fmt.Fprintf(env.Stdout, "run %s: %d contexts, %d questions\n", p.Manifest.RunID, len(p.Contexts), len(p.Entries))
+				tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "MODEL\tCALLS\tTOKENIZER\tINPUT_TOKENS")
+				for _, m := range mc {
+					tok, n := m.Tokenizer, fmt.Sprint(m.InputTokens)
+					if tok == "" {
+						tok, n = "-", "-"
+					}
+					fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", m.Model, m.Calls, tok, n)
+				}
+				return tw.Flush()
+			}
+			if out == "" {
+				return badInput(errors.New("--out DIR is required"))
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if f, ok := env.Stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && interval == 10*time.Second {
+				interval = 2 * time.Second
+			}
+			res, err := eval.Run(ctx, p, eval.RunOptions{Out: out, Progress: env.Stderr, ProgressInterval: interval})
+			if err != nil && !res.Canceled {
+				return badInput(err)
+			}
+			fmt.Fprintf(env.Stdout, "run %s: %d calls answered now, %d failed, %d already answered\n",
+				p.Manifest.RunID, res.Done, res.Failed, res.Skipped)
+			if res.Canceled {
+				fmt.Fprintf(env.Stdout, "stopped; run the same command again to resume\n")
+				return &exitError{code: exitCheckFail}
+			}
+			f, err := os.Open(filepath.Join(out, eval.AnswersFile))
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			cells, err := eval.Summarize(f, e)
+			if err != nil {
+				return err
+			}
+			if err := eval.WriteSummary(env.Stdout, cells); err != nil {
+				return err
+			}
+			if res.Failed > 0 {
+				fmt.Fprintf(env.Stdout, "%d calls failed; run the same command again to retry them\n", res.Failed)
+				return &exitError{code: exitCheckFail}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "run folder (created; an existing run there is resumed if its inputs match)")
+	cmd.Flags().BoolVar(&dry, "dry-run", false, "render and hash everything, print calls and input tokens per model, call nothing")
+	cmd.Flags().DurationVar(&interval, "progress", 10*time.Second, "interval of the progress lines on standard error")
+	return cmd
+}

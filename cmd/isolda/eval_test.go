@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/llm/llmtest"
+	"github.com/spf13/cobra"
+)
+
+// runEval runs `isolda eval ARGS` with the same error handling as run, on a
+// root holding only the eval command (the lead wires it into commands).
+func runEval(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+	root := &cobra.Command{Use: "isolda", SilenceUsage: true, SilenceErrors: true}
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.AddCommand(newEvalCmd(env))
+	root.SetArgs(append([]string{"eval"}, args...))
+	err := root.Execute()
+	var ee *exitError
+	switch {
+	case err == nil:
+		code = exitOK
+	case errors.As(err, &ee):
+		if ee.err != nil {
+			fmt.Fprintln(&errb, "isolda:", ee.err)
+		}
+		code = ee.code
+	default:
+		fmt.Fprintln(&errb, "isolda:", err)
+		code = exitBadInput
+	}
+	return code, out.String(), errb.String()
+}
+
+func TestEvalInitValidate(t *testing.T) {
+	code, out, _ := runEval(t, "init")
+	if code != 0 || out != eval.ExampleYAML {
+		t.Fatalf("init to stdout: code %d", code)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "exp.yaml")
+	if code, out, errs := runEval(t, "init", path); code != 0 || !strings.Contains(out, "wrote") {
+		t.Fatalf("init FILE: %d %q %q", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "demo.ttl")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := runEval(t, "init", path); code != exitBadInput {
+		t.Errorf("init over an existing file: code %d", code)
+	}
+	code, out, errs := runEval(t, "validate", "--prepare", path)
+	if code != 0 || !strings.HasPrefix(out, path+": ok: 3 contexts") {
+		t.Fatalf("validate example: %d %q %q", code, out, errs)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("name: x\ngraphs: [{file: demo.ttl}]\narms:\n  - {format: nope}\nmodels: [{base_url: 'http://h/v1', model: m}]\ntasks: [{generate: {}}]\ntemperature: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runEval(t, "validate", bad)
+	if code != exitBadInput || !strings.Contains(errs, bad+`:4:14: unknown format "nope"`) ||
+		!strings.Contains(errs, bad+":7:14: temperature must be between 0 and 2") {
+		t.Errorf("validate bad: code %d\n%s", code, errs)
+	}
+}
+
+func TestEvalRunAndDryRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTurtle), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// demoTurtle has one count question (2 entities of type T).
+	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Text: "There are 2."}
+	})
+	defer srv.Close()
+	exp := filepath.Join(dir, "exp.yaml")
+	y := "graphs: [{file: g.ttl}]\narms: [{format: b-ttl}, {format: isolda}]\n" +
+		"models: [{name: m, base_url: '" + srv.URL + "', model: x, tokenizer: o200k_base}]\n" +
+		"tasks: [{generate: {families: [count]}}]\ntemperature: 0\n"
+	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runEval(t, "run", exp, "--dry-run")
+	if code != 0 || !strings.Contains(out, "1 questions") {
+		t.Fatalf("dry run: %d %q %q", code, out, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if f := strings.Fields(lines[len(lines)-1]); len(f) != 4 || f[0] != "m" || f[1] != "2" || f[2] != "o200k_base" {
+		t.Errorf("dry run table: %q", out)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Fatal("dry run called the server")
+	}
+	runDir := filepath.Join(dir, "run")
+	code, out, errs = runEval(t, "run", exp, "--out", runDir)
+	if code != 0 || !strings.Contains(out, "2 calls answered now, 0 failed, 0 already answered") {
+		t.Fatalf("run: %d %q %q", code, out, errs)
+	}
+	if !strings.Contains(errs, "eval: m: 2/2 done, 0 failed") {
+		t.Errorf("no progress line on stderr: %q", errs)
+	}
+	for _, arm := range []string{"b-ttl", "isolda"} {
+		if !regexpLine(out, arm+` +m +1 +1 +1.000 +0 `) {
+			t.Errorf("summary lacks %s row:\n%s", arm, out)
+		}
+	}
+	code, out, _ = runEval(t, "run", exp, "--out", runDir)
+	if code != 0 || !strings.Contains(out, "0 calls answered now, 0 failed, 2 already answered") || len(srv.Requests()) != 2 {
+		t.Fatalf("rerun: %d %q", code, out)
+	}
+}
+
+func regexpLine(s, pattern string) bool {
+	return regexp.MustCompile("(?m)^" + pattern).MatchString(s)
+}

@@ -1,0 +1,589 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/isolda/isolda/llm"
+	"github.com/isolda/isolda/token"
+)
+
+// File names in a run folder.
+const (
+	ManifestFile  = "manifest.json"
+	QuestionsFile = "questions.jsonl"
+	AnswersFile   = "answers.jsonl"
+	ContextsDir   = "contexts"
+)
+
+// Call outcomes of a Record.
+const (
+	StatusOK     = "ok"
+	StatusFailed = "failed"
+)
+
+// MaxRecordLine bounds one line of answers.jsonl when it is read back.
+const MaxRecordLine = 256 << 20
+
+// Record is one line of answers.jsonl: one call and its outcome.
+type Record struct {
+	RunID      string  `json:"run_id"`
+	Key        string  `json:"key"`
+	Time       string  `json:"time"`
+	Task       string  `json:"task"`
+	Graph      string  `json:"graph"`
+	GraphSHA1  string  `json:"graph_sha1"`
+	Arm        string  `json:"arm"`
+	Format     string  `json:"format"`
+	ContextSHA string  `json:"context_sha1"`
+	Model      string  `json:"model"`
+	Tokenizer  string  `json:"tokenizer,omitempty"`
+	QuestionID string  `json:"question_id"`
+	QuestionK  string  `json:"question_key"`
+	Trial      int     `json:"trial"`
+	Status     string  `json:"status"`
+	Error      string  `json:"error,omitempty"`
+	HTTPStatus int     `json:"http_status"`
+	Attempts   int     `json:"attempts"`
+	LatencyMS  float64 `json:"latency_ms"`
+	// RawRequest and RawResponse are the bodies of the last attempt.
+	RawRequest  string `json:"raw_request"`
+	RawResponse string `json:"raw_response"`
+	Response    string `json:"response"`
+	Reasoning   string `json:"reasoning,omitempty"`
+	Finish      string `json:"finish_reason,omitempty"`
+	// Server-reported usage.
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	ReasoningTokens  int64 `json:"reasoning_tokens"`
+	CachedTokens     int64 `json:"cached_tokens"`
+	// Locally counted tokens (-1 without a tokenizer): the message contents
+	// (no chat template) and the response text.
+	LocalPromptTokens     int `json:"local_prompt_tokens"`
+	LocalCompletionTokens int `json:"local_completion_tokens"`
+	// Score of an ok call.
+	Scorer  string  `json:"scorer,omitempty"`
+	Rule    string  `json:"rule,omitempty"`
+	Parsed  string  `json:"parsed,omitempty"`
+	Correct bool    `json:"correct"`
+	Score   float64 `json:"score"`
+}
+
+// CallKey identifies a call: arm, model, question key and trial.
+func CallKey(arm, model, questionKey string, trial int) string {
+	return arm + "|" + model + "|" + questionKey + "|" + strconv.Itoa(trial)
+}
+
+// RunOptions configure Run.
+type RunOptions struct {
+	// Out is the run folder.
+	Out string
+	// Getenv reads API keys (nil: os.Getenv).
+	Getenv func(string) string
+	// Tokenizers resolves model tokenizers (nil: a registry with default
+	// options).
+	Tokenizers *token.Registry
+	// HTTPClient, if not nil, is used by every model's client.
+	HTTPClient *http.Client
+	// Backoff overrides the retry backoff (0: llm's default).
+	Backoff time.Duration
+	// Progress, if not nil, receives a plain line per model every
+	// ProgressInterval (0: 10s) and at the end.
+	Progress         io.Writer
+	ProgressInterval time.Duration
+	// Now returns the time written into records (nil: time.Now).
+	Now func() time.Time
+}
+
+// RunResult reports what a Run did.
+type RunResult struct {
+	// Skipped calls were already answered in the log; Done answered now;
+	// Failed failed now (they are logged and retried by the next run).
+	Skipped, Done, Failed int
+	// Canceled is true when the context ended before every call was made.
+	Canceled bool
+}
+
+type job struct {
+	en    *Entry
+	c     *Context
+	trial int
+	key   string
+}
+
+// Run freezes the plan's inputs into opts.Out (or verifies them against a
+// previous run there), then makes every call not yet answered in
+// answers.jsonl, appending one Record per call. When ctx ends, calls in
+// flight are abandoned without being logged and Run returns with Canceled
+// set and ctx's error; running again resumes.
+func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
+	var res RunResult
+	if err := Freeze(p, opts.Out); err != nil {
+		return res, err
+	}
+	logPath := filepath.Join(opts.Out, AnswersFile)
+	done, err := answeredKeys(logPath, p.Manifest.RunID)
+	if err != nil {
+		return res, err
+	}
+	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return res, err
+	}
+	defer f.Close()
+	if err := terminateLastLine(logPath, f); err != nil {
+		return res, err
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	reg := opts.Tokenizers
+	if reg == nil {
+		reg = token.NewRegistry(token.Options{})
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	e := p.Experiment
+	retries := e.Retries
+	switch {
+	case retries == 0:
+		retries = 3
+	case retries < 0:
+		retries = 0
+	}
+
+	toks := make([]token.Tokenizer, len(e.Models))
+	for mi, m := range e.Models {
+		if m.Tokenizer != "" {
+			if toks[mi], err = reg.Get(m.Tokenizer); err != nil {
+				return res, fmt.Errorf("model %s: tokenizer: %w", m.ModelName(), err)
+			}
+		}
+	}
+
+	recs := make(chan *Record, 64)
+	var writeErr error
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		w := bufio.NewWriterSize(f, 64<<10)
+		for r := range recs {
+			if writeErr != nil {
+				continue
+			}
+			b, err := json.Marshal(r)
+			if err == nil {
+				b = append(b, '\n')
+				_, err = w.Write(b)
+			}
+			if err == nil && len(recs) == 0 {
+				if err = w.Flush(); err == nil {
+					err = f.Sync()
+				}
+			}
+			writeErr = err
+		}
+		if writeErr == nil {
+			if writeErr = w.Flush(); writeErr == nil {
+				writeErr = f.Sync()
+			}
+		}
+	}()
+
+	type modelState struct {
+		name                string
+		total, done, failed atomic.Int64
+		skipped             int64
+	}
+	var wg sync.WaitGroup
+	states := make([]*modelState, len(e.Models))
+	start := time.Now()
+	var canceled atomic.Bool
+	for mi, m := range e.Models {
+		st := &modelState{name: m.ModelName()}
+		states[mi] = st
+		tok := toks[mi]
+		var jobs []job
+		for i := range p.Entries {
+			en := &p.Entries[i]
+			for _, c := range p.armsOf(*en) {
+				for t := 1; t <= e.trials(); t++ {
+					k := CallKey(c.Arm, m.ModelName(), en.Key, t)
+					if done[k] {
+						st.skipped++
+						continue
+					}
+					jobs = append(jobs, job{en: en, c: c, trial: t, key: k})
+				}
+			}
+		}
+		st.total.Store(int64(len(jobs)))
+		res.Skipped += int(st.skipped)
+		conc := m.MaxConcurrency
+		if conc <= 0 {
+			conc = 1
+		}
+		client := &llm.Client{BaseURL: m.BaseURL, Model: m.Model, ExtraBody: m.ExtraBody, MaxConcurrency: conc,
+			Retries: retries, Backoff: opts.Backoff, HTTPClient: opts.HTTPClient, Stream: m.Stream,
+			Timeout: time.Duration(e.TimeoutSeconds * float64(time.Second))}
+		if m.APIKeyEnv != "" {
+			client.APIKey = getenv(m.APIKeyEnv)
+		}
+		queue := make(chan job)
+		go func() {
+			defer close(queue)
+			for _, j := range jobs {
+				select {
+				case queue <- j:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		for w := 0; w < conc; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := range queue {
+					r, ok := call(ctx, client, p, m, tok, j, now)
+					if !ok {
+						canceled.Store(true)
+						continue
+					}
+					if r.Status == StatusOK {
+						st.done.Add(1)
+					} else {
+						st.failed.Add(1)
+					}
+					recs <- r
+				}
+			}()
+		}
+	}
+	stopProgress := make(chan struct{})
+	progressDone := make(chan struct{})
+	report := func() {
+		if opts.Progress == nil {
+			return
+		}
+		el := time.Since(start).Seconds()
+		for _, st := range states {
+			d, fl, tot := st.done.Load(), st.failed.Load(), st.total.Load()
+			rate := 0.0
+			if el > 0 {
+				rate = float64(d+fl) / el
+			}
+			eta := "?"
+			if rate > 0 {
+				eta = (time.Duration(float64(tot-d-fl)/rate) * time.Second).Round(time.Second).String()
+			}
+			fmt.Fprintf(opts.Progress, "eval: %s: %d/%d done, %d failed, %d skipped, %.1f calls/s, ETA %s\n",
+				st.name, d, tot, fl, st.skipped, rate, eta)
+		}
+	}
+	go func() {
+		defer close(progressDone)
+		iv := opts.ProgressInterval
+		if iv <= 0 {
+			iv = 10 * time.Second
+		}
+		t := time.NewTicker(iv)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				report()
+			case <-stopProgress:
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	close(stopProgress)
+	<-progressDone
+	close(recs)
+	<-writerDone
+	report()
+	for _, st := range states {
+		res.Done += int(st.done.Load())
+		res.Failed += int(st.failed.Load())
+	}
+	if writeErr != nil {
+		return res, fmt.Errorf("writing %s: %w", logPath, writeErr)
+	}
+	if ctx.Err() != nil && (canceled.Load() || res.Done+res.Failed+res.Skipped < p.Manifest.Calls) {
+		res.Canceled = true
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// call makes one call; ok is false when ctx ended (nothing to log).
+func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.Tokenizer, j job, now func() time.Time) (*Record, bool) {
+	e := p.Experiment
+	msgs := Messages(e.layout(), j.c, j.en.Q)
+	resp, err := client.Chat(ctx, llm.Request{Messages: msgs, Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed})
+	if err != nil && ctx.Err() != nil {
+		return nil, false
+	}
+	r := &Record{RunID: p.Manifest.RunID, Key: j.key, Time: now().UTC().Format(time.RFC3339Nano),
+		Task: j.en.Task, Graph: j.en.Graph, GraphSHA1: j.c.GraphSHA1, Arm: j.c.Arm, Format: j.c.Format,
+		ContextSHA: j.c.SHA1, Model: m.ModelName(), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
+		QuestionK: j.en.Key, Trial: j.trial, HTTPStatus: resp.StatusCode, Attempts: resp.Attempts,
+		LatencyMS:  float64(resp.Latency.Microseconds()) / 1000,
+		RawRequest: string(resp.RawRequest), RawResponse: string(resp.RawResponse),
+		LocalPromptTokens: -1, LocalCompletionTokens: -1}
+	if err != nil {
+		r.Status, r.Error = StatusFailed, err.Error()
+		return r, true
+	}
+	r.Status = StatusOK
+	r.Response, r.Reasoning, r.Finish = resp.Text, resp.ReasoningText, resp.FinishReason
+	r.PromptTokens, r.CompletionTokens = resp.Usage.Prompt, resp.Usage.Completion
+	r.ReasoningTokens, r.CachedTokens = resp.Usage.Reasoning, resp.Usage.Cached
+	if tok != nil {
+		n := 0
+		for _, msg := range msgs {
+			n += tok.Count(msg.Content)
+		}
+		r.LocalPromptTokens, r.LocalCompletionTokens = n, tok.Count(resp.Text)
+	}
+	sc := scorerOf(j.en.Scorer).Score(j.en.Q, resp.Text)
+	r.Scorer, r.Rule, r.Parsed, r.Correct, r.Score = j.en.Scorer, sc.Rule, sc.Parsed, sc.Correct, sc.Score
+	return r, true
+}
+
+// ReadRecords calls fn for every well-formed record of an answer log, in
+// order. A line that is not a record (such as the torn last line of a
+// crashed run) is skipped.
+func ReadRecords(r io.Reader, fn func(*Record) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// Long line: gather it.
+			buf := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull {
+				line, err = br.ReadSlice('\n')
+				buf = append(buf, line...)
+				if len(buf) > MaxRecordLine {
+					return fmt.Errorf("answer log: line longer than %d bytes", MaxRecordLine)
+				}
+			}
+			line = buf
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			var rec Record
+			if json.Unmarshal(line, &rec) == nil && rec.Key != "" {
+				if ferr := fn(&rec); ferr != nil {
+					return ferr
+				}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// answeredKeys returns the keys of the calls answered (status ok) in the log.
+// It refuses a log written by a run with other inputs.
+func answeredKeys(path, runID string) (map[string]bool, error) {
+	done := map[string]bool{}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return done, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	err = ReadRecords(f, func(r *Record) error {
+		if r.RunID != runID {
+			return fmt.Errorf("%s: record of run %s, this run is %s: refusing to mix inputs", path, r.RunID, runID)
+		}
+		if r.Status == StatusOK {
+			done[r.Key] = true
+		}
+		return nil
+	})
+	return done, err
+}
+
+// terminateLastLine appends a newline when the log ends in a torn line, so
+// that the next record starts on its own line.
+func terminateLastLine(path string, f *os.File) error {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return err
+	}
+	r, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	b := make([]byte, 1)
+	if _, err := r.ReadAt(b, st.Size()-1); err != nil {
+		return err
+	}
+	if b[0] != '\n' {
+		_, err = f.Write([]byte{'\n'})
+	}
+	return err
+}
+
+// Freeze writes the plan's frozen inputs (manifest.json, questions.jsonl,
+// contexts/) into dir, or, when dir already holds a run, verifies that its
+// manifest and files have the same hashes and refuses otherwise.
+func Freeze(p *Plan, dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, ContextsDir), 0o755); err != nil {
+		return err
+	}
+	mpath := filepath.Join(dir, ManifestFile)
+	old, err := os.ReadFile(mpath)
+	if errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, AnswersFile)); err == nil {
+			return fmt.Errorf("%s: an answer log without %s: refusing to mix inputs", dir, ManifestFile)
+		}
+		for _, c := range p.Contexts {
+			if err := writeFileSync(filepath.Join(dir, c.File), []byte(c.Text)); err != nil {
+				return err
+			}
+		}
+		if err := writeFileSync(filepath.Join(dir, QuestionsFile), p.QuestionsJSONL); err != nil {
+			return err
+		}
+		b, err := json.MarshalIndent(p.Manifest, "", "  ")
+		if err != nil {
+			return err
+		}
+		return writeFileSync(mpath, append(b, '\n'))
+	}
+	if err != nil {
+		return err
+	}
+	var m Manifest
+	if err := json.Unmarshal(old, &m); err != nil {
+		return fmt.Errorf("%s: %w", mpath, err)
+	}
+	if diffs := diffManifest(&m, &p.Manifest); len(diffs) > 0 {
+		return &MismatchError{Dir: dir, Diffs: diffs}
+	}
+	// The files on disk must still have their recorded hashes.
+	var diffs []string
+	for _, c := range m.Contexts {
+		b, err := os.ReadFile(filepath.Join(dir, c.File))
+		if err != nil || sha1Hex(b) != c.SHA1 {
+			diffs = append(diffs, fmt.Sprintf("%s: missing or changed (want SHA-1 %s)", c.File, c.SHA1))
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, QuestionsFile))
+	if err != nil || sha1Hex(b) != m.QuestionsSHA1 {
+		diffs = append(diffs, fmt.Sprintf("%s: missing or changed (want SHA-1 %s)", QuestionsFile, m.QuestionsSHA1))
+	}
+	if len(diffs) > 0 {
+		return &MismatchError{Dir: dir, Diffs: diffs}
+	}
+	return nil
+}
+
+// MismatchError is returned when a run folder holds a run with other inputs.
+type MismatchError struct {
+	Dir   string
+	Diffs []string
+}
+
+// Error lists the differences, one per line.
+func (e *MismatchError) Error() string {
+	s := fmt.Sprintf("%s holds a run with other inputs; refusing to mix them (use another --out):", e.Dir)
+	for _, d := range e.Diffs {
+		s += "\n  " + d
+	}
+	return s
+}
+
+func diffManifest(old, cur *Manifest) []string {
+	var d []string
+	if old.Version != cur.Version {
+		d = append(d, fmt.Sprintf("manifest version %d, now %d", old.Version, cur.Version))
+	}
+	ob, _ := json.Marshal(old.Params)
+	cb, _ := json.Marshal(cur.Params)
+	if !bytes.Equal(ob, cb) {
+		d = append(d, fmt.Sprintf("parameters were %s, now %s", ob, cb))
+	}
+	oc := map[string]Context{}
+	for _, c := range old.Contexts {
+		oc[c.Graph+"|"+c.Arm] = c
+	}
+	cc := map[string]bool{}
+	for _, c := range cur.Contexts {
+		k := c.Graph + "|" + c.Arm
+		cc[k] = true
+		o, ok := oc[k]
+		switch {
+		case !ok:
+			d = append(d, fmt.Sprintf("context %s/%s is new", c.Graph, c.Arm))
+		case o.GraphSHA1 != c.GraphSHA1:
+			d = append(d, fmt.Sprintf("graph %s: SHA-1 was %s, now %s", c.Graph, o.GraphSHA1, c.GraphSHA1))
+		case o.SHA1 != c.SHA1 || o.Format != c.Format || o.HideName != c.HideName:
+			d = append(d, fmt.Sprintf("context %s/%s: SHA-1 was %s, now %s", c.Graph, c.Arm, o.SHA1, c.SHA1))
+		}
+	}
+	var gone []string
+	for k := range oc {
+		if !cc[k] {
+			gone = append(gone, k)
+		}
+	}
+	sort.Strings(gone)
+	for _, k := range gone {
+		d = append(d, fmt.Sprintf("context %s is gone", k))
+	}
+	if old.QuestionsSHA1 != cur.QuestionsSHA1 {
+		d = append(d, fmt.Sprintf("questions: SHA-1 was %s (%d), now %s (%d)", old.QuestionsSHA1, old.Questions, cur.QuestionsSHA1, cur.Questions))
+	}
+	if len(d) == 0 && old.RunID != cur.RunID {
+		d = append(d, fmt.Sprintf("run id was %s, now %s", old.RunID, cur.RunID))
+	}
+	return d
+}
+
+func writeFileSync(path string, b []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
