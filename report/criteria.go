@@ -1,0 +1,618 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/stats"
+)
+
+// Outcome is the verdict on a criterion.
+type Outcome string
+
+// The outcomes of a criterion.
+const (
+	Pass         Outcome = "PASS"
+	Fail         Outcome = "FAIL"
+	NotEvaluated Outcome = "NOT EVALUATED"
+)
+
+// Criterion is one pre-registered criterion (see the package's criteria
+// language above for the meaning of each field).
+type Criterion struct {
+	ID          string                        `json:"id"`
+	Kind        string                        `json:"kind"`
+	Description string                        `json:"description,omitempty"`
+	Arm         string                        `json:"arm,omitempty"`
+	Than        []string                      `json:"than,omitempty"`
+	Best        bool                          `json:"best,omitempty"`
+	Alpha       float64                       `json:"alpha,omitempty"`
+	Test        string                        `json:"test,omitempty"`
+	Models      []string                      `json:"models,omitempty"`
+	Families    []string                      `json:"families,omitempty"`
+	Graphs      []string                      `json:"graphs,omitempty"`
+	Per         string                        `json:"per,omitempty"`
+	For         string                        `json:"for,omitempty"`
+	MinCount    int                           `json:"min_count,omitempty"`
+	AtLeast     float64                       `json:"at_least,omitempty"`
+	Tolerance   float64                       `json:"tolerance,omitempty"`
+	Expected    map[string]map[string]float64 `json:"expected,omitempty"`
+	Criteria    []Criterion                   `json:"criteria,omitempty"`
+}
+
+// CriteriaSet is a criteria file.
+type CriteriaSet struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description,omitempty"`
+	Alpha       float64     `json:"alpha,omitempty"`
+	Criteria    []Criterion `json:"criteria"`
+}
+
+// RoundTrip records whether an arm's encoding of a graph decoded to an
+// isomorphic graph.
+type RoundTrip struct {
+	Arm        string `json:"arm"`
+	Graph      string `json:"graph"`
+	Isomorphic bool   `json:"isomorphic"`
+}
+
+// Check is one test behind a criterion.
+type Check struct {
+	// Group names the model, graph or family the check is about.
+	Group string `json:"group"`
+	// Arm and Than are the arms compared (Than empty for one-arm checks).
+	Arm  string `json:"arm,omitempty"`
+	Than string `json:"than,omitempty"`
+	// Figures gives the numbers behind the check.
+	Figures string `json:"figures"`
+	Pass    bool   `json:"pass"`
+}
+
+// Result is the evaluation of one criterion.
+type Result struct {
+	ID          string   `json:"id"`
+	Kind        string   `json:"kind"`
+	Description string   `json:"description,omitempty"`
+	Outcome     Outcome  `json:"outcome"`
+	Checks      []Check  `json:"checks,omitempty"`
+	Notes       []string `json:"notes,omitempty"`
+	Sub         []Result `json:"sub,omitempty"`
+}
+
+// maxCriteriaBytes bounds a criteria file.
+const maxCriteriaBytes = 1 << 20
+
+// maxCriteriaDepth bounds the nesting of all_of and any_of.
+const maxCriteriaDepth = 8
+
+// maxCriteria bounds the number of criteria, nested ones included (YAML
+// aliases could otherwise expand a small file into billions).
+const maxCriteria = 10000
+
+// ParseCriteria reads a criteria file in YAML or JSON (JSON when the first
+// non-blank byte is '{'). Unknown fields, unknown kinds and missing required
+// fields are errors; syntax errors are *rdf.ParseError with line and column.
+func ParseCriteria(r io.Reader, file string) (*CriteriaSet, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxCriteriaBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxCriteriaBytes {
+		return nil, &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: fmt.Sprintf("criteria file larger than %d bytes", maxCriteriaBytes), Err: rdf.ErrLimit}
+	}
+	var set CriteriaSet
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&set); err != nil {
+			line, col := 1, 1
+			var se *json.SyntaxError
+			var te *json.UnmarshalTypeError
+			switch {
+			case errors.As(err, &se):
+				line, col = lineCol(data, se.Offset)
+			case errors.As(err, &te):
+				line, col = lineCol(data, te.Offset)
+			}
+			return nil, &rdf.ParseError{File: file, Line: line, Column: col, Msg: err.Error()}
+		}
+	} else {
+		if err := decodeYAML(data, &set); err != nil {
+			line, col := 1, 1
+			msg := err.Error()
+			var ye yaml.Error
+			if errors.As(err, &ye) {
+				msg = ye.GetMessage()
+				if tok := ye.GetToken(); tok != nil && tok.Position != nil {
+					line, col = tok.Position.Line, tok.Position.Column
+				}
+			}
+			return nil, &rdf.ParseError{File: file, Line: line, Column: col, Msg: msg}
+		}
+	}
+	if err := set.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return &set, nil
+}
+
+// decodeYAML decodes data into set. The YAML decoder panics on some
+// malformed documents (a nil dereference in goccy/go-yaml v1.19.2, found by
+// FuzzParseCriteria); such a panic is returned as an error.
+func decodeYAML(data []byte, set *CriteriaSet) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("malformed YAML (decoder failure: %v)", p)
+		}
+	}()
+	return yaml.UnmarshalWithOptions(data, set, yaml.DisallowUnknownField())
+}
+
+func lineCol(data []byte, off int64) (int, int) {
+	off = min(max(off, 0), int64(len(data)))
+	line, col := 1, 1
+	for _, b := range data[:off] {
+		if b == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// Validate checks that every criterion has a known kind and the fields its
+// kind needs, and that levels lie in (0, 1).
+func (s *CriteriaSet) Validate() error {
+	if s.Alpha < 0 || s.Alpha >= 1 || math.IsNaN(s.Alpha) {
+		return fmt.Errorf("alpha %v not in (0, 1)", s.Alpha)
+	}
+	ids := make(map[string]bool)
+	count := 0
+	for i := range s.Criteria {
+		c := &s.Criteria[i]
+		if c.ID == "" {
+			return fmt.Errorf("criterion %d: missing id", i+1)
+		}
+		if ids[c.ID] {
+			return fmt.Errorf("criterion %q: duplicate id", c.ID)
+		}
+		ids[c.ID] = true
+		if err := c.validate(0, &count); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Criterion) validate(depth int, count *int) error {
+	if *count++; *count > maxCriteria {
+		return fmt.Errorf("more than %d criteria: %w", maxCriteria, rdf.ErrLimit)
+	}
+	if depth > maxCriteriaDepth {
+		return fmt.Errorf("criterion %q: nested deeper than %d", c.ID, maxCriteriaDepth)
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("criterion %q (%s): %s", c.ID, c.Kind, fmt.Sprintf(format, a...))
+	}
+	if c.Alpha < 0 || c.Alpha >= 1 || math.IsNaN(c.Alpha) {
+		return bad("alpha %v not in (0, 1)", c.Alpha)
+	}
+	switch c.Per {
+	case "", "model", "model_graph", "model_family":
+	default:
+		return bad("per %q is not model, model_graph or model_family", c.Per)
+	}
+	switch c.For {
+	case "", "every", "any":
+	default:
+		return bad("for %q is not every or any", c.For)
+	}
+	switch c.Test {
+	case "", "exact", "midp":
+	default:
+		return bad("test %q is not exact or midp", c.Test)
+	}
+	if c.MinCount < 0 {
+		return bad("negative min_count")
+	}
+	switch c.Kind {
+	case "lossless":
+		if c.Arm == "" {
+			return bad("missing arm")
+		}
+	case "token_reduction", "not_worse", "better":
+		if c.Arm == "" || len(c.Than) == 0 {
+			return bad("needs arm and than")
+		}
+		if c.Kind == "token_reduction" && (c.AtLeast < 0 || c.AtLeast >= 1 || math.IsNaN(c.AtLeast)) {
+			return bad("at_least %v not in [0, 1)", c.AtLeast)
+		}
+	case "accuracy_within":
+		if c.Tolerance <= 0 || math.IsNaN(c.Tolerance) {
+			return bad("needs a positive tolerance")
+		}
+	case "all_of", "any_of":
+		if len(c.Criteria) == 0 {
+			return bad("needs criteria")
+		}
+		for i := range c.Criteria {
+			sub := &c.Criteria[i]
+			if sub.ID == "" {
+				sub.ID = fmt.Sprintf("%s.%d", c.ID, i+1)
+			}
+			if err := sub.validate(depth+1, count); err != nil {
+				return err
+			}
+		}
+	case "manual":
+	default:
+		return bad("unknown kind")
+	}
+	return nil
+}
+
+// Input is what criteria are evaluated on.
+type Input struct {
+	Observations []Observation
+	RoundTrips   []RoundTrip
+}
+
+// Evaluate validates the set and evaluates every criterion, in order.
+func (s *CriteriaSet) Evaluate(in Input) ([]Result, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	ix := newIndex(in.Observations)
+	alpha := cmp.Or(s.Alpha, 0.05)
+	res := make([]Result, len(s.Criteria))
+	for i := range s.Criteria {
+		res[i] = s.Criteria[i].evaluate(ix, in, alpha)
+	}
+	return res, nil
+}
+
+func (c *Criterion) evaluate(ix *index, in Input, alpha float64) Result {
+	r := Result{ID: c.ID, Kind: c.Kind, Description: c.Description}
+	alpha = cmp.Or(c.Alpha, alpha)
+	switch c.Kind {
+	case "lossless":
+		for _, rt := range in.RoundTrips {
+			if rt.Arm != c.Arm || !inList(c.Graphs, rt.Graph) {
+				continue
+			}
+			r.Checks = append(r.Checks, Check{Group: "graph=" + rt.Graph, Arm: rt.Arm,
+				Figures: fmt.Sprintf("isomorphic=%t", rt.Isomorphic), Pass: rt.Isomorphic})
+		}
+		slices.SortStableFunc(r.Checks, func(a, b Check) int { return cmp.Compare(a.Group, b.Group) })
+		if len(r.Checks) == 0 {
+			r.Notes = append(r.Notes, "no round trips recorded for arm "+c.Arm)
+		}
+		r.Outcome = c.quantify(r.Checks)
+	case "token_reduction":
+		c.tokenChecks(ix, &r)
+		r.Outcome = c.quantify(r.Checks)
+	case "not_worse", "better":
+		c.accuracyChecks(ix, &r, alpha)
+		r.Outcome = c.quantify(r.Checks)
+	case "accuracy_within":
+		missing := c.withinChecks(ix, &r)
+		r.Outcome = c.quantify(r.Checks)
+		if missing && r.Outcome == Pass {
+			r.Outcome = NotEvaluated
+		}
+	case "all_of", "any_of":
+		var pass, fail, ne int
+		for i := range c.Criteria {
+			sub := c.Criteria[i].evaluate(ix, in, alpha)
+			r.Sub = append(r.Sub, sub)
+			switch sub.Outcome {
+			case Pass:
+				pass++
+			case Fail:
+				fail++
+			default:
+				ne++
+			}
+		}
+		switch {
+		case c.Kind == "all_of" && fail > 0, c.Kind == "any_of" && pass == 0 && ne == 0:
+			r.Outcome = Fail
+		case c.Kind == "all_of" && ne == 0, c.Kind == "any_of" && pass > 0:
+			r.Outcome = Pass
+		default:
+			r.Outcome = NotEvaluated
+		}
+	default: // manual
+		r.Notes = append(r.Notes, "not evaluable from observations; decide by hand")
+		r.Outcome = NotEvaluated
+	}
+	return r
+}
+
+// quantify turns checks into an outcome with the criterion's quantifier.
+func (c *Criterion) quantify(checks []Check) Outcome {
+	if len(checks) == 0 {
+		return NotEvaluated
+	}
+	n := 0
+	for _, ch := range checks {
+		if ch.Pass {
+			n++
+		}
+	}
+	var ok bool
+	switch {
+	case c.MinCount > 0:
+		ok = n >= c.MinCount
+	case c.For == "any":
+		ok = n > 0
+	default:
+		ok = n == len(checks)
+	}
+	if ok {
+		return Pass
+	}
+	return Fail
+}
+
+func inList(list []string, s string) bool { return len(list) == 0 || slices.Contains(list, s) }
+
+// group is one unit of checks: a model, optionally with a graph or family.
+type group struct{ Model, Graph, Family string }
+
+func (g group) String() string {
+	s := "model=" + g.Model
+	if g.Graph != "" {
+		s += " graph=" + g.Graph
+	}
+	if g.Family != "" {
+		s += " family=" + g.Family
+	}
+	return s
+}
+
+// keep reports whether o belongs to the criterion's filters and the group;
+// withFamily false ignores the family (to choose the best arm overall).
+func (c *Criterion) keep(g group, withFamily bool) func(Observation) bool {
+	return func(o Observation) bool {
+		if o.Model != g.Model || !inList(c.Graphs, o.Graph) || (g.Graph != "" && o.Graph != g.Graph) {
+			return false
+		}
+		if withFamily && (!inList(c.Families, o.Family) || (g.Family != "" && o.Family != g.Family)) {
+			return false
+		}
+		return true
+	}
+}
+
+// groups lists the criterion's groups in sorted order.
+func (c *Criterion) groups(ix *index) []group {
+	seen := make(map[group]bool)
+	var gs []group
+	for _, k := range ix.keys {
+		if !inList(c.Models, k.Model) {
+			continue
+		}
+		for _, o := range ix.byAM[k] {
+			if !inList(c.Graphs, o.Graph) || !inList(c.Families, o.Family) {
+				continue
+			}
+			g := group{Model: o.Model}
+			switch c.Per {
+			case "model_graph":
+				g.Graph = o.Graph
+			case "model_family":
+				g.Family = o.Family
+			}
+			if !seen[g] {
+				seen[g] = true
+				gs = append(gs, g)
+			}
+		}
+	}
+	slices.SortFunc(gs, func(a, b group) int {
+		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Graph, b.Graph), cmp.Compare(a.Family, b.Family))
+	})
+	return gs
+}
+
+// tally returns the number of correct answers, answers and summed input
+// tokens of arm in the model's observations accepted by keep.
+func tally(ix *index, model, arm string, keep func(Observation) bool) (right, n int, tokens float64) {
+	for _, o := range ix.byAM[armModel{arm, model}] {
+		if keep(o) {
+			n++
+			tokens += float64(o.InputTokens)
+			if o.Correct {
+				right++
+			}
+		}
+	}
+	return right, n, tokens
+}
+
+func (c *Criterion) tokenChecks(ix *index, r *Result) {
+	for _, g := range c.groups(ix) {
+		keep := c.keep(g, true)
+		_, na, ta := tally(ix, g.Model, c.Arm, keep)
+		if na == 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: arm %s did not run", g, c.Arm))
+			continue
+		}
+		for _, b := range c.Than {
+			_, nb, tb := tally(ix, g.Model, b, keep)
+			if nb == 0 {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: arm %s did not run", g, b))
+				continue
+			}
+			ma, mb := ta/float64(na), tb/float64(nb)
+			red := 1 - ma/mb
+			r.Checks = append(r.Checks, Check{Group: g.String(), Arm: c.Arm, Than: b,
+				Figures: fmt.Sprintf("mean input tokens %.1f vs %.1f, reduction %.4f (need ≥ %.4f and > 0)", ma, mb, red, c.AtLeast),
+				Pass:    red > 0 && red >= c.AtLeast})
+		}
+	}
+}
+
+// bestArm returns the arm of than with the highest accuracy in the group
+// (all families), or "" when none ran.
+func (c *Criterion) bestArm(ix *index, g group) (string, string) {
+	keep := c.keep(g, false)
+	best, bestAcc := "", -1.0
+	var figs []string
+	for _, b := range c.Than {
+		right, n, _ := tally(ix, g.Model, b, keep)
+		if n == 0 {
+			continue
+		}
+		acc := float64(right) / float64(n)
+		figs = append(figs, fmt.Sprintf("%s %.4f", b, acc))
+		if acc > bestAcc {
+			best, bestAcc = b, acc
+		}
+	}
+	return best, strings.Join(figs, ", ")
+}
+
+func (c *Criterion) accuracyChecks(ix *index, r *Result, alpha float64) {
+	for _, g := range c.groups(ix) {
+		if _, n, _ := tally(ix, g.Model, c.Arm, c.keep(g, true)); n == 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: arm %s did not run", g, c.Arm))
+			continue
+		}
+		b := c.Than[0]
+		if c.Best {
+			var figs string
+			b, figs = c.bestArm(ix, g)
+			if b == "" {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: none of %s ran", g, strings.Join(c.Than, ", ")))
+				continue
+			}
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: best of %s is %s (%s)", g, strings.Join(c.Than, ", "), b, figs))
+		}
+		va, vb := pairVectors(ix, g.Model, c.Arm, b, c.keep(g, true))
+		if len(va) == 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: no paired answers of %s and %s", g, c.Arm, b))
+			continue
+		}
+		var bc, cc, ra, rb int
+		for i := range va {
+			if va[i] {
+				ra++
+			}
+			if vb[i] {
+				rb++
+			}
+			switch {
+			case va[i] && !vb[i]:
+				bc++
+			case !va[i] && vb[i]:
+				cc++
+			}
+		}
+		p, test := stats.McNemarExact(bc, cc), "exact McNemar"
+		if c.Test == "midp" {
+			p, test = stats.McNemarMidP(bc, cc), "mid-p McNemar"
+		}
+		n := float64(len(va))
+		accA, accB := float64(ra)/n, float64(rb)/n
+		sig := p < alpha
+		pass := sig && accA > accB
+		if c.Kind == "not_worse" {
+			pass = !(sig && accA < accB)
+		}
+		r.Checks = append(r.Checks, Check{Group: g.String(), Arm: c.Arm, Than: b,
+			Figures: fmt.Sprintf("n=%d acc %.4f vs %.4f, b=%d c=%d, %s p=%.4g (alpha %g)", len(va), accA, accB, bc, cc, test, p, alpha),
+			Pass:    pass})
+	}
+}
+
+// withinChecks adds a check per expected accuracy that ran and reports
+// whether some did not run (the criterion then cannot pass).
+func (c *Criterion) withinChecks(ix *index, r *Result) (missing bool) {
+	if len(c.Expected) == 0 {
+		r.Notes = append(r.Notes, "no expected accuracies given")
+		return true
+	}
+	models := make([]string, 0, len(c.Expected))
+	for m := range c.Expected {
+		models = append(models, m)
+	}
+	slices.Sort(models)
+	for _, m := range models {
+		arms := make([]string, 0, len(c.Expected[m]))
+		for a := range c.Expected[m] {
+			arms = append(arms, a)
+		}
+		slices.Sort(arms)
+		for _, a := range arms {
+			want := c.Expected[m][a]
+			right, n, _ := tally(ix, m, a, c.keep(group{Model: m}, true))
+			if n == 0 {
+				r.Notes = append(r.Notes, fmt.Sprintf("model=%s: arm %s did not run (expected %.4f)", m, a, want))
+				missing = true
+				continue
+			}
+			acc := float64(right) / float64(n)
+			d := acc - want
+			r.Checks = append(r.Checks, Check{Group: "model=" + m, Arm: a,
+				Figures: fmt.Sprintf("accuracy %.4f (%d/%d) vs expected %.4f, difference %+.4f (tolerance %.4f)", acc, right, n, want, d, c.Tolerance),
+				Pass:    math.Abs(d) <= c.Tolerance+1e-12})
+		}
+	}
+	return missing
+}
+
+// WriteCriteriaMarkdown writes the results as a Markdown section: one line
+// per criterion with its outcome, then the checks and notes behind it.
+func WriteCriteriaMarkdown(w io.Writer, results []Result) error {
+	var b strings.Builder
+	b.WriteString("## Pre-registered criteria\n\n")
+	b.WriteString("| criterion | kind | outcome | description |\n|---|---|---|---|\n")
+	var walk func(rs []Result)
+	walk = func(rs []Result) {
+		for _, r := range rs {
+			fmt.Fprintf(&b, "| %s | %s | **%s** | %s |\n", mdEscape(r.ID), r.Kind, r.Outcome, mdEscape(r.Description))
+			walk(r.Sub)
+		}
+	}
+	walk(results)
+	b.WriteString("\n")
+	var detail func(rs []Result)
+	detail = func(rs []Result) {
+		for _, r := range rs {
+			fmt.Fprintf(&b, "### %s: %s\n\n", mdEscape(r.ID), r.Outcome)
+			for _, ch := range r.Checks {
+				mark := "FAIL"
+				if ch.Pass {
+					mark = "pass"
+				}
+				vs := ch.Arm
+				if ch.Than != "" {
+					vs += " vs " + ch.Than
+				}
+				fmt.Fprintf(&b, "- %s %s, %s: %s\n", mark, ch.Group, vs, ch.Figures)
+			}
+			for _, n := range r.Notes {
+				fmt.Fprintf(&b, "- note: %s\n", n)
+			}
+			b.WriteString("\n")
+			detail(r.Sub)
+		}
+	}
+	detail(results)
+	_, err := io.WriteString(w, b.String())
+	return err
+}

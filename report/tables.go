@@ -1,0 +1,125 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Table is a titled grid of formatted cells, the common form of every table
+// written as Markdown, CSV or HTML.
+type Table struct {
+	// Name is a short identifier ("accuracy", "pairs", …).
+	Name string
+	// Title is the human-readable caption.
+	Title  string
+	Header []string
+	Rows   [][]string
+}
+
+func p4(n Num) string { return fmtNum(n, 4) }
+func p1(n Num) string { return fmtNum(n, 1) }
+
+// Tables returns the report's tables in a fixed order: accuracy, paired
+// comparisons, tokens, run-to-run spread and Pareto fronts.
+func (r *Report) Tables() []Table {
+	acc := Table{Name: "accuracy", Title: "Accuracy with Wilson 95% intervals",
+		Header: []string{"model", "arm", "family", "graph", "correct", "n", "accuracy", "lo", "hi"}}
+	for _, a := range r.Accuracy {
+		acc.Rows = append(acc.Rows, []string{a.Model, a.Arm, a.Family, a.Graph,
+			strconv.Itoa(a.Correct), strconv.Itoa(a.N), p4(a.Accuracy), p4(a.Lo), p4(a.Hi)})
+	}
+	pairs := Table{Name: "pairs", Title: "Paired comparisons (McNemar; bootstrap and BCa 95% intervals of acc(A) − acc(B))",
+		Header: []string{"model", "A", "B", "n", "b", "c", "acc A", "acc B", "diff", "McNemar p", "mid-p", "boot lo", "boot hi", "BCa lo", "BCa hi"}}
+	for _, p := range r.Pairs {
+		pairs.Rows = append(pairs.Rows, []string{p.Model, p.A, p.B, strconv.Itoa(p.N), strconv.Itoa(p.B10), strconv.Itoa(p.C01),
+			p4(p.AccA), p4(p.AccB), p4(p.Diff), p4(p.McNemar), p4(p.MidP), p4(p.BootLo), p4(p.BootHi), p4(p.BCaLo), p4(p.BCaHi)})
+	}
+	tok := Table{Name: "tokens", Title: "Tokens per arm and model (each model's tokenizer)",
+		Header: []string{"model", "arm", "n", "in mean", "in sd", "in min", "in max", "out mean", "out sd", "out min", "out max"}}
+	for _, t := range r.Tokens {
+		tok.Rows = append(tok.Rows, []string{t.Model, t.Arm, strconv.Itoa(t.N), p1(t.InMean), p1(t.InSD), p1(t.InMin), p1(t.InMax),
+			p1(t.OutMean), p1(t.OutSD), p1(t.OutMin), p1(t.OutMax)})
+	}
+	run := Table{Name: "run_to_run", Title: "Run-to-run spread of accuracy over repeated trials",
+		Header: []string{"model", "arm", "trials", "questions", "mean", "sd", "min", "max"}}
+	for _, x := range r.RunToRun {
+		run.Rows = append(run.Rows, []string{x.Model, x.Arm, strconv.Itoa(x.Trials), strconv.Itoa(x.Questions), p4(x.Mean), p4(x.SD), p4(x.Min), p4(x.Max)})
+	}
+	par := Table{Name: "pareto", Title: "Accuracy against mean input tokens (Pareto front per model)",
+		Header: []string{"model", "arm", "mean input tokens", "accuracy", "on front"}}
+	for _, x := range r.Pareto {
+		on := "no"
+		if x.OnFront {
+			on = "yes"
+		}
+		par.Rows = append(par.Rows, []string{x.Model, x.Arm, p1(x.Tokens), p4(x.Accuracy), on})
+	}
+	return []Table{acc, pairs, tok, run, par}
+}
+
+// mdEscape escapes the characters that would break a Markdown table cell.
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\n", " ")
+	return s
+}
+
+// WriteMarkdown writes the table as a GitHub-flavoured Markdown table
+// preceded by a level-2 heading with its title.
+func (t Table) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n", mdEscape(t.Title))
+	row := func(cells []string) {
+		b.WriteString("|")
+		for _, c := range cells {
+			b.WriteString(" " + mdEscape(c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	row(t.Header)
+	b.WriteString("|")
+	for range t.Header {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, r := range t.Rows {
+		row(r)
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteCSV writes the table as RFC 4180 CSV with a header line.
+func (t Table) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(t.Header); err != nil {
+		return err
+	}
+	if err := cw.WriteAll(t.Rows); err != nil {
+		return err
+	}
+	return cw.Error()
+}
+
+// WriteMarkdown writes every table of the report as Markdown.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	for _, t := range r.Tables() {
+		if err := t.WriteMarkdown(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteJSON writes the report as indented JSON; undefined figures are null.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
