@@ -16,5 +16,6 @@ func commands(env *Env) []*cobra.Command {
 		newBenchCmd(env),
 		newServeCmd(env),
 		newEvalCmd(env),
+		newReportCmd(env),
 	}
 }

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/isolda/isolda/bench"
+	"github.com/isolda/isolda/report"
+	"github.com/spf13/cobra"
+)
+
+func newReportCmd(env *Env) *cobra.Command {
+	var criteria, benchFile, out string
+	var seed uint64
+	var resamples int
+	cmd := &cobra.Command{
+		Use:   "report RUNDIR",
+		Short: "Statistics, pre-registered criteria and an HTML report of an eval run",
+		Long: "Reads an `isolda eval run` folder and prints accuracy per arm × model × family × graph with " +
+			"Wilson 95% intervals, paired comparisons (discordant counts, exact and mid-p McNemar, paired " +
+			"bootstrap and BCa intervals), token summaries, run-to-run spread and Pareto fronts as Markdown. " +
+			"--criteria evaluates a pre-registered criteria file (PASS/FAIL with the figures); --bench adds " +
+			"round-trip results of an `isolda bench --json` file; --out writes report.md, report.json, " +
+			"report.html (self-contained, inline SVG, no JavaScript) and one CSV per table.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			obs, err := report.FromRun(args[0])
+			if err != nil {
+				return badInput(err)
+			}
+			if len(obs) == 0 {
+				return badInput(fmt.Errorf("%s: no successful answers yet", args[0]))
+			}
+			rep, err := report.Build(obs, report.Options{Seed: seed, Resamples: resamples})
+			if err != nil {
+				return badInput(err)
+			}
+			var results []report.Result
+			if criteria != "" {
+				in := report.Input{Observations: obs}
+				if benchFile != "" {
+					b, err := readBenchReport(benchFile)
+					if err != nil {
+						return badInput(err)
+					}
+					in.RoundTrips = report.RoundTripsFromBench(b)
+				}
+				f, err := os.Open(criteria)
+				if err != nil {
+					return badInput(err)
+				}
+				set, err := report.ParseCriteria(f, criteria)
+				f.Close()
+				if err != nil {
+					return badInput(err)
+				}
+				if results, err = set.Evaluate(in); err != nil {
+					return badInput(err)
+				}
+			}
+			w := bufio.NewWriter(env.Stdout)
+			if err := rep.WriteMarkdown(w); err != nil {
+				return err
+			}
+			if results != nil {
+				fmt.Fprintln(w)
+				if err := report.WriteCriteriaMarkdown(w, results); err != nil {
+					return err
+				}
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			if out != "" {
+				if err := writeReportDir(out, rep, results); err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Stderr, "wrote %s\n", out)
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&criteria, "criteria", "", "pre-registered criteria file (YAML or JSON; see report/examples)")
+	fl.StringVar(&benchFile, "bench", "", "an `isolda bench --json` result, for round-trip criteria")
+	fl.StringVar(&out, "out", "", "folder for report.md, report.json, report.html and CSV tables")
+	fl.Uint64Var(&seed, "seed", 1101, "seed of the bootstrap resampling")
+	fl.IntVar(&resamples, "resamples", 10000, "bootstrap resamples")
+	return cmd
+}
+
+func readBenchReport(path string) (*bench.Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var b bench.Report
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &b, nil
+}
+
+// writeReportDir writes every output of a report into dir.
+func writeReportDir(dir string, rep *report.Report, results []report.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	write := func(name string, fn func(io.Writer) error) error {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		bw := bufio.NewWriter(f)
+		if err := fn(bw); err != nil {
+			f.Close()
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	if err := write("report.md", rep.WriteMarkdown); err != nil {
+		return err
+	}
+	if err := write("report.json", rep.WriteJSON); err != nil {
+		return err
+	}
+	if err := write("report.html", func(w io.Writer) error { return rep.WriteHTML(w, "isolda report", results) }); err != nil {
+		return err
+	}
+	for _, t := range rep.Tables() {
+		if err := write(t.Name+".csv", t.WriteCSV); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/llm/llmtest"
+)
+
+// TestReportOfAnEvalRun runs a small experiment against the in-process
+// server, whose scripted answers make one arm right and the other wrong on
+// every question, then reports it and evaluates two criteria whose outcome
+// follows from those answers.
+func TestReportOfAnEvalRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTurtle), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The ISOLDA arm's prompt contains "Type[" headers; that arm gets the
+	// right count (2), the Turtle arm a wrong one.
+	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
+		for _, m := range r.Messages {
+			if strings.Contains(m.Content, "T[2]") {
+				return llmtest.Reply{Text: "2"}
+			}
+		}
+		return llmtest.Reply{Text: "7"}
+	})
+	defer srv.Close()
+	exp := filepath.Join(dir, "exp.yaml")
+	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}, {name: I, format: isolda}]\n" +
+		"models: [{name: m, base_url: '" + srv.URL + "', model: x, tokenizer: o200k_base}]\n" +
+		"tasks: [{generate: {families: [count]}}]\ntemperature: 0\ntrials: 3\n"
+	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runDir := filepath.Join(dir, "run")
+	if code, _, errs := runCLI(t, "", "eval", "run", exp, "--out", runDir); code != 0 {
+		t.Fatalf("eval run: exit %d: %s", code, errs)
+	}
+	crit := filepath.Join(dir, "criteria.yaml")
+	c := "criteria:\n" +
+		"  - {id: A, kind: better, arm: I, than: [ttl], alpha: 0.5}\n" +
+		"  - {id: B, kind: better, arm: ttl, than: [I], alpha: 0.5}\n"
+	if err := os.WriteFile(crit, []byte(c), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "report")
+	code, stdout, errs := runCLI(t, "", "report", runDir, "--criteria", crit, "--out", out, "--resamples", "200")
+	if code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errs)
+	}
+	// 3 trials × 1 question: I is right 3/3, ttl 0/3; the paired comparison
+	// has b = 3 discordant pairs one way and c = 0 the other.
+	for _, want := range []string{"| I ", "| ttl ", "1.000", "0.000"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stdout, "PASS") || !strings.Contains(stdout, "FAIL") {
+		t.Errorf("criteria: want A PASS and B FAIL:\n%s", stdout)
+	}
+	html, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(html), "<script") {
+		t.Error("report.html has a script")
+	}
+	dec := xml.NewDecoder(strings.NewReader(string(html)))
+	dec.Strict = false
+	for {
+		if _, err := dec.Token(); err != nil {
+			if err.Error() != "EOF" {
+				t.Fatalf("report.html does not parse: %v", err)
+			}
+			break
+		}
+	}
+	for _, f := range []string{"report.md", "report.json", "accuracy.csv"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+}
