@@ -806,7 +806,12 @@ func appendKey(b []byte, k string) []byte {
 
 // appendQuoted appends s as a quoted string with the escapes of spec §7.1;
 // invalid UTF-8 bytes become U+FFFD.
-func appendQuoted(b []byte, s string) []byte {
+func appendQuoted(b []byte, s string) []byte { return appendEscaped(b, s, "\uFFFD") }
+
+// appendEscaped appends s in double quotes with the escapes of spec §7.1
+// (\" \\ \n \r \t and \u00XX for other control characters), writing
+// invalid for each byte that is not valid UTF-8.
+func appendEscaped(b []byte, s, invalid string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {
@@ -831,7 +836,7 @@ func appendQuoted(b []byte, s string) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			b = append(b, "\uFFFD"...)
+			b = append(b, invalid...)
 		} else {
 			b = append(b, s[i:i+size]...)
 		}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"unicode/utf8"
 )
 
 // Value is a node of the JSON data model TOON carries: nil (null), bool,
@@ -197,39 +196,9 @@ func appendJSON(b []byte, v Value, depth int) ([]byte, error) {
 	}
 }
 
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c < 0x20:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, "\\ufffd"...)
-		} else {
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(b, '"')
-}
+// appendJSONString appends s as a JSON string: TOON's escapes, which are
+// JSON's, with invalid UTF-8 bytes written as the escape \ufffd.
+func appendJSONString(b []byte, s string) []byte { return appendEscaped(b, s, "\\ufffd") }
 
 // primitiveLiteral renders a non-string primitive (null, bool, number) in
 // its TOON/JSON literal form.
