@@ -1,10 +1,8 @@
 package bench
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -73,26 +71,7 @@ type SyntheticResults []NamedSyntheticResult
 
 // MarshalJSON writes the results as an object in order.
 func (sr SyntheticResults) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, r := range sr {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := json.Marshal(r.Name)
-		if err != nil {
-			return nil, err
-		}
-		v, err := json.Marshal(r.Result)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return graphrag.OrderedObject(len(sr), func(i int) (string, any) { return sr[i].Name, sr[i].Result })
 }
 
 // SyntheticReport keeps the reference program's report structure
