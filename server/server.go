@@ -154,6 +154,12 @@ func New(cfg Config) http.Handler {
 		w.Write(openAPI)
 	}))
 	s.route(mux, "GET /{$}", "playground", newPlayground(s.cfg))
+	// Browsers ask for a site icon on their own; an empty answer keeps their
+	// consoles (and the playground's end-to-end test) free of 404 errors.
+	s.route(mux, "GET /favicon.ico", "favicon", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		w.WriteHeader(http.StatusNoContent)
+	}))
 	s.route(mux, "/", "other", http.HandlerFunc(notFound))
 	s.mux = mux
 	return s

@@ -127,8 +127,12 @@
   const FILE_EXTENSIONS = { ntriples: "nt", nquads: "nq", turtle: "ttl", trig: "trig", rdfxml: "rdf", jsonld: "jsonld" };
 
   function card(res, info) {
+    // A lossless format that still names what it drops (named graphs, or
+    // what the labelled-graph view leaves out) gets a starred badge.
     const badge = info && info.lossless
-      ? el("span", { class: "badge ok", title: "the format keeps every triple" }, "lossless")
+      ? (info.loses
+        ? el("span", { class: "badge ok", title: "lossless on what it keeps; loses " + info.loses }, "lossless*")
+        : el("span", { class: "badge ok", title: "the format keeps every triple" }, "lossless"))
       : el("span", { class: "badge lossy", title: info && info.loses ? "loses " + info.loses : "may lose information" }, "lossy");
     const btn = el("button", { type: "button", class: "secondary" }, "Download");
     btn.addEventListener("click", () => download("graph." + (FILE_EXTENSIONS[res.format] || "txt"), res.text));
