@@ -15,7 +15,13 @@
 //   - the RDFC-1.0 SHA-256 hash of every input graph;
 //   - the article's synthetic service graph (Synthetic) with its reference
 //     report structure, and token budgets under raw and record-aware
-//     truncation with several record orderings (Budgets).
+//     truncation with several record orderings (Budgets);
+//   - the same budget study on RDF inputs (GraphBudgets): every lossless
+//     format × record ordering × policy × budget, with the kept text's
+//     parse outcome, retained nodes and edges, the surviving gold paths of
+//     the generated queries (Query.GoldPath) and traversal accuracy; the
+//     formats whose encoder sorts its records are labelled
+//     order-invariant.
 //
 // Results are plain values; WriteTable, WriteCSV and WriteJSON render them.
 // The package has no mutable package-level state and its output does not
@@ -119,6 +125,11 @@ type Options struct {
 	// Budgets, if not empty, adds the budget study (GraphBudgets) of
 	// every lossless format at these token budgets.
 	Budgets []int
+	// Orderings are the record orderings of the budget study (nil:
+	// canonical only).
+	Orderings []string
+	// ShuffleSeed seeds the shuffled ordering.
+	ShuffleSeed uint64
 	// Progress, if set, is called after each graph × format with the
 	// number of steps done and the total.
 	Progress func(done, total int)
@@ -206,9 +217,12 @@ type Report struct {
 	QueriesPerKind int         `json:"queries_per_kind"`
 	Graphs         []GraphInfo `json:"graphs"`
 	Results        []Result    `json:"results"`
-	// BudgetList and Budgets are the budget study, when asked for.
-	BudgetList []int               `json:"budget_list,omitempty"`
-	Budgets    []GraphBudgetResult `json:"budgets,omitempty"`
+	// BudgetList and Budgets are the budget study, when asked for, and
+	// BudgetParameters its factors (budgets, policies, orderings, shuffle
+	// seed, tokenizer).
+	BudgetList       []int               `json:"budget_list,omitempty"`
+	BudgetParameters *BudgetParameters   `json:"budget_parameters,omitempty"`
+	Budgets          []GraphBudgetResult `json:"budgets,omitempty"`
 	// Millis is the wall time of the run (informative).
 	Millis float64 `json:"elapsed_ms"`
 }
@@ -261,6 +275,9 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkOrderings(opts.Orderings); err != nil {
+		return nil, err
+	}
 	names := map[string]bool{}
 	for _, in := range inputs {
 		switch {
@@ -284,6 +301,14 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 		nq = DefaultQueries
 	}
 	rep.QueriesPerKind = nq
+	if len(opts.Budgets) > 0 {
+		bp := BudgetParameters{Budgets: opts.Budgets, Policies: Policies(), Orderings: opts.Orderings,
+			ShuffleSeed: opts.ShuffleSeed, Tokenizer: rep.Tokenizers[0]}
+		if bp.Orderings == nil {
+			bp.Orderings = []string{OrderCanonical}
+		}
+		rep.BudgetList, rep.BudgetParameters = opts.Budgets, &bp
+	}
 	total, done := len(inputs)*len(fs), 0
 	for _, in := range inputs {
 		info, results := runGraph(in, fs, opts.Tokenizers, nq, func() {
@@ -294,9 +319,13 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 		})
 		rep.Graphs = append(rep.Graphs, info)
 		rep.Results = append(rep.Results, results...)
-		if len(opts.Budgets) > 0 {
-			rep.BudgetList = opts.Budgets
-			rep.Budgets = append(rep.Budgets, GraphBudgets(in, fs, opts.Budgets, opts.Tokenizers[0].Count, nq)...)
+		if bp := rep.BudgetParameters; bp != nil {
+			cells, err := GraphBudgets(in, fs, GraphBudgetOptions{Budgets: bp.Budgets, Orderings: bp.Orderings,
+				ShuffleSeed: bp.ShuffleSeed, Count: opts.Tokenizers[0].Count, Queries: nq})
+			if err != nil {
+				return nil, err
+			}
+			rep.Budgets = append(rep.Budgets, cells...)
 		}
 	}
 	for i := range rep.Graphs {

@@ -27,7 +27,12 @@ const (
 // Policies returns the truncation policies in report order.
 func Policies() []string { return []string{PolicyRaw, PolicyRecord} }
 
-// Record orderings of the budget study (the article's list).
+// Record orderings of the budget study (the article's list). On the
+// synthetic service graph (Budgets) they order its node and edge records
+// as said here; on RDF inputs (GraphBudgets) they order the statements of
+// the RDF formats and the node and edge records of the labelled-graph
+// formats, with the generated queries' start nodes as the query entities
+// (see GraphBudgets).
 const (
 	// OrderCanonical is the canonical identifier order (nodes sorted,
 	// then edges sorted), the reference program's order.
@@ -38,12 +43,14 @@ const (
 	// canonical order), then the others.
 	OrderRelevant = "relevant_first"
 	// OrderBFS orders nodes breadth-first from the query entities
-	// (svc-api, db-identity) over edges in both directions, and edges by
-	// the earlier of their endpoints in that order.
+	// (svc-api, db-identity on the synthetic graph) over edges in both
+	// directions, and edges by the earlier of their endpoints in that
+	// order.
 	OrderBFS = "bfs_from_query"
 	// OrderInterleaved is OrderBFS with each node record followed by its
 	// outgoing edges, for the line formats (jsonl, csv, typed_edges,
-	// typed_edges_dict); the JSON documents cannot interleave.
+	// typed_edges_dict); the JSON documents cannot interleave, and RDF
+	// statements have no separate node records.
 	OrderInterleaved = "interleaved"
 )
 

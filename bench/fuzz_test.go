@@ -125,3 +125,47 @@ func FuzzRun(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGraphBudgets runs the RDF budget study in every ordering over
+// arbitrary N-Triples (tokens counted as bytes): no panic, no hang, every
+// cell within its bounds, and at a budget holding the whole graph
+// N-Triples keeps every statement and every gold path.
+func FuzzGraphBudgets(f *testing.F) {
+	f.Add("<http://e/a> <http://e/p> <http://e/b> .\n<http://e/b> <http://e/p> _:x .\n_:x <http://e/q> <http://e/a> .\n")
+	f.Add("<http://e/a> <http://e/p> \"a\\nb|c\"^^<http://e/dt> .\n<http://e/a> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://e/T> .\n")
+	f.Add("<http://e/a> <http://e/p> <http://e/a> .\n")
+	fs, err := SelectFormats([]string{"ntriples", "isolda", "typed_edges", "jsonl", "pretty_json"}, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	count := func(s string) int { return len(s) }
+	const whole = 1 << 20
+	f.Fuzz(func(t *testing.T, text string) {
+		d, err := rdfio.Read(strings.NewReader(text), rdfio.Options{Format: rdfio.NTriples})
+		if err != nil || d.Len() > 100 {
+			return
+		}
+		res, err := GraphBudgets(Input{Name: "fuzz", Dataset: d}, fs, GraphBudgetOptions{Budgets: []int{40, 400, whole},
+			Orderings: Orderings(), ShuffleSeed: 5, Count: count})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if r.NotApplicable != "" {
+				continue
+			}
+			if strings.HasPrefix(r.Error, "panic") {
+				t.Errorf("%+v", r)
+			}
+			if r.GoldPathsSurvived > r.GoldPaths || r.GoldPathsSurvive && !r.Parses || r.Retained > r.Total && r.Format == "ntriples" {
+				t.Errorf("cell out of bounds: %+v", r)
+			}
+			if r.Policy == PolicyRaw && r.Tokens > r.Budget {
+				t.Errorf("raw text over budget: %+v", r)
+			}
+			if r.Format == "ntriples" && r.Budget == whole && (r.Retained != d.Len() || !r.GoldPathsSurvive) {
+				t.Errorf("whole graph: %+v", r)
+			}
+		}
+	})
+}

@@ -130,26 +130,44 @@ func WriteTable(w io.Writer, rep *Report) error {
 	return nil
 }
 
-// CSVHeader returns the CSV columns for the given tokenizers.
+// CSVHeader returns the CSV columns for the given tokenizers: kind
+// ("format" for a Result, "budget" for a GraphBudgetResult), the format
+// measurements, then the budget study's factors and measurements.
 func CSVHeader(tokenizers []string) []string {
-	h := []string{"graph", "graph_hash", "format", "family", "input_model", "lossless", "lossless_scope", "utf8_bytes", "characters"}
+	h := []string{"kind", "graph", "graph_hash", "format", "family", "input_model", "lossless", "lossless_scope", "utf8_bytes", "characters"}
 	for _, t := range tokenizers {
 		h = append(h, "tokens_"+t)
 	}
 	for _, t := range tokenizers {
 		h = append(h, "ratio_to_turtle_"+t)
 	}
-	return append(h, "fidelity", "round_trip_equal", "traversal_accuracy", "sha256", "error")
+	h = append(h, "fidelity", "round_trip_equal", "traversal_accuracy", "sha256", "error")
+	return append(h, budgetCSVColumns()...)
 }
 
-// WriteCSV writes one row per graph × format, in the order of Results.
+// budgetCSVColumns are the budget study's CSV columns.
+func budgetCSVColumns() []string {
+	return []string{"ordering", "shuffle_seed", "order_invariant", "not_applicable", "policy", "budget_tokens",
+		"kept_tokens", "parse_success", "retained", "total", "retained_nodes", "retained_edges", "gold_paths",
+		"gold_paths_survived", "gold_paths_survive"}
+}
+
+// WriteCSV writes one row per graph × format, in the order of Results,
+// then one row per cell of the budget study, in the order of Budgets.
 func WriteCSV(w io.Writer, rep *Report) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(CSVHeader(rep.Tokenizers)); err != nil {
+	head := CSVHeader(rep.Tokenizers)
+	if err := cw.Write(head); err != nil {
 		return err
 	}
+	floatText := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*p, 'f', 6, 64)
+	}
 	for _, r := range rep.Results {
-		row := []string{r.Graph, r.GraphHash, r.Format, r.Family, r.Input, strconv.FormatBool(r.Lossless), r.Scope,
+		row := []string{"format", r.Graph, r.GraphHash, r.Format, r.Family, r.Input, strconv.FormatBool(r.Lossless), r.Scope,
 			strconv.Itoa(r.UTF8Bytes), strconv.Itoa(r.Characters)}
 		for _, t := range rep.Tokenizers {
 			row = append(row, strconv.Itoa(r.Tokens[t]))
@@ -162,11 +180,29 @@ func WriteCSV(w io.Writer, rep *Report) error {
 				row = append(row, "")
 			}
 		}
-		tr := ""
-		if r.Traversal != nil {
-			tr = strconv.FormatFloat(*r.Traversal, 'f', 6, 64)
+		row = append(row, r.Fidelity, strconv.FormatBool(r.RoundTripEqual), floatText(r.Traversal), r.SHA256, r.Error)
+		row = append(row, make([]string, len(budgetCSVColumns()))...)
+		if err := cw.Write(row); err != nil {
+			return err
 		}
-		row = append(row, r.Fidelity, strconv.FormatBool(r.RoundTripEqual), tr, r.SHA256, r.Error)
+	}
+	hashes := map[string]string{}
+	for _, g := range rep.Graphs {
+		hashes[g.Name] = g.Hash
+	}
+	for _, b := range rep.Budgets {
+		row := []string{"budget", b.Graph, hashes[b.Graph], b.Format, "", "", "true", b.Scope, "", ""}
+		for range rep.Tokenizers {
+			row = append(row, "")
+		}
+		for range rep.Tokenizers {
+			row = append(row, "")
+		}
+		row = append(row, "", "", floatText(b.Traversal), "", b.Error,
+			b.Ordering, strconv.FormatUint(b.ShuffleSeed, 10), strconv.FormatBool(b.OrderInvariant), b.NotApplicable,
+			b.Policy, strconv.Itoa(b.Budget), strconv.Itoa(b.Tokens), strconv.FormatBool(b.Parses),
+			strconv.Itoa(b.Retained), strconv.Itoa(b.Total), strconv.Itoa(b.RetainedNodes), strconv.Itoa(b.RetainedEdges),
+			strconv.Itoa(b.GoldPaths), strconv.Itoa(b.GoldPathsSurvived), strconv.FormatBool(b.GoldPathsSurvive))
 		if err := cw.Write(row); err != nil {
 			return err
 		}

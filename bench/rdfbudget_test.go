@@ -25,7 +25,10 @@ func TestGraphBudgets(t *testing.T) {
 		t.Fatal(err)
 	}
 	budgets := []int{100, 250, 4096}
-	res := GraphBudgets(Input{Name: "demo", Dataset: d}, fs, budgets, tok.Count, 0)
+	res, err := GraphBudgets(Input{Name: "demo", Dataset: d}, fs, GraphBudgetOptions{Budgets: budgets, Count: tok.Count})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// list_of_edges is lossy: no decoder, no cells.
 	if want := 4 * 2 * len(budgets); len(res) != want {
 		t.Fatalf("%d cells, want %d", len(res), want)

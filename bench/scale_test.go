@@ -77,3 +77,27 @@ func BenchmarkSyntheticBudgets(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGraphBudgets is the RDF budget study of `isolda bench
+// --budgets 512,1024,2048,4096,8192` (every ordering) on each embedded
+// example, for every lossless format of the registry.
+func BenchmarkGraphBudgets(b *testing.B) {
+	tok := o200k(b)
+	fs, err := SelectFormats(nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, in := range exampleInputs(b) {
+		b.Run(in.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if _, err := GraphBudgets(in, fs, GraphBudgetOptions{Budgets: DefaultBudgets(), Orderings: Orderings(),
+					ShuffleSeed: 1, Count: tok.Count}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
+	}
+}

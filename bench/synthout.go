@@ -114,7 +114,8 @@ func short(h string) string {
 }
 
 // WriteSyntheticCSV writes one row per format, then one row per budget
-// cell (kind "budget").
+// cell (kind "budget"); every row ends with the graph's seed and the
+// shuffle seed of the budget study.
 func WriteSyntheticCSV(w io.Writer, rep *SyntheticReport) error {
 	cw := csv.NewWriter(w)
 	head := []string{"kind", "format", "lossless", "reference", "utf8_bytes", "characters", "tokens"}
@@ -122,15 +123,21 @@ func WriteSyntheticCSV(w io.Writer, rep *SyntheticReport) error {
 		head = append(head, "tokens_"+t)
 	}
 	head = append(head, "round_trip_equal", "traversal_accuracy", "sha256", "ordering", "policy", "budget_tokens",
-		"parse_success", "retained_nodes", "retained_edges", "evidence_survival", "gold_paths_survive", "error")
+		"parse_success", "retained_nodes", "retained_edges", "evidence_survival", "gold_paths_survive", "error",
+		"seed", "shuffle_seed")
 	if err := cw.Write(head); err != nil {
 		return err
 	}
+	seed := strconv.FormatInt(rep.Parameters.Seed, 10)
+	shuffleSeed := ""
+	if rep.BudgetParameters != nil {
+		shuffleSeed = strconv.FormatUint(rep.BudgetParameters.ShuffleSeed, 10)
+	}
 	pad := func(row []string) []string {
-		for len(row) < len(head) {
+		for len(row) < len(head)-2 {
 			row = append(row, "")
 		}
-		return row
+		return append(row, seed, shuffleSeed)
 	}
 	for _, f := range rep.Formats {
 		r := f.Result

@@ -31,10 +31,18 @@ type Query struct {
 	Relation string   `json:"relation,omitempty"`
 	Hops     int      `json:"hops"`
 	Answer   []string `json:"answer"`
+	// GoldPath is the evidence of the answer: the edges of the graph on
+	// the breadth-first paths from Start to every answer node (see
+	// GoldPath), sorted.
+	GoldPath []Triple `json:"gold_path"`
 }
 
 // Triple is a directed, typed edge between two node keys.
-type Triple struct{ S, P, O string }
+type Triple struct {
+	S string `json:"s"`
+	P string `json:"p"`
+	O string `json:"o"`
+}
 
 // isBlank reports whether a node key names a blank node.
 func isBlank(key string) bool { return strings.HasPrefix(key, "_:") }
@@ -92,7 +100,16 @@ func newAdjacency(edges []Triple) adjacency {
 // reach returns the non-blank nodes within hops steps of start (start
 // excluded), forward or backward, sorted.
 func (a adjacency) reach(start string, hops int, forward bool) []string {
+	found, _ := a.reachTree(start, hops, forward)
+	return found
+}
+
+// reachTree is reach that also returns the breadth-first tree: for every
+// node reached, the edge it was first reached by (frontier in discovery
+// order, each node's edges in sorted order).
+func (a adjacency) reachTree(start string, hops int, forward bool) ([]string, map[string]Triple) {
 	seen := map[string]bool{start: true}
+	via := map[string]Triple{}
 	frontier := []string{start}
 	var found []string
 	for h := 0; h < hops && len(frontier) > 0; h++ {
@@ -108,6 +125,7 @@ func (a adjacency) reach(start string, hops int, forward bool) []string {
 					continue
 				}
 				seen[m] = true
+				via[m] = e
 				next = append(next, m)
 				if !isBlank(m) {
 					found = append(found, m)
@@ -117,7 +135,53 @@ func (a adjacency) reach(start string, hops int, forward bool) []string {
 		frontier = next
 	}
 	slices.Sort(found)
-	return found
+	return found, via
+}
+
+// goldPath returns the edges q's answer rests on: for a reverse-edge
+// query the edges (answer, relation, start); for a multi-hop query, in
+// either direction, the edges of the breadth-first tree on the path from
+// Start to each answer node. Sorted.
+func (a adjacency) goldPath(q Query) []Triple {
+	var out []Triple
+	switch q.Kind {
+	case QueryReverseEdge:
+		for _, e := range a.in[q.Start] {
+			if e.P == q.Relation && !isBlank(e.S) {
+				out = append(out, e)
+			}
+		}
+	case QueryForward, QueryReverse:
+		forward := q.Kind == QueryForward
+		found, via := a.reachTree(q.Start, q.Hops, forward)
+		onPath := map[Triple]bool{}
+		for _, n := range found {
+			for n != q.Start {
+				e := via[n]
+				if onPath[e] {
+					break
+				}
+				onPath[e] = true
+				out = append(out, e)
+				if forward {
+					n = e.S
+				} else {
+					n = e.O
+				}
+			}
+		}
+	}
+	return sortTriples(out)
+}
+
+// GoldPath returns the gold path of q on the graph of edges: the edges its
+// gold answer rests on (for a reverse-edge query, the edges from each
+// answer node to Start with the relation; for a multi-hop query, forward
+// or reverse, the edges of the breadth-first tree, frontier in discovery
+// order and edges in sorted order, on the paths from Start to the answer
+// nodes, blank nodes included). Sorted.
+func GoldPath(q Query, edges []Triple) []Triple {
+	return newAdjacency(sortTriples(slices.Clone(edges))).goldPath(q)
 }
 
 // answer answers q on the indexed edges.
@@ -145,7 +209,7 @@ func (a adjacency) answer(q Query) []string {
 // the most outgoing edges, reverse-edge queries for the (relation, object)
 // pairs with the most subjects, and two-hop reverse queries to the nodes
 // with the most incoming edges (ties broken by key). Queries with an empty
-// answer are not generated.
+// answer are not generated. Each query carries its gold path (GoldPath).
 func GenerateQueries(edges []Triple, n int) []Query {
 	a := newAdjacency(edges)
 	type scored struct {
@@ -171,6 +235,7 @@ func GenerateQueries(edges []Triple, n int) []Query {
 		}
 		q.Answer = a.answer(q)
 		if len(q.Answer) > 0 {
+			q.GoldPath = a.goldPath(q)
 			qs = append(qs, q)
 			*count++
 		}

@@ -50,13 +50,30 @@ func TestQueriesAnswersByHand(t *testing.T) {
 		}
 	}
 	qs := GenerateQueries(edges, 1)
+	tr := func(s, p, o string) Triple {
+		if s != "_:k" {
+			s = e(s)
+		}
+		if o != "_:k" {
+			o = e(o)
+		}
+		return Triple{s, e(p), o}
+	}
 	want := []Query{
-		// a has the most outgoing edges (2).
-		{Kind: QueryForward, Start: e("a"), Hops: 2, Answer: []string{e("b"), e("c"), e("d")}},
-		// (p, d) has two subjects, c and _:k; only c is reported.
-		{Kind: QueryReverseEdge, Start: e("d"), Relation: e("p"), Hops: 1, Answer: []string{e("c")}},
-		// c and d have two incoming edges each; c comes first.
-		{Kind: QueryReverse, Start: e("c"), Hops: 2, Answer: []string{e("a"), e("b"), e("x")}},
+		// a has the most outgoing edges (2). Gold path, worked out by
+		// hand: a's edges in sorted order reach _:k ("_" sorts before
+		// "h") and b; then _:k reaches d and b reaches c. The paths to
+		// b, c and d use all four edges.
+		{Kind: QueryForward, Start: e("a"), Hops: 2, Answer: []string{e("b"), e("c"), e("d")},
+			GoldPath: []Triple{tr("_:k", "p", "d"), tr("a", "p", "_:k"), tr("a", "p", "b"), tr("b", "p", "c")}},
+		// (p, d) has two subjects, c and _:k; only c is reported, and
+		// its edge is the evidence.
+		{Kind: QueryReverseEdge, Start: e("d"), Relation: e("p"), Hops: 1, Answer: []string{e("c")},
+			GoldPath: []Triple{tr("c", "p", "d")}},
+		// c and d have two incoming edges each; c comes first. b and x
+		// reach c in one hop, a reaches b.
+		{Kind: QueryReverse, Start: e("c"), Hops: 2, Answer: []string{e("a"), e("b"), e("x")},
+			GoldPath: []Triple{tr("a", "p", "b"), tr("b", "p", "c"), tr("x", "q", "c")}},
 	}
 	if !reflect.DeepEqual(qs, want) {
 		t.Errorf("generated %+v\nwant %+v", qs, want)

@@ -57,16 +57,23 @@ func newBenchCmd(env *Env) *cobra.Command {
 			"(--services, --noise-edges, --seed; byte-identical to its reference program) with the budget " +
 			"study: budgets (--budgets) under raw and record-aware truncation for each record ordering " +
 			"(--orderings). --synthetic er (ba, sbm, sfn, complete, star, path) benchmarks a random graph of " +
-			"GraphQA's generators (--nodes, --seed) with the labelled-graph formats. --json keeps the reference program's report structure. On RDF graphs the budget study " +
-			"(raw and record-aware truncation of every lossless format, traversal accuracy of what is kept) runs " +
-			"when --budgets is given.\n\n" +
+			"GraphQA's generators (--nodes, --seed) with the labelled-graph formats. --json keeps the reference program's report structure.\n\n" +
+			"On RDF graphs the budget study runs when --budgets, --orderings or --shuffle-seed is given: every " +
+			"lossless format, in every ordering, cut to every budget by raw and record-aware truncation, with the " +
+			"kept text's parse outcome, retained nodes and edges, surviving gold paths of the generated queries " +
+			"and traversal accuracy. Orderings: canonical, shuffle (--shuffle-seed), relevant_first (gold-path " +
+			"statements or records first), bfs_from_query (breadth-first from the queries' start nodes) and " +
+			"interleaved (each node record followed by its edges; only csv, jsonl, typed_edges and " +
+			"typed_edges_dict, n/a elsewhere). RDF formats order statements; formats whose encoder sorts them " +
+			"(ISOLDA, Turtle and every RDF syntax but N-Triples and N-Quads) are marked order-invariant.\n\n" +
 			"--failure-cases runs the article's failure cases as named fixtures and shows which formats " +
 			"survive them.\n\n" +
 			"--out DIR writes report.json, results.csv, tokens.svg, pareto.svg and index.html. A progress bar " +
 			"is drawn on a terminal only. With --check the exit status is 1 when a lossless format fails its " +
 			"round trip or traversal queries.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBench(env, &fl, args, cmd.Flags().Changed("budgets"))
+			fs := cmd.Flags()
+			return runBench(env, &fl, args, fs.Changed("budgets") || fs.Changed("orderings") || fs.Changed("shuffle-seed"))
 		},
 	}
 	f := cmd.Flags()
@@ -83,8 +90,8 @@ func newBenchCmd(env *Env) *cobra.Command {
 	f.IntVar(&fl.services, "services", 40, "synthetic services: number of services")
 	f.IntVar(&fl.noiseEdges, "noise-edges", 80, "synthetic services: number of random depends_on edges")
 	f.Int64Var(&fl.seed, "seed", 7, "synthetic graph: seed of Python's random.Random (and numpy's RandomState for GraphQA graphs)")
-	f.IntSliceVar(&fl.budgets, "budgets", bench.DefaultBudgets(), "token budgets of the budget study: always run on the synthetic graph (empty to skip), on RDF graphs only when given")
-	f.StringSliceVar(&fl.orderings, "orderings", bench.Orderings(), "record orderings of the budget study")
+	f.IntSliceVar(&fl.budgets, "budgets", bench.DefaultBudgets(), "token budgets of the budget study: always run on the synthetic graph (empty to skip), on RDF graphs only when --budgets, --orderings or --shuffle-seed is given")
+	f.StringSliceVar(&fl.orderings, "orderings", bench.Orderings(), "record orderings of the budget study: "+strings.Join(bench.Orderings(), ", "))
 	f.Uint64Var(&fl.shuffleSeed, "shuffle-seed", 1, "seed of the shuffled ordering")
 	f.IntVar(&fl.queries, "queries", bench.DefaultQueries, "traversal queries of each kind generated per RDF graph")
 	f.BoolVar(&fl.articleOnly, "article-only", false, "synthetic services: only the article's formats (no other registry formats)")
@@ -148,7 +155,7 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 		budgets = fl.budgets
 	}
 	rep, err := bench.Run(inputs, bench.Options{Tokenizers: toks, Formats: fl.only, Skip: fl.skip,
-		Queries: fl.queries, Budgets: budgets, Progress: progress})
+		Queries: fl.queries, Budgets: budgets, Orderings: fl.orderings, ShuffleSeed: fl.shuffleSeed, Progress: progress})
 	if err != nil {
 		return badInput(err)
 	}

@@ -277,3 +277,122 @@ func TestBenchGeneratedGraph(t *testing.T) {
 		t.Errorf("too many nodes: exit %d, %s", code, errs)
 	}
 }
+
+// TestBenchOrderingsOnRDF: --orderings makes the record ordering a factor
+// of the RDF budget study, recorded in the table, the JSON (with the
+// shuffle seed) and the CSV.
+func TestBenchOrderingsOnRDF(t *testing.T) {
+	data, err := examples.Read("demo.ttl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ttl, jsonFile, csvFile := filepath.Join(dir, "demo.ttl"), filepath.Join(dir, "r.json"), filepath.Join(dir, "r.csv")
+	if err := os.WriteFile(ttl, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "", "bench", ttl, "--formats", "isolda,ntriples,typed_edges,pretty_json",
+		"--orderings", "shuffle,interleaved", "--shuffle-seed", "7", "--budgets", "100,100000", "--json", jsonFile, "--csv", csvFile)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rowOf := func(format, ordering, policy string) []string {
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) > 5 && f[1] == format && f[2] == ordering && f[3] == policy {
+				return f
+			}
+		}
+		t.Errorf("no row %s %s %s in\n%s", format, ordering, policy, out)
+		return make([]string, 6)
+	}
+	if r := rowOf("isolda", "shuffle", "raw"); r[4] != "invariant" {
+		t.Errorf("isolda is not labelled order-invariant: %v", r)
+	}
+	if r := rowOf("ntriples", "shuffle", "record"); r[4] != "sensitive" {
+		t.Errorf("ntriples is labelled %v", r)
+	}
+	if r := rowOf("pretty_json", "interleaved", "record"); r[5] != "n/a" {
+		t.Errorf("interleaved pretty_json: %v", r)
+	}
+	if r := rowOf("typed_edges", "interleaved", "record"); r[5] == "n/a" {
+		t.Errorf("interleaved typed_edges: %v", r)
+	}
+	for _, want := range []string{"# interleaved not applicable to ntriples, isolda: RDF statements", "# interleaved not applicable to pretty_json: node and edge records are written in separate blocks"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	var rep struct {
+		BudgetParameters struct {
+			Orderings   []string `json:"orderings"`
+			ShuffleSeed uint64   `json:"shuffle_seed"`
+			Budgets     []int    `json:"budgets"`
+		} `json:"budget_parameters"`
+		Budgets []struct {
+			Format            string `json:"format"`
+			Ordering          string `json:"ordering"`
+			ShuffleSeed       uint64 `json:"shuffle_seed"`
+			Budget            int    `json:"budget_tokens"`
+			NotApplicable     string `json:"not_applicable"`
+			GoldPaths         int    `json:"gold_paths"`
+			GoldPathsSurvived *int   `json:"gold_paths_survived"`
+			GoldPathsSurvive  bool   `json:"gold_paths_survive"`
+		} `json:"budgets"`
+	}
+	js, err := os.ReadFile(jsonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(js, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if bp := rep.BudgetParameters; bp.ShuffleSeed != 7 || strings.Join(bp.Orderings, ",") != "shuffle,interleaved" || len(bp.Budgets) != 2 {
+		t.Errorf("budget_parameters %+v", bp)
+	}
+	// 4 lossless formats x 2 orderings x 2 policies x 2 budgets.
+	if len(rep.Budgets) != 4*2*2*2 {
+		t.Errorf("%d budget cells", len(rep.Budgets))
+	}
+	for _, c := range rep.Budgets {
+		if c.ShuffleSeed != 7 || c.GoldPathsSurvived == nil {
+			t.Errorf("cell %+v lacks the seed or gold_paths_survived", c)
+		}
+		if c.NotApplicable == "" && c.Budget == 100000 && (!c.GoldPathsSurvive || c.GoldPaths == 0) {
+			t.Errorf("cell %+v: the whole graph fits, every gold path must survive", c)
+		}
+	}
+	f, err := os.Open(csvFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	budgetRows := 0
+	for _, row := range rows[1:] {
+		if row[col["kind"]] == "budget" {
+			budgetRows++
+			if row[col["shuffle_seed"]] != "7" || row[col["ordering"]] == "" || row[col["gold_paths_survived"]] == "" {
+				t.Errorf("CSV budget row %v", row)
+			}
+		}
+	}
+	if budgetRows != len(rep.Budgets) {
+		t.Errorf("CSV: %d budget rows, JSON %d cells", budgetRows, len(rep.Budgets))
+	}
+	// --orderings alone runs the study on the default budgets; an
+	// unknown ordering is bad input.
+	if code, out, errs := runCLI(t, "", "bench", ttl, "--formats", "ntriples", "--orderings", "bfs_from_query"); code != exitOK ||
+		!strings.Contains(out, "bfs_from_query  raw") || !strings.Contains(out, "8192") {
+		t.Errorf("--orderings alone: exit %d, %s\n%s", code, errs, out)
+	}
+	if code, _, errs := runCLI(t, "", "bench", ttl, "--orderings", "sideways"); code != exitBadInput || !strings.Contains(errs, `unknown ordering "sideways"`) {
+		t.Errorf("unknown ordering: exit %d, %s", code, errs)
+	}
+}
