@@ -17,5 +17,6 @@ func commands(env *Env) []*cobra.Command {
 		newServeCmd(env),
 		newEvalCmd(env),
 		newReportCmd(env),
+		newSelectCmd(env),
 	}
 }

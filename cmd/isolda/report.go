@@ -28,6 +28,9 @@ func newReportCmd(env *Env) *cobra.Command {
 			"report.html (self-contained, inline SVG, no JavaScript) and one CSV per table.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if report.IsSelectRun(args[0]) {
+				return selectReport(env, args[0], seed, resamples, out)
+			}
 			obs, err := report.FromRun(args[0])
 			if err != nil {
 				return badInput(err)

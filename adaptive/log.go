@@ -1,0 +1,222 @@
+package adaptive
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+
+	"github.com/isolda/isolda/llm"
+)
+
+// File names in a calibration or run folder.
+const (
+	// LogFile is the append-only log of every call, one CallRecord a line.
+	LogFile = "select_calls.jsonl"
+	// PriorsFile holds the Calibration (Calibration.WriteJSON).
+	PriorsFile = "priors.json"
+	// ResultFile holds a run's Result (Result.WriteJSON); `isolda report`
+	// recognizes a select run by it.
+	ResultFile = "select_result.json"
+)
+
+// Call kinds of a CallRecord.
+const (
+	KindCalibration = "calibration" // an answer call on the calibration split
+	KindSelector    = "selector"    // a selector scoring call
+	KindAnswer      = "answer"      // an answer call on the test split
+)
+
+// Call statuses of a CallRecord.
+const (
+	StatusOK     = "ok"
+	StatusFailed = "failed"
+)
+
+// MaxLogLine bounds one line of the call log when it is read back.
+const MaxLogLine = 256 << 20
+
+// CallRecord is one line of the call log: one model call and its outcome.
+type CallRecord struct {
+	// Key identifies the call: kind, question, format and a hash of the
+	// model, request parameters and messages; a call whose key is answered
+	// (status ok) in the log is not made again.
+	Key        string `json:"key"`
+	Time       string `json:"time"`
+	Kind       string `json:"kind"`
+	Split      string `json:"split"`
+	QuestionID string `json:"question_id"`
+	Task       string `json:"task"`
+	Format     string `json:"format"`
+	Model      string `json:"model"`
+	Status     string `json:"status"`
+	Error      string `json:"error,omitempty"`
+	HTTPStatus int    `json:"http_status"`
+	Attempts   int    `json:"attempts"`
+	// LatencyMS is the duration of the last attempt.
+	LatencyMS   float64 `json:"latency_ms"`
+	RawRequest  string  `json:"raw_request"`
+	RawResponse string  `json:"raw_response"`
+	Response    string  `json:"response"`
+	Reasoning   string  `json:"reasoning,omitempty"`
+	Finish      string  `json:"finish_reason,omitempty"`
+	// Server-reported usage.
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	ReasoningTokens  int64 `json:"reasoning_tokens"`
+	CachedTokens     int64 `json:"cached_tokens"`
+	// Locally counted tokens of the message contents and the response (-1
+	// without a tokenizer).
+	LocalPromptTokens     int `json:"local_prompt_tokens"`
+	LocalCompletionTokens int `json:"local_completion_tokens"`
+	// Selector calls: the prior shown, the parsed chain or why the reply
+	// was rejected.
+	Prior      *float64 `json:"prior,omitempty"`
+	Chain      *Chain   `json:"chain,omitempty"`
+	ParseError string   `json:"parse_error,omitempty"`
+	// Answer calls: the score of the reply (task.ScoreFinal).
+	Rule    string `json:"rule,omitempty"`
+	Parsed  string `json:"parsed,omitempty"`
+	Correct bool   `json:"correct"`
+}
+
+// callKey returns the key of a call.
+func callKey(kind, questionID, format, model string, p Params, msgs []llm.Message) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "%s\x00%g\x00%d\x00", model, p.Temperature, p.MaxTokens)
+	if p.Seed != nil {
+		h.Write([]byte(strconv.FormatInt(*p.Seed, 10)))
+	}
+	for _, m := range msgs {
+		fmt.Fprintf(h, "\x00%s\x00%d\x00%s", m.Role, len(m.Content), m.Content)
+	}
+	return kind + "|" + questionID + "|" + format + "|" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// ReadLog calls fn for every well-formed record of a call log, in order. A
+// line that is not a record (such as the torn last line of a crashed run)
+// is skipped.
+func ReadLog(r io.Reader, fn func(*CallRecord) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			buf := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull {
+				line, err = br.ReadSlice('\n')
+				buf = append(buf, line...)
+				if len(buf) > MaxLogLine {
+					return fmt.Errorf("call log: line longer than %d bytes", MaxLogLine)
+				}
+			}
+			line = buf
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			var rec CallRecord
+			if json.Unmarshal(line, &rec) == nil && rec.Key != "" {
+				if ferr := fn(&rec); ferr != nil {
+					return ferr
+				}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// callLog is an open call log with the answered calls it already holds.
+type callLog struct {
+	mu   sync.Mutex
+	f    *os.File
+	done map[string]*CallRecord
+}
+
+// openLog opens (creating it if needed) the log at path for appending and
+// reads its answered calls.
+func openLog(path string) (*callLog, error) {
+	l := &callLog{done: map[string]*CallRecord{}}
+	if f, err := os.Open(path); err == nil {
+		err = ReadLog(f, func(r *CallRecord) error {
+			if r.Status == StatusOK {
+				l.done[r.Key] = r
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := terminateLastLine(path, f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	l.f = f
+	return l, nil
+}
+
+// terminateLastLine appends a newline when the log ends in a torn line.
+func terminateLastLine(path string, f *os.File) error {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return err
+	}
+	r, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	b := make([]byte, 1)
+	if _, err := r.ReadAt(b, st.Size()-1); err != nil {
+		return err
+	}
+	if b[0] != '\n' {
+		_, err = f.Write([]byte{'\n'})
+	}
+	return err
+}
+
+// lookup returns the answered record of key, if any.
+func (l *callLog) lookup(key string) (*CallRecord, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r, ok := l.done[key]
+	return r, ok
+}
+
+// append writes a record as one line.
+func (l *callLog) append(r *CallRecord) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.f.Write(b); err != nil {
+		return err
+	}
+	if r.Status == StatusOK {
+		l.done[r.Key] = r
+	}
+	return nil
+}
+
+func (l *callLog) close() error { return l.f.Close() }
