@@ -28,8 +28,8 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 	var out []ModelCalls
 	for _, m := range e.Models {
 		mc := ModelCalls{Model: m.ModelName(), Tokenizer: m.Tokenizer, InputTokens: -1}
-		for _, en := range p.Entries {
-			mc.Calls += len(p.armsOf(en)) * e.trials()
+		for i := range p.Entries {
+			mc.Calls += len(p.contextsFor(i, m)) * e.trials()
 		}
 		if m.Tokenizer != "" {
 			n, ok := perTok[m.Tokenizer]
@@ -40,8 +40,8 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 				}
 				// System messages repeat once per context: count each once.
 				sys := map[string]int64{}
-				for _, en := range p.Entries {
-					for _, c := range p.armsOf(en) {
+				for i, en := range p.Entries {
+					for _, c := range p.contextsFor(i, m) {
 						for _, msg := range Messages(e.layout(), c, en.Q) {
 							if msg.Role != "system" {
 								n += int64(tok.Count(msg.Content))

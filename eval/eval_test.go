@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -445,8 +446,29 @@ func TestExampleValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(e.Arms) != 3 || e.Models[0].ExtraBody["chat_template_kwargs"] == nil {
+	if len(e.Arms) != 4 || e.Models[0].ExtraBody["chat_template_kwargs"] == nil {
 		t.Errorf("example decoded as %+v", e)
+	}
+	if o := e.orderingOf(e.Arms[3]); o.Kind != OrderShuffle || o.Seed != 7 || e.budgetOf(e.Arms[3]).Tokens != 400 {
+		t.Errorf("example arm 4: %+v %+v", o, e.Arms[3].Budget)
+	}
+	// The commented examples are valid too.
+	y := strings.Replace(ExampleYAML, "  # - name: isolda-bfs\n  #   format: isolda\n  #   ordering: {kind: bfs}\n",
+		"  - name: isolda-bfs\n    format: isolda\n    ordering: {kind: bfs}\n", 1)
+	y = regexp.MustCompile(`(?m)^# (budget|ordering):`).ReplaceAllString(y, "$1:")
+	commented := regexp.MustCompile(`(?m)^  #   (ordering|budget): (\{.*?\})`).FindAllStringSubmatch(ExampleYAML, -1)
+	if len(commented) != 6 {
+		t.Errorf("%d commented examples of ordering and budget, want 6", len(commented))
+	}
+	for _, l := range commented {
+		one := strings.Replace(ExampleYAML, "    format: isolda-0.3\n", "    format: isolda-0.3\n    "+l[1]+": "+l[2]+"\n", 1)
+		if _, err := ParseExperiment([]byte(one), "example.yaml"); err != nil {
+			t.Errorf("commented example %s: %s: %v", l[1], l[2], err)
+		}
+	}
+	e, err = ParseExperiment([]byte(y), "example.yaml")
+	if err != nil || len(e.Arms) != 5 || e.Budget == nil || e.Budget.Tokens != 4096 || e.Ordering == nil {
+		t.Errorf("example with its comments on: %v", err)
 	}
 }
 
@@ -566,6 +588,12 @@ func TestHostileYAML(t *testing.T) {
 
 func FuzzParseExperiment(f *testing.F) {
 	f.Add([]byte(ExampleYAML))
+	recipes, _ := filepath.Glob("testdata/recipes/*.yaml")
+	for _, r := range recipes {
+		if b, err := os.ReadFile(r); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Add([]byte("name: x\ngraphs: [{file: a.ttl}]\narms: [{format: b-ttl}]\nmodels: [{base_url: 'http://h/v1', model: m, extra_body: {1: {2: 3}}}]\ntasks: [{generate: {}}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e, err := ParseExperiment(data, "f.yaml")

@@ -17,6 +17,24 @@ arms:
   - name: isolda-blocks
     format: isolda
     options: {layout: blocks, glossary: legend}
+  # Ordering and budget (per arm, or for every arm at the top level):
+  #   ordering: {kind: canonical}          the format's own order (default)
+  #   ordering: {kind: shuffle, seed: 7}   records permuted with a recorded seed
+  #   ordering: {kind: bfs}                breadth-first from each question's
+  #                                        anchor entity (one context per anchor)
+  # Orderings other than canonical need a format with movable records:
+  # isolda, isolda-0.1, isolda-0.3, ntriples, nquads.
+  #   budget: {tokens: 2048}               cut to 2048 tokens of each model's tokenizer
+  #   budget: {tokens: 2048, tokenizer: o200k_base, policy: raw}
+  # policy record (default) keeps whole records (statements, ISOLDA rows) so
+  # the cut still parses; raw keeps the longest prefix. tokens: 0 = no budget.
+  - name: nt-shuffled-400
+    format: ntriples
+    ordering: {kind: shuffle, seed: 7}
+    budget: {tokens: 400, tokenizer: o200k_base}
+  # - name: isolda-bfs
+  #   format: isolda
+  #   ordering: {kind: bfs}
 # Models of OpenAI-compatible endpoints (vLLM, llama.cpp, Ollama, OpenAI).
 models:
   - name: qwen3-8b
@@ -44,4 +62,6 @@ seed: 1
 trials: 1
 retries: 3
 timeout_seconds: 120
+# budget: {tokens: 4096}       # default budget of every arm without one
+# ordering: {kind: canonical}  # default ordering of every arm without one
 `

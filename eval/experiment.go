@@ -69,6 +69,63 @@ type Experiment struct {
 	Retries int `yaml:"retries"`
 	// TimeoutSeconds bounds each attempt (0: no limit).
 	TimeoutSeconds float64 `yaml:"timeout_seconds"`
+	// Budget is the token budget of every arm that sets none (nil or 0
+	// tokens: the whole graph).
+	Budget *Budget `yaml:"budget"`
+	// Ordering is the record order of every arm that sets none (nil:
+	// canonical).
+	Ordering *Ordering `yaml:"ordering"`
+}
+
+// Budget policies.
+const (
+	// PolicyRecord keeps whole records (statements, ISOLDA rows) in the
+	// order of the text while the next one fits, so the kept text still
+	// decodes; the default.
+	PolicyRecord = "record"
+	// PolicyRaw keeps the longest prefix of the text, cut at a character
+	// boundary, whose token count is within the budget.
+	PolicyRaw = "raw"
+)
+
+// MaxBudget bounds Budget.Tokens.
+const MaxBudget = 100_000_000
+
+// Budget cuts a rendered context to a number of tokens.
+type Budget struct {
+	// Tokens is the budget; 0 means no budget.
+	Tokens int `yaml:"tokens"`
+	// Tokenizer counts the tokens (a token registry name); empty: each
+	// model's own tokenizer, so the context may differ per model.
+	Tokenizer string `yaml:"tokenizer"`
+	// Policy is PolicyRecord (the default when empty) or PolicyRaw.
+	Policy string `yaml:"policy"`
+}
+
+// Orderings.
+const (
+	// OrderCanonical is the format's own deterministic order.
+	OrderCanonical = "canonical"
+	// OrderShuffle permutes the records with a seeded generator (PCG):
+	// the lines of N-Triples and N-Quads; the rows of each ISOLDA section
+	// and the sections of each graph.
+	OrderShuffle = "shuffle"
+	// OrderBFS starts from each question's anchor entity (the subject,
+	// else the object, the intermediate or the type the question is
+	// about, when the task records one): ISOLDA's anchor mode, or for
+	// N-Triples and N-Quads the statements by breadth-first distance of
+	// their nearer end from the anchor. Questions without an anchor get
+	// the canonical order.
+	OrderBFS = "bfs"
+)
+
+// Ordering is the order of the records of a rendered context.
+type Ordering struct {
+	// Kind is OrderCanonical (the default when empty), OrderShuffle or
+	// OrderBFS.
+	Kind string `yaml:"kind"`
+	// Seed seeds OrderShuffle.
+	Seed uint64 `yaml:"seed"`
 }
 
 // Graph is one RDF graph file.
@@ -89,6 +146,10 @@ type Arm struct {
 	Options *IsoldaOptions `yaml:"options"`
 	// HideName leaves the format's name out of the prompt.
 	HideName bool `yaml:"hide_name"`
+	// Budget overrides the experiment's budget (tokens: 0 for none).
+	Budget *Budget `yaml:"budget"`
+	// Ordering overrides the experiment's ordering.
+	Ordering *Ordering `yaml:"ordering"`
 }
 
 // IsoldaOptions are the encoder options an arm of an isolda format may set
@@ -220,7 +281,11 @@ func ParseExperiment(data []byte, file string) (*Experiment, error) {
 		var fa aliasFinder
 		ast.Walk(&fa, doc.Body)
 		if fa.found != nil {
-			pe := &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: "YAML aliases (*name) are not supported in experiment files"}
+			msg := "YAML aliases (*name) are not supported in experiment files"
+			if _, ok := fa.found.(*ast.TagNode); ok {
+				msg = "YAML tags (!name) are not supported in experiment files"
+			}
+			pe := &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: msg}
 			if tk := fa.found.GetToken(); tk != nil && tk.Position != nil {
 				pe.Line, pe.Column = tk.Position.Line, tk.Position.Column
 			}
@@ -228,8 +293,8 @@ func ParseExperiment(data []byte, file string) (*Experiment, error) {
 		}
 	}
 	var e Experiment
-	if err := yaml.UnmarshalWithOptions(data, &e, yaml.Strict()); err != nil {
-		return nil, yamlError(file, err)
+	if err := unmarshal(data, &e, file); err != nil {
+		return nil, err
 	}
 	v := validator{file: file, ast: astFile}
 	v.check(&e)
@@ -239,13 +304,30 @@ func ParseExperiment(data []byte, file string) (*Experiment, error) {
 	return &e, nil
 }
 
+// unmarshal decodes data strictly. go-yaml v1.19.2 can panic on odd input
+// the AST checks do not catch: the panic becomes an error.
+func unmarshal(data []byte, e *Experiment, file string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: fmt.Sprintf("YAML the decoder cannot read: %v", r)}
+		}
+	}()
+	if err := yaml.UnmarshalWithOptions(data, e, yaml.Strict()); err != nil {
+		return yamlError(file, err)
+	}
+	return nil
+}
+
+// aliasFinder finds the first alias or tag node: an alias could expand
+// exponentially, and go-yaml v1.19.2 panics on some tags.
 type aliasFinder struct{ found ast.Node }
 
 func (f *aliasFinder) Visit(n ast.Node) ast.Visitor {
 	if f.found != nil {
 		return nil
 	}
-	if _, ok := n.(*ast.AliasNode); ok {
+	switch n.(type) {
+	case *ast.AliasNode, *ast.TagNode:
 		f.found = n
 		return nil
 	}
@@ -337,6 +419,7 @@ func (v *validator) check(e *Experiment) {
 		} else if a.Options != nil && !strings.HasPrefix(a.Format, "isolda") {
 			v.addf(p+".options", "options are only for isolda formats, not %q", a.Format)
 		}
+		v.checkArmShaping(e, i, a)
 		n := a.ArmName()
 		if armNames[n] {
 			v.addf(p, "arm name %q used twice (or reserved)", n)
@@ -435,6 +518,71 @@ func (v *validator) check(e *Experiment) {
 	if e.TimeoutSeconds < 0 {
 		v.addf("$.timeout_seconds", "timeout_seconds must not be negative")
 	}
+	v.checkBudget("$.budget", e.Budget, e.Models)
+	v.checkOrdering("$.ordering", e.Ordering)
+	if (e.Budget != nil || e.Ordering != nil) && len(e.Arms) == 0 {
+		v.addf("$", "budget and ordering apply to arms; this experiment has none")
+	}
+}
+
+// orderable are the formats whose records eval can reorder: one statement
+// per line, or ISOLDA rows in sections.
+var orderable = []string{"isolda", "isolda-0.1", "isolda-0.3", "nquads", "ntriples"}
+
+// checkArmShaping checks an arm's budget and ordering, its own or the
+// experiment's.
+func (v *validator) checkArmShaping(e *Experiment, i int, a Arm) {
+	p := fmt.Sprintf("$.arms[%d]", i)
+	v.checkBudget(p+".budget", a.Budget, e.Models)
+	v.checkOrdering(p+".ordering", a.Ordering)
+	o, op := a.Ordering, p+".ordering"
+	if o == nil {
+		o, op = e.Ordering, "$.ordering"
+	}
+	if o != nil && o.Kind != "" && o.Kind != OrderCanonical && !contains(orderable, a.Format) {
+		v.addf(op+".kind", "arm %s: ordering %s needs a format whose records can be reordered (%s), not %q",
+			a.ArmName(), o.Kind, strings.Join(orderable, ", "), a.Format)
+	}
+}
+
+func (v *validator) checkBudget(p string, b *Budget, models []Model) {
+	if b == nil {
+		return
+	}
+	if b.Tokens < 0 || b.Tokens > MaxBudget {
+		v.addf(p+".tokens", "budget tokens must be between 0 (no budget) and %d", MaxBudget)
+	}
+	switch b.Policy {
+	case "", PolicyRecord, PolicyRaw:
+	default:
+		v.addf(p+".policy", "budget policy must be %s or %s", PolicyRecord, PolicyRaw)
+	}
+	if b.Tokens > 0 && b.Tokenizer == "" {
+		for _, m := range models {
+			if m.Tokenizer == "" {
+				v.addf(p, "budget without a tokenizer counts with each model's tokenizer, and model %s has none: set budget.tokenizer", m.ModelName())
+				break
+			}
+		}
+	}
+}
+
+func (v *validator) checkOrdering(p string, o *Ordering) {
+	if o == nil {
+		return
+	}
+	switch o.Kind {
+	case "", OrderCanonical, OrderBFS:
+		if o.Seed != 0 {
+			v.addf(p+".seed", "seed is only for ordering %s", OrderShuffle)
+		}
+	case OrderShuffle:
+	case "relevant_first", "interleaved", "bfs_from_query":
+		v.addf(p+".kind", "ordering %s is defined for the benchmark's labelled graphs (isolda bench), not for RDF graphs in experiments: use %s, %s or %s",
+			o.Kind, OrderCanonical, OrderShuffle, OrderBFS)
+	default:
+		v.addf(p+".kind", "unknown ordering %q (one of %s, %s, %s)", o.Kind, OrderCanonical, OrderShuffle, OrderBFS)
+	}
 }
 
 func contains(l []string, s string) bool {
@@ -505,6 +653,37 @@ func (e *Experiment) trials() int {
 		return 1
 	}
 	return e.Trials
+}
+
+// budgetOf returns the budget of an arm (nil: none).
+func (e *Experiment) budgetOf(a Arm) *Budget {
+	b := a.Budget
+	if b == nil {
+		b = e.Budget
+	}
+	if b == nil || b.Tokens <= 0 {
+		return nil
+	}
+	return b
+}
+
+// orderingOf returns the ordering of an arm.
+func (e *Experiment) orderingOf(a Arm) Ordering {
+	o := a.Ordering
+	if o == nil {
+		o = e.Ordering
+	}
+	if o == nil || o.Kind == "" {
+		return Ordering{Kind: OrderCanonical}
+	}
+	return *o
+}
+
+func (b *Budget) policy() string {
+	if b.Policy == "" {
+		return PolicyRecord
+	}
+	return b.Policy
 }
 
 func (e *Experiment) layout() string {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/token"
 )
 
 // ManifestVersion is the version of the manifest format.
@@ -36,7 +38,37 @@ type Context struct {
 	SHA1 string `json:"sha1"`
 	File string `json:"file"`
 	Text string `json:"-"`
+	// Ordering is the order the records are in: empty for the format's
+	// canonical order, else OrderShuffle (with OrderSeed) or OrderBFS
+	// (from Anchor, the IRI of the entity the questions asked about this
+	// context start from).
+	Ordering  string `json:"ordering,omitempty"`
+	OrderSeed uint64 `json:"order_seed,omitempty"`
+	Anchor    string `json:"anchor,omitempty"`
+	// Budget is the token budget (0: none), Policy its policy, Tokenizer
+	// the tokenizer that counted Tokens, the size of Text.
+	Budget    int    `json:"budget,omitempty"`
+	Policy    string `json:"budget_policy,omitempty"`
+	Tokenizer string `json:"budget_tokenizer,omitempty"`
+	Tokens    int    `json:"tokens,omitempty"`
+	// Records and Kept count the records (statements, ISOLDA rows) of the
+	// whole rendering and of Text, under the record policy.
+	Records int `json:"records,omitempty"`
+	Kept    int `json:"kept_records,omitempty"`
 }
+
+// OrderingName returns the context's ordering: "canonical" when empty.
+func (c *Context) OrderingName() string {
+	if c.Ordering == "" {
+		return OrderCanonical
+	}
+	return c.Ordering
+}
+
+// ctxKey identifies a context of a plan.
+type ctxKey struct{ graph, arm, anchor, tokenizer string }
+
+func (c *Context) key() ctxKey { return ctxKey{c.Graph, c.Arm, c.Anchor, c.Tokenizer} }
 
 // Entry is one question of the run, asked about one graph.
 type Entry struct {
@@ -96,6 +128,17 @@ type Plan struct {
 	Entries []Entry
 	// QuestionsJSONL is the content of questions.jsonl.
 	QuestionsJSONL []byte
+
+	index   map[ctxKey]int // Contexts by key
+	anchors []string       // the anchor of each entry ("" when none)
+	arms    []Arm          // the arms, by name
+}
+
+// PrepareOptions configure PrepareWith.
+type PrepareOptions struct {
+	// Tokenizers resolves the tokenizers of budgets (nil: a registry with
+	// default options).
+	Tokenizers *token.Registry
 }
 
 func sha1Hex(b []byte) string {
@@ -103,16 +146,26 @@ func sha1Hex(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// Prepare loads the graphs and question sets of e (paths relative to
-// baseDir), renders every (graph × arm) context and hashes everything. It
-// calls no model.
+// Prepare is PrepareWith with default options.
 func Prepare(e *Experiment, baseDir string) (*Plan, error) {
-	p := &Plan{Experiment: e}
-	ctxIdx := map[[2]string]int{}
+	return PrepareWith(e, baseDir, PrepareOptions{})
+}
+
+// PrepareWith loads the graphs and question sets of e (paths relative to
+// baseDir), renders every (graph × arm) context in the arm's ordering (for
+// OrderBFS, one per anchor entity of the graph's questions) and cut to the
+// arm's budget (one per tokenizer counting it), and hashes everything. It
+// calls no model.
+func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, error) {
+	reg := opts.Tokenizers
+	if reg == nil {
+		reg = token.NewRegistry(token.Options{})
+	}
+	p := &Plan{Experiment: e, index: map[ctxKey]int{}}
 	addCtx := func(c Context) {
 		c.SHA1 = sha1Hex([]byte(c.Text))
 		c.File = "contexts/" + c.SHA1 + ".txt"
-		ctxIdx[[2]string{c.Graph, c.Arm}] = len(p.Contexts)
+		p.index[c.key()] = len(p.Contexts)
 		p.Contexts = append(p.Contexts, c)
 	}
 	datasets := map[string]*rdf.Dataset{}
@@ -123,15 +176,6 @@ func Prepare(e *Experiment, baseDir string) (*Plan, error) {
 			return nil, fmt.Errorf("graph %s: %w", g.GraphName(), err)
 		}
 		datasets[g.GraphName()] = d
-		gsha := task.DatasetSHA1(d)
-		in := formats.NewInput(d)
-		for _, a := range e.Arms {
-			text, err := render(a, in, d)
-			if err != nil {
-				return nil, fmt.Errorf("graph %s, arm %s: %w", g.GraphName(), a.ArmName(), err)
-			}
-			addCtx(Context{Graph: g.GraphName(), Arm: a.ArmName(), Format: a.Format, HideName: a.HideName, GraphSHA1: gsha, Text: text})
-		}
 	}
 	seen := map[string]bool{}
 	addEntry := func(en Entry) error {
@@ -199,7 +243,7 @@ func Prepare(e *Experiment, baseDir string) (*Plan, error) {
 						continue
 					}
 					g := tn + "." + c.ID
-					if _, dup := ctxIdx[[2]string{g, SetContextArm}]; !dup {
+					if _, dup := p.index[ctxKey{graph: g, arm: SetContextArm}]; !dup {
 						addCtx(Context{Graph: g, Arm: SetContextArm, Format: SetContextArm, HideName: true, GraphSHA1: c.SHA1, Text: c.Text})
 					}
 					own[c.ID] = g
@@ -219,13 +263,95 @@ func Prepare(e *Experiment, baseDir string) (*Plan, error) {
 			}
 		}
 	}
-	sort.SliceStable(p.Contexts, func(i, j int) bool {
-		a, b := p.Contexts[i], p.Contexts[j]
-		if a.Graph != b.Graph {
-			return a.Graph < b.Graph
+
+	// The anchor of every entry asked about a graph, and the anchors of
+	// each graph.
+	p.anchors = make([]string, len(p.Entries))
+	graphAnchors := map[string]map[string]bool{}
+	for _, g := range e.Graphs {
+		graphAnchors[g.GraphName()] = map[string]bool{}
+	}
+	subjects := map[string]map[string]bool{}
+	for i, en := range p.Entries {
+		d := datasets[en.Graph]
+		if d == nil {
+			continue
 		}
-		return a.Arm < b.Arm
+		if subjects[en.Graph] == nil {
+			subjects[en.Graph] = subjectIRIs(d)
+		}
+		p.anchors[i] = anchorOf(en.Q, subjects[en.Graph])
+		graphAnchors[en.Graph][p.anchors[i]] = true
+	}
+
+	p.arms = slices.Clone(e.Arms)
+	slices.SortStableFunc(p.arms, func(a, b Arm) int { return strings.Compare(a.ArmName(), b.ArmName()) })
+	for _, g := range e.Graphs {
+		d := datasets[g.GraphName()]
+		gsha := task.DatasetSHA1(d)
+		in := formats.NewInput(d)
+		for _, a := range p.arms {
+			ord := e.orderingOf(a)
+			anchors := []string{""}
+			if ord.Kind == OrderBFS {
+				anchors = sortedKeys(graphAnchors[g.GraphName()])
+				if len(anchors) == 0 {
+					anchors = []string{""}
+				}
+			}
+			b := e.budgetOf(a)
+			toks := []string{""}
+			if b != nil {
+				toks = budgetTokenizers(b, e.Models)
+			}
+			for _, anchor := range anchors {
+				base := Context{Graph: g.GraphName(), Arm: a.ArmName(), Format: a.Format, HideName: a.HideName, GraphSHA1: gsha, Anchor: anchor}
+				text, err := renderOrdered(a, ord, in, d, anchor)
+				if err != nil {
+					return nil, fmt.Errorf("graph %s, arm %s: %w", g.GraphName(), a.ArmName(), err)
+				}
+				switch {
+				case ord.Kind == OrderShuffle:
+					base.Ordering, base.OrderSeed = OrderShuffle, ord.Seed
+				case ord.Kind == OrderBFS && anchor != "":
+					base.Ordering = OrderBFS
+				}
+				for _, tn := range toks {
+					c := base
+					c.Text = text
+					if b != nil {
+						tok, err := reg.Get(tn)
+						if err != nil {
+							return nil, fmt.Errorf("arm %s: budget tokenizer: %w", a.ArmName(), err)
+						}
+						ct, err := applyBudget(text, a.Format, d, b, tok)
+						if err != nil {
+							return nil, fmt.Errorf("graph %s, arm %s, tokenizer %s: %w", g.GraphName(), a.ArmName(), tn, err)
+						}
+						c.Text, c.Budget, c.Policy, c.Tokenizer = ct.text, b.Tokens, b.policy(), tn
+						c.Tokens, c.Records, c.Kept = ct.tokens, ct.records, ct.kept
+					}
+					addCtx(c)
+				}
+			}
+		}
+	}
+	sort.SliceStable(p.Contexts, func(i, j int) bool {
+		a, b := p.Contexts[i].key(), p.Contexts[j].key()
+		if a.graph != b.graph {
+			return a.graph < b.graph
+		}
+		if a.arm != b.arm {
+			return a.arm < b.arm
+		}
+		if a.anchor != b.anchor {
+			return a.anchor < b.anchor
+		}
+		return a.tokenizer < b.tokenizer
 	})
+	for i := range p.Contexts {
+		p.index[p.Contexts[i].key()] = i
+	}
 	var buf bytes.Buffer
 	for _, en := range p.Entries {
 		b, err := json.Marshal(en)
@@ -242,11 +368,11 @@ func Prepare(e *Experiment, baseDir string) (*Plan, error) {
 	for _, md := range e.Models {
 		m.Params.Models = append(m.Params.Models, ModelParams{Name: md.ModelName(), Model: md.Model, Tokenizer: md.Tokenizer, ExtraBody: md.ExtraBody, Stream: md.Stream})
 	}
-	perModel := 0
-	for _, en := range p.Entries {
-		perModel += len(p.armsOf(en))
+	for _, md := range e.Models {
+		for i := range p.Entries {
+			m.Calls += len(p.contextsFor(i, md)) * e.trials()
+		}
 	}
-	m.Calls = perModel * len(e.Models) * e.trials()
 	id, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
@@ -256,25 +382,150 @@ func Prepare(e *Experiment, baseDir string) (*Plan, error) {
 	return p, nil
 }
 
-// armsOf returns the contexts an entry is asked about, one per arm.
-func (p *Plan) armsOf(en Entry) []*Context {
-	var out []*Context
-	for i := range p.Contexts {
-		if p.Contexts[i].Graph == en.Graph {
-			out = append(out, &p.Contexts[i])
+// contextsFor returns the contexts entry i is asked about when it is sent
+// to model m: one per arm, by arm name, or the entry's own stored context.
+func (p *Plan) contextsFor(i int, m Model) []*Context {
+	en := &p.Entries[i]
+	if k, ok := p.index[ctxKey{graph: en.Graph, arm: SetContextArm}]; ok {
+		return []*Context{&p.Contexts[k]}
+	}
+	e := p.Experiment
+	out := make([]*Context, 0, len(p.arms))
+	for _, a := range p.arms {
+		k := ctxKey{graph: en.Graph, arm: a.ArmName()}
+		if e.orderingOf(a).Kind == OrderBFS {
+			k.anchor = p.anchors[i]
+		}
+		if b := e.budgetOf(a); b != nil {
+			k.tokenizer = b.Tokenizer
+			if k.tokenizer == "" {
+				k.tokenizer = m.Tokenizer
+			}
+		}
+		if ci, ok := p.index[k]; ok {
+			out = append(out, &p.Contexts[ci])
 		}
 	}
 	return out
 }
 
-func render(a Arm, in *formats.Input, d *rdf.Dataset) (string, error) {
-	if a.Options == nil {
+// budgetTokenizers returns the tokenizers that count a budget: its own, or
+// every model's, sorted.
+func budgetTokenizers(b *Budget, models []Model) []string {
+	if b.Tokenizer != "" {
+		return []string{b.Tokenizer}
+	}
+	set := map[string]bool{}
+	for _, m := range models {
+		set[m.Tokenizer] = true
+	}
+	return sortedKeys(set)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// anchorKeys are the Meta keys of the KG question generator that name the
+// entities a question is about, in order of preference.
+var anchorKeys = []string{"subject", "object", "via", "type"}
+
+// anchorOf returns the anchor entity of a question: the first IRI its Meta
+// names under anchorKeys that is the subject of a statement of the graph,
+// or "" when there is none (the task gives no anchor).
+func anchorOf(q task.Question, subjects map[string]bool) string {
+	for _, k := range anchorKeys {
+		if v := q.Meta[k]; v != "" && subjects[v] {
+			return v
+		}
+	}
+	return ""
+}
+
+// subjectIRIs returns the IRIs that are the subject of a statement of d.
+func subjectIRIs(d *rdf.Dataset) map[string]bool {
+	out := map[string]bool{}
+	for _, q := range d.IDQuads() {
+		if t := d.Term(q[0]); t.Kind == rdf.IRIKind {
+			out[t.Value] = true
+		}
+	}
+	return out
+}
+
+// renderOrdered renders a graph in an arm's format and ordering. For
+// OrderBFS without an anchor it is the canonical rendering.
+func renderOrdered(a Arm, ord Ordering, in *formats.Input, d *rdf.Dataset, anchor string) (string, error) {
+	if ord.Kind == OrderBFS && anchor != "" && isISOLDA(a.Format) {
+		return render(a, in, d, anchor)
+	}
+	text, err := render(a, in, d, "")
+	if err != nil {
+		return "", err
+	}
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		// Records move: each must end its line.
+		text += "\n"
+	}
+	switch {
+	case ord.Kind == OrderShuffle:
+		dc := splitDoc(text, a.Format)
+		dc.shuffle(ord.Seed)
+		return dc.String(), nil
+	case ord.Kind == OrderBFS && anchor != "":
+		f, _ := formats.Get(a.Format)
+		if f.Decode == nil {
+			return "", fmt.Errorf("ordering %s: format %s has no decoder", OrderBFS, a.Format)
+		}
+		dc := splitDoc(text, a.Format)
+		if err := dc.bfsLines(f, rdf.NewIRI(anchor)); err != nil {
+			return "", err
+		}
+		return dc.String(), nil
+	}
+	return text, nil
+}
+
+// applyBudget cuts a rendered (and ordered) text to a budget.
+func applyBudget(text, format string, d *rdf.Dataset, b *Budget, tok token.Tokenizer) (cut, error) {
+	if n := tok.Count(text); n <= b.Tokens {
+		c := cut{text: text, tokens: n}
+		if b.policy() == PolicyRecord && contains(orderable, format) {
+			c.records = len(splitDoc(text, format).records())
+			c.kept = c.records
+		} else if b.policy() == PolicyRecord {
+			c.records, c.kept = d.Len(), d.Len()
+		}
+		return c, nil
+	}
+	switch {
+	case b.policy() == PolicyRaw:
+		return cutRaw(text, tok, b.Tokens), nil
+	case contains(orderable, format):
+		return cutRecords(splitDoc(text, format), tok, b.Tokens)
+	default:
+		return cutStatements(format, d, tok, b.Tokens)
+	}
+}
+
+// render renders a graph in an arm's format; anchor, for an ISOLDA
+// format, starts the document from that entity (isolda.Options.Anchor).
+func render(a Arm, in *formats.Input, d *rdf.Dataset, anchor string) (string, error) {
+	if a.Options == nil && anchor == "" {
 		return formats.EncodeString(a.Format, in)
 	}
-	o := a.Options
-	opts := isolda.Options{Version: o.Version, IDs: o.IDs, Glossary: o.Glossary, Layout: o.Layout, Theta: o.Theta,
-		NoConstants: o.NoConstants, NoTypes: o.NoTypes, Continuation: o.Continuation, InlineBlanks: o.InlineBlanks,
-		InverseIndex: o.InverseIndex, IRIIDs: o.IRIIDs, DatatypePrefixes: o.DatatypePrefixes}
+	var opts isolda.Options
+	if o := a.Options; o != nil {
+		opts = isolda.Options{Version: o.Version, IDs: o.IDs, Glossary: o.Glossary, Layout: o.Layout, Theta: o.Theta,
+			NoConstants: o.NoConstants, NoTypes: o.NoTypes, Continuation: o.Continuation, InlineBlanks: o.InlineBlanks,
+			InverseIndex: o.InverseIndex, IRIIDs: o.IRIIDs, DatatypePrefixes: o.DatatypePrefixes}
+	}
+	opts.Anchor = anchor
 	if opts.Version == "" {
 		switch a.Format {
 		case "isolda-0.1":

@@ -40,17 +40,31 @@ const MaxRecordLine = 256 << 20
 
 // Record is one line of answers.jsonl: one call and its outcome.
 type Record struct {
-	RunID      string  `json:"run_id"`
-	Key        string  `json:"key"`
-	Time       string  `json:"time"`
-	Task       string  `json:"task"`
-	Graph      string  `json:"graph"`
-	GraphSHA1  string  `json:"graph_sha1"`
-	Arm        string  `json:"arm"`
-	Format     string  `json:"format"`
-	ContextSHA string  `json:"context_sha1"`
+	RunID      string `json:"run_id"`
+	Key        string `json:"key"`
+	Time       string `json:"time"`
+	Task       string `json:"task"`
+	Graph      string `json:"graph"`
+	GraphSHA1  string `json:"graph_sha1"`
+	Arm        string `json:"arm"`
+	Format     string `json:"format"`
+	ContextSHA string `json:"context_sha1"`
+	// Ordering is the order of the context's records (OrderCanonical,
+	// OrderShuffle with OrderSeed, omitted when 0; OrderBFS from Anchor).
+	Ordering  string `json:"ordering"`
+	OrderSeed uint64 `json:"order_seed,omitempty"`
+	Anchor    string `json:"anchor,omitempty"`
+	// Budget is the context's token budget (0: none), counted by
+	// BudgetTokenizer under BudgetPolicy; ContextTokens is the size of the
+	// context under that tokenizer.
+	Budget          int    `json:"budget"`
+	BudgetPolicy    string `json:"budget_policy,omitempty"`
+	BudgetTokenizer string `json:"budget_tokenizer,omitempty"`
+	ContextTokens   int    `json:"context_tokens,omitempty"`
+	// Model is the model's name in the run; Tokenizer its tokenizer, which
+	// counted the Local*Tokens ("" when it has none).
 	Model      string  `json:"model"`
-	Tokenizer  string  `json:"tokenizer,omitempty"`
+	Tokenizer  string  `json:"tokenizer"`
 	QuestionID string  `json:"question_id"`
 	QuestionK  string  `json:"question_key"`
 	Trial      int     `json:"trial"`
@@ -100,8 +114,12 @@ type RunOptions struct {
 	HTTPClient *http.Client
 	// Backoff overrides the retry backoff (0: llm's default).
 	Backoff time.Duration
-	// Progress, if not nil, receives a plain line per model every
-	// ProgressInterval (0: 10s) and at the end.
+	// OnProgress, if not nil, is called with a snapshot of every model's
+	// calls every ProgressInterval (0: 10s), and once more at the end with
+	// final set. It is called from one goroutine at a time.
+	OnProgress func(models []ModelProgress, final bool)
+	// Progress, if not nil and OnProgress is nil, receives PlainProgress
+	// lines.
 	Progress         io.Writer
 	ProgressInterval time.Duration
 	// Now returns the time written into records (nil: time.Now).
@@ -182,34 +200,17 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
-		w := bufio.NewWriterSize(f, 64<<10)
-		for r := range recs {
-			if writeErr != nil {
-				continue
-			}
-			b, err := json.Marshal(r)
-			if err == nil {
-				b = append(b, '\n')
-				_, err = w.Write(b)
-			}
-			if err == nil && len(recs) == 0 {
-				if err = w.Flush(); err == nil {
-					err = f.Sync()
-				}
-			}
-			writeErr = err
-		}
-		if writeErr == nil {
-			if writeErr = w.Flush(); writeErr == nil {
-				writeErr = f.Sync()
-			}
-		}
+		writeErr = writeRecords(f, recs)
 	}()
 
+	onProgress := opts.OnProgress
+	if onProgress == nil && opts.Progress != nil {
+		onProgress = PlainProgress(opts.Progress)
+	}
 	type modelState struct {
-		name                string
-		total, done, failed atomic.Int64
-		skipped             int64
+		name           string
+		total, skipped int
+		done, failed   atomic.Int64
 	}
 	var wg sync.WaitGroup
 	states := make([]*modelState, len(e.Models))
@@ -219,22 +220,31 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 		st := &modelState{name: m.ModelName()}
 		states[mi] = st
 		tok := toks[mi]
-		var jobs []job
-		for i := range p.Entries {
-			en := &p.Entries[i]
-			for _, c := range p.armsOf(*en) {
-				for t := 1; t <= e.trials(); t++ {
-					k := CallKey(c.Arm, m.ModelName(), en.Key, t)
-					if done[k] {
-						st.skipped++
-						continue
+		// The calls are counted first and generated one at a time by the
+		// feeder, so memory does not grow with their number.
+		eachJob := func(fn func(job) bool) {
+			for i := range p.Entries {
+				en := &p.Entries[i]
+				for _, c := range p.contextsFor(i, m) {
+					for t := 1; t <= e.trials(); t++ {
+						k := CallKey(c.Arm, m.ModelName(), en.Key, t)
+						if done[k] {
+							continue
+						}
+						if !fn(job{en: en, c: c, trial: t, key: k}) {
+							return
+						}
 					}
-					jobs = append(jobs, job{en: en, c: c, trial: t, key: k})
 				}
 			}
 		}
-		st.total.Store(int64(len(jobs)))
-		res.Skipped += int(st.skipped)
+		n := 0
+		for i := range p.Entries {
+			n += len(p.contextsFor(i, m)) * e.trials()
+		}
+		eachJob(func(job) bool { st.total++; return true })
+		st.skipped = n - st.total
+		res.Skipped += st.skipped
 		conc := m.MaxConcurrency
 		if conc <= 0 {
 			conc = 1
@@ -248,13 +258,14 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 		queue := make(chan job)
 		go func() {
 			defer close(queue)
-			for _, j := range jobs {
+			eachJob(func(j job) bool {
 				select {
 				case queue <- j:
+					return true
 				case <-ctx.Done():
-					return
+					return false
 				}
-			}
+			})
 		}()
 		for w := 0; w < conc; w++ {
 			wg.Add(1)
@@ -276,29 +287,22 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 			}()
 		}
 	}
+	snapshot := func() []ModelProgress {
+		el := time.Since(start)
+		out := make([]ModelProgress, len(states))
+		for i, st := range states {
+			out[i] = ModelProgress{Model: st.name, Total: st.total, Done: int(st.done.Load()),
+				Failed: int(st.failed.Load()), Skipped: st.skipped, Elapsed: el}
+		}
+		return out
+	}
 	stopProgress := make(chan struct{})
 	progressDone := make(chan struct{})
-	report := func() {
-		if opts.Progress == nil {
-			return
-		}
-		el := time.Since(start).Seconds()
-		for _, st := range states {
-			d, fl, tot := st.done.Load(), st.failed.Load(), st.total.Load()
-			rate := 0.0
-			if el > 0 {
-				rate = float64(d+fl) / el
-			}
-			eta := "?"
-			if rate > 0 {
-				eta = (time.Duration(float64(tot-d-fl)/rate) * time.Second).Round(time.Second).String()
-			}
-			fmt.Fprintf(opts.Progress, "eval: %s: %d/%d done, %d failed, %d skipped, %.1f calls/s, ETA %s\n",
-				st.name, d, tot, fl, st.skipped, rate, eta)
-		}
-	}
 	go func() {
 		defer close(progressDone)
+		if onProgress == nil {
+			return
+		}
 		iv := opts.ProgressInterval
 		if iv <= 0 {
 			iv = 10 * time.Second
@@ -308,7 +312,7 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 		for {
 			select {
 			case <-t.C:
-				report()
+				onProgress(snapshot(), false)
 			case <-stopProgress:
 				return
 			}
@@ -319,7 +323,9 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 	<-progressDone
 	close(recs)
 	<-writerDone
-	report()
+	if onProgress != nil {
+		onProgress(snapshot(), true)
+	}
 	for _, st := range states {
 		res.Done += int(st.done.Load())
 		res.Failed += int(st.failed.Load())
@@ -334,6 +340,36 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 	return res, nil
 }
 
+// writeRecords appends the records to f, one JSON line each, flushing and
+// syncing whenever no other record is waiting, and drains recs even after
+// an error. Nothing is kept after a record is written.
+func writeRecords(f *os.File, recs <-chan *Record) error {
+	w := bufio.NewWriterSize(f, 64<<10)
+	var werr error
+	for r := range recs {
+		if werr != nil {
+			continue
+		}
+		b, err := json.Marshal(r)
+		if err == nil {
+			b = append(b, '\n')
+			_, err = w.Write(b)
+		}
+		if err == nil && len(recs) == 0 {
+			if err = w.Flush(); err == nil {
+				err = f.Sync()
+			}
+		}
+		werr = err
+	}
+	if werr == nil {
+		if werr = w.Flush(); werr == nil {
+			werr = f.Sync()
+		}
+	}
+	return werr
+}
+
 // call makes one call; ok is false when ctx ended (nothing to log).
 func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.Tokenizer, j job, now func() time.Time) (*Record, bool) {
 	e := p.Experiment
@@ -344,7 +380,9 @@ func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.T
 	}
 	r := &Record{RunID: p.Manifest.RunID, Key: j.key, Time: now().UTC().Format(time.RFC3339Nano),
 		Task: j.en.Task, Graph: j.en.Graph, GraphSHA1: j.c.GraphSHA1, Arm: j.c.Arm, Format: j.c.Format,
-		ContextSHA: j.c.SHA1, Model: m.ModelName(), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
+		ContextSHA: j.c.SHA1, Ordering: j.c.OrderingName(), OrderSeed: j.c.OrderSeed, Anchor: j.c.Anchor,
+		Budget: j.c.Budget, BudgetPolicy: j.c.Policy, BudgetTokenizer: j.c.Tokenizer, ContextTokens: j.c.Tokens,
+		Model: m.ModelName(), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
 		QuestionK: j.en.Key, Trial: j.trial, HTTPStatus: resp.StatusCode, Attempts: resp.Attempts,
 		LatencyMS:  float64(resp.Latency.Microseconds()) / 1000,
 		RawRequest: string(resp.RawRequest), RawResponse: string(resp.RawResponse),
@@ -531,22 +569,32 @@ func diffManifest(old, cur *Manifest) []string {
 	if !bytes.Equal(ob, cb) {
 		d = append(d, fmt.Sprintf("parameters were %s, now %s", ob, cb))
 	}
+	name := func(c *Context) string {
+		k := c.Graph + "/" + c.Arm
+		if c.Anchor != "" {
+			k += " anchor " + c.Anchor
+		}
+		if c.Tokenizer != "" {
+			k += " tokenizer " + c.Tokenizer
+		}
+		return k
+	}
 	oc := map[string]Context{}
 	for _, c := range old.Contexts {
-		oc[c.Graph+"|"+c.Arm] = c
+		oc[name(&c)] = c
 	}
 	cc := map[string]bool{}
 	for _, c := range cur.Contexts {
-		k := c.Graph + "|" + c.Arm
+		k := name(&c)
 		cc[k] = true
 		o, ok := oc[k]
 		switch {
 		case !ok:
-			d = append(d, fmt.Sprintf("context %s/%s is new", c.Graph, c.Arm))
+			d = append(d, fmt.Sprintf("context %s is new", k))
 		case o.GraphSHA1 != c.GraphSHA1:
 			d = append(d, fmt.Sprintf("graph %s: SHA-1 was %s, now %s", c.Graph, o.GraphSHA1, c.GraphSHA1))
 		case o.SHA1 != c.SHA1 || o.Format != c.Format || o.HideName != c.HideName:
-			d = append(d, fmt.Sprintf("context %s/%s: SHA-1 was %s, now %s", c.Graph, c.Arm, o.SHA1, c.SHA1))
+			d = append(d, fmt.Sprintf("context %s: SHA-1 was %s, now %s", k, o.SHA1, c.SHA1))
 		}
 	}
 	var gone []string

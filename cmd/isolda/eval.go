@@ -115,6 +115,24 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 				}
 				fmt.Fprintf(env.Stdout, "run %s: %d contexts, %d questions\n", p.Manifest.RunID, len(p.Contexts), len(p.Entries))
 				tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+				if shaped(p.Contexts) {
+					fmt.Fprintln(tw, "GRAPH\tARM\tORDERING\tANCHOR\tBUDGET\tTOKENIZER\tTOKENS\tRECORDS")
+					for _, c := range p.Contexts {
+						budget, tok, toks, recs := "-", "-", "-", "-"
+						if c.Budget > 0 {
+							budget, tok, toks = fmt.Sprintf("%d %s", c.Budget, c.Policy), c.Tokenizer, fmt.Sprint(c.Tokens)
+						}
+						if c.Records > 0 {
+							recs = fmt.Sprintf("%d/%d", c.Kept, c.Records)
+						}
+						anchor := c.Anchor
+						if anchor == "" {
+							anchor = "-"
+						}
+						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Graph, c.Arm, c.OrderingName(), anchor, budget, tok, toks, recs)
+					}
+					fmt.Fprintln(tw)
+				}
 				fmt.Fprintln(tw, "MODEL\tCALLS\tTOKENIZER\tINPUT_TOKENS")
 				for _, m := range mc {
 					tok, n := m.Tokenizer, fmt.Sprint(m.InputTokens)
@@ -130,10 +148,16 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if f, ok := env.Stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && interval == 10*time.Second {
-				interval = 2 * time.Second
+			// A terminal gets one line per model redrawn in place every
+			// second; logs and CI get plain lines every --progress.
+			progress := eval.PlainProgress(env.Stderr)
+			if f, ok := env.Stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+				progress = eval.TerminalProgress(env.Stderr)
+				if !cmd.Flags().Changed("progress") {
+					interval = time.Second
+				}
 			}
-			res, err := eval.Run(ctx, p, eval.RunOptions{Out: out, Progress: env.Stderr, ProgressInterval: interval})
+			res, err := eval.Run(ctx, p, eval.RunOptions{Out: out, OnProgress: progress, ProgressInterval: interval})
 			if err != nil && !res.Canceled {
 				return badInput(err)
 			}
@@ -164,6 +188,17 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "run folder (created; an existing run there is resumed if its inputs match)")
 	cmd.Flags().BoolVar(&dry, "dry-run", false, "render and hash everything, print calls and input tokens per model, call nothing")
-	cmd.Flags().DurationVar(&interval, "progress", 10*time.Second, "interval of the progress lines on standard error")
+	cmd.Flags().DurationVar(&interval, "progress", 10*time.Second, "interval of the progress lines on standard error (on a terminal: 1s, redrawn in place)")
 	return cmd
+}
+
+// shaped reports whether a context of the plan has a budget or an ordering
+// other than canonical.
+func shaped(cs []eval.Context) bool {
+	for _, c := range cs {
+		if c.Budget > 0 || c.Ordering != "" {
+			return true
+		}
+	}
+	return false
 }

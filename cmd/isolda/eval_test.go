@@ -60,12 +60,27 @@ func TestEvalInitValidate(t *testing.T) {
 		t.Errorf("init over an existing file: code %d", code)
 	}
 	code, out, errs := runEval(t, "validate", "--prepare", path)
-	if code != 0 || !strings.HasPrefix(out, path+": ok: 3 contexts") {
+	if code != 0 || !strings.HasPrefix(out, path+": ok: 4 contexts") {
 		t.Fatalf("validate example: %d %q %q", code, out, errs)
+	}
+	// The example's shuffled, budgeted arm shows in the dry run.
+	code, out, errs = runEval(t, "run", "--dry-run", path)
+	if code != 0 || !regexpLine(out, `demo +nt-shuffled-400 +shuffle +- +400 record +o200k_base +\d+ +\d+/\d+`) {
+		t.Fatalf("dry run of the example: %d %q %q", code, out, errs)
 	}
 	bad := filepath.Join(dir, "bad.yaml")
 	if err := os.WriteFile(bad, []byte("name: x\ngraphs: [{file: demo.ttl}]\narms:\n  - {format: nope}\nmodels: [{base_url: 'http://h/v1', model: m}]\ntasks: [{generate: {}}]\ntemperature: 3\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	shapedBad := filepath.Join(dir, "shaped.yaml")
+	if err := os.WriteFile(shapedBad, []byte("graphs: [{file: demo.ttl}]\narms:\n  - format: turtle\n    ordering: {kind: shuffle, seed: 2}\nmodels: [{base_url: 'http://h/v1', model: m}]\ntasks: [{generate: {}}]\nbudget: {tokens: 100, policy: half}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runEval(t, "validate", shapedBad)
+	if code != exitBadInput || !strings.Contains(errs, shapedBad+":4:22: arm turtle: ordering shuffle needs a format whose records can be reordered") ||
+		!strings.Contains(errs, shapedBad+":7:31: budget policy must be record or raw") ||
+		!strings.Contains(errs, shapedBad+":7:9: budget without a tokenizer") {
+		t.Errorf("validate shaped: code %d\n%s", code, errs)
 	}
 	code, _, errs = runEval(t, "validate", bad)
 	if code != exitBadInput || !strings.Contains(errs, bad+`:4:14: unknown format "nope"`) ||
