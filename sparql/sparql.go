@@ -33,6 +33,9 @@ const (
 	Get Method = iota
 	// Post sends the query as the body, Content-Type
 	// application/sparql-query.
+	//
+	// Virtuoso 7.2 never answers such a request (openlink/virtuoso-opensource
+	// issue 842); use PostForm with it.
 	Post
 	// PostForm sends query=... as an application/x-www-form-urlencoded
 	// body.
