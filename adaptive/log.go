@@ -1,11 +1,8 @@
 package adaptive
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/isolda/isolda/internal/jsonl"
 	"github.com/isolda/isolda/llm"
 )
 
@@ -102,43 +100,26 @@ func callKey(kind, questionID, format, model string, p Params, msgs []llm.Messag
 
 // ReadLog calls fn for every well-formed record of a call log, in order. A
 // line that is not a record (such as the torn last line of a crashed run)
-// is skipped.
+// is skipped; a line longer than MaxLogLine is an error naming LogFile and
+// the line.
 func ReadLog(r io.Reader, fn func(*CallRecord) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			buf := append([]byte(nil), line...)
-			for err == bufio.ErrBufferFull {
-				line, err = br.ReadSlice('\n')
-				buf = append(buf, line...)
-				if len(buf) > MaxLogLine {
-					return fmt.Errorf("call log: line longer than %d bytes", MaxLogLine)
-				}
-			}
-			line = buf
-		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			var rec CallRecord
-			if json.Unmarshal(line, &rec) == nil && rec.Key != "" {
-				if ferr := fn(&rec); ferr != nil {
-					return ferr
-				}
-			}
-		}
-		if err == io.EOF {
+	return readLog(r, LogFile, fn)
+}
+
+// readLog is ReadLog with the name of the file in errors.
+func readLog(r io.Reader, file string, fn func(*CallRecord) error) error {
+	return jsonl.Decode(r, file, MaxLogLine, func(_ int, rec *CallRecord) error {
+		if rec.Key == "" {
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return fn(rec)
+	})
 }
 
 // callLog is an open call log with the answered calls it already holds.
 type callLog struct {
 	mu   sync.Mutex
-	f    *os.File
+	log  *jsonl.Log
 	done map[string]*CallRecord
 }
 
@@ -147,7 +128,7 @@ type callLog struct {
 func openLog(path string) (*callLog, error) {
 	l := &callLog{done: map[string]*CallRecord{}}
 	if f, err := os.Open(path); err == nil {
-		err = ReadLog(f, func(r *CallRecord) error {
+		err = readLog(f, path, func(r *CallRecord) error {
 			if r.Status == StatusOK {
 				l.done[r.Key] = r
 			}
@@ -155,42 +136,17 @@ func openLog(path string) (*callLog, error) {
 		})
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, err
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	log, err := jsonl.OpenAppend(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := terminateLastLine(path, f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	l.f = f
+	l.log = log
 	return l, nil
-}
-
-// terminateLastLine appends a newline when the log ends in a torn line.
-func terminateLastLine(path string, f *os.File) error {
-	st, err := f.Stat()
-	if err != nil || st.Size() == 0 {
-		return err
-	}
-	r, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	b := make([]byte, 1)
-	if _, err := r.ReadAt(b, st.Size()-1); err != nil {
-		return err
-	}
-	if b[0] != '\n' {
-		_, err = f.Write([]byte{'\n'})
-	}
-	return err
 }
 
 // lookup returns the answered record of key, if any.
@@ -201,16 +157,11 @@ func (l *callLog) lookup(key string) (*CallRecord, bool) {
 	return r, ok
 }
 
-// append writes a record as one line.
+// append writes a record as one line and syncs it.
 func (l *callLog) append(r *CallRecord) error {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, err := l.f.Write(b); err != nil {
+	if err := l.log.Append(r); err != nil {
 		return err
 	}
 	if r.Status == StatusOK {
@@ -219,4 +170,8 @@ func (l *callLog) append(r *CallRecord) error {
 	return nil
 }
 
-func (l *callLog) close() error { return l.f.Close() }
+func (l *callLog) close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.log.Close()
+}

@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/textbudget"
 )
 
 // Truncation policies of the budget study.
@@ -200,26 +200,9 @@ func (e encoded) fitLines(budget int, count func(string) int) string {
 	return build(largestFit(len(e.lines), func(k int) bool { return count(build(k)) <= budget }))
 }
 
-// largestFit returns the largest k in [0, n] with fits(k), assuming fits
-// is monotone (true up to some k, false after) and fits(0) holds. It
-// gallops up from 1 before bisecting, so its cost grows with the answer
-// rather than with n: a small budget on a large graph stays cheap.
-func largestFit(n int, fits func(k int) bool) int {
-	lo, hi := 0, 1 // fits(lo); hi is the next candidate
-	for hi <= n && fits(hi) {
-		lo, hi = hi, 2*hi
-	}
-	hi = min(hi, n+1) // hi does not fit, or is beyond n
-	for hi-lo > 1 {
-		mid := int(uint(lo+hi) >> 1)
-		if fits(mid) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo
-}
+// largestFit is textbudget.LargestFit: the largest k in [0, n] with
+// fits(k), for a monotone fits with fits(0), found by galloping from 1.
+func largestFit(n int, fits func(k int) bool) int { return textbudget.LargestFit(n, fits) }
 
 // encodeOrdered encodes og; for the interleaved ordering it rearranges
 // the record lines of a line format in the order recs.
@@ -272,18 +255,10 @@ func encodeOrdered(f graphrag.Format, og graphrag.Graph, recs []record, ordering
 }
 
 // rawPrefix returns the longest prefix of text, cut at a character
-// boundary, whose count is at most budget (exact when count grows with the
-// prefix, as token counts practically do).
+// boundary, whose count is at most budget (textbudget.Raw: exact when count
+// grows with the prefix, as token counts practically do).
 func rawPrefix(text string, budget int, count func(string) int) string {
-	// snap moves a byte offset back to the start of its character.
-	snap := func(p int) int {
-		for p > 0 && p < len(text) && !utf8.RuneStart(text[p]) {
-			p--
-		}
-		return p
-	}
-	k := largestFit(len(text), func(k int) bool { return count(text[:snap(k)]) <= budget })
-	return text[:snap(k)]
+	return textbudget.Raw(text, count, budget).Text
 }
 
 // Evidence returns the records of the gold paths of the article's three

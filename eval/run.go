@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -17,7 +16,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/isolda/isolda/internal/jsonl"
 	"github.com/isolda/isolda/llm"
+	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/token"
 )
 
@@ -157,14 +158,11 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 	if err != nil {
 		return res, err
 	}
-	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	log, err := jsonl.OpenAppend(logPath)
 	if err != nil {
 		return res, err
 	}
-	defer f.Close()
-	if err := terminateLastLine(logPath, f); err != nil {
-		return res, err
-	}
+	defer log.Close()
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -200,7 +198,7 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
-		writeErr = writeRecords(f, recs)
+		writeErr = writeRecords(log, recs)
 	}()
 
 	onProgress := opts.OnProgress
@@ -340,32 +338,22 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 	return res, nil
 }
 
-// writeRecords appends the records to f, one JSON line each, flushing and
-// syncing whenever no other record is waiting, and drains recs even after
-// an error. Nothing is kept after a record is written.
-func writeRecords(f *os.File, recs <-chan *Record) error {
-	w := bufio.NewWriterSize(f, 64<<10)
+// writeRecords appends the records to log, one JSON line each, syncing
+// whenever no other record is waiting, and drains recs even after an
+// error. Nothing is kept after a record is written.
+func writeRecords(log *jsonl.Log, recs <-chan *Record) error {
 	var werr error
 	for r := range recs {
 		if werr != nil {
 			continue
 		}
-		b, err := json.Marshal(r)
-		if err == nil {
-			b = append(b, '\n')
-			_, err = w.Write(b)
+		werr = log.Write(r)
+		if werr == nil && len(recs) == 0 {
+			werr = log.Sync()
 		}
-		if err == nil && len(recs) == 0 {
-			if err = w.Flush(); err == nil {
-				err = f.Sync()
-			}
-		}
-		werr = err
 	}
 	if werr == nil {
-		if werr = w.Flush(); werr == nil {
-			werr = f.Sync()
-		}
+		werr = log.Sync()
 	}
 	return werr
 }
@@ -409,42 +397,26 @@ func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.T
 
 // ReadRecords calls fn for every well-formed record of an answer log, in
 // order. A line that is not a record (such as the torn last line of a
-// crashed run) is skipped.
+// crashed run) is skipped; a line longer than MaxRecordLine is an error
+// naming AnswersFile and the line.
 func ReadRecords(r io.Reader, fn func(*Record) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// Long line: gather it.
-			buf := append([]byte(nil), line...)
-			for err == bufio.ErrBufferFull {
-				line, err = br.ReadSlice('\n')
-				buf = append(buf, line...)
-				if len(buf) > MaxRecordLine {
-					return fmt.Errorf("answer log: line longer than %d bytes", MaxRecordLine)
-				}
-			}
-			line = buf
-		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			var rec Record
-			if json.Unmarshal(line, &rec) == nil && rec.Key != "" {
-				if ferr := fn(&rec); ferr != nil {
-					return ferr
-				}
-			}
-		}
-		if err == io.EOF {
+	return readRecords(r, AnswersFile, func(_ int, rec *Record) error { return fn(rec) })
+}
+
+// readRecords is ReadRecords with the name of the file in errors and the
+// number of each record's line.
+func readRecords(r io.Reader, file string, fn func(line int, rec *Record) error) error {
+	return jsonl.Decode(r, file, MaxRecordLine, func(line int, rec *Record) error {
+		if rec.Key == "" {
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return fn(line, rec)
+	})
 }
 
 // answeredKeys returns the keys of the calls answered (status ok) in the log.
-// It refuses a log written by a run with other inputs.
+// It refuses a log written by a run with other inputs, with an
+// *rdf.ParseError at the first record of another run.
 func answeredKeys(path, runID string) (map[string]bool, error) {
 	done := map[string]bool{}
 	f, err := os.Open(path)
@@ -455,9 +427,10 @@ func answeredKeys(path, runID string) (map[string]bool, error) {
 		return nil, err
 	}
 	defer f.Close()
-	err = ReadRecords(f, func(r *Record) error {
+	err = readRecords(f, path, func(line int, r *Record) error {
 		if r.RunID != runID {
-			return fmt.Errorf("%s: record of run %s, this run is %s: refusing to mix inputs", path, r.RunID, runID)
+			return &rdf.ParseError{File: path, Line: line, Column: 1,
+				Msg: fmt.Sprintf("record of run %s, this run is %s: refusing to mix inputs", r.RunID, runID)}
 		}
 		if r.Status == StatusOK {
 			done[r.Key] = true
@@ -465,28 +438,6 @@ func answeredKeys(path, runID string) (map[string]bool, error) {
 		return nil
 	})
 	return done, err
-}
-
-// terminateLastLine appends a newline when the log ends in a torn line, so
-// that the next record starts on its own line.
-func terminateLastLine(path string, f *os.File) error {
-	st, err := f.Stat()
-	if err != nil || st.Size() == 0 {
-		return err
-	}
-	r, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	b := make([]byte, 1)
-	if _, err := r.ReadAt(b, st.Size()-1); err != nil {
-		return err
-	}
-	if b[0] != '\n' {
-		_, err = f.Write([]byte{'\n'})
-	}
-	return err
 }
 
 // Freeze writes the plan's frozen inputs (manifest.json, questions.jsonl,

@@ -501,10 +501,10 @@ func FuzzShapeText(f *testing.F) {
 			t.Fatalf("split and join changed the text")
 		}
 		n := len(d.records())
-		if d.prefix(n) != text {
+		if d.Prefix(n) != text {
 			t.Fatalf("the prefix of every record is not the text")
 		}
-		_ = d.prefix(n / 2)
+		_ = d.Prefix(n / 2)
 		d.shuffle(seed)
 		if got := d.String(); !slices.Equal(sortedLines(got), sortedLines(text)) && strings.HasSuffix(text, "\n") {
 			t.Fatalf("shuffle changed the lines:\n%q\n%q", text, got)
@@ -523,4 +523,41 @@ func TestYAMLTagRefused(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Line != 4 || !strings.Contains(pe.Msg, "tags") {
 		t.Fatalf("err = %v", err)
 	}
+}
+
+// TestRecordBudgetInlineBlanks: with inline entities (which count in their
+// class's [N] wherever they stand), every record cut of an ISOLDA context
+// still decodes, checked by the ISOLDA decoder.
+func TestRecordBudgetInlineBlanks(t *testing.T) {
+	tok := o200k(t)
+	pass, total := 0, 0
+	for gn, d := range testGraphs(t) {
+		in := formats.NewInput(d)
+		for _, v := range []string{"isolda", "isolda-0.3"} {
+			text, err := render(Arm{Format: v, Options: &IsoldaOptions{InlineBlanks: true}}, in, d, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, head := tok.Count(text), tok.Count(splitDoc(text, v).Prefix(0))
+			for _, frac := range []float64{0.2, 0.5, 0.8} {
+				total++
+				budget := head + int(float64(n-head)*frac)
+				c, err := applyBudget(text, v, d, &Budget{Tokens: budget}, tok)
+				if err != nil {
+					t.Errorf("%s %s budget %d: %v", gn, v, budget, err)
+					continue
+				}
+				if c.kept >= c.records || c.tokens > budget {
+					t.Errorf("%s %s budget %d: kept %d of %d records", gn, v, budget, c.kept, c.records)
+				}
+				if _, err := decodeAs(t, v, c.text); err != nil {
+					t.Errorf("%s %s budget %d: the cut does not decode: %v", gn, v, budget, err)
+					continue
+				}
+				pass++
+			}
+		}
+	}
+	t.Logf("inline-entity record budgets: %d/%d cuts decode", pass, total)
+	fmt.Printf("inline-entity record budgets: %d/%d cuts decode\n", pass, total)
 }
