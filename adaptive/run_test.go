@@ -414,7 +414,7 @@ func TestCalibrateAndRun(t *testing.T) {
 		if !approx(sel.Usage.LatencyMS, selMax+chosenLat) || sel.Usage.LatencyMS < 50 {
 			t.Errorf("question %d: selector latency %.1f ms, want max %.1f + answer %.1f (≥ 50)", i, sel.Usage.LatencyMS, selMax, chosenLat)
 		}
-		if !approx(mv.Usage.LatencyMS, mvMax) || mv.Usage.LatencyMS < 10 || mv.Usage.LatencyMS >= 50 {
+		if !approx(mv.Usage.LatencyMS, mvMax) || mv.Usage.LatencyMS < 10 {
 			t.Errorf("question %d: MV-5 latency %.1f ms, want the slowest answer %.1f", i, mv.Usage.LatencyMS, mvMax)
 		}
 	}

@@ -112,12 +112,33 @@ func All() []Format {
 	fs = append(fs, kgllmFormats()...)
 	fs = append(fs, graphtextFormats()...)
 	fs = append(fs, ontologyFormats()...)
+	for i := range fs {
+		if fs[i].Source != SourceW3C { // the RDF syntaxes write or refuse triple terms themselves
+			fs[i].Encode = refuseTripleTerms(fs[i].Name, fs[i].Encode)
+		}
+	}
 	fam := Families()
 	slices.SortStableFunc(fs, func(a, b Format) int {
 		return cmp.Or(cmp.Compare(slices.Index(fam, a.Family), slices.Index(fam, b.Family)),
 			strings.Compare(a.Name, b.Name))
 	})
 	return fs
+}
+
+// refuseTripleTerms wraps the encoder of a format that cannot represent
+// RDF 1.2 triple terms: for a dataset with one, it returns an error naming
+// it instead of dropping it.
+func refuseTripleTerms(name string, enc func(io.Writer, *Input) error) func(io.Writer, *Input) error {
+	return func(w io.Writer, in *Input) error {
+		if in.Dataset != nil {
+			for id := 1; id <= in.Dataset.NumTerms(); id++ {
+				if t := in.Dataset.Term(rdf.TermID(id)); t.Kind == rdf.TripleKind {
+					return fmt.Errorf("formats: %s cannot represent the RDF 1.2 triple term %s", name, t)
+				}
+			}
+		}
+		return enc(w, in)
+	}
 }
 
 // Get returns the format with the given name.

@@ -123,6 +123,11 @@ func (c *compactor) term(t rdf.Term) string {
 	if t.IsBlank() {
 		return "_:" + t.Value
 	}
+	if t.IsTriple() {
+		// An RDF 1.2 triple term: its canonical N-Triples form, so that
+		// its id reads as a triple and cannot clash with an IRI's.
+		return t.String()
+	}
 	return c.iri(t.Value)
 }
 

@@ -283,6 +283,9 @@ func (e *encoder) validate() error {
 		if k := e.d.Term(q[0]).Kind; k != rdf.IRIKind && k != rdf.BlankKind {
 			return fmt.Errorf("isolda: subject %s is not an IRI or blank node", e.d.Term(q[0]))
 		}
+		if e.d.Term(q[2]).Kind == rdf.TripleKind {
+			return fmt.Errorf("isolda: the notation cannot represent the RDF 1.2 triple term %s", e.d.Term(q[2]))
+		}
 		if k := e.d.Term(q[3]).Kind; k == rdf.LiteralKind {
 			return fmt.Errorf("isolda: graph name %s is a literal", e.d.Term(q[3]))
 		}

@@ -18,7 +18,8 @@ const hexDigits = "0123456789ABCDEF"
 // brackets, blank nodes as _:label, literals with the minimal escapes (\b \t
 // \n \f \r \" \\; other control characters, U+007F, U+FFFE and U+FFFF as
 // \uXXXX with upper-case hex), language tags in lower case and xsd:string
-// left implicit. The zero Term writes nothing.
+// left implicit, triple terms as <<( s p o )>> with single spaces. The zero
+// Term writes nothing.
 func AppendTerm(w writer, t Term) {
 	switch t.Kind {
 	case IRIKind:
@@ -45,6 +46,10 @@ func AppendTerm(w writer, t Term) {
 			appendIRI(w, t.Datatype)
 			w.WriteByte('>')
 		}
+	case TripleKind:
+		w.WriteString("<<( ")
+		w.WriteString(t.Value)
+		w.WriteString(" )>>")
 	}
 }
 

@@ -14,15 +14,18 @@ type Count struct {
 // Summary describes a dataset: what `isolda stats` prints.
 type Summary struct {
 	Quads      int
-	Graphs     int     // named graphs (the default graph is not counted)
-	Subjects   int     // distinct subjects
-	Predicates int     // distinct predicates
-	Objects    int     // distinct objects
-	BlankNodes int     // distinct blank nodes in any position
-	Literals   int     // distinct literals
-	Types      []Count // entities per rdf:type class, most first, ties by IRI
-	Languages  []Count // literals per language tag (lower case), most first
-	Datatypes  []Count // literals per datatype IRI, most first
+	Graphs     int // named graphs (the default graph is not counted)
+	Subjects   int // distinct subjects
+	Predicates int // distinct predicates
+	Objects    int // distinct objects
+	BlankNodes int // distinct blank nodes in any position, inside triple terms too
+	Literals   int // distinct literals (not counting those inside triple terms)
+	// TripleTerms counts distinct RDF 1.2 triple terms used as objects
+	// (nested ones not counted).
+	TripleTerms int
+	Types       []Count // entities per rdf:type class, most first, ties by IRI
+	Languages   []Count // literals per language tag (lower case), most first
+	Datatypes   []Count // literals per datatype IRI, most first
 }
 
 // Summarize computes a Summary. Counts of literals by language and datatype
@@ -30,6 +33,7 @@ type Summary struct {
 func Summarize(d *Dataset) Summary {
 	s := Summary{Quads: d.Len()}
 	subj, pred, obj, graphs, blanks := map[TermID]bool{}, map[TermID]bool{}, map[TermID]bool{}, map[TermID]bool{}, map[TermID]bool{}
+	inner := map[string]bool{} // blank nodes only inside triple terms
 	typeOf := map[TermID]map[TermID]bool{}
 	rdfType, hasType := d.Lookup(NewIRI(RDFType))
 	for _, q := range d.quads {
@@ -38,8 +42,17 @@ func Summarize(d *Dataset) Summary {
 			graphs[q[3]] = true
 		}
 		for _, id := range q {
-			if d.terms[id].Kind == BlankKind {
+			switch d.terms[id].Kind {
+			case BlankKind:
 				blanks[id] = true
+			case TripleKind:
+				EachBlank(d.terms[id], func(b Term) {
+					if bid, ok := d.blanks[b.Value]; ok {
+						blanks[bid] = true
+					} else {
+						inner[b.Value] = true
+					}
+				})
 			}
 		}
 		if hasType && q[1] == rdfType {
@@ -49,9 +62,12 @@ func Summarize(d *Dataset) Summary {
 			typeOf[q[2]][q[0]] = true
 		}
 	}
-	s.Subjects, s.Predicates, s.Objects, s.Graphs, s.BlankNodes = len(subj), len(pred), len(obj), len(graphs), len(blanks)
+	s.Subjects, s.Predicates, s.Objects, s.Graphs, s.BlankNodes = len(subj), len(pred), len(obj), len(graphs), len(blanks)+len(inner)
 	langs, dts := map[string]int{}, map[string]int{}
 	for _, t := range d.terms[1:] {
+		if t.Kind == TripleKind {
+			s.TripleTerms++
+		}
 		if t.Kind != LiteralKind {
 			continue
 		}

@@ -1,5 +1,6 @@
-// Package rdf is isolda's RDF 1.1 data model: terms, quads and datasets with
-// interned terms and deterministic, sorted iteration.
+// Package rdf is isolda's RDF data model: terms (RDF 1.1 terms plus the
+// directional language strings and triple terms of RDF 1.2), quads and
+// datasets with interned terms and deterministic, sorted iteration.
 //
 // Terms are small comparable values, so they can be map keys and compared
 // with ==, except that language tags are compared case-insensitively (BCP 47,
@@ -42,6 +43,10 @@ const (
 	IRIKind
 	BlankKind
 	LiteralKind
+	// TripleKind is an RDF 1.2 triple term <<( s p o )>>; it sorts after
+	// literals. Its Value is the triple in canonical N-Triples form (see
+	// NewTripleTerm).
+	TripleKind
 )
 
 // String names the kind.
@@ -55,18 +60,23 @@ func (k Kind) String() string {
 		return "blank node"
 	case LiteralKind:
 		return "literal"
+	case TripleKind:
+		return "triple term"
 	}
 	return "invalid"
 }
 
-// Term is an RDF term: an IRI, a blank node or a literal.
+// Term is an RDF term: an IRI, a blank node, a literal or an RDF 1.2
+// triple term.
 //
 // For an IRI, Value is the IRI. For a blank node, Value is its label without
 // the "_:" prefix. For a literal, Value is the lexical form, Datatype its
 // datatype IRI (always set: xsd:string for simple literals, rdf:langString
 // for language-tagged ones) and Lang its language tag as written in the input.
 // Dir is the base direction ("ltr" or "rtl") of an RDF 1.2 directional
-// language-tagged string, and empty otherwise.
+// language-tagged string, and empty otherwise. For a triple term, Value is
+// the triple in canonical N-Triples form "s p o" (see NewTripleTerm and
+// Term.Triple) and the other fields are empty.
 type Term struct {
 	Kind     Kind
 	Value    string
@@ -139,10 +149,10 @@ func foldLang(s string) string {
 	return s
 }
 
-// Compare orders terms: by kind (none < IRI < blank node < literal), then by
-// value, datatype, language tag (case-folded, then as written) and direction,
-// all bytewise. It is a total order consistent with Equal up to the case of
-// language tags.
+// Compare orders terms: by kind (none < IRI < blank node < literal < triple
+// term), then by value (for triple terms, their canonical form), datatype,
+// language tag (case-folded, then as written) and direction, all bytewise.
+// It is a total order consistent with Equal up to the case of language tags.
 func Compare(a, b Term) int {
 	if a.Kind != b.Kind {
 		if a.Kind < b.Kind {

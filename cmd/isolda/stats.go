@@ -48,6 +48,9 @@ func writeSummary(w io.Writer, s rdf.Summary) {
 	fmt.Fprintf(w, "objects     %d\n", s.Objects)
 	fmt.Fprintf(w, "blank nodes %d\n", s.BlankNodes)
 	fmt.Fprintf(w, "literals    %d\n", s.Literals)
+	if s.TripleTerms > 0 {
+		fmt.Fprintf(w, "triple terms %d\n", s.TripleTerms)
+	}
 	section := func(title string, counts []rdf.Count) {
 		fmt.Fprintf(w, "%s (%d):\n", title, len(counts))
 		for _, c := range counts {

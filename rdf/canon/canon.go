@@ -11,6 +11,17 @@
 //     the Recommendation specifies it (https://www.w3.org/TR/rdf-canon/),
 //     used by Canonicalize and Hash.
 //
+// RDF 1.2 triple terms are supported by both: their blank nodes are the
+// same blank nodes as outside them. The fast labelling treats each triple
+// term holding blank nodes as an extra vertex tied to its parts (so it stays
+// a complete isomorphism test). RDFC-1.0 predates triple terms and the W3C
+// has not yet defined its extension; here, a blank node inside a triple term
+// object is a component of its quad (so Hash First Degree Quads sees the
+// quad with that blank node written _:a, others _:z, at any depth) and is
+// related to the quad's other blank nodes in the object position ('o').
+// This extension is not standard: other implementations may label such
+// blank nodes differently.
+//
 // Both are bounded by a work limit (Options.MaxWork): hostile inputs such as
 // large blank node cliques make them fail with an error wrapping rdf.ErrLimit
 // instead of running for a very long time.

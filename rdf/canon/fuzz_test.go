@@ -95,6 +95,13 @@ func graphFromBytes(data []byte) *rdf.Dataset {
 	}
 	for i := 1; i+2 < len(data) && d.Len() < 300; i += 3 {
 		q := rdf.Quad{S: node(data[i]), P: rdf.NewIRI("http://ex/p" + strconv.Itoa(int(data[i+2]&1))), O: node(data[i+1])}
+		if data[i+2]&0x20 != 0 {
+			// An RDF 1.2 triple term, sharing blank nodes with the graph.
+			q.O = rdf.NewTripleTerm(node(data[i+1]), q.P, node(data[i]))
+			if data[i+2]&0x40 != 0 {
+				q.O = rdf.NewTripleTerm(node(data[i]), q.P, q.O)
+			}
+		}
 		switch data[i+2] >> 1 & 3 {
 		case 1:
 			q.G = rdf.NewIRI("http://ex/g")
@@ -113,6 +120,7 @@ func graphFromBytes(data []byte) *rdf.Dataset {
 func FuzzLabel(f *testing.F) {
 	f.Add([]byte{5, 0, 1, 0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 4, 0, 0})
 	f.Add([]byte{15, 0, 1, 4, 1, 0, 4, 2, 3, 5, 3, 2, 5, 4, 5, 16, 5, 4, 16})
+	f.Add([]byte{5, 0, 1, 0x20, 1, 2, 0x60, 2, 3, 0, 3, 4, 0x21, 4, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d := graphFromBytes(data)
 		if d.Len() == 0 {

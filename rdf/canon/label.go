@@ -17,28 +17,104 @@ const blankBit = 1 << 31
 // problem is a dataset reduced to what blank node labelling needs: the
 // quads that contain a blank node, with non-blank terms replaced by their
 // rank in rdf.Compare order among the terms of those quads.
+//
+// RDF 1.2 triple terms that hold blank nodes become vertices too (auxiliary
+// vertices, whose p.blanks entry is the triple term itself): each has two
+// auxiliary quads, {T, markSubject, s, markAux} and {T, p, o, markAux},
+// whose marks no real term's rank equals. A bijection of blank nodes maps
+// one dataset onto another exactly when it extends to the auxiliary
+// vertices so that all quads map onto each other, so certificates stay
+// complete invariants.
 type problem struct {
-	blanks []rdf.Term   // blank index -> term, in order of first appearance
+	blanks []rdf.Term   // vertex index -> blank node (or triple term), in order of first appearance
 	terms  []rdf.Term   // rank-1 -> non-blank term, sorted by rdf.Compare
 	quads  [][4]uint32  // quads with at least one blank node, encoded
 	ground []rdf.IDQuad // quads without blank nodes
 }
 
+// Marks of the auxiliary quads of triple terms with blank nodes.
+const (
+	markAux     = blankBit - 1
+	markSubject = blankBit - 2
+)
+
 // newProblem extracts the blank node quads of d.
 func newProblem(d *rdf.Dataset) (*problem, error) {
 	nt := d.NumTerms() + 1
-	if nt >= blankBit {
+	if nt >= markSubject {
 		return nil, fmt.Errorf("canon: %d terms: %w", nt, rdf.ErrLimit)
 	}
-	// code[id]: 0 unknown, blankBit|i for blank i, or rank (after ranking).
+	// code[id]: 0 unknown, blankBit|i for vertex i, or rank (after ranking).
+	// IDs from nt on are terms that occur only inside triple terms.
 	code := make([]uint32, nt)
 	const seen = 1
 	p := &problem{}
 	var ids []rdf.TermID
+	var extra []rdf.Term                // term ID nt+i -> term
+	var extraID map[rdf.Term]rdf.TermID // keyed by Term.Key
+	var aux [][4]rdf.TermID             // auxiliary quads, as term IDs
+	termOf := func(id rdf.TermID) rdf.Term {
+		if int(id) < nt {
+			return d.Term(id)
+		}
+		return extra[int(id)-nt]
+	}
+	idOf := func(t rdf.Term) rdf.TermID {
+		if id, ok := d.Lookup(t); ok {
+			return id
+		}
+		if extraID == nil {
+			extraID = map[rdf.Term]rdf.TermID{}
+		}
+		k := t.Key()
+		if id, ok := extraID[k]; ok {
+			return id
+		}
+		id := rdf.TermID(nt + len(extra))
+		extra = append(extra, t)
+		extraID[k] = id
+		code = append(code, 0)
+		return id
+	}
+	isVertex := func(t rdf.Term) bool {
+		return t.Kind == rdf.BlankKind || t.Kind == rdf.TripleKind && rdf.HasBlank(t)
+	}
+	var visit func(id rdf.TermID) error
+	visit = func(id rdf.TermID) error {
+		if id == 0 || code[id] != 0 {
+			return nil
+		}
+		t := termOf(id)
+		if !isVertex(t) {
+			code[id] = seen
+			ids = append(ids, id)
+			return nil
+		}
+		if len(p.blanks) >= markSubject-nt {
+			return fmt.Errorf("canon: too many blank nodes: %w", rdf.ErrLimit)
+		}
+		code[id] = blankBit | uint32(len(p.blanks))
+		p.blanks = append(p.blanks, t)
+		if t.Kind != rdf.TripleKind {
+			return nil
+		}
+		ts, tp, to, err := t.Triple()
+		if err != nil {
+			return fmt.Errorf("canon: %w", err)
+		}
+		sid, pid, oid := idOf(ts), idOf(tp), idOf(to)
+		aux = append(aux, [4]rdf.TermID{id, sid, pid, oid})
+		for _, x := range [3]rdf.TermID{sid, pid, oid} {
+			if err := visit(x); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for _, q := range d.IDQuads() {
 		hasBlank := false
 		for _, id := range q {
-			if id != 0 && d.Term(id).Kind == rdf.BlankKind {
+			if id != 0 && isVertex(d.Term(id)) {
 				hasBlank = true
 				break
 			}
@@ -48,30 +124,31 @@ func newProblem(d *rdf.Dataset) (*problem, error) {
 			continue
 		}
 		for _, id := range q {
-			if id == 0 || code[id] != 0 {
-				continue
-			}
-			if d.Term(id).Kind == rdf.BlankKind {
-				code[id] = blankBit | uint32(len(p.blanks))
-				p.blanks = append(p.blanks, d.Term(id))
-			} else {
-				code[id] = seen
-				ids = append(ids, id)
+			if err := visit(id); err != nil {
+				return nil, err
 			}
 		}
 	}
-	slices.SortFunc(ids, func(a, b rdf.TermID) int { return rdf.Compare(d.Term(a), d.Term(b)) })
+	if len(ids) >= markSubject-1 {
+		return nil, fmt.Errorf("canon: %d terms: %w", len(ids), rdf.ErrLimit)
+	}
+	slices.SortFunc(ids, func(a, b rdf.TermID) int { return rdf.Compare(termOf(a), termOf(b)) })
 	p.terms = make([]rdf.Term, len(ids))
 	for i, id := range ids {
-		p.terms[i] = d.Term(id)
+		p.terms[i] = termOf(id)
 		code[id] = uint32(i + 1)
 	}
-	p.quads = make([][4]uint32, 0, d.Len()-len(p.ground))
+	p.quads = make([][4]uint32, 0, d.Len()-len(p.ground)+2*len(aux))
 	for _, q := range d.IDQuads() {
 		e := [4]uint32{code[q[0]], code[q[1]], code[q[2]], code[q[3]]}
 		if e[0]&blankBit != 0 || e[1]&blankBit != 0 || e[2]&blankBit != 0 || e[3]&blankBit != 0 {
 			p.quads = append(p.quads, e)
 		}
+	}
+	for _, a := range aux {
+		p.quads = append(p.quads,
+			[4]uint32{code[a[0]], markSubject, code[a[1]], markAux},
+			[4]uint32{code[a[0]], code[a[2]], code[a[3]], markAux})
 	}
 	return p, nil
 }
@@ -796,7 +873,9 @@ func (c *canonical) order() []rdf.Term {
 	out := make([]rdf.Term, 0, len(c.p.blanks))
 	for _, comp := range c.comps {
 		for _, v := range comp.order {
-			out = append(out, c.p.blanks[comp.verts[v]])
+			if t := c.p.blanks[comp.verts[v]]; t.Kind == rdf.BlankKind {
+				out = append(out, t) // not the auxiliary vertices of triple terms
+			}
 		}
 	}
 	return out

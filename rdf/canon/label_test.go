@@ -21,10 +21,12 @@ func relabel(d *rdf.Dataset, rng *rand.Rand) *rdf.Dataset {
 	seen := map[rdf.Term]bool{}
 	for _, q := range qs {
 		for _, t := range []rdf.Term{q.S, q.P, q.O, q.G} {
-			if t.IsBlank() && !seen[t] {
-				seen[t] = true
-				blanks = append(blanks, t)
-			}
+			rdf.EachBlank(t, func(b rdf.Term) { // inside triple terms too
+				if !seen[b] {
+					seen[b] = true
+					blanks = append(blanks, b)
+				}
+			})
 		}
 	}
 	perm := rng.Perm(len(blanks))
@@ -33,10 +35,7 @@ func relabel(d *rdf.Dataset, rng *rand.Rand) *rdf.Dataset {
 		m[b] = rdf.NewBlank("r" + strconv.Itoa(perm[i]) + "x")
 	}
 	ren := func(t rdf.Term) rdf.Term {
-		if t.IsBlank() {
-			return m[t]
-		}
-		return t
+		return rdf.MapBlanks(t, func(b rdf.Term) rdf.Term { return m[b] })
 	}
 	rng.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
 	out := rdf.NewDataset()
@@ -55,14 +54,13 @@ func renamed(t testing.TB, d *rdf.Dataset, order []rdf.Term) []string {
 		m[b] = rdf.NewBlank("n" + strconv.Itoa(i))
 	}
 	ren := func(x rdf.Term) rdf.Term {
-		if x.IsBlank() {
-			y, ok := m[x]
+		return rdf.MapBlanks(x, func(b rdf.Term) rdf.Term {
+			y, ok := m[b]
 			if !ok {
-				t.Fatalf("blank node %v missing from the order", x)
+				t.Fatalf("blank node %v missing from the order", b)
 			}
 			return y
-		}
-		return x
+		})
 	}
 	var out []string
 	for _, q := range d.Quads() {
@@ -83,10 +81,12 @@ func bruteIsomorphic(a, b *rdf.Dataset) bool {
 		var out []rdf.Term
 		for _, q := range d.Quads() {
 			for _, t := range []rdf.Term{q.S, q.P, q.O, q.G} {
-				if t.IsBlank() && !seen[t] {
-					seen[t] = true
-					out = append(out, t)
-				}
+				rdf.EachBlank(t, func(b rdf.Term) {
+					if !seen[b] {
+						seen[b] = true
+						out = append(out, b)
+					}
+				})
 			}
 		}
 		return out
@@ -108,10 +108,7 @@ func bruteIsomorphic(a, b *rdf.Dataset) bool {
 				m[t] = bb[perm[i]]
 			}
 			ren := func(t rdf.Term) rdf.Term {
-				if t.IsBlank() {
-					return m[t]
-				}
-				return t
+				return rdf.MapBlanks(t, func(b rdf.Term) rdf.Term { return m[b] })
 			}
 			for _, q := range qa {
 				if !b.Has(rdf.Quad{S: ren(q.S), P: ren(q.P), O: ren(q.O), G: ren(q.G)}) {

@@ -82,6 +82,11 @@ type rdfc struct {
 	max     int64
 	buf     []byte
 	nt      []string // term ID -> N-Triples form, filled lazily
+	// RDF 1.2: the blank nodes inside each triple term (by term ID) that
+	// has any, in order of appearance, and every blank node's index by
+	// label (both nil when no triple term holds a blank node).
+	inner   map[rdf.TermID][]int32
+	byLabel map[string]int32
 }
 
 // Canonicalize runs RDFC-1.0 on d: it returns the canonical N-Quads and
@@ -142,24 +147,69 @@ func run(d *rdf.Dataset, opts Options) (*rdfc, error) {
 		c.blank[i] = -1
 	}
 	// Blank nodes in order of first appearance (subject, object, graph).
+	// Blank nodes inside a triple term are components of the quad too
+	// (RDF 1.2; RDFC-1.0 itself predates triple terms): they appear in
+	// the object position, in the order of the term's canonical form.
+	for _, q := range c.quads {
+		if q[2] != 0 && d.Term(q[2]).Kind == rdf.TripleKind && rdf.HasBlank(d.Term(q[2])) {
+			c.inner = map[rdf.TermID][]int32{}
+			c.byLabel = map[string]int32{}
+			break
+		}
+	}
+	note := func(qi int, label string, id rdf.TermID) {
+		var b int32
+		if c.byLabel != nil {
+			var ok bool
+			if b, ok = c.byLabel[label]; !ok {
+				b = -1
+			}
+		} else {
+			b = c.blank[id]
+		}
+		if b < 0 {
+			b = int32(len(c.labels))
+			c.labels = append(c.labels, label)
+			c.bquads = append(c.bquads, nil)
+			if c.byLabel != nil {
+				c.byLabel[label] = b
+			}
+		}
+		if id != 0 {
+			c.blank[id] = b
+		}
+		if l := c.bquads[b]; len(l) == 0 || l[len(l)-1] != int32(qi) {
+			c.bquads[b] = append(l, int32(qi))
+		}
+	}
 	for qi, q := range c.quads {
 		if q[1] != 0 && d.Term(q[1]).IsBlank() {
 			return nil, fmt.Errorf("canon: blank node %s as predicate is not RDF", d.Term(q[1]))
 		}
-		for _, id := range [3]rdf.TermID{q[0], q[2], q[3]} {
-			if id == 0 || !d.Term(id).IsBlank() {
+		for k, id := range [3]rdf.TermID{q[0], q[2], q[3]} {
+			if id == 0 {
 				continue
 			}
-			b := c.blank[id]
-			if b < 0 {
-				b = int32(len(c.labels))
-				c.blank[id] = b
-				c.labels = append(c.labels, d.Term(id).Value)
-				c.bquads = append(c.bquads, nil)
+			t := d.Term(id)
+			if k == 1 && c.inner != nil && t.Kind == rdf.TripleKind {
+				list, seen := c.inner[id]
+				if !seen && !rdf.HasBlank(t) {
+					continue
+				}
+				rdf.EachBlank(t, func(b rdf.Term) {
+					id, _ := d.Lookup(b)
+					note(qi, b.Value, id)
+					if !seen {
+						list = append(list, c.byLabel[b.Value])
+					}
+				})
+				c.inner[id] = list
+				continue
 			}
-			if l := c.bquads[b]; len(l) == 0 || l[len(l)-1] != int32(qi) {
-				c.bquads[b] = append(l, int32(qi))
+			if !t.IsBlank() {
+				continue
 			}
+			note(qi, t.Value, id)
 		}
 	}
 	n := len(c.labels)
@@ -257,7 +307,7 @@ func (c *rdfc) lineLen(q rdf.IDQuad, name func(b int32) string) int {
 		if b := c.blank[id]; b >= 0 {
 			n += 2 + len(name(b))
 		} else {
-			n += len(c.term(id))
+			n += len(c.term(id)) // an estimate for triple terms with blank nodes
 		}
 	}
 	return n
@@ -287,11 +337,44 @@ func (c *rdfc) appendQuad(buf []byte, q rdf.IDQuad, name func(b int32) string) [
 		if b := c.blank[id]; b >= 0 {
 			buf = append(buf, "_:"...)
 			buf = append(buf, name(b)...)
+		} else if _, ok := c.inner[id]; ok && i == 2 {
+			buf = c.appendTriple(buf, c.d.Term(id), name)
 		} else {
 			buf = append(buf, c.term(id)...)
 		}
 	}
 	return append(buf, " .\n"...)
+}
+
+// appendTriple appends a triple term holding blank nodes in canonical
+// N-Triples form, with each blank node b written as "_:" + name(b).
+func (c *rdfc) appendTriple(buf []byte, t rdf.Term, name func(b int32) string) []byte {
+	var sb strings.Builder
+	var rec func(t rdf.Term)
+	rec = func(t rdf.Term) {
+		switch {
+		case t.Kind == rdf.BlankKind:
+			sb.WriteString("_:")
+			sb.WriteString(name(c.byLabel[t.Value]))
+		case t.Kind == rdf.TripleKind && rdf.HasBlank(t):
+			s, p, o, err := t.Triple()
+			if err != nil {
+				rdf.AppendTerm(&sb, t)
+				return
+			}
+			sb.WriteString("<<( ")
+			rec(s)
+			sb.WriteByte(' ')
+			rdf.AppendTerm(&sb, p)
+			sb.WriteByte(' ')
+			rec(o)
+			sb.WriteString(" )>>")
+		default:
+			rdf.AppendTerm(&sb, t)
+		}
+	}
+	rec(t)
+	return append(buf, sb.String()...)
 }
 
 func (c *rdfc) hashString(s string) string {
@@ -366,6 +449,17 @@ func (c *rdfc) hashNDegree(b int32, is *issuer) (string, *issuer, error) {
 		}{{0, 's'}, {2, 'o'}, {3, 'g'}} {
 			id := q[pos.i]
 			if id == 0 {
+				continue
+			}
+			if list, ok := c.inner[id]; ok && pos.i == 2 {
+				// Blank nodes inside a triple term object are related
+				// in the object position.
+				for _, r := range list {
+					if r != b {
+						h := c.hashRelated(r, q, is, pos.tag)
+						related[h] = append(related[h], r)
+					}
+				}
 				continue
 			}
 			r := c.blank[id]

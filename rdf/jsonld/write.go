@@ -2,6 +2,7 @@ package jsonld
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -49,6 +50,10 @@ type WriteOptions struct {
 	Loader ld.DocumentLoader
 }
 
+// ErrTripleTerm is returned by Write for a dataset with an RDF 1.2 triple
+// term, which JSON-LD 1.1 cannot represent.
+var ErrTripleTerm = errors.New("jsonld: JSON-LD cannot represent RDF 1.2 triple terms")
+
 // Write writes d as one JSON-LD document (json-gold's Serialize RDF as
 // JSON-LD algorithm, without native types, so every literal keeps its exact
 // lexical form and datatype; then compaction if asked).
@@ -59,8 +64,16 @@ type WriteOptions struct {
 // sorted. Literals with a base direction (RDF 1.2) are written with an
 // i18n datatype (https://www.w3.org/ns/i18n#LANG_DIR), as JSON-LD's
 // rdfDirection "i18n-datatype" does.
+//
+// JSON-LD 1.1 has no triple terms: a dataset with an RDF 1.2 triple term
+// is refused with ErrTripleTerm before anything is written.
 func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 	quads := d.Sorted()
+	for _, q := range quads {
+		if q.O.Kind == rdf.TripleKind {
+			return fmt.Errorf("%w: %s", ErrTripleTerm, q.O)
+		}
+	}
 	broken := brokenListGraphs(quads)
 	ds := ld.NewRDFDataset()
 	for _, q := range quads {

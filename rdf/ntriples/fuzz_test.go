@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/isolda/isolda/internal/shared"
@@ -75,6 +76,16 @@ func roundTrip(t *testing.T, data []byte, syntax Syntax) {
 		if !first[i].Equal(second[i]) {
 			t.Fatalf("quad %d: read %v, then %v from the canonical output", i, first[i], second[i])
 		}
+		if o := first[i].O; o.Kind == rdf.TripleKind {
+			// A triple term's value is canonical: its parts build it again.
+			s, p, obj, err := o.Triple()
+			if err != nil {
+				t.Fatalf("triple term %v: %v", o, err)
+			}
+			if again := rdf.NewTripleTerm(s, p, obj); again != o {
+				t.Fatalf("triple term %v rebuilt as %v", o, again)
+			}
+		}
 	}
 	var again bytes.Buffer
 	w = NewWriter(&again, syntax)
@@ -91,12 +102,27 @@ func roundTrip(t *testing.T, data []byte, syntax Syntax) {
 	}
 }
 
+// rdf12Seeds are RDF 1.2 edge cases: nesting, blank nodes and escapes in
+// triple terms, and malformed variants.
+var rdf12Seeds = []string{
+	"_:r <http://x/p> <<( _:b <http://x/q> <<( <http://x/s> <http://x/p> \"a\\n\\u0001\"@EN-us--rtl )>> )>> .\n",
+	"<http://x/s> <http://x/p> <<(<http://x/a><http://x/b>\"x\"^^<http://x/d>)>>.\n",
+	"<http://x/s> <http://x/p> <<( <http://x/a> <http://x/b> <http://x/c> ) .\n",
+	"<http://x/s> <http://x/p> << <http://x/a> <http://x/b> <http://x/c> >> .\n",
+}
+
 func FuzzParseNTriples(f *testing.F) {
 	addSeeds(f, ".nt")
+	for _, s := range rdf12Seeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) { roundTrip(t, data, NTriples) })
 }
 
 func FuzzParseNQuads(f *testing.F) {
 	addSeeds(f, ".nq")
+	for _, s := range rdf12Seeds {
+		f.Add([]byte(strings.Replace(s, " .", " <http://x/g> .", 1)))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) { roundTrip(t, data, NQuads) })
 }

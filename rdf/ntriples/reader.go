@@ -1,13 +1,13 @@
-// Package ntriples reads and writes N-Triples and N-Quads (RDF 1.1, with
-// the directional language tags of RDF 1.2).
+// Package ntriples reads and writes N-Triples and N-Quads: RDF 1.1 with the
+// directional language tags and triple terms of RDF 1.2.
 //
 // The reader is a hand-written, streaming, line-at-a-time scanner: it keeps
 // one buffer, validates each line as UTF-8, and slices terms out of it,
 // allocating a string only for a term that it has not seen recently. It
 // accepts exactly the RDF 1.1 grammar (absolute IRIs only, no relative
-// ones) plus RDF 1.2 base directions ("x"@en--ltr, read into Term.Dir). RDF
-// 1.2 triple terms (<<( s p o )>>) are checked and then rejected with an
-// error, because rdf.Term cannot hold them.
+// ones) plus RDF 1.2 base directions ("x"@en--ltr, read into Term.Dir) and
+// RDF 1.2 triple terms (<<( s p o )>>, in object position only, read into
+// rdf.TripleKind terms).
 //
 // Errors in the input are *rdf.ParseError values giving the file, line and
 // column (in code points) and saying what was expected. Errors caused by
@@ -357,7 +357,9 @@ func (r *Reader) parseLine(b []byte) (q rdf.Quad, ok bool, err error) {
 	case i >= len(b):
 		return q, false, r.errAt(b, i, "expected an object (an IRI, blank node or literal), found end of line")
 	case b[i] == '<' && i+1 < len(b) && b[i+1] == '<':
-		return q, false, r.errTripleTerm(b, i, "object")
+		if q.O, i, err = r.tripleTerm(b, i, 1); err != nil {
+			return q, false, err
+		}
 	case b[i] == '<':
 		q.O.Kind = rdf.IRIKind
 		if q.O.Value, i, err = r.iri(b, i, false); err != nil {
@@ -412,72 +414,75 @@ func (r *Reader) parseLine(b []byte) (q rdf.Quad, ok bool, err error) {
 	return q, true, nil
 }
 
-// errTripleTerm reports '<<' at b[i]. In object position a well-formed
-// RDF 1.2 triple term is checked in full and then rejected as unsupported;
-// anywhere else, or when malformed, it is a syntax error.
+// errTripleTerm reports '<<' where a triple term may not stand.
 func (r *Reader) errTripleTerm(b []byte, i int, pos string) error {
-	if pos != "object" {
-		return r.errAt(b, i, "unexpected '<<' in the %s: a triple term <<( s p o )>> may only be an object", pos)
-	}
-	if _, err := r.tripleTerm(b, i, 1); err != nil {
-		return err
-	}
-	return r.errAt(b, i, "RDF 1.2 triple terms <<( s p o )>> are not supported (rdf.Term cannot hold them)")
+	return r.errAt(b, i, "unexpected '<<' in the %s: a triple term <<( s p o )>> may only be an object", pos)
 }
 
 // maxTripleTermDepth bounds the nesting of triple terms.
-const maxTripleTermDepth = 64
+const maxTripleTermDepth = rdf.MaxTripleTermNesting
 
-// tripleTerm checks the syntax of the triple term at b[i] == '<' == b[i+1]
-// and returns the offset after it.
-func (r *Reader) tripleTerm(b []byte, i, depth int) (int, error) {
+// tripleTerm reads the triple term at b[i] == '<' == b[i+1] and returns it
+// and the offset after it.
+func (r *Reader) tripleTerm(b []byte, i, depth int) (rdf.Term, int, error) {
+	var t rdf.Term
 	if i+2 >= len(b) || b[i+2] != '(' {
-		return 0, r.errAt(b, i, "expected '<<(' to open a triple term; reified triples << ... >> exist only in Turtle and TriG")
+		return t, 0, r.errAt(b, i, "expected '<<(' to open a triple term; reified triples << ... >> exist only in Turtle and TriG")
 	}
 	if depth > maxTripleTermDepth {
-		return 0, r.limitError(b, i, fmt.Sprintf("triple terms nested more than %d deep", maxTripleTermDepth))
+		return t, 0, r.limitError(b, i, fmt.Sprintf("triple terms nested more than %d deep", maxTripleTermDepth))
 	}
+	var s, p, o rdf.Term
 	var err error
 	j := skipWS(b, i+3)
 	switch {
 	case j < len(b) && b[j] == '<' && (j+1 >= len(b) || b[j+1] != '<'):
-		_, j, err = r.iri(b, j, false)
+		s.Kind = rdf.IRIKind
+		s.Value, j, err = r.iri(b, j, false)
 	case j < len(b) && b[j] == '_':
-		_, j, err = r.blank(b, j, false)
+		s.Kind = rdf.BlankKind
+		s.Value, j, err = r.blank(b, j, false)
 	default:
-		return 0, r.errAt(b, j, "expected the subject of a triple term (an IRI or a blank node), found %s", describe(b, j))
+		return t, 0, r.errAt(b, j, "expected the subject of a triple term (an IRI or a blank node), found %s", describe(b, j))
 	}
 	if err != nil {
-		return 0, err
+		return t, 0, err
 	}
 	j = skipWS(b, j)
 	if j >= len(b) || b[j] != '<' || j+1 < len(b) && b[j+1] == '<' {
-		return 0, r.errAt(b, j, "expected the predicate of a triple term (an IRI), found %s", describe(b, j))
+		return t, 0, r.errAt(b, j, "expected the predicate of a triple term (an IRI), found %s", describe(b, j))
 	}
-	if _, j, err = r.iri(b, j, false); err != nil {
-		return 0, err
+	p.Kind = rdf.IRIKind
+	if p.Value, j, err = r.iri(b, j, false); err != nil {
+		return t, 0, err
 	}
 	j = skipWS(b, j)
 	switch {
 	case j+1 < len(b) && b[j] == '<' && b[j+1] == '<':
-		j, err = r.tripleTerm(b, j, depth+1)
+		o, j, err = r.tripleTerm(b, j, depth+1)
 	case j < len(b) && b[j] == '<':
-		_, j, err = r.iri(b, j, false)
+		o.Kind = rdf.IRIKind
+		o.Value, j, err = r.iri(b, j, false)
 	case j < len(b) && b[j] == '_':
-		_, j, err = r.blank(b, j, false)
+		o.Kind = rdf.BlankKind
+		o.Value, j, err = r.blank(b, j, false)
 	case j < len(b) && b[j] == '"':
-		_, j, err = r.literal(b, j)
+		o, j, err = r.literal(b, j)
 	default:
-		return 0, r.errAt(b, j, "expected the object of a triple term, found %s", describe(b, j))
+		return t, 0, r.errAt(b, j, "expected the object of a triple term, found %s", describe(b, j))
 	}
 	if err != nil {
-		return 0, err
+		return t, 0, err
 	}
 	j = skipWS(b, j)
 	if !bytes.HasPrefix(b[j:], []byte(")>>")) {
-		return 0, r.errAt(b, j, "expected ')>>' to close the triple term, found %s", describe(b, j))
+		return t, 0, r.errAt(b, j, "expected ')>>' to close the triple term, found %s", describe(b, j))
 	}
-	return j + 3, nil
+	t = rdf.NewTripleTerm(s, p, o)
+	if err := r.checkLength(b, i, len(t.Value)); err != nil {
+		return t, 0, err
+	}
+	return t, j + 3, nil
 }
 
 // intern returns v as a string, reusing a recent string with the same

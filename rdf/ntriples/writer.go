@@ -70,8 +70,8 @@ func checkQuad(q rdf.Quad) error {
 		return fmt.Errorf("ntriples: the subject must be an IRI or a blank node, not a %s (%s)", q.S.Kind, q.S)
 	case q.P.Kind != rdf.IRIKind:
 		return fmt.Errorf("ntriples: the predicate must be an IRI, not a %s (%s)", q.P.Kind, q.P)
-	case q.O.Kind != rdf.IRIKind && q.O.Kind != rdf.BlankKind && q.O.Kind != rdf.LiteralKind:
-		return fmt.Errorf("ntriples: the object must be an IRI, a blank node or a literal, not %s", q.O.Kind)
+	case q.O.Kind != rdf.IRIKind && q.O.Kind != rdf.BlankKind && q.O.Kind != rdf.LiteralKind && q.O.Kind != rdf.TripleKind:
+		return fmt.Errorf("ntriples: the object must be an IRI, a blank node, a literal or a triple term, not %s", q.O.Kind)
 	case q.G.Kind != rdf.None && q.G.Kind != rdf.IRIKind && q.G.Kind != rdf.BlankKind:
 		return fmt.Errorf("ntriples: the graph name must be an IRI or a blank node, not a %s (%s)", q.G.Kind, q.G)
 	}

@@ -18,30 +18,7 @@ import (
 // unsupported lists the W3C tests this reader does not pass, with the
 // reason. Every other test must pass; a listed test that starts passing
 // fails the run so that the table stays true.
-var unsupported = map[string]string{
-	"rdf12-xml-tt-02":          "triple term (rdf:parseType=\"Triple\"): rdf.Term has no triple-term kind",
-	"rdf12-xml-tt-03":          "triple term (rdf:parseType=\"Triple\"): rdf.Term has no triple-term kind",
-	"rdf12-xml-tt-04":          "triple term (rdf:parseType=\"Triple\"): rdf.Term has no triple-term kind",
-	"rdf12-xml-tt-05":          "triple term (rdf:parseType=\"Triple\"): rdf.Term has no triple-term kind",
-	"rdf12-xml-tt-06":          "triple term (rdf:parseType=\"Triple\"): rdf.Term has no triple-term kind",
-	"rdf12-xml-an-01":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-02":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-03":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-04":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-05":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-06":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-07":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-08":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-09":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-10":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-11":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-12":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-13":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-14":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-15":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-16":          "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-	"rdf12-xml-an-reif-01.rdf": "rdf:annotation produces rdf:reifies triple terms: rdf.Term has no triple-term kind",
-}
+var unsupported = map[string]string{}
 
 // suiteResult counts the outcomes of one suite.
 type suiteResult struct {

@@ -1,6 +1,6 @@
 // Package rdfxml reads and writes RDF/XML, the XML syntax of RDF (W3C RDF
 // 1.1 XML Syntax, with the RDF 1.2 base direction of language-tagged
-// strings).
+// strings, triple terms and annotations).
 //
 // Parse is a streaming reader over encoding/xml's token stream: it follows
 // the grammar of section 7 of the specification (node and property elements,
@@ -9,10 +9,14 @@
 // reports every violation as an *rdf.ParseError with line and column. Write
 // produces deterministic RDF/XML from the default graph of a dataset.
 //
-// RDF 1.2 triple terms (rdf:parseType="Triple", rdf:annotation and
-// rdf:annotationNodeID) cannot be represented by isolda's data model; the
-// reader reports them as errors. Without rdf:version in scope,
+// RDF 1.2 triple terms are read: rdf:parseType="Triple" (whose content
+// must describe exactly one triple, which becomes the triple term object
+// and is not asserted) and annotations (rdf:annotation="IRI" and
+// rdf:annotationNodeID="id" on a property element add "reifier rdf:reifies
+// <<( s p o )>>" for its triple). Without rdf:version in scope,
 // rdf:parseType="Triple" content is skipped, as the RDF 1.2 tests expect.
+// The writer writes triple terms as rdf:parseType="Triple" (and declares
+// rdf:version="1.2").
 //
 // Known deviations from XML 1.0, inherited from encoding/xml: attribute
 // values are not whitespace-normalized (a line break inside a quoted value
@@ -62,6 +66,7 @@ type parser struct {
 	quads     int64
 	bnodes    int
 	ids       map[string]bool     // IRIs made from rdf:ID values
+	ttDepth   int                 // nesting of rdf:parseType="Triple"
 	scopes    []scope             // open elements
 	ns        []nsBinding         // namespace bindings of the open elements
 	bound     map[string][]string // prefix -> URIs bound to it in the open elements, innermost last
@@ -633,6 +638,7 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 	}
 	var (
 		id, parseType, resource, nodeID, datatype *string
+		annotation, annotationNode                *string
 		props                                     []attr
 	)
 	for _, a := range e.attrs {
@@ -661,8 +667,10 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 			nodeID = &v
 		case nameDatatype:
 			datatype = &v
-		case nameAnnotation, nameAnnotationNode:
-			return p.errorf(e.line, e.col, "rdf:%s (RDF 1.2 annotation) needs triple terms, which are not supported", a.local)
+		case nameAnnotation:
+			annotation = &v
+		case nameAnnotationNode:
+			annotationNode = &v
 		case nameType:
 			props = append(props, a)
 		default:
@@ -679,14 +687,35 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 			return err
 		}
 	}
+	var annotator rdf.Term // RDF 1.2: reifies the property's triple
+	if annotation != nil && annotationNode != nil {
+		return p.errorf(e.line, e.col, "rdf:annotation and rdf:annotationNodeID on one property element")
+	}
+	if annotation != nil {
+		var err error
+		if annotator, err = p.iri(e, *annotation); err != nil {
+			return err
+		}
+	}
+	if annotationNode != nil {
+		var err error
+		if annotator, err = p.nodeID(e, *annotationNode); err != nil {
+			return err
+		}
+	}
 	predicate, err := p.term(e, rdf.NewIRI(pred))
 	if err != nil {
 		return err
 	}
-	// emit emits the property's triple and its reification.
+	// emit emits the property's triple, its annotation and its reification.
 	emit := func(o rdf.Term) error {
 		if err := p.emit(subj, predicate, o); err != nil {
 			return err
+		}
+		if annotator.Kind != rdf.None {
+			if err := p.emit(annotator, rdf.NewIRI(rdf.RDFReifies), rdf.NewTripleTerm(subj, predicate, o)); err != nil {
+				return err
+			}
 		}
 		if id == nil {
 			return nil
@@ -709,7 +738,11 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 			return p.collection(emit)
 		case "Triple":
 			if e.version {
-				return p.tripleTerm(e)
+				t, err := p.tripleTerm(e)
+				if err != nil {
+					return err
+				}
+				return emit(t)
 			}
 			return p.skipContent()
 		default:
@@ -870,21 +903,32 @@ func (p *parser) collection(emit func(rdf.Term) error) error {
 	}
 }
 
-// tripleTerm checks the content of rdf:parseType="Triple" (exactly one
-// triple) and then reports that triple terms are not supported.
-func (p *parser) tripleTerm(e *element) error {
+// tripleTerm reads the content of rdf:parseType="Triple", which must
+// describe exactly one triple, and returns that triple as a triple term
+// (the triple itself is not asserted).
+func (p *parser) tripleTerm(e *element) (rdf.Term, error) {
+	p.ttDepth++
+	defer func() { p.ttDepth-- }()
+	if p.ttDepth > rdf.MaxTripleTermNesting {
+		return rdf.Term{}, p.limitf(e.line, e.col, "rdf:parseType=\"Triple\" nested more than %d deep", rdf.MaxTripleTermNesting)
+	}
 	var n int
+	var q rdf.Quad
 	saved := p.sink
-	p.sink = rdf.SinkFunc(func(rdf.Quad) error { n++; return nil })
+	p.sink = rdf.SinkFunc(func(x rdf.Quad) error { n++; q = x; return nil })
 	err := p.nodeElementList()
 	p.sink = saved
 	if err != nil {
-		return err
+		return rdf.Term{}, err
 	}
 	if n != 1 {
-		return p.errorf(e.line, e.col, "rdf:parseType=\"Triple\" must describe exactly one triple, not %d", n)
+		return rdf.Term{}, p.errorf(e.line, e.col, "rdf:parseType=\"Triple\" must describe exactly one triple, not %d", n)
 	}
-	return p.errorf(e.line, e.col, "triple terms (rdf:parseType=\"Triple\", RDF 1.2) are not supported")
+	t := rdf.NewTripleTerm(q.S, q.P, q.O)
+	if p.lim.MaxTermLength >= 0 && len(t.Value) > p.lim.MaxTermLength {
+		return rdf.Term{}, p.limitf(e.line, e.col, "triple term longer than %d bytes", p.lim.MaxTermLength)
+	}
+	return t, nil
 }
 
 // skipContent reads up to the end of the current element.

@@ -182,7 +182,7 @@ func TestParseErrors(t *testing.T) {
 		{"parseType with a property attribute", head + "<ex:T><ex:p rdf:parseType=\"Resource\" ex:q=\"v\"/></ex:T></rdf:RDF>", 1, 106, "rdf:parseType cannot be combined"},
 		{"attribute on rdf:RDF", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" rdf:about="http://x"/>`, 1, 1, "not allowed on rdf:RDF"},
 		{"duplicate rdf:ID on a property", head + "<ex:T><ex:p rdf:ID=\"a\">1</ex:p><ex:p rdf:ID=\"a\">2</ex:p></ex:T></rdf:RDF>", 1, 131, "used twice"},
-		{"rdf:annotation is not supported", head + "<ex:T><ex:p rdf:annotation=\"http://x/r\">1</ex:p></ex:T></rdf:RDF>", 1, 106, "not supported"},
+		{"rdf:annotation with rdf:annotationNodeID", head + "<ex:T><ex:p rdf:annotation=\"http://x/r\" rdf:annotationNodeID=\"n\">1</ex:p></ex:T></rdf:RDF>", 1, 106, "rdf:annotation and rdf:annotationNodeID"},
 		{"empty document", "", 1, 1, "no root element"},
 		{"bad its:dir", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:its="http://www.w3.org/2005/11/its" its:dir="up"/>`, 1, 1, "its:dir"},
 		{"external entity", `<!DOCTYPE r [<!ENTITY e SYSTEM "file:///etc/passwd">]>` + head + `<ex:T ex:p="&e;"/></rdf:RDF>`, 1, 169, "invalid character entity &e;"},

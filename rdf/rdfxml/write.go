@@ -2,6 +2,7 @@ package rdfxml
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -21,6 +22,10 @@ type WriteOptions struct {
 	Prefixes []rdf.Prefix
 }
 
+// ErrTripleTerm is returned by Write for a triple term whose value is not
+// in canonical form (not made by rdf.NewTripleTerm).
+var ErrTripleTerm = errors.New("rdfxml: malformed RDF 1.2 triple term")
+
 // Write writes the default graph of d as RDF/XML: one rdf:Description per
 // subject (rdf:about for IRIs, rdf:nodeID for blank nodes), subjects,
 // predicates and objects sorted by rdf.Compare, so the output depends only
@@ -37,7 +42,9 @@ type WriteOptions struct {
 // It is an error if d has quads in a named graph, if a predicate IRI cannot
 // be split into a namespace and an XML NCName local name or is an RDF/XML
 // syntax name (such as rdf:li or rdf:about), or if a literal holds a
-// character that XML 1.0 cannot represent.
+// character that XML 1.0 cannot represent. RDF 1.2 triple terms are written
+// as rdf:parseType="Triple" property elements (with rdf:version="1.2" on
+// rdf:RDF).
 func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 	quads := d.Sorted()
 	for _, q := range quads {
@@ -54,8 +61,30 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 	type split struct{ ns, local string }
 	splits := map[string]split{}
 	needed := map[string]bool{rdf.RDFNS: true}
-	dir := false
+	dir, version := false, false
+	// Triple terms' triples are written as property elements too.
+	var inner []rdf.Quad
+	var collect func(t rdf.Term) error
+	collect = func(t rdf.Term) error {
+		s, p, o, err := t.Triple()
+		if err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrTripleTerm, t, err)
+		}
+		inner = append(inner, rdf.Quad{S: s, P: p, O: o})
+		if o.Kind == rdf.TripleKind {
+			return collect(o)
+		}
+		return nil
+	}
 	for _, q := range quads {
+		if q.O.Kind == rdf.TripleKind {
+			version = true
+			if err := collect(q.O); err != nil {
+				return err
+			}
+		}
+	}
+	for _, q := range append(slices.Clone(quads), inner...) {
 		if q.O.Dir != "" {
 			dir = true
 		}
@@ -79,7 +108,7 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 		needed[itsNS] = true
 	}
 	prefixes := assignPrefixes(needed, append(slices.Clone(opts.Prefixes), d.Prefixes...))
-	labels := blankLabels(quads)
+	labels := blankLabels(append(slices.Clone(quads), inner...))
 
 	bw := bufio.NewWriter(w)
 	ew := &errWriter{w: bw}
@@ -94,10 +123,62 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 		ew.attr(ns)
 		ew.str(`"`)
 	}
-	if dir {
+	if dir || version {
 		ew.str("\n" + indent + `rdf:version="1.2"`)
 	}
 	ew.str(">\n")
+
+	// prop writes the property element of p and o at the given depth; a
+	// triple term object is rdf:parseType="Triple" around a node element
+	// with its one triple.
+	var prop func(level int, p, o rdf.Term)
+	prop = func(level int, p, o rdf.Term) {
+		pad := strings.Repeat(indent, level)
+		sp := splits[p.Value]
+		name := prefixes[sp.ns] + ":" + sp.local
+		ew.str(pad + "<" + name)
+		switch o.Kind {
+		case rdf.IRIKind:
+			ew.str(` rdf:resource="`)
+			ew.attr(o.Value)
+			ew.str("\"/>\n")
+			return
+		case rdf.BlankKind:
+			ew.str(` rdf:nodeID="` + labels[o.Value] + "\"/>\n")
+			return
+		case rdf.TripleKind:
+			ts, tp, to, _ := o.Triple() // checked by collect
+			ew.str(` rdf:parseType="Triple">` + "\n" + pad + indent + "<rdf:Description ")
+			if ts.Kind == rdf.BlankKind {
+				ew.str(`rdf:nodeID="` + labels[ts.Value] + `">` + "\n")
+			} else {
+				ew.str(`rdf:about="`)
+				ew.attr(ts.Value)
+				ew.str("\">\n")
+			}
+			prop(level+2, tp, to)
+			ew.str(pad + indent + "</rdf:Description>\n" + pad + "</" + name + ">\n")
+			return
+		}
+		switch {
+		case o.Lang != "":
+			ew.str(` xml:lang="`)
+			ew.attr(o.Lang)
+			ew.str(`"`)
+			if o.Dir != "" {
+				ew.str(" " + prefixes[itsNS] + `:dir="`)
+				ew.attr(o.Dir)
+				ew.str(`"`)
+			}
+		case o.Datatype != "" && o.Datatype != rdf.XSDString:
+			ew.str(` rdf:datatype="`)
+			ew.attr(o.Datatype)
+			ew.str(`"`)
+		}
+		ew.str(">")
+		ew.text(o.Value)
+		ew.str("</" + name + ">\n")
+	}
 
 	for i := 0; i < len(quads); {
 		s := quads[i].S
@@ -110,38 +191,7 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 			ew.str("\">\n")
 		}
 		for ; i < len(quads) && quads[i].S == s; i++ {
-			q := quads[i]
-			sp := splits[q.P.Value]
-			name := prefixes[sp.ns] + ":" + sp.local
-			ew.str(indent + indent + "<" + name)
-			switch q.O.Kind {
-			case rdf.IRIKind:
-				ew.str(` rdf:resource="`)
-				ew.attr(q.O.Value)
-				ew.str("\"/>\n")
-				continue
-			case rdf.BlankKind:
-				ew.str(` rdf:nodeID="` + labels[q.O.Value] + "\"/>\n")
-				continue
-			}
-			switch {
-			case q.O.Lang != "":
-				ew.str(` xml:lang="`)
-				ew.attr(q.O.Lang)
-				ew.str(`"`)
-				if q.O.Dir != "" {
-					ew.str(" " + prefixes[itsNS] + `:dir="`)
-					ew.attr(q.O.Dir)
-					ew.str(`"`)
-				}
-			case q.O.Datatype != "" && q.O.Datatype != rdf.XSDString:
-				ew.str(` rdf:datatype="`)
-				ew.attr(q.O.Datatype)
-				ew.str(`"`)
-			}
-			ew.str(">")
-			ew.text(q.O.Value)
-			ew.str("</" + name + ">\n")
+			prop(2, quads[i].P, quads[i].O)
 		}
 		ew.str(indent + "</rdf:Description>\n")
 	}

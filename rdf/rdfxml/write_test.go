@@ -124,9 +124,16 @@ _:x <http://g/r> "z"@de .
 }
 
 // TestWriteRoundTripW3C writes the graph of every RDF/XML evaluation test
-// and checks that reading it back gives the W3C's expected graph.
+// (RDF 1.1 and RDF 1.2) and checks that reading it back gives the W3C's
+// expected graph.
 func TestWriteRoundTripW3C(t *testing.T) {
-	tests, err := w3c.Load(shared.MustPath(t, "conformance", "rdfxml", "manifest.ttl"))
+	for _, suite := range []string{"rdfxml", "rdf12-rdfxml"} {
+		writeRoundTripSuite(t, suite)
+	}
+}
+
+func writeRoundTripSuite(t *testing.T, suite string) {
+	tests, err := w3c.Load(shared.MustPath(t, "conformance", suite, "manifest.ttl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +174,7 @@ func TestWriteRoundTripW3C(t *testing.T) {
 		}
 		pass++
 	}
-	line := fmt.Sprintf("suite rdfxml: write round trip %d/%d", pass, run)
+	line := fmt.Sprintf("suite %s: write round trip %d/%d", suite, pass, run)
 	t.Log(line)
 	fmt.Println(line)
 }

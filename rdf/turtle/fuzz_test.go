@@ -62,12 +62,26 @@ func fuzzOne(t *testing.T, data []byte, syntax turtle.Syntax) {
 	}
 }
 
+// rdf12Seeds are RDF 1.2 edge cases: reifiers, annotations, reified and
+// nested triple terms, blank nodes shared with triple terms.
+var rdf12Seeds = []string{
+	"PREFIX : <http://x/>\nVERSION \"1.2\"\n:s :p :o ~:r {| :a :b ; |} {| :c [ :d 1 ] |} ~ , :o2 ~ _:x .\n",
+	"PREFIX : <http://x/>\n<< << :a :b :c >> :p <<( _:t :q ( ) )>> ~ [] >> :r <<( _:t :p <<( :s :p \"v\"@en--ltr )>> )>> .\n",
+	"PREFIX : <http://x/>\n_:t :p <<( _:t :p _:t )>> .\n:g { << :a :b :c >> :p :o } GRAPH :h { :s :p :o {| :a :b |} }\n",
+}
+
 func FuzzParseTurtle(f *testing.F) {
 	addSeeds(f, []string{"turtle", "rdf12-turtle"}, ".ttl", ".nt")
+	for _, s := range rdf12Seeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzOne(t, data, turtle.Turtle) })
 }
 
 func FuzzParseTriG(f *testing.F) {
 	addSeeds(f, []string{"trig", "rdf12-trig"}, ".trig", ".nq")
+	for _, s := range rdf12Seeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzOne(t, data, turtle.TriG) })
 }

@@ -1,4 +1,6 @@
-// Package turtle reads and writes Turtle 1.1 and TriG 1.1.
+// Package turtle reads and writes Turtle and TriG: 1.1, and 1.2 with triple
+// terms <<( s p o )>>, reified triples << s p o ~ r >>, reifiers and
+// annotations {| ... |} (read as rdf:reifies statements) and VERSION.
 //
 // The reader is a hand-written scanner and recursive-descent parser that
 // streams quads to an rdf.Sink as soon as each is complete; the writer
@@ -41,6 +43,8 @@ var (
 	rdfFirst = rdf.NewIRI(rdf.RDFFirst)
 	rdfRest  = rdf.NewIRI(rdf.RDFRest)
 	rdfNil   = rdf.NewIRI(rdf.RDFNil)
+	// rdfReifies links reifiers to triple terms (RDF 1.2).
+	rdfReifies = rdf.NewIRI(rdf.RDFReifies)
 )
 
 // Parse reads a Turtle or TriG document from r and sends its quads to sink
@@ -94,6 +98,7 @@ type parser struct {
 	maxQuads int64
 	maxTerm  int
 	bnodes   int64
+	ttDepth  int // nesting of triple terms <<( )>>
 
 	sb    []byte   // scratch for the term being read
 	num   []byte   // scratch for generated labels
@@ -361,6 +366,12 @@ func (p *parser) trigBlock() {
 		p.triples()
 		p.expect('.', `"." at the end of the triples`)
 		return
+	case '<':
+		if p.peek(1) == '<' {
+			p.triples()
+			p.expect('.', `"." at the end of the triples`)
+			return
+		}
 	}
 	s := p.subject()
 	p.ws()
@@ -437,6 +448,14 @@ func (p *parser) triples() {
 		}
 		return
 	}
+	if p.cur() == '<' && p.peek(1) == '<' {
+		s := p.reifiedTriple()
+		p.ws()
+		if c := p.cur(); c != '.' && c != '}' && c != eof {
+			p.predicateObjectList(s)
+		}
+		return
+	}
 	s := p.subject()
 	p.predicateObjectList(s)
 }
@@ -444,6 +463,8 @@ func (p *parser) triples() {
 func (p *parser) subject() rdf.Term {
 	p.ws()
 	switch c := p.cur(); {
+	case c == '<' && p.peek(1) == '<':
+		p.expected("a subject (a triple term <<( ... )>> may only be an object)")
 	case c == '<':
 		return rdf.NewIRI(p.iriRef())
 	case c == '_':
@@ -480,33 +501,24 @@ func (p *parser) predicateObjectList(s rdf.Term) {
 		switch p.cur() {
 		case '.', ']', '}', eof:
 			return
+		case '|':
+			if p.peek(1) == '}' {
+				return // the end of an annotation block
+			}
 		}
 		p.verbObjectList(s)
 	}
 }
 
 func (p *parser) verbObjectList(s rdf.Term) {
-	p.ws()
-	var pred rdf.Term
-	switch c := p.cur(); {
-	case c == '<':
-		pred = rdf.NewIRI(p.iriRef())
-	case c == 'a' && p.keywordAt(0, "a"):
-		p.pos++
-		pred = rdfType
-	default:
-		t, ok := p.pname()
-		if !ok {
-			p.expected("a predicate")
-		}
-		pred = t
-	}
+	pred := p.verb()
 	for {
 		o := p.object()
 		p.emit(s, pred, o)
 		p.ws()
 		if c := p.cur(); c == '~' || c == '{' && p.peek(1) == '|' {
-			p.errorf(p.pos, "RDF 1.2 reifiers and annotations (~, {| |}) are not supported")
+			p.annotation(s, pred, o)
+			p.ws()
 		}
 		if p.cur() != ',' {
 			return
@@ -515,9 +527,241 @@ func (p *parser) verbObjectList(s rdf.Term) {
 	}
 }
 
+// verb parses a predicate: an IRI or "a".
+func (p *parser) verb() rdf.Term {
+	p.ws()
+	switch c := p.cur(); {
+	case c == '<' && p.peek(1) != '<':
+		return rdf.NewIRI(p.iriRef())
+	case c == 'a' && p.keywordAt(0, "a"):
+		p.pos++
+		return rdfType
+	}
+	t, ok := p.pname()
+	if !ok {
+		p.expected("a predicate")
+	}
+	return t
+}
+
+// annotation parses (reifier | annotationBlock)* after the object of the
+// triple s pr o. Each reifier r adds "r rdf:reifies <<( s pr o )>>"; an
+// annotation block describes the reifier just before it, or else a fresh
+// blank node that reifies the triple.
+func (p *parser) annotation(s, pr, o rdf.Term) {
+	var tt rdf.Term
+	triple := func() rdf.Term {
+		if tt.Kind == rdf.None {
+			tt = p.tripleTermOf(s, pr, o)
+		}
+		return tt
+	}
+	var pending rdf.Term // a reifier not yet described by a block
+	for {
+		p.ws()
+		switch {
+		case p.cur() == '~':
+			p.pos++
+			r := p.reifierRest()
+			p.emit(r, rdfReifies, triple())
+			pending = r
+		case p.cur() == '{' && p.peek(1) == '|':
+			p.pos += 2
+			r := pending
+			if r.Kind == rdf.None {
+				r = p.fresh()
+				p.emit(r, rdfReifies, triple())
+			}
+			pending = rdf.Term{}
+			p.enter()
+			p.ws()
+			if p.cur() == '|' && p.peek(1) == '}' {
+				p.expected("a predicate in the annotation block")
+			}
+			p.predicateObjectList(r)
+			p.ws()
+			if p.cur() != '|' || p.peek(1) != '}' {
+				p.expected(`"|}" at the end of the annotation block`)
+			}
+			p.pos += 2
+			p.depth--
+		default:
+			return
+		}
+	}
+}
+
+// reifierRest parses the optional IRI or blank node after '~'; with none,
+// the reifier is a fresh blank node.
+func (p *parser) reifierRest() rdf.Term {
+	p.ws()
+	switch c := p.cur(); {
+	case c == '<' && p.peek(1) != '<':
+		return rdf.NewIRI(p.iriRef())
+	case c == '_':
+		return p.blankLabel()
+	case c == '[':
+		p.pos++
+		p.ws()
+		if p.cur() != ']' {
+			p.expected(`"]" (a reifier may be [] but not a property list)`)
+		}
+		p.pos++
+		return p.fresh()
+	}
+	if t, ok := p.pname(); ok {
+		return t
+	}
+	return p.fresh()
+}
+
+// tripleTermOf returns the triple term <<( s pr o )>>, checking the
+// MaxTermLength limit.
+func (p *parser) tripleTermOf(s, pr, o rdf.Term) rdf.Term {
+	t := rdf.NewTripleTerm(s, pr, o)
+	if p.maxTerm >= 0 && len(t.Value) > p.maxTerm {
+		p.limitf(p.pos, "triple term longer than %d bytes", p.maxTerm)
+	}
+	return t
+}
+
+// reifiedTriple parses '<<' rtSubject verb rtObject reifier? '>>' at pos:
+// it emits "r rdf:reifies <<( s p o )>>" and returns the reifier r.
+func (p *parser) reifiedTriple() rdf.Term {
+	p.enter()
+	start := p.pos
+	if p.peek(2) == '(' {
+		p.errorf(start, "a triple term <<( ... )>> may only be an object")
+	}
+	p.pos += 2
+	p.ws()
+	var s rdf.Term
+	switch c := p.cur(); {
+	case c == '<' && p.peek(1) == '<':
+		s = p.reifiedTriple()
+	case c == '[':
+		s = p.anon()
+	case c == '_' || c == '<':
+		s = p.subjectTerm()
+	default:
+		if t, ok := p.pname(); ok {
+			s = t
+		} else {
+			p.expected("the subject of a reified triple (an IRI, a blank node or a reified triple)")
+		}
+	}
+	pr := p.verb()
+	p.ws()
+	var o rdf.Term
+	switch c := p.cur(); {
+	case c == '<' && p.peek(1) == '<':
+		if p.peek(2) == '(' {
+			o = p.tripleTerm()
+		} else {
+			o = p.reifiedTriple()
+		}
+	case c == '[':
+		o = p.anon()
+	case c == '(':
+		p.expected("the object of a reified triple (collections are not allowed)")
+	default:
+		o = p.object()
+	}
+	p.ws()
+	var r rdf.Term
+	if p.cur() == '~' {
+		p.pos++
+		r = p.reifierRest()
+	} else {
+		r = p.fresh()
+	}
+	p.ws()
+	if p.cur() != '>' || p.peek(1) != '>' {
+		p.expected(`">>" at the end of the reified triple`)
+	}
+	p.pos += 2
+	p.emit(r, rdfReifies, p.tripleTermOf(s, pr, o))
+	p.depth--
+	return r
+}
+
+// anon parses '[' ']' and returns a fresh blank node.
+func (p *parser) anon() rdf.Term {
+	p.pos++
+	p.ws()
+	if p.cur() != ']' {
+		p.expected(`"]" (only [] may stand here, not a property list)`)
+	}
+	p.pos++
+	return p.fresh()
+}
+
+// subjectTerm parses an IRI or a labelled blank node.
+func (p *parser) subjectTerm() rdf.Term {
+	if p.cur() == '_' {
+		return p.blankLabel()
+	}
+	return rdf.NewIRI(p.iriRef())
+}
+
+// tripleTerm parses '<<(' ttSubject verb ttObject ')>>' at pos.
+func (p *parser) tripleTerm() rdf.Term {
+	p.enter()
+	p.ttDepth++
+	if p.ttDepth > rdf.MaxTripleTermNesting {
+		p.limitf(p.pos, "triple terms nested more than %d deep", rdf.MaxTripleTermNesting)
+	}
+	p.pos += 3
+	p.ws()
+	var s rdf.Term
+	switch c := p.cur(); {
+	case c == '<' && p.peek(1) == '<':
+		p.expected("the subject of a triple term (an IRI or a blank node)")
+	case c == '[':
+		s = p.anon()
+	case c == '_' || c == '<':
+		s = p.subjectTerm()
+	default:
+		t, ok := p.pname()
+		if !ok {
+			p.expected("the subject of a triple term (an IRI or a blank node)")
+		}
+		s = t
+	}
+	pr := p.verb()
+	p.ws()
+	var o rdf.Term
+	switch c := p.cur(); {
+	case c == '<' && p.peek(1) == '<':
+		if p.peek(2) != '(' {
+			p.expected("the object of a triple term (a reified triple << >> is not allowed inside <<( )>>)")
+		}
+		o = p.tripleTerm()
+	case c == '[':
+		o = p.anon()
+	case c == '(':
+		p.expected("the object of a triple term (collections are not allowed)")
+	default:
+		o = p.object()
+	}
+	p.ws()
+	if p.cur() != ')' || p.peek(1) != '>' || p.peek(2) != '>' {
+		p.expected(`")>>" at the end of the triple term`)
+	}
+	p.pos += 3
+	p.depth--
+	p.ttDepth--
+	return p.tripleTermOf(s, pr, o)
+}
+
 func (p *parser) object() rdf.Term {
 	p.ws()
 	switch c := p.cur(); {
+	case c == '<' && p.peek(1) == '<':
+		if p.peek(2) == '(' {
+			return p.tripleTerm()
+		}
+		return p.reifiedTriple()
 	case c == '<':
 		return rdf.NewIRI(p.iriRef())
 	case c == '_':

@@ -46,7 +46,11 @@ func TestParseErrors(t *testing.T) {
 		{`<http://x/a> <http://x/b> "x"@ .`, turtle.Turtle, 1, 31, "expected a language tag"},
 		{"<http://x/a> <http://x/b> <http://x/c\\u0020> .", turtle.Turtle, 1, 38, "which IRIs may not contain"},
 		{"<http://x/a> <http://x/b> \"\\uD800\" .", turtle.Turtle, 1, 28, "not a Unicode scalar value"},
-		{"<http://x/a> <http://x/b> << <http://x/a> <http://x/b> 1 >> .", turtle.Turtle, 1, 27, "RDF 1.2"},
+		{"<http://x/a> <http://x/b> << \"x\" <http://x/b> 1 >> .", turtle.Turtle, 1, 30, "the subject of a reified triple"},
+		{"<<( <http://x/a> <http://x/b> 1 )>> <http://x/b> 1 .", turtle.Turtle, 1, 1, "may only be an object"},
+		{"<http://x/a> <http://x/b> <<( <http://x/a> <http://x/b> ( 1 ) )>> .", turtle.Turtle, 1, 57, "collections are not allowed"},
+		{"<http://x/a> <http://x/b> 1 {| |} .", turtle.Turtle, 1, 32, "a predicate in the annotation block"},
+		{"<http://x/a> <http://x/b> << <http://x/a> <http://x/b> 1 ~ <http://x/r> .", turtle.Turtle, 1, 73, `">>" at the end of the reified triple`},
 		{"<http://x/a> <http://x/b> \"\xff\" .", turtle.Turtle, 1, 27, "invalid UTF-8"},
 	}
 	for _, c := range cases {

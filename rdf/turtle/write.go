@@ -112,11 +112,14 @@ type writer struct {
 	sorted  []rdf.IDQuad                // quads by graph, subject, predicate (rdf:type first), object
 	lists   map[rdf.TermID][]rdf.TermID // list heads written as ( ... ): their items
 	relabel map[rdf.TermID]string
-	typeID  rdf.TermID
-	bySubj  map[[2]rdf.TermID][]rdf.IDQuad // (graph, subject) -> quads sorted by P, O
-	indent  int
-	nest    int          // current nesting of [ ] and ( )
-	spill   []rdf.TermID // nodes too deep to nest, to write at top level
+	// innerLabel relabels, like relabel, the blank nodes that occur only
+	// inside triple terms (which have no term ID).
+	innerLabel map[string]string
+	typeID     rdf.TermID
+	bySubj     map[[2]rdf.TermID][]rdf.IDQuad // (graph, subject) -> quads sorted by P, O
+	indent     int
+	nest       int          // current nesting of [ ] and ( )
+	spill      []rdf.TermID // nodes too deep to nest, to write at top level
 }
 
 func newWriter(d *rdf.Dataset, syntax Syntax, opts WriteOptions) *writer {
@@ -162,18 +165,33 @@ func newWriter(d *rdf.Dataset, syntax Syntax, opts WriteOptions) *writer {
 	// Blank node labels: keep them when all are valid, else number them.
 	valid := true
 	for _, id := range ids {
-		if t := d.Term(id); t.Kind == rdf.BlankKind && !validBlankLabel(t.Value) {
+		t := d.Term(id)
+		if t.Kind == rdf.BlankKind && !validBlankLabel(t.Value) {
 			valid = false
 			break
+		}
+		if t.Kind == rdf.TripleKind {
+			rdf.EachBlank(t, func(b rdf.Term) { valid = valid && validBlankLabel(b.Value) })
 		}
 	}
 	if !valid {
 		w.relabel = map[rdf.TermID]string{}
+		w.innerLabel = map[string]string{}
 		k := 0
 		for _, id := range ids {
 			if d.Term(id).Kind == rdf.BlankKind {
 				w.relabel[id] = "b" + strconv.Itoa(k)
 				k++
+			}
+		}
+		for _, id := range ids {
+			if t := d.Term(id); t.Kind == rdf.TripleKind {
+				rdf.EachBlank(t, func(b rdf.Term) {
+					if _, ok := d.Lookup(b); !ok && w.innerLabel[b.Value] == "" {
+						w.innerLabel[b.Value] = "b" + strconv.Itoa(k)
+						k++
+					}
+				})
 			}
 		}
 	}
@@ -200,6 +218,15 @@ func newWriter(d *rdf.Dataset, syntax Syntax, opts WriteOptions) *writer {
 		see(q[2], q[3])
 		if q[3] != 0 {
 			w.isGraph[q[3]] = true
+		}
+		if d.Term(q[2]).Kind == rdf.TripleKind {
+			// A blank node inside a triple term is written with its
+			// label everywhere: never nested as [ ... ] or [].
+			rdf.EachBlank(d.Term(q[2]), func(b rdf.Term) {
+				if id, ok := d.Lookup(b); ok {
+					w.multi[id] = true
+				}
+			})
 		}
 	}
 	w.sorted = slices.Clone(d.IDQuads())
@@ -464,7 +491,45 @@ func (w *writer) term(id rdf.TermID, obj bool) {
 		}
 	case rdf.LiteralKind:
 		w.literal(t)
+	case rdf.TripleKind:
+		w.tripleTerm(t)
 	}
+}
+
+// tripleTerm writes an RDF 1.2 triple term as <<( s p o )>>.
+func (w *writer) tripleTerm(t rdf.Term) {
+	s, p, o, err := t.Triple()
+	if err != nil {
+		// Not from NewTripleTerm: write the value as it is.
+		w.out.WriteString("<<( ")
+		w.out.WriteString(t.Value)
+		w.out.WriteString(" )>>")
+		return
+	}
+	w.out.WriteString("<<( ")
+	for i, x := range [3]rdf.Term{s, p, o} {
+		if i > 0 {
+			w.out.WriteByte(' ')
+		}
+		switch x.Kind {
+		case rdf.IRIKind:
+			w.iri(x.Value)
+		case rdf.BlankKind:
+			w.out.WriteString("_:")
+			if w.relabel == nil {
+				w.out.WriteString(x.Value)
+			} else if id, ok := w.d.Lookup(x); ok {
+				w.out.WriteString(w.relabel[id])
+			} else {
+				w.out.WriteString(w.innerLabel[x.Value])
+			}
+		case rdf.LiteralKind:
+			w.literal(x)
+		case rdf.TripleKind:
+			w.tripleTerm(x)
+		}
+	}
+	w.out.WriteString(" )>>")
 }
 
 func (w *writer) iri(s string) {
