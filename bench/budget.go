@@ -386,37 +386,52 @@ func order(g graphrag.Graph, ordering string, evidence []string, seed uint64) (g
 		})
 	}
 	og := graphrag.Graph{Nodes: nodes, Edges: edges}
-	var recs []record
-	if ordering == OrderInterleaved {
-		bySource := map[string][]int{}
-		for i, e := range edges {
-			bySource[e.Source] = append(bySource[e.Source], i)
-		}
-		used := make([]bool, len(edges))
-		for i, n := range nodes {
+	nodeIDs := make([]string, len(nodes))
+	for i, n := range nodes {
+		nodeIDs[i] = n.ID
+	}
+	sources := make([]string, len(edges))
+	for i, e := range edges {
+		sources[i] = e.Source
+	}
+	return og, records(nodeIDs, sources, ordering == OrderInterleaved)
+}
+
+// records lists the records of a graph's nodes and edges (given by node id
+// and by edge source id, in the chosen order): all nodes then all edges,
+// or, interleaved, each node followed by its not yet listed outgoing
+// edges, and then the edges whose source is no node.
+func records(nodeIDs, edgeSources []string, interleaved bool) []record {
+	recs := make([]record, 0, len(nodeIDs)+len(edgeSources))
+	if !interleaved {
+		for i := range nodeIDs {
 			recs = append(recs, record{node: i, edge: -1})
-			for _, j := range bySource[n.ID] {
-				if !used[j] {
-					used[j] = true
-					recs = append(recs, record{node: -1, edge: j})
-				}
-			}
-			delete(bySource, n.ID)
 		}
-		for j := range edges {
+		for j := range edgeSources {
+			recs = append(recs, record{node: -1, edge: j})
+		}
+		return recs
+	}
+	bySource := map[string][]int{}
+	for j, src := range edgeSources {
+		bySource[src] = append(bySource[src], j)
+	}
+	used := make([]bool, len(edgeSources))
+	for i, id := range nodeIDs {
+		recs = append(recs, record{node: i, edge: -1})
+		for _, j := range bySource[id] {
 			if !used[j] {
+				used[j] = true
 				recs = append(recs, record{node: -1, edge: j})
 			}
 		}
-	} else {
-		for i := range nodes {
-			recs = append(recs, record{node: i, edge: -1})
-		}
-		for j := range edges {
+	}
+	for j := range edgeSources {
+		if !used[j] {
 			recs = append(recs, record{node: -1, edge: j})
 		}
 	}
-	return og, recs
+	return recs
 }
 
 // bfsOrder numbers node ids breadth-first from starts over edges in both

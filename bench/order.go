@@ -258,34 +258,14 @@ func graphOrder(g *graph.Graph, ordering string, queries []Query, seed uint64) (
 		edgeRank := func(e graph.Edge) int { return min(rank[index[e.From]], rank[index[e.To]]) }
 		slices.SortStableFunc(edges, func(a, b graph.Edge) int { return cmp.Compare(edgeRank(a), edgeRank(b)) })
 	}
-	var recs []record
-	if ordering == OrderInterleaved {
-		bySource := map[string][]int{}
-		for i, e := range edges {
-			bySource[e.From] = append(bySource[e.From], i)
-		}
-		used := make([]bool, len(edges))
-		for i, n := range nodes {
-			recs = append(recs, record{node: i, edge: -1})
-			for _, j := range bySource[n.ID] {
-				if !used[j] {
-					used[j] = true
-					recs = append(recs, record{node: -1, edge: j})
-				}
-			}
-		}
-		for j := range edges {
-			if !used[j] {
-				recs = append(recs, record{node: -1, edge: j})
-			}
-		}
-		return nodes, edges, recs
+	nodeIDs := make([]string, len(nodes))
+	for i, n := range nodes {
+		nodeIDs[i] = n.ID
 	}
-	for i := range nodes {
-		recs = append(recs, record{node: i, edge: -1})
+	sources := make([]string, len(edges))
+	for i, e := range edges {
+		sources[i] = e.From
 	}
-	for j := range edges {
-		recs = append(recs, record{node: -1, edge: j})
-	}
+	recs := records(nodeIDs, sources, ordering == OrderInterleaved)
 	return nodes, edges, recs
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,35 +9,12 @@ import (
 
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/llm/llmtest"
-	"github.com/spf13/cobra"
 )
 
-// runEval runs `isolda eval ARGS` with the same error handling as run, on a
-// root holding only the eval command (the lead wires it into commands).
+// runEval runs `isolda eval ARGS`.
 func runEval(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
-	root := &cobra.Command{Use: "isolda", SilenceUsage: true, SilenceErrors: true}
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.AddCommand(newEvalCmd(env))
-	root.SetArgs(append([]string{"eval"}, args...))
-	err := root.Execute()
-	var ee *exitError
-	switch {
-	case err == nil:
-		code = exitOK
-	case errors.As(err, &ee):
-		if ee.err != nil {
-			fmt.Fprintln(&errb, "isolda:", ee.err)
-		}
-		code = ee.code
-	default:
-		fmt.Fprintln(&errb, "isolda:", err)
-		code = exitBadInput
-	}
-	return code, out.String(), errb.String()
+	return runCLI(t, "", append([]string{"eval"}, args...)...)
 }
 
 func TestEvalInitValidate(t *testing.T) {

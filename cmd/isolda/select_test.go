@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,35 +11,12 @@ import (
 	"github.com/isolda/isolda/adaptive"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/task"
-	"github.com/spf13/cobra"
 )
 
-// runSelectCLI runs `isolda ARGS` on a root holding the select and report
-// commands, with the same error handling as run.
+// runSelectCLI runs `isolda ARGS` with empty standard input.
 func runSelectCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
-	root := &cobra.Command{Use: "isolda", SilenceUsage: true, SilenceErrors: true}
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.AddCommand(newSelectCmd(env), newReportCmd(env))
-	root.SetArgs(args)
-	err := root.Execute()
-	var ee *exitError
-	switch {
-	case err == nil:
-		code = exitOK
-	case errors.As(err, &ee):
-		if ee.err != nil {
-			fmt.Fprintln(&errb, "isolda:", ee.err)
-		}
-		code = ee.code
-	default:
-		fmt.Fprintln(&errb, "isolda:", err)
-		code = exitBadInput
-	}
-	return code, out.String(), errb.String()
+	return runCLI(t, "", args...)
 }
 
 func TestSelectDryRun(t *testing.T) {
