@@ -26,8 +26,57 @@ func newEvalCmd(env *Env) *cobra.Command {
 			"question (SHA-1 hashes in DIR/manifest.json) and appends one JSON line per call to DIR/answers.jsonl; " +
 			"running it again resumes where it stopped.",
 	}
+	var dry bool
+	cmd.Flags().BoolVar(&dry, "dry-run", false, "render and hash the embedded example experiment (`isolda eval init`), print its calls and input tokens per model, call nothing")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if !dry {
+			return cmd.Help()
+		}
+		p, cleanup, err := prepareExperiment(nil)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		return printDryRun(env, p)
+	}
 	cmd.AddCommand(newEvalInitCmd(env), newEvalValidateCmd(env), newEvalRunCmd(env))
 	return cmd
+}
+
+// prepareExperiment loads and prepares the experiment file args[0] or, with
+// no argument, the embedded example (`isolda eval init`) with the demo graph
+// beside it in a temporary folder that cleanup removes.
+func prepareExperiment(args []string) (p *eval.Plan, cleanup func(), err error) {
+	cleanup = func() {}
+	var e *eval.Experiment
+	var dir string
+	if len(args) == 1 {
+		if e, err = eval.LoadExperiment(args[0]); err != nil {
+			return nil, cleanup, badInput(err)
+		}
+		dir = filepath.Dir(args[0])
+	} else {
+		if e, err = eval.ParseExperiment([]byte(eval.ExampleYAML), "(embedded example)"); err != nil {
+			return nil, cleanup, err
+		}
+		if dir, err = os.MkdirTemp("", "isolda-eval-"); err != nil {
+			return nil, cleanup, err
+		}
+		cleanup = func() { os.RemoveAll(dir) }
+		b, err := examples.Read(examples.Default)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, examples.Default), b, 0o644)
+		}
+		if err != nil {
+			cleanup()
+			return nil, func() {}, err
+		}
+	}
+	if p, err = eval.Prepare(e, dir); err != nil {
+		cleanup()
+		return nil, func() {}, badInput(err)
+	}
+	return p, cleanup, nil
 }
 
 func newEvalInitCmd(env *Env) *cobra.Command {
@@ -96,52 +145,18 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 	var dry bool
 	var interval time.Duration
 	cmd := &cobra.Command{
-		Use:   "run FILE --out DIR",
-		Short: "Run (or resume) an experiment, or with --dry-run count its calls and input tokens",
-		Args:  cobra.ExactArgs(1),
+		Use:   "run [FILE] --out DIR",
+		Short: "Run (or resume) an experiment (the embedded example without FILE), or with --dry-run count its calls and input tokens",
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := eval.LoadExperiment(args[0])
+			p, cleanup, err := prepareExperiment(args)
 			if err != nil {
-				return badInput(err)
+				return err
 			}
-			p, err := eval.Prepare(e, filepath.Dir(args[0]))
-			if err != nil {
-				return badInput(err)
-			}
+			defer cleanup()
+			e := p.Experiment
 			if dry {
-				mc, err := eval.DryRun(p, nil)
-				if err != nil {
-					return badInput(err)
-				}
-				fmt.Fprintf(env.Stdout, "run %s: %d contexts, %d questions\n", p.Manifest.RunID, len(p.Contexts), len(p.Entries))
-				tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-				if shaped(p.Contexts) {
-					fmt.Fprintln(tw, "GRAPH\tARM\tORDERING\tANCHOR\tBUDGET\tTOKENIZER\tTOKENS\tRECORDS")
-					for _, c := range p.Contexts {
-						budget, tok, toks, recs := "-", "-", "-", "-"
-						if c.Budget > 0 {
-							budget, tok, toks = fmt.Sprintf("%d %s", c.Budget, c.Policy), c.Tokenizer, fmt.Sprint(c.Tokens)
-						}
-						if c.Records > 0 {
-							recs = fmt.Sprintf("%d/%d", c.Kept, c.Records)
-						}
-						anchor := c.Anchor
-						if anchor == "" {
-							anchor = "-"
-						}
-						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Graph, c.Arm, c.OrderingName(), anchor, budget, tok, toks, recs)
-					}
-					fmt.Fprintln(tw)
-				}
-				fmt.Fprintln(tw, "MODEL\tCALLS\tTOKENIZER\tINPUT_TOKENS")
-				for _, m := range mc {
-					tok, n := m.Tokenizer, fmt.Sprint(m.InputTokens)
-					if tok == "" {
-						tok, n = "-", "-"
-					}
-					fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", m.Model, m.Calls, tok, n)
-				}
-				return tw.Flush()
+				return printDryRun(env, p)
 			}
 			if out == "" {
 				return badInput(errors.New("--out DIR is required"))
@@ -201,4 +216,42 @@ func shaped(cs []eval.Context) bool {
 		}
 	}
 	return false
+}
+
+// printDryRun prints the contexts (when any is budgeted or reordered) and
+// the calls and input tokens per model of a prepared plan.
+func printDryRun(env *Env, p *eval.Plan) error {
+	mc, err := eval.DryRun(p, nil)
+	if err != nil {
+		return badInput(err)
+	}
+	fmt.Fprintf(env.Stdout, "run %s: %d contexts, %d questions\n", p.Manifest.RunID, len(p.Contexts), len(p.Entries))
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	if shaped(p.Contexts) {
+		fmt.Fprintln(tw, "GRAPH\tARM\tORDERING\tANCHOR\tBUDGET\tTOKENIZER\tTOKENS\tRECORDS")
+		for _, c := range p.Contexts {
+			budget, tok, toks, recs := "-", "-", "-", "-"
+			if c.Budget > 0 {
+				budget, tok, toks = fmt.Sprintf("%d %s", c.Budget, c.Policy), c.Tokenizer, fmt.Sprint(c.Tokens)
+			}
+			if c.Records > 0 {
+				recs = fmt.Sprintf("%d/%d", c.Kept, c.Records)
+			}
+			anchor := c.Anchor
+			if anchor == "" {
+				anchor = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Graph, c.Arm, c.OrderingName(), anchor, budget, tok, toks, recs)
+		}
+		fmt.Fprintln(tw)
+	}
+	fmt.Fprintln(tw, "MODEL\tCALLS\tTOKENIZER\tINPUT_TOKENS")
+	for _, m := range mc {
+		tok, n := m.Tokenizer, fmt.Sprint(m.InputTokens)
+		if tok == "" {
+			tok, n = "-", "-"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", m.Model, m.Calls, tok, n)
+	}
+	return tw.Flush()
 }

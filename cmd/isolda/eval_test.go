@@ -113,3 +113,23 @@ func TestEvalRunAndDryRun(t *testing.T) {
 func regexpLine(s, pattern string) bool {
 	return regexp.MustCompile("(?m)^" + pattern).MatchString(s)
 }
+
+// TestEvalDryRunEmbedded checks that `isolda eval --dry-run` and `isolda eval
+// run --dry-run` without a file plan exactly what the file written by
+// `isolda eval init` plans.
+func TestEvalDryRunEmbedded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "exp.yaml")
+	if code, _, errs := runEval(t, "init", path); code != exitOK {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	code, want, errs := runEval(t, "run", path, "--dry-run")
+	if code != exitOK || !strings.Contains(want, "MODEL") {
+		t.Fatalf("run FILE --dry-run: %d %q %s", code, want, errs)
+	}
+	for _, args := range [][]string{{"--dry-run"}, {"run", "--dry-run"}} {
+		code, got, errs := runEval(t, args...)
+		if code != exitOK || got != want {
+			t.Errorf("eval %v: code %d, stderr %q\ngot:\n%s\nwant:\n%s", args, code, errs, got, want)
+		}
+	}
+}
