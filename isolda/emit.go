@@ -384,8 +384,14 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 	// Remaining groups of each row: the label value used as id is consumed;
 	// the label group of a row that writes @id goes to ~extra.
 	rem := make([][]group, n)
+	total := 0
+	for _, r := range t.rows {
+		total += len(r.groups)
+	}
+	arena := make([]group, 0, total) // rem[i] are capped sub-slices of it
 	hasIRI := false
 	for i, r := range t.rows {
+		start := len(arena)
 		if e.term(r.ent).Kind == rdf.IRIKind {
 			hasIRI = true
 		} else {
@@ -405,7 +411,10 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 				}
 				g = group{key: g.key, vals: vals}
 			}
-			rem[i] = append(rem[i], g)
+			arena = append(arena, g)
+		}
+		if len(arena) > start {
+			rem[i] = arena[start:len(arena):len(arena)]
 		}
 	}
 	count := map[gkey]int{}

@@ -864,6 +864,11 @@ func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPar
 		}
 	}
 	part := graphPart{name: g}
+	type kv struct {
+		k gkey
+		v rdf.TermID
+	}
+	var kvs []kv // reused for every subject
 	tables := map[rdf.TermID]*table{}
 	inlineCount := map[rdf.TermID]int{}
 	for _, s := range subs {
@@ -882,11 +887,7 @@ func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPar
 			}
 		}
 		r := &row{ent: s.id}
-		type kv struct {
-			k gkey
-			v rdf.TermID
-		}
-		var kvs []kv
+		kvs = kvs[:0]
 		for _, k := range s.quads {
 			q := qs[k]
 			if q[1] == e.typeID && q[2] == main {
@@ -900,17 +901,28 @@ func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPar
 			}
 			return e.cmpVal(a.k.cls, a.v, b.v)
 		})
-		for i := 0; i < len(kvs); {
-			j := i
-			for j < len(kvs) && kvs[j].k == kvs[i].k {
-				j++
+		// One allocation for the groups and one for their values, which
+		// are capped sub-slices of it.
+		ngroups := 0
+		for i := range kvs {
+			if i == 0 || kvs[i].k != kvs[i-1].k {
+				ngroups++
 			}
-			gr := group{key: kvs[i].k}
-			for _, x := range kvs[i:j] {
-				gr.vals = append(gr.vals, x.v)
+		}
+		if len(kvs) > 0 {
+			vals := make([]rdf.TermID, len(kvs))
+			for i, x := range kvs {
+				vals[i] = x.v
 			}
-			r.groups = append(r.groups, gr)
-			i = j
+			r.groups = make([]group, 0, ngroups)
+			for i := 0; i < len(kvs); {
+				j := i
+				for j < len(kvs) && kvs[j].k == kvs[i].k {
+					j++
+				}
+				r.groups = append(r.groups, group{key: kvs[i].k, vals: vals[i:j:j]})
+				i = j
+			}
 		}
 		if e.inline[s.id] {
 			e.inlineRows[s.id] = inlineEnt{row: r, main: main}

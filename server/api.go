@@ -392,7 +392,7 @@ func encode(f formats.Format, d *rdf.Dataset, in *formats.Input, o *IsoldaOption
 
 func (s *server) serialize(ctx context.Context, body []byte) (any, *apiError) {
 	var req SerializeRequest
-	if e := decodeJSON(body, &req); e != nil {
+	if e := decodeWithData(body, &req, &req.Graph.Data); e != nil {
 		return nil, e
 	}
 	if req.Format == "" {
@@ -459,7 +459,7 @@ func (s *server) serialize(ctx context.Context, body []byte) (any, *apiError) {
 
 func (s *server) compare(ctx context.Context, body []byte) (any, *apiError) {
 	var req CompareRequest
-	if e := decodeJSON(body, &req); e != nil {
+	if e := decodeWithData(body, &req, &req.Graph.Data); e != nil {
 		return nil, e
 	}
 	names := req.Tokenizers
@@ -523,7 +523,7 @@ func (s *server) compare(ctx context.Context, body []byte) (any, *apiError) {
 
 func (s *server) check(ctx context.Context, body []byte) (any, *apiError) {
 	var req CheckRequest
-	if e := decodeJSON(body, &req); e != nil {
+	if e := decodeWithData(body, &req, &req.Graph.Data); e != nil {
 		return nil, e
 	}
 	if e := req.Options.validate(); e != nil {

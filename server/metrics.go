@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"net/http"
+	rtmetrics "runtime/metrics"
 	"slices"
 	"strconv"
 	"sync"
@@ -125,5 +126,68 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintln(bw, "# HELP isolda_http_requests_in_flight HTTP requests being answered now.")
 	fmt.Fprintln(bw, "# TYPE isolda_http_requests_in_flight gauge")
 	fmt.Fprintf(bw, "isolda_http_requests_in_flight %d\n", m.inFlight.Load())
+	writeRuntimeMetrics(bw)
 	bw.Flush()
+}
+
+// runtimeSeries are the Go runtime series of /metrics, named as the
+// Prometheus Go client names them (so that dashboards and
+// internal/loadgen's memory sampler find them) and read from
+// runtime/metrics, which, unlike runtime.ReadMemStats, does not stop the
+// world.
+func runtimeSeries() []struct {
+	name, kind, help string
+	samples          []string // runtime/metrics names, summed
+} {
+	return []struct {
+		name, kind, help string
+		samples          []string
+	}{
+		{"go_goroutines", "gauge", "Number of goroutines that currently exist.",
+			[]string{"/sched/goroutines:goroutines"}},
+		{"go_memstats_heap_alloc_bytes", "gauge", "Number of heap bytes allocated and still in use (live and not yet swept objects).",
+			[]string{"/memory/classes/heap/objects:bytes"}},
+		{"go_memstats_heap_inuse_bytes", "gauge", "Number of heap bytes in spans that are in use.",
+			[]string{"/memory/classes/heap/objects:bytes", "/memory/classes/heap/unused:bytes"}},
+		{"go_memstats_sys_bytes", "gauge", "Number of bytes obtained from the operating system.",
+			[]string{"/memory/classes/total:bytes"}},
+		{"go_memstats_alloc_bytes_total", "counter", "Total number of heap bytes allocated, even if freed.",
+			[]string{"/gc/heap/allocs:bytes"}},
+		{"go_gc_cycles_total", "counter", "Number of completed garbage collection cycles.",
+			[]string{"/gc/cycles/total:gc-cycles"}},
+		{"go_gc_gogc_percent", "gauge", "Heap size target percentage (GOGC, or --gogc of isolda serve).",
+			[]string{"/gc/gogc:percent"}},
+		{"go_gc_gomemlimit_bytes", "gauge", "Go runtime memory limit (GOMEMLIMIT, or --memory-limit of isolda serve).",
+			[]string{"/gc/gomemlimit:bytes"}},
+	}
+}
+
+// writeRuntimeMetrics writes the runtime series in a fixed order; a sample
+// this Go version does not know is left out.
+func writeRuntimeMetrics(bw *bufio.Writer) {
+	series := runtimeSeries()
+	var samples []rtmetrics.Sample
+	for _, s := range series {
+		for _, name := range s.samples {
+			samples = append(samples, rtmetrics.Sample{Name: name})
+		}
+	}
+	rtmetrics.Read(samples)
+	k := 0
+	for _, s := range series {
+		var sum uint64
+		ok := true
+		for range s.samples {
+			if samples[k].Value.Kind() != rtmetrics.KindUint64 {
+				ok = false
+			} else {
+				sum += samples[k].Value.Uint64()
+			}
+			k++
+		}
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(bw, "# HELP %s %s\n# TYPE %s %s\n%s %d\n", s.name, s.help, s.name, s.kind, s.name, sum)
+	}
 }

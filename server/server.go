@@ -361,7 +361,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *api
 	if r.ContentLength > limit {
 		return nil, tooLarge(limit)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body, err := readAll(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -370,6 +370,31 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *api
 		return nil, &apiError{Status: http.StatusBadRequest, Msg: "cannot read the request body: " + err.Error()}
 	}
 	return body, nil
+}
+
+// readAll is io.ReadAll with a first buffer of the announced length (plus
+// one byte to see the end without growing), so that a body whose
+// Content-Length is known is read into one allocation of its size instead
+// of a series of doublings. size < 0 means unknown; the caller has checked
+// size against the limit, and the reader enforces the limit anyway.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	if size < 0 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, size+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // longer than announced: grow
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 func tooLarge(limit int64) *apiError {

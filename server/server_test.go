@@ -751,4 +751,21 @@ func TestMetrics(t *testing.T) {
 	if !strings.Contains(string(body), "# TYPE isolda_http_request_duration_seconds histogram") {
 		t.Error("no histogram TYPE line")
 	}
+	// The Go runtime series: internal/loadgen samples the heap from
+	// go_memstats_heap_alloc_bytes; the handler's own goroutine is alive.
+	for _, name := range []string{"go_memstats_heap_alloc_bytes", "go_memstats_heap_inuse_bytes",
+		"go_memstats_sys_bytes", "go_memstats_alloc_bytes_total", "go_goroutines", "go_gc_gogc_percent"} {
+		if values[name] <= 0 {
+			t.Errorf("%s = %v, want a positive value", name, values[name])
+		}
+		if !strings.Contains(string(body), "# TYPE "+name+" ") {
+			t.Errorf("no TYPE line for %s", name)
+		}
+	}
+	if values["go_memstats_heap_inuse_bytes"] < values["go_memstats_heap_alloc_bytes"] {
+		t.Errorf("heap in use %v < heap alloc %v", values["go_memstats_heap_inuse_bytes"], values["go_memstats_heap_alloc_bytes"])
+	}
+	if _, ok := values["go_gc_cycles_total"]; !ok {
+		t.Error("no go_gc_cycles_total")
+	}
 }

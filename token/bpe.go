@@ -111,11 +111,11 @@ func (sc *scratch) initBytes(n int) {
 
 // rankBPEHeap merges the bytes of piece (len >= 2) by rank with the heap
 // engine and appends the token ids (the ranks of the final symbols).
-func rankBPEHeap(sc *scratch, piece string, ranks map[string]int32, dst []int) []int {
+func rankBPEHeap(sc *scratch, piece string, ranks *rankTable, dst []int) []int {
 	sc.initBytes(len(piece))
 	syms := sc.syms
 	for i := 0; i+1 < len(piece); i++ {
-		if r, ok := ranks[piece[i:i+2]]; ok {
+		if r, ok := ranks.get(piece[i : i+2]); ok {
 			sc.push(cand{rank: r, left: int32(i), size: 2})
 		}
 	}
@@ -127,7 +127,7 @@ func rankBPEHeap(sc *scratch, piece string, ranks map[string]int32, dst []int) [
 		if r < 0 {
 			return
 		}
-		if rk, ok := ranks[piece[syms[l].start:syms[r].end]]; ok {
+		if rk, ok := ranks.get(piece[syms[l].start:syms[r].end]); ok {
 			sc.push(cand{rank: rk, left: l, size: syms[r].end - syms[l].start})
 		}
 	}
@@ -151,7 +151,7 @@ func rankBPEHeap(sc *scratch, piece string, ranks map[string]int32, dst []int) [
 		queue(c.left)
 	}
 	for i := int32(0); i >= 0; i = syms[i].next {
-		dst = append(dst, int(ranks[piece[syms[i].start:syms[i].end]]))
+		dst = append(dst, int(ranks.at(piece[syms[i].start:syms[i].end])))
 	}
 	return dst
 }
@@ -165,11 +165,11 @@ type part struct {
 const noRank = int32(1<<31 - 1)
 
 // rankBPESmall is tiktoken's byte_pair_merge, for short pieces (len >= 2).
-func rankBPESmall(sc *scratch, piece string, ranks map[string]int32, dst []int) []int {
+func rankBPESmall(sc *scratch, piece string, ranks *rankTable, dst []int) []int {
 	parts := sc.parts[:0]
 	minRank, minAt := noRank, -1
 	for i := 0; i+1 < len(piece); i++ {
-		r, ok := ranks[piece[i:i+2]]
+		r, ok := ranks.get(piece[i : i+2])
 		if !ok {
 			r = noRank
 		}
@@ -181,7 +181,7 @@ func rankBPESmall(sc *scratch, piece string, ranks map[string]int32, dst []int) 
 	parts = append(parts, part{int32(len(piece) - 1), noRank}, part{int32(len(piece)), noRank})
 	rankOf := func(i int) int32 {
 		if i+3 < len(parts) {
-			if r, ok := ranks[piece[parts[i].start:parts[i+3].start]]; ok {
+			if r, ok := ranks.get(piece[parts[i].start:parts[i+3].start]); ok {
 				return r
 			}
 		}
@@ -202,7 +202,7 @@ func rankBPESmall(sc *scratch, piece string, ranks map[string]int32, dst []int) 
 		}
 	}
 	for j := 0; j+1 < len(parts); j++ {
-		dst = append(dst, int(ranks[piece[parts[j].start:parts[j+1].start]]))
+		dst = append(dst, int(ranks.at(piece[parts[j].start:parts[j+1].start])))
 	}
 	sc.parts = parts
 	return dst

@@ -28,8 +28,8 @@ func decoder(t testing.TB, tok Tokenizer) func(ids []int) string {
 	t.Helper()
 	switch e := tok.(*base).enc.(type) {
 	case *tiktoken:
-		inv := make(map[int32]string, len(e.ranks))
-		for s, r := range e.ranks {
+		inv := make(map[int32]string, e.ranks.len())
+		for s, r := range e.ranks.all() {
 			inv[r] = s
 		}
 		return func(ids []int) string {

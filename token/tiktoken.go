@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 
 	"github.com/pkoukk/tiktoken-go-loader/assets"
@@ -35,9 +37,10 @@ func tiktokenSpecials(name string) map[string]int {
 
 // tiktoken is an OpenAI BPE encoding: byte ranks and a split pattern.
 type tiktoken struct {
-	ranks    map[string]int32
+	ranks    *rankTable
 	split    splitter
 	specials *addedMatcher // nil unless special tokens are recognised
+	memo     *pieceMemo    // token counts of recent pieces, for Count
 }
 
 // loadTiktoken builds an embedded encoding. With special, the text's
@@ -62,7 +65,7 @@ func loadTiktoken(name string, special bool) (Tokenizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("token: embedded %s: %w", name, err)
 	}
-	t := &tiktoken{ranks: ranks, split: sp}
+	t := &tiktoken{ranks: ranks, split: sp, memo: newPieceMemo()}
 	if special {
 		t.specials = newAddedMatcher(tiktokenSpecials(name))
 	}
@@ -70,9 +73,10 @@ func loadTiktoken(name string, special bool) (Tokenizer, error) {
 }
 
 // parseTiktokenRanks reads a .tiktoken file: lines "base64 rank".
-func parseTiktokenRanks(data []byte) (map[string]int32, error) {
-	ranks := make(map[string]int32, bytes.Count(data, []byte{'\n'})+1)
-	buf := make([]byte, 0, 256)
+func parseTiktokenRanks(data []byte) (*rankTable, error) {
+	lines := bytes.Count(data, []byte{'\n'}) + 1
+	keys := make([]byte, 0, len(data)*3/4)
+	entries := make([]rankEntry, 0, lines)
 	for line := 1; len(data) > 0; line++ {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -87,22 +91,28 @@ func parseTiktokenRanks(data []byte) (map[string]int32, error) {
 		if sp < 0 {
 			return nil, fmt.Errorf("line %d: no rank", line)
 		}
-		n := base64.StdEncoding.DecodedLen(sp)
-		if cap(buf) < n {
-			buf = make([]byte, n)
-		}
-		n, err := base64.StdEncoding.Decode(buf[:n], l[:sp])
+		off := len(keys)
+		keys = slices.Grow(keys, base64.StdEncoding.DecodedLen(sp))
+		n, err := base64.StdEncoding.Decode(keys[off:off+base64.StdEncoding.DecodedLen(sp)], l[:sp])
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
+		if n == 0 || n > math.MaxUint16 {
+			return nil, fmt.Errorf("line %d: token of %d bytes", line, n)
+		}
+		keys = keys[:off+n]
 		r, err := strconv.ParseInt(string(l[sp+1:]), 10, 32)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
-		ranks[string(buf[:n])] = int32(r)
+		entries = append(entries, rankEntry{off: uint32(off), n: uint16(n), rank: int32(r)})
+	}
+	ranks, err := newRankTable(string(keys), entries)
+	if err != nil {
+		return nil, err
 	}
 	for b := 0; b < 256; b++ {
-		if _, ok := ranks[string([]byte{byte(b)})]; !ok {
+		if _, ok := ranks.get(string([]byte{byte(b)})); !ok {
 			return nil, fmt.Errorf("byte %#02x has no rank", b)
 		}
 	}
@@ -137,6 +147,9 @@ func (t *tiktoken) appendBody(sc *scratch, text string, dst []int) []int {
 func (t *tiktoken) cutSafe() bool { return true }
 
 func (t *tiktoken) appendOrdinary(sc *scratch, text string, dst []int) []int {
+	if sc.counting && t.memo != nil {
+		return t.countOrdinary(sc, text, dst)
+	}
 	for i := 0; i < len(text); {
 		j := t.split.next(text, i)
 		dst = sc.flush(t.appendPiece(sc, text[i:j], dst))
@@ -145,8 +158,36 @@ func (t *tiktoken) appendOrdinary(sc *scratch, text string, dst []int) []int {
 	return dst
 }
 
+// countOrdinary is appendOrdinary for a counting scratch: the counts of
+// memoized pieces go straight to sc.counted, other pieces are merged and
+// memoized. A one-byte piece is always one token (every byte has a rank).
+func (t *tiktoken) countOrdinary(sc *scratch, text string, dst []int) []int {
+	for i := 0; i < len(text); {
+		j := t.split.next(text, i)
+		piece := text[i:j]
+		i = j
+		switch {
+		case len(piece) == 1:
+			sc.counted++
+		case len(piece) <= memoMaxPiece:
+			s := t.memo.slot(piece)
+			if n, ok := t.memo.get(s, piece); ok {
+				sc.counted += n
+				continue
+			}
+			n0 := len(dst)
+			dst = t.appendPiece(sc, piece, dst)
+			t.memo.put(s, piece, len(dst)-n0)
+			dst = sc.flush(dst)
+		default:
+			dst = sc.flush(t.appendPiece(sc, piece, dst))
+		}
+	}
+	return dst
+}
+
 func (t *tiktoken) appendPiece(sc *scratch, piece string, dst []int) []int {
-	if id, ok := t.ranks[piece]; ok {
+	if id, ok := t.ranks.get(piece); ok {
 		return append(dst, int(id))
 	}
 	if len(piece) <= smallPiece {

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,9 +31,17 @@ func Hash(d *rdf.Dataset) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
+	// The digest has no WriteString: copy the lines into one buffer in
+	// blocks rather than converting each.
+	buf := make([]byte, 0, 16<<10)
 	for _, l := range c.lines() {
-		io.WriteString(h, l)
+		if len(buf)+len(l) > cap(buf) && len(buf) > 0 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+		buf = append(buf, l...)
 	}
+	h.Write(buf)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 

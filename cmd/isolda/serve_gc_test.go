@@ -1,0 +1,78 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGCSettings checks how --gogc, --memory-limit and GOGC combine.
+func TestGCSettings(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	cases := []struct {
+		gogc      int
+		given     bool
+		limit     string
+		getenv    func(string) string
+		want      gcConfig
+		wantStr   string
+		wantError string
+	}{
+		{gogc: 200, getenv: env(), want: gcConfig{percent: 200}, wantStr: "gogc 200"},
+		{gogc: 200, getenv: env("GOGC", "50"), want: gcConfig{fromEnv: true, envValue: "50"}, wantStr: "GOGC=50"},
+		{gogc: 300, given: true, getenv: env("GOGC", "50"), want: gcConfig{percent: 300}, wantStr: "gogc 300"},
+		{gogc: 100, limit: "512MiB", getenv: env(), want: gcConfig{percent: 100, limit: 512 << 20},
+			wantStr: "gogc 100, memory limit 536870912 bytes"},
+		{gogc: -1, given: true, limit: "1GB", getenv: env(), want: gcConfig{percent: -1, limit: 1e9},
+			wantStr: "gogc off, memory limit 1000000000 bytes"},
+		{gogc: -1, given: true, getenv: env("GOMEMLIMIT", "1GiB"), want: gcConfig{percent: -1}, wantStr: "gogc off"},
+		{gogc: -1, given: true, getenv: env(), wantError: "give --memory-limit"},
+		{gogc: 0, given: true, getenv: env(), wantError: "positive percentage"},
+		{gogc: -5, given: true, getenv: env(), wantError: "positive percentage"},
+		{gogc: 200, limit: "lots", getenv: env(), wantError: "not a positive size"},
+		{gogc: 200, limit: "-3MiB", getenv: env(), wantError: "not a positive size"},
+		{gogc: 200, limit: "9000000TiB", getenv: env(), wantError: "too large"},
+	}
+	for i, c := range cases {
+		got, err := gcSettings(c.gogc, c.given, c.limit, c.getenv)
+		if c.wantError != "" {
+			if err == nil || !strings.Contains(err.Error(), c.wantError) {
+				t.Errorf("case %d: error %v, want one containing %q", i, err, c.wantError)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("case %d: %v", i, err)
+			continue
+		}
+		if got != c.want {
+			t.Errorf("case %d: %+v, want %+v", i, got, c.want)
+		}
+		if got.String() != c.wantStr {
+			t.Errorf("case %d: %q, want %q", i, got.String(), c.wantStr)
+		}
+	}
+}
+
+// TestParseByteSize checks the units of --memory-limit.
+func TestParseByteSize(t *testing.T) {
+	for in, want := range map[string]int64{"1": 1, "10B": 10, "2KiB": 2048, "3MiB": 3 << 20, "1GiB": 1 << 30,
+		"1TiB": 1 << 40, "5KB": 5000, "7MB": 7e6, "1GB": 1e9, "2TB": 2e12} {
+		if got, err := parseByteSize(in); err != nil || got != want {
+			t.Errorf("parseByteSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "MiB", "0", "1.5GiB", "1 PiB", "x"} {
+		if _, err := parseByteSize(in); err == nil {
+			t.Errorf("parseByteSize(%q): no error", in)
+		}
+	}
+}
