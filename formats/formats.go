@@ -24,6 +24,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/isolda/isolda/formats/baseline"
 	"github.com/isolda/isolda/formats/graphrag"
@@ -104,8 +105,17 @@ func Renamed() map[string]string {
 }
 
 // All returns every registered format, sorted by family (in the order of
-// Families), then by name (bytewise).
-func All() []Format {
+// Families), then by name (bytewise). The slice is the caller's own.
+func All() []Format { return slices.Clone(registry()) }
+
+// registry is the sorted registry, built on first use and never changed
+// after: a Format holds only strings, a bool and functions, so the shared
+// values are immutable, and Get and Names (on every server request) do not
+// rebuild 68 formats each time.
+var registry = sync.OnceValue(build)
+
+// build constructs the registry.
+func build() []Format {
 	var fs []Format
 	fs = append(fs, rdfFormats()...)
 	fs = append(fs, graphragFormats()...)
@@ -143,7 +153,7 @@ func refuseTripleTerms(name string, enc func(io.Writer, *Input) error) func(io.W
 
 // Get returns the format with the given name.
 func Get(name string) (Format, bool) {
-	for _, f := range All() {
+	for _, f := range registry() {
 		if f.Name == name {
 			return f, true
 		}
@@ -154,7 +164,7 @@ func Get(name string) (Format, bool) {
 // Names returns the registry names in the order of All.
 func Names() []string {
 	var out []string
-	for _, f := range All() {
+	for _, f := range registry() {
 		out = append(out, f.Name)
 	}
 	return out
