@@ -44,6 +44,14 @@ var ErrNamedGraphs = errors.New("turtle: the dataset has named graphs; write it 
 // first and each named graph as a GRAPH block. Turtle fails with
 // ErrNamedGraphs when d has named graphs.
 //
+// RDF 1.2 reification is written with its syntax where that is exact: an
+// asserted triple with reifiers as "s p o ~ r {| ... |}" (the reifier's
+// other properties in the block, a blank reifier used nowhere else left
+// out), a reifier of one unasserted triple as the subject
+// "<< s p o ~ r >>", and a nested blank node whose only property is
+// rdf:reifies as the object "<< s p o >>". Output that uses RDF 1.2
+// syntax starts with VERSION "1.2"; RDF 1.1 data is written without it.
+//
 // parse(write(d)) is isomorphic to d, except that characters an IRI may not
 // contain (kept by lenient readers from messy data) are percent-encoded.
 // Nesting is limited to 64 levels; deeper blank nodes keep their labels.
@@ -61,6 +69,9 @@ func Write(w io.Writer, d *rdf.Dataset, syntax Syntax, opts WriteOptions) error 
 	wr.out = discard{}
 	wr.body()
 	bw := bufio.NewWriter(w)
+	if wr.rdf12 {
+		bw.WriteString("VERSION \"1.2\"\n")
+	}
 	if opts.Base != "" {
 		bw.WriteString("@base <")
 		writeIRIBody(bw, opts.Base)
@@ -80,7 +91,7 @@ func Write(w io.Writer, d *rdf.Dataset, syntax Syntax, opts WriteOptions) error 
 		writeIRIBody(bw, p.IRI)
 		bw.WriteString("> .\n")
 	}
-	if (opts.Base != "" || len(used) > 0) && len(wr.sorted) > 0 {
+	if (wr.rdf12 || opts.Base != "" || len(used) > 0) && len(wr.sorted) > 0 {
 		bw.WriteByte('\n')
 	}
 	wr.out = bw
@@ -120,6 +131,20 @@ type writer struct {
 	indent     int
 	nest       int          // current nesting of [ ] and ( )
 	spill      []rdf.TermID // nodes too deep to nest, to write at top level
+
+	// RDF 1.2 reification sugar. skip holds the rdf:reifies quads the
+	// sugar expresses (left out of bySubj); annot maps an asserted quad to
+	// its reifiers, written "~ r"; absorbed reifiers have their other
+	// properties written in the annotation block "{| ... |}", and
+	// anonymous ones among them are written without a label; reified maps
+	// a (graph, reifier) written as a subject "<< s p o ~ r >>" to its
+	// triple term.
+	annot     map[rdf.IDQuad][]rdf.TermID
+	absorbed  map[[2]rdf.TermID]bool // by (graph, reifier)
+	anonymous []bool
+	reified   map[[2]rdf.TermID]rdf.Term
+	reifiesID rdf.TermID
+	rdf12     bool // the output uses RDF 1.2 syntax (set by the first pass)
 }
 
 func newWriter(d *rdf.Dataset, syntax Syntax, opts WriteOptions) *writer {
@@ -315,7 +340,133 @@ func newWriter(d *rdf.Dataset, syntax Syntax, opts WriteOptions) *writer {
 			}
 		}
 	}
+	w.reification(parent)
 	return w
+}
+
+// reification finds the rdf:reifies statements the RDF 1.2 annotation
+// and reified-triple syntax can express exactly, and removes them from
+// bySubj. parent maps nested blank nodes to the subject they are written
+// in.
+func (w *writer) reification(parent map[rdf.TermID]rdf.TermID) {
+	d := w.d
+	n := len(w.rank)
+	w.annot = map[rdf.IDQuad][]rdf.TermID{}
+	w.absorbed = map[[2]rdf.TermID]bool{}
+	w.anonymous = make([]bool, n)
+	w.reified = map[[2]rdf.TermID]rdf.Term{}
+	reifiesID, ok := d.Lookup(rdf.NewIRI(rdf.RDFReifies))
+	if !ok {
+		return
+	}
+	w.reifiesID = reifiesID
+	firstID, _ := d.Lookup(rdf.NewIRI(rdf.RDFFirst))
+	restID, _ := d.Lookup(rdf.NewIRI(rdf.RDFRest))
+	asserted := map[rdf.IDQuad]bool{}
+	count := map[[2]rdf.TermID]int{} // rdf:reifies quads by (graph, reifier)
+	total := make([]int, n)          // rdf:reifies quads by reifier
+	for _, q := range d.IDQuads() {
+		asserted[q] = true
+		if q[1] == reifiesID && d.Term(q[2]).Kind == rdf.TripleKind {
+			count[[2]rdf.TermID{q[3], q[0]}]++
+			total[q[0]]++
+		}
+	}
+	skip := map[rdf.IDQuad]bool{}
+	var absorbed [][2]rdf.TermID                // (graph, reifier), in quad order
+	absParent := map[[2]rdf.TermID]rdf.TermID{} // the subject it is written in
+	for _, q := range w.sorted {
+		r, g := q[0], q[3]
+		if q[1] != reifiesID {
+			continue
+		}
+		tt := d.Term(q[2])
+		if tt.Kind != rdf.TripleKind {
+			continue
+		}
+		rt := d.Term(r)
+		if rt.Kind != rdf.IRIKind && rt.Kind != rdf.BlankKind {
+			continue
+		}
+		ts, tp, to, err := tt.Triple()
+		if err != nil || !sugarSubject(ts) || tp.Kind != rdf.IRIKind {
+			continue
+		}
+		sid, ok1 := d.Lookup(ts)
+		pid, ok2 := d.Lookup(tp)
+		oid, ok3 := d.Lookup(to)
+		aq := rdf.IDQuad{sid, pid, oid, g}
+		listTriple := ts.Kind == rdf.BlankKind && (pid == firstID || pid == restID)
+		if ok1 && ok2 && ok3 && asserted[aq] && !listTriple && !w.inline[r] {
+			skip[q] = true
+			w.annot[aq] = append(w.annot[aq], r)
+			if count[[2]rdf.TermID{g, r}] == 1 {
+				w.absorbed[[2]rdf.TermID{g, r}] = true
+				absorbed = append(absorbed, [2]rdf.TermID{g, r})
+				absParent[[2]rdf.TermID{g, r}] = sid
+				w.anonymous[r] = rt.Kind == rdf.BlankKind && total[r] == 1 &&
+					w.objRefs[r] == 0 && !w.multi[r] && !w.isGraph[r]
+			}
+			continue
+		}
+		if count[[2]rdf.TermID{g, r}] == 1 && !w.inline[r] && !(ok1 && ok2 && ok3 && asserted[aq]) {
+			skip[q] = true
+			w.reified[[2]rdf.TermID{g, r}] = tt
+		}
+	}
+	if len(skip) == 0 {
+		return
+	}
+	// Anonymous reifiers with properties come first: a "{| ... |}" block
+	// after "~ r" would describe r.
+	for aq, rs := range w.annot {
+		key := func(r rdf.TermID) int {
+			if w.anonymous[r] && w.absorbed[[2]rdf.TermID{aq[3], r}] && len(w.bySubj[[2]rdf.TermID{aq[3], r}]) > 1 {
+				return 0
+			}
+			return 1
+		}
+		slices.SortFunc(rs, func(a, b rdf.TermID) int {
+			if ka, kb := key(a), key(b); ka != kb {
+				return ka - kb
+			}
+			return w.rank[a] - w.rank[b]
+		})
+	}
+	// Break cycles of nodes written inside one another. Nested blank
+	// nodes have one graph; absorbed reifiers are nested per graph.
+	for _, k := range absorbed {
+		g, id := k[0], k[1]
+		p := absParent[k]
+		for steps := 0; steps <= len(absParent)+len(parent); steps++ {
+			if p == id {
+				delete(w.absorbed, k)
+				w.anonymous[id] = false
+				break
+			}
+			if w.absorbed[[2]rdf.TermID{g, p}] {
+				p = absParent[[2]rdf.TermID{g, p}]
+			} else if w.inline[p] {
+				p = parent[p]
+			} else {
+				break
+			}
+		}
+	}
+	// A labelled blank reifier is never nested as [ ... ] or written [].
+	for _, rs := range w.annot {
+		for _, r := range rs {
+			if !w.anonymous[r] && d.Term(r).Kind == rdf.BlankKind {
+				w.multi[r] = true
+			}
+		}
+	}
+	for k, qs := range w.bySubj {
+		if !slices.ContainsFunc(qs, func(q rdf.IDQuad) bool { return skip[q] }) {
+			continue
+		}
+		w.bySubj[k] = slices.DeleteFunc(slices.Clone(qs), func(q rdf.IDQuad) bool { return skip[q] })
+	}
 }
 
 // comparePO orders quads by predicate (rdf:type first) then object.
@@ -350,8 +501,12 @@ func (w *writer) body() {
 			for i < len(w.sorted) && w.sorted[i][3] == g && w.sorted[i][0] == s {
 				i++
 			}
-			if w.inline[s] {
+			if w.inline[s] || w.absorbed[[2]rdf.TermID{g, s}] {
 				continue // written where it is referenced
+			}
+			tt, isReified := w.reified[[2]rdf.TermID{g, s}]
+			if !isReified && len(w.bySubj[[2]rdf.TermID{g, s}]) == 0 {
+				continue // all said by RDF 1.2 annotations
 			}
 			if !first {
 				w.out.WriteByte('\n')
@@ -359,7 +514,10 @@ func (w *writer) body() {
 			first = false
 			w.writeIndent()
 			st := w.d.Term(s)
-			if st.Kind == rdf.BlankKind && w.objRefs[s] == 0 && !w.multi[s] && !w.isGraph[s] {
+			if isReified {
+				rt := w.d.Term(s)
+				w.reifiedTriple(s, tt, rt.Kind != rdf.BlankKind || w.objRefs[s] > 0 || w.multi[s] || w.isGraph[s])
+			} else if st.Kind == rdf.BlankKind && w.objRefs[s] == 0 && !w.multi[s] && !w.isGraph[s] {
 				// An unreferenced blank node needs no label.
 				w.out.WriteString("[]")
 			} else {
@@ -409,6 +567,7 @@ func (w *writer) predicateObjects(g, s rdf.TermID, level int) {
 		case q[1] == qs[i-1][1]:
 			w.out.WriteString(", ")
 			w.object(g, q[2], level)
+			w.annotation(q, level)
 			continue
 		default:
 			w.out.WriteString(" ;")
@@ -417,7 +576,81 @@ func (w *writer) predicateObjects(g, s rdf.TermID, level int) {
 		}
 		w.out.WriteByte(' ')
 		w.object(g, q[2], level)
+		w.annotation(q, level)
 	}
+}
+
+// sugarSubject reports whether t may be the subject of a reified triple.
+func sugarSubject(t rdf.Term) bool {
+	return t.Kind == rdf.IRIKind || t.Kind == rdf.BlankKind
+}
+
+// reifiedObject reports the triple term t when the nested blank node o
+// has no property but "o rdf:reifies t", so that o can be written as
+// << s p o >>.
+func (w *writer) reifiedObject(g, o rdf.TermID) (rdf.Term, bool) {
+	qs := w.bySubj[[2]rdf.TermID{g, o}]
+	if w.reifiesID == 0 || len(qs) != 1 || qs[0][1] != w.reifiesID {
+		return rdf.Term{}, false
+	}
+	t := w.d.Term(qs[0][2])
+	if t.Kind != rdf.TripleKind {
+		return rdf.Term{}, false
+	}
+	ts, tp, _, err := t.Triple()
+	if err != nil || !sugarSubject(ts) || tp.Kind != rdf.IRIKind {
+		return rdf.Term{}, false
+	}
+	return t, true
+}
+
+// annotation writes the reifiers of q and the annotation blocks of those
+// reifiers whose properties are written there.
+func (w *writer) annotation(q rdf.IDQuad, level int) {
+	for _, r := range w.annot[q] {
+		w.rdf12 = true
+		qs := w.bySubj[[2]rdf.TermID{q[3], r}]
+		absorbed := w.absorbed[[2]rdf.TermID{q[3], r}]
+		if !absorbed || len(qs) == 0 || w.nest >= maxNest {
+			w.out.WriteString(" ~")
+			if !w.anonymous[r] || len(qs) > 0 {
+				w.out.WriteByte(' ')
+				w.term(r, true)
+			}
+			if absorbed && len(qs) > 0 {
+				w.spill = append(w.spill, r)
+			}
+			continue
+		}
+		if !w.anonymous[r] {
+			w.out.WriteString(" ~ ")
+			w.term(r, true)
+		}
+		w.nest++
+		w.out.WriteString(" {|")
+		w.predicateObjects(q[3], r, level+1)
+		w.out.WriteString(" |}")
+		w.nest--
+	}
+}
+
+// reifiedTriple writes << s p o ~ r >> for the reifier r of the triple
+// term t, or << s p o >> (a fresh blank node) when label is false.
+func (w *writer) reifiedTriple(r rdf.TermID, t rdf.Term, label bool) {
+	w.rdf12 = true
+	var b strings.Builder
+	saved := w.out
+	w.out = &b
+	w.tripleTerm(t)
+	w.out = saved
+	inner := b.String()
+	w.out.WriteString("<< ")
+	w.out.WriteString(inner[len("<<( ") : len(inner)-len(" )>>")])
+	if label {
+		w.out.WriteString(" ~ ")
+		w.term(r, false)
+	}
+	w.out.WriteString(" >>")
 }
 
 func (w *writer) predicate(p rdf.TermID) {
@@ -452,6 +685,10 @@ func (w *writer) object(g, o rdf.TermID, level int) {
 		return
 	}
 	if w.inline[o] {
+		if t, ok := w.reifiedObject(g, o); ok {
+			w.reifiedTriple(o, t, false)
+			return
+		}
 		if len(w.bySubj[[2]rdf.TermID{g, o}]) == 0 {
 			w.out.WriteString("[]")
 			return
@@ -492,6 +729,7 @@ func (w *writer) term(id rdf.TermID, obj bool) {
 	case rdf.LiteralKind:
 		w.literal(t)
 	case rdf.TripleKind:
+		w.rdf12 = true
 		w.tripleTerm(t)
 	}
 }
