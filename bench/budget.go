@@ -109,7 +109,7 @@ func fitRecords(f graphrag.Format, g graphrag.Graph, budget int, count func(stri
 		}
 		return b.String()
 	}
-	k := largestFit(g.Records(), func(k int) bool { return firstErr == nil && count(encode(k)) <= budget })
+	k := textbudget.LargestFit(g.Records(), func(k int) bool { return firstErr == nil && count(encode(k)) <= budget })
 	text := encode(k)
 	return text, firstErr
 }
@@ -153,7 +153,7 @@ func Budgets(g graphrag.Graph, fs []graphrag.Format, opts BudgetOptions) ([]Budg
 					var text string
 					switch {
 					case p == PolicyRaw:
-						text = rawPrefix(full.text, b, opts.Count)
+						text = textbudget.Raw(full.text, opts.Count, b).Text
 					case o == OrderInterleaved:
 						text = full.fitLines(b, opts.Count)
 					default:
@@ -197,12 +197,8 @@ func (e encoded) fitLines(budget int, count func(string) int) string {
 		parts := slices.Concat(e.header, e.lines[:k])
 		return strings.Join(parts, "\n") + e.final
 	}
-	return build(largestFit(len(e.lines), func(k int) bool { return count(build(k)) <= budget }))
+	return build(textbudget.LargestFit(len(e.lines), func(k int) bool { return count(build(k)) <= budget }))
 }
-
-// largestFit is textbudget.LargestFit: the largest k in [0, n] with
-// fits(k), for a monotone fits with fits(0), found by galloping from 1.
-func largestFit(n int, fits func(k int) bool) int { return textbudget.LargestFit(n, fits) }
 
 // encodeOrdered encodes og; for the interleaved ordering it rearranges
 // the record lines of a line format in the order recs.
@@ -252,13 +248,6 @@ func encodeOrdered(f graphrag.Format, og graphrag.Graph, recs []record, ordering
 	}
 	e.text = strings.Join(slices.Concat(e.header, e.lines), "\n") + final
 	return e, nil
-}
-
-// rawPrefix returns the longest prefix of text, cut at a character
-// boundary, whose count is at most budget (textbudget.Raw: exact when count
-// grows with the prefix, as token counts practically do).
-func rawPrefix(text string, budget int, count func(string) int) string {
-	return textbudget.Raw(text, count, budget).Text
 }
 
 // Evidence returns the records of the gold paths of the article's three

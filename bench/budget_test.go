@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/textbudget"
 )
 
 func TestRawPrefix(t *testing.T) {
 	count := func(s string) int { return len(s) }
 	text := "aé€b" // 1 + 2 + 3 + 1 bytes
 	for budget, want := range map[int]string{0: "", 1: "a", 2: "a", 3: "aé", 5: "aé", 6: "aé€", 7: text, 100: text} {
-		if got := rawPrefix(text, budget, count); got != want {
+		if got := textbudget.Raw(text, count, budget).Text; got != want {
 			t.Errorf("budget %d: %q, want %q", budget, got, want)
 		}
 	}
@@ -174,7 +175,7 @@ func TestBudgets(t *testing.T) {
 			t.Errorf("budget %d: kept %d records (%d tokens), want %d", b, r.Nodes+r.Edges, r.Tokens, k-1)
 		}
 		// Raw truncation keeps a prefix of the reference text.
-		raw := rawPrefix(string(text), b, tok.Count)
+		raw := textbudget.Raw(string(text), tok.Count, b).Text
 		if !strings.HasPrefix(string(text), raw) || tok.Count(raw) > b {
 			t.Errorf("budget %d: raw prefix is not within budget", b)
 		}
@@ -215,7 +216,7 @@ func TestLargestFit(t *testing.T) {
 	for n := 0; n <= 40; n++ {
 		for limit := 0; limit <= n+1; limit++ {
 			calls := 0
-			got := largestFit(n, func(k int) bool {
+			got := textbudget.LargestFit(n, func(k int) bool {
 				calls++
 				if k < 0 || k > n {
 					t.Fatalf("n=%d: probed %d", n, k)

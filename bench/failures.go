@@ -10,6 +10,7 @@ import (
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/textbudget"
 	"github.com/isolda/isolda/token"
 )
 
@@ -278,7 +279,7 @@ func RunFailureCase(name string, toks []token.Tokenizer) (*FailureResult, error)
 				return nil, err
 			}
 			full := b.String()
-			cut := rawPrefix(full, toks[0].Count(full)/2, toks[0].Count)
+			cut := textbudget.Raw(full, toks[0].Count, toks[0].Count(full)/2).Text
 			if i := strings.LastIndexByte(cut, '\n'); i >= 0 && len(cut) < len(full) {
 				cut = cut[:i]
 			}

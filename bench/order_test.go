@@ -15,6 +15,7 @@ import (
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
+	"github.com/isolda/isolda/textbudget"
 	"github.com/isolda/isolda/token"
 )
 
@@ -331,7 +332,7 @@ func TestBFSOrderingKeepsNeighbourhood(t *testing.T) {
 	keptEdges := func(ordering string) []Triple {
 		sub := rdfSubject(in.Dataset, sorted, f, statementOrder(sorted, ordering, queries, 1), queries)
 		perm := allRecords(sub.total)
-		k := largestFit(sub.total, func(k int) bool {
+		k := textbudget.LargestFit(sub.total, func(k int) bool {
 			s, _ := sub.encode(perm[:k])
 			return tok.Count(s) <= budget
 		})
@@ -405,7 +406,7 @@ func TestBFSOrderingKeepsNeighbourhood(t *testing.T) {
 	te, _ := formats.Get("typed_edges")
 	sub := graphSubject(g, te, OrderInterleaved, gq, 1)
 	perm := allRecords(sub.total)
-	k := largestFit(sub.total, func(k int) bool {
+	k := textbudget.LargestFit(sub.total, func(k int) bool {
 		s, _ := sub.encode(perm[:k])
 		return tok.Count(s) <= 600
 	})

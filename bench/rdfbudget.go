@@ -12,6 +12,7 @@ import (
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/textbudget"
 )
 
 // GraphBudgetResult is one cell of the budget study of an RDF graph (or
@@ -285,7 +286,7 @@ func (c *cutter) raw(b int, r *GraphBudgetResult) {
 	r.Total = c.sub.total
 	text := c.full
 	if c.fullTokens > b {
-		text = rawPrefix(c.full, b, c.countPrefix)
+		text = textbudget.Raw(c.full, c.countPrefix, b).Text
 	}
 	r.Tokens = c.countPrefix(text)
 	c.sub.measure(text, r)
@@ -302,7 +303,7 @@ func (c *cutter) record(b int, r *GraphBudgetResult) {
 		// The memo saves work, not probes: the search, and so the
 		// result, is the same whatever other budgets were cut before
 		// (token counts need not grow with every record).
-		k = largestFit(c.sub.total, func(k int) bool {
+		k = textbudget.LargestFit(c.sub.total, func(k int) bool {
 			n, ok := c.recordTokens[k]
 			if !ok {
 				t, e := c.sub.encode(perm[:k])
