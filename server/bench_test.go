@@ -16,7 +16,7 @@ import (
 // reports the p50 and p99 latency.
 func BenchmarkSerialize(b *testing.B) {
 	data := nomismaSlice(b, 1000)
-	body, err := json.Marshal(SerializeRequest{Graph: Graph{Data: data, Format: "nt"}})
+	body, err := json.Marshal(SerializeRequest{Graph: &Graph{Data: data, Format: "nt"}})
 	if err != nil {
 		b.Fatal(err)
 	}
