@@ -8,11 +8,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/isolda/isolda/isolda"
 )
 
 // TestContentType checks the POST endpoints take application/json only.
@@ -364,4 +368,61 @@ func TestSPARQLTraversal(t *testing.T) {
 		}
 	}
 	fmt.Fprintf(io.Discard, "%d", private.Load())
+}
+
+// TestBudgetTypesLine checks the @types line of an ISOLDA text cut to a
+// budget against the text's own graph: it lists exactly the types of the
+// entities the decoder reads back from the cut text (before, it listed
+// every type of the whole graph).
+func TestBudgetTypesLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("@prefix ex: <http://example.org/> .\n")
+	for i := range 12 {
+		class := []string{"Painting", "Painting", "Painting", "Sculpture", "Sculpture", "Drawing"}[i%6]
+		fmt.Fprintf(&b, "ex:w%d a ex:%s ; ex:title \"work number %d\" ; ex:year %d .\n", i, class, i, 1900+i)
+		if class == "Sculpture" {
+			fmt.Fprintf(&b, "ex:w%d a ex:Object3D .\n", i)
+		}
+	}
+	h := New(Config{})
+	full := decode[SerializeResponse](t, func() []byte {
+		_, _, body := call(t, h, "POST", "/v1/serialize", mustJSON(SerializeRequest{Graph: &Graph{Data: b.String()}, Options: &IsoldaOptions{Glossary: "none"}}))
+		return body
+	}())
+	cuts := 0
+	for budget := 20; budget < full.Tokens; budget += 7 {
+		code, _, body := call(t, h, "POST", "/v1/serialize", mustJSON(SerializeRequest{Graph: &Graph{Data: b.String()},
+			Options: &IsoldaOptions{Glossary: "none"}, Budget: budget}))
+		r := decode[SerializeResponse](t, body)
+		if code != 200 || !r.Truncated {
+			t.Fatalf("budget %d: %d %s", budget, code, body)
+		}
+		if !strings.Contains(r.Text, "]{") {
+			continue // the head alone is over the budget: a raw cut
+		}
+		d, err := isolda.Decode(strings.NewReader(r.Text))
+		if err != nil {
+			t.Fatalf("budget %d: the cut text does not decode: %v\n%s", budget, err, r.Text)
+		}
+		want := map[string]bool{}
+		for _, q := range d.Quads() {
+			if q.P.Value == "http://www.w3.org/1999/02/22-rdf-syntax-ns#type" {
+				want[strings.TrimPrefix(q.O.Value, "http://example.org/")] = true
+			}
+		}
+		got := map[string]bool{}
+		for _, l := range strings.Split(r.Text, "\n") {
+			if rest, ok := strings.CutPrefix(l, "@types "); ok {
+				for _, e := range strings.Split(rest, ", ") {
+					got[e[:strings.LastIndexByte(e, ' ')]] = true
+				}
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("budget %d: @types lists %v, the cut text has entities of %v\n%s", budget, slices.Sorted(maps.Keys(got)),
+				slices.Sorted(maps.Keys(want)), r.Text)
+		}
+		cuts++
+	}
+	t.Logf("@types after a budget cut: %d budgets from 20 to %d tokens checked against the decoded text", cuts, full.Tokens)
 }
