@@ -551,7 +551,7 @@ func (s *server) serialize(req *request) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if e := req.mem.growTo(estimate(workSerialize, len(req.body), len(r.Graph.Data), d.Len(), 1)); e != nil {
+	if e := req.mem.growTo(estimate(workSerialize, len(req.body), len(r.Graph.Data), d.Len(), []string{f.Name})); e != nil {
 		return nil, e
 	}
 	text, err := encode(req, f, d, formats.NewInput(d), r.Options, r.Anchor)
@@ -644,7 +644,7 @@ func (s *server) compare(req *request) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if e := req.mem.growTo(estimate(workCompare, len(req.body), len(r.Graph.Data), d.Len(), len(fs))); e != nil {
+	if e := req.mem.growTo(estimate(workCompare, len(req.body), len(r.Graph.Data), d.Len(), formatNames(fs))); e != nil {
 		return nil, e
 	}
 	in := formats.NewInput(d)
@@ -672,6 +672,15 @@ func (s *server) compare(req *request) (any, *apiError) {
 	return resp, nil
 }
 
+// formatNames returns the names of fs.
+func formatNames(fs []formats.Format) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
+}
+
 func (s *server) check(req *request) (any, *apiError) {
 	var r CheckRequest
 	if e := decodeRequest(req, &r, &r.Graph); e != nil {
@@ -685,7 +694,7 @@ func (s *server) check(req *request) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if e := req.mem.growTo(estimate(workCheck, len(req.body), len(r.Graph.Data), d.Len(), 1)); e != nil {
+	if e := req.mem.growTo(estimate(workCheck, len(req.body), len(r.Graph.Data), d.Len(), []string{"isolda"})); e != nil {
 		return nil, e
 	}
 	if req.ctx.Err() != nil {

@@ -7,14 +7,19 @@ package server
 // work. The constants are upper bounds of the peak live heap per quad
 // measured by BenchmarkMemoryPerQuad (see BENCHMARKS.md), with a margin.
 const (
+	// memPerRequest is what any request holds besides its graph (the
+	// views and tables a format builds whatever the graph's size).
+	memPerRequest = 8 << 20
 	// memParsePerQuad is the parsed dataset, per quad.
 	memParsePerQuad = 500
 	// memFormatPerQuad is the working set of writing one format (its
-	// model of the graph, such as the graph view or the ISOLDA tables,
-	// and the text), per quad; memTextPerByte counts the text's share
-	// that grows with the data's size (long literals) rather than with
-	// the quads, per byte of data.
+	// model of the graph, such as the graph view or the JSON-LD tree, and
+	// the text), per quad; memLightPerQuad that of the formats that write
+	// from the dataset as it is (ISOLDA and the RDF syntaxes).
+	// memTextPerByte counts the text's share that grows with the data's
+	// size (long literals) rather than with the quads, per byte of data.
 	memFormatPerQuad = 1200
+	memLightPerQuad  = 400
 	memTextPerByte   = 3
 	// memComparePerFormat is what /v1/compare keeps of each format it
 	// wrote (the views the formats share, built once, stay), per quad.
@@ -24,8 +29,25 @@ const (
 	memHashPerQuad = 400
 	// memCheckPerQuad is the decoded dataset and the isomorphism test of
 	// /v1/check, per quad.
-	memCheckPerQuad = 1000
+	memCheckPerQuad = 400
 )
+
+// lightFormats are the formats that cost memLightPerQuad.
+var lightFormats = map[string]bool{
+	"isolda": true, "isolda-0.1": true, "isolda-0.3": true,
+	"ntriples": true, "nquads": true, "turtle": true, "trig": true,
+}
+
+// formatCost returns the working set per quad of the most costly of the
+// formats named.
+func formatCost(names []string) int64 {
+	for _, n := range names {
+		if !lightFormats[n] {
+			return memFormatPerQuad
+		}
+	}
+	return memLightPerQuad
+}
 
 // workKind is the kind of work an estimate is for.
 type workKind int
@@ -38,16 +60,16 @@ const (
 
 // estimate returns the memory a request needs at its peak, in bytes: a
 // body of bodyBytes holding dataBytes of graph data that parsed into quads
-// quads, written in formats formats.
-func estimate(kind workKind, bodyBytes, dataBytes, quads, formats int) int64 {
+// quads, written in the formats named.
+func estimate(kind workKind, bodyBytes, dataBytes, quads int, formats []string) int64 {
 	q := int64(quads)
-	n := int64(bodyBytes) + int64(dataBytes) + q*memParsePerQuad +
-		q*memFormatPerQuad + int64(dataBytes)*memTextPerByte
+	n := memPerRequest + int64(bodyBytes) + int64(dataBytes) + q*memParsePerQuad +
+		q*formatCost(formats) + int64(dataBytes)*memTextPerByte
 	switch kind {
 	case workSerialize:
 		n += q * memHashPerQuad
 	case workCompare:
-		n += q * memComparePerFormat * int64(formats)
+		n += q * memComparePerFormat * int64(len(formats))
 	case workCheck:
 		n += q * memCheckPerQuad
 	}
