@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/isolda/isolda/internal/bytesize"
 	"github.com/isolda/isolda/server"
 	"github.com/isolda/isolda/token"
 	"github.com/spf13/cobra"
@@ -186,7 +187,7 @@ func (c gcConfig) effectiveLimit() int64 {
 // default half the memory limit (limit < 0: none, the server's default).
 func memoryBudgetOf(flag string, limit int64) (int64, error) {
 	if flag != "" {
-		n, err := parseByteSize(flag)
+		n, err := bytesize.Parse(flag)
 		if err != nil {
 			return 0, fmt.Errorf("--memory-budget: %w", err)
 		}
@@ -218,7 +219,7 @@ func gcSettings(gogc int, gogcGiven bool, memoryLimit string, getenv func(string
 	case memoryLimit == "off":
 		c.limit = -1
 	case memoryLimit != "":
-		n, err := parseByteSize(memoryLimit)
+		n, err := bytesize.Parse(memoryLimit)
 		if err != nil {
 			return c, fmt.Errorf("--memory-limit: %w", err)
 		}
@@ -262,34 +263,6 @@ func (c gcConfig) String() string {
 		s += ", no memory limit"
 	}
 	return s
-}
-
-// parseByteSize reads a size like GOMEMLIMIT's: an integer with an
-// optional unit B, KiB, MiB, GiB or TiB (also KB, MB, GB, TB, as powers of
-// 1000).
-func parseByteSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   int64
-	}{
-		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
-		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1},
-	}
-	num, mult := s, int64(1)
-	for _, u := range units {
-		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
-			num, mult = rest, u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q is not a positive size such as 512MiB", s)
-	}
-	if n > math.MaxInt64/mult {
-		return 0, fmt.Errorf("%q is too large", s)
-	}
-	return n * mult, nil
 }
 
 // serve answers HTTP requests on ln until ctx is done, then shuts down

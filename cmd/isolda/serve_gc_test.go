@@ -73,21 +73,6 @@ func TestGCSettings(t *testing.T) {
 	}
 }
 
-// TestParseByteSize checks the units of --memory-limit.
-func TestParseByteSize(t *testing.T) {
-	for in, want := range map[string]int64{"1": 1, "10B": 10, "2KiB": 2048, "3MiB": 3 << 20, "1GiB": 1 << 30,
-		"1TiB": 1 << 40, "5KB": 5000, "7MB": 7e6, "1GB": 1e9, "2TB": 2e12} {
-		if got, err := parseByteSize(in); err != nil || got != want {
-			t.Errorf("parseByteSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "MiB", "0", "1.5GiB", "1 PiB", "x"} {
-		if _, err := parseByteSize(in); err == nil {
-			t.Errorf("parseByteSize(%q): no error", in)
-		}
-	}
-}
-
 // TestMemoryBudgetOf checks the default memory budget is half the limit.
 func TestMemoryBudgetOf(t *testing.T) {
 	cases := []struct {
