@@ -398,6 +398,20 @@ func position(b []byte, off int64) (line, col int) {
 	return line, col
 }
 
+// takeLargeIf takes a large-request slot when the request is large: its graph's
+// data is over LargeBytes, or over an eighth of it for more than 8
+// formats (Config.MaxLarge).
+func (s *server) takeLargeIf(req *request, g *Graph, formats int) *apiError {
+	n := len(g.Data)
+	if formats > 8 {
+		n *= 8
+	}
+	if n <= s.cfg.LargeBytes {
+		return nil
+	}
+	return req.takeLarge(s.cfg.MaxLarge)
+}
+
 // decodeRequest decodes a request body into v and checks that it names a
 // graph; *g is the request's Graph field.
 func decodeRequest(req *request, v any, g **Graph) *apiError {
@@ -547,6 +561,9 @@ func (s *server) serialize(req *request) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
+	if e := s.takeLargeIf(req, r.Graph, 1); e != nil {
+		return nil, e
+	}
 	d, e := s.readGraph(req, r.Graph)
 	if e != nil {
 		return nil, e
@@ -577,10 +594,10 @@ func (s *server) serialize(req *request) (any, *apiError) {
 		resp.Text, resp.Tokens = t.text, t.tokens
 	}
 	resp.Bytes = len(resp.Text)
+	h, err := canon.HashContext(req.ctx, d, canon.Options{})
 	if req.ctx.Err() != nil {
 		return nil, s.timeout()
 	}
-	h, err := canon.Hash(d)
 	if err != nil {
 		resp.Warnings = append(resp.Warnings, "graph_hash: "+capMessage(err.Error()))
 	} else {
@@ -640,6 +657,9 @@ func (s *server) compare(req *request) (any, *apiError) {
 			fs = append(fs, f)
 		}
 	}
+	if e := s.takeLargeIf(req, r.Graph, len(fs)); e != nil {
+		return nil, e
+	}
 	d, e := s.readGraph(req, r.Graph)
 	if e != nil {
 		return nil, e
@@ -688,6 +708,9 @@ func (s *server) check(req *request) (any, *apiError) {
 	}
 	warnings, e := r.Options.validate()
 	if e != nil {
+		return nil, e
+	}
+	if e := s.takeLargeIf(req, r.Graph, 1); e != nil {
 		return nil, e
 	}
 	d, e := s.readGraph(req, r.Graph)

@@ -336,3 +336,37 @@ func TestCliquePoison(t *testing.T) {
 	}
 	t.Logf("%d-clique of blank nodes: %d in %s, warning %q", k, code, took.Round(time.Millisecond), r.Warnings)
 }
+
+// TestLargeRequests checks large requests take a slot of their own pool:
+// when it is full, a large request gets 503 with Retry-After while small
+// ones are answered.
+func TestLargeRequests(t *testing.T) {
+	s := New(Config{MaxConcurrent: 4, LargeBytes: 20_000}).(*server)
+	if cap(s.large) != 1 {
+		t.Fatalf("MaxLarge for 4 slots: %d, want 1", cap(s.large))
+	}
+	large := mustJSON(SerializeRequest{Graph: &Graph{Data: syntheticNT(400)}})
+	small := mustJSON(SerializeRequest{Graph: &Graph{Data: syntheticNT(40)}})
+	manyFormats := mustJSON(CompareRequest{Graph: &Graph{Data: syntheticNT(40)}})
+	s.large <- struct{}{} // another large request in progress
+	for name, body := range map[string]string{"large": large, "compare of every format": manyFormats} {
+		path := "/v1/serialize"
+		if strings.HasPrefix(name, "compare") {
+			path = "/v1/compare"
+		}
+		code, hdr, b := call(t, s, "POST", path, body)
+		if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" || !strings.Contains(string(b), "large requests") {
+			t.Errorf("%s with the large slot taken: %d %s", name, code, b)
+		}
+	}
+	if code, _, b := call(t, s, "POST", "/v1/serialize", small); code != http.StatusOK {
+		t.Errorf("small with the large slot taken: %d %s", code, b)
+	}
+	<-s.large
+	if code, _, b := call(t, s, "POST", "/v1/serialize", large); code != http.StatusOK {
+		t.Errorf("large with the large slot free: %d %s", code, b)
+	}
+	if len(s.large) != 0 {
+		t.Errorf("%d large slots still held", len(s.large))
+	}
+}

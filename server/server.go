@@ -63,6 +63,9 @@ const (
 	// first two seconds it must have come at 16 KiB/s on average.
 	DefaultBodyTimeout = 30 * time.Second
 	DefaultMinBodyRate = 16 << 10
+	// DefaultLargeBytes is the default Config.LargeBytes: about 10,000
+	// triples of N-Triples.
+	DefaultLargeBytes = 1 << 20
 )
 
 // bodyGrace is the time a body may take before its average rate is
@@ -83,6 +86,13 @@ type Config struct {
 	// with Retry-After. A request whose deadline passed keeps its slot
 	// until its work really ends, so slow work cannot pile up.
 	MaxConcurrent int
+	// MaxLarge bounds the large requests among them (default a quarter of
+	// MaxConcurrent, at least 1), so that a few large graphs cannot hold
+	// every slot: more get 503 with Retry-After. A request is large when
+	// its graph's data exceeds LargeBytes (default DefaultLargeBytes), or
+	// an eighth of it for /v1/compare of more than 8 formats.
+	MaxLarge   int
+	LargeBytes int
 	// Tokenizers resolves tokenizer names; nil means
 	// token.NewRegistry(token.Options{}).
 	Tokenizers *token.Registry
@@ -153,6 +163,12 @@ func (c Config) withDefaults() Config {
 	if c.MaxConcurrent <= 0 {
 		c.MaxConcurrent = DefaultMaxConcurrent
 	}
+	if c.MaxLarge <= 0 {
+		c.MaxLarge = max(1, c.MaxConcurrent/4)
+	}
+	if c.LargeBytes <= 0 {
+		c.LargeBytes = DefaultLargeBytes
+	}
 	if c.Tokenizers == nil {
 		c.Tokenizers = token.NewRegistry(token.Options{})
 	}
@@ -185,6 +201,7 @@ func (c Config) withDefaults() Config {
 type server struct {
 	cfg     Config
 	sem     chan struct{}
+	large   chan struct{}
 	mem     *memBudget
 	hosts   hostPolicy
 	metrics *metrics
@@ -203,6 +220,7 @@ func New(cfg Config) http.Handler {
 	s.mem = &memBudget{limit: s.cfg.MemoryBudget}
 	s.metrics = newMetrics(s.mem)
 	s.sem = make(chan struct{}, s.cfg.MaxConcurrent)
+	s.large = make(chan struct{}, s.cfg.MaxLarge)
 	mux := http.NewServeMux()
 	s.route(mux, "POST /v1/serialize", "serialize", s.work(s.serialize))
 	s.route(mux, "POST /v1/compare", "compare", s.work(s.compare))
@@ -369,6 +387,26 @@ type request struct {
 	ctx  context.Context
 	body []byte
 	mem  *reservation
+	// large is the server's pool of large-request slots, and holdsLarge
+	// whether this request holds one of them.
+	large      chan struct{}
+	holdsLarge bool
+}
+
+// takeLarge takes a large-request slot for req, once (503 with
+// Retry-After when none is free); the worker gives it back.
+func (req *request) takeLarge(maxLarge int) *apiError {
+	if req.holdsLarge {
+		return nil
+	}
+	select {
+	case req.large <- struct{}{}:
+		req.holdsLarge = true
+		return nil
+	default:
+		return &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 2, Msg: fmt.Sprintf(
+			"too many large requests in progress (at most %d at once): retry later", maxLarge)}
+	}
 }
 
 // workFunc does the work of a POST endpoint and returns the response value
@@ -428,7 +466,13 @@ func (s *server) work(fn workFunc) http.Handler {
 					done <- result{err: internalError(v)}
 				}
 			}()
-			v, err := fn(&request{ctx: ctx, body: body, mem: mem})
+			req := &request{ctx: ctx, body: body, mem: mem, large: s.large}
+			defer func() {
+				if req.holdsLarge {
+					<-s.large
+				}
+			}()
+			v, err := fn(req)
 			done <- result{v, err}
 		}()
 		select {
