@@ -72,6 +72,8 @@ type Browser struct {
 	T   *testing.T
 	Ctx context.Context
 	S   *webdriver.Session
+	// viewport is the size SetViewport set (zero: the window's).
+	viewport [2]int
 }
 
 // syncBuffer is a bytes.Buffer safe for the driver's output goroutines.
@@ -160,15 +162,22 @@ func (b *Browser) Script(script string, result any, args ...any) {
 // desktop window of that size shows it.
 func (b *Browser) SetViewport(width, height int) {
 	b.T.Helper()
-	err := b.S.ExecuteCDP(b.Ctx, "Emulation.setDeviceMetricsOverride",
-		map[string]any{"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}, nil)
-	if err != nil {
-		b.T.Fatalf("viewport %dx%d: %v", width, height, err)
-	}
+	b.metrics(width, height)
+	b.viewport = [2]int{width, height}
 	var got [2]int
 	b.Script(`return [document.documentElement.clientWidth, window.innerHeight];`, &got)
 	if got[0] != width {
 		b.T.Fatalf("viewport %dx%d asked, the page sees %d px wide", width, height, got[0])
+	}
+}
+
+// metrics overrides the viewport's size.
+func (b *Browser) metrics(width, height int) {
+	b.T.Helper()
+	err := b.S.ExecuteCDP(b.Ctx, "Emulation.setDeviceMetricsOverride",
+		map[string]any{"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}, nil)
+	if err != nil {
+		b.T.Fatalf("viewport %dx%d: %v", width, height, err)
 	}
 }
 
@@ -283,18 +292,26 @@ const maxShotHeight = 12000
 
 // Screenshot saves a PNG of the whole page (up to maxShotHeight pixels
 // tall) as name.png and returns its path; it checks that the image is a
-// rendered page of the viewport's width.
+// rendered page of the viewport's width. The page is shown in a viewport
+// as tall as the page for the picture (Chromium's capture beyond the
+// viewport paints scrolling boxes wider than they are), then the viewport
+// is restored.
 func (b *Browser) Screenshot(name string) string {
 	t := b.T
 	t.Helper()
-	var size [2]float64
-	b.Script(`return [document.documentElement.clientWidth, Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)];`, &size)
-	h := min(size[1], maxShotHeight)
+	var size [4]int
+	b.Script(`return [document.documentElement.clientWidth, Math.max(document.documentElement.scrollHeight, document.body.scrollHeight),
+		window.innerWidth, window.innerHeight];`, &size)
+	b.metrics(size[0], min(size[1], maxShotHeight))
 	var res struct {
 		Data string `json:"data"`
 	}
-	err := b.S.ExecuteCDP(b.Ctx, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true,
-		"clip": map[string]any{"x": 0, "y": 0, "width": size[0], "height": h, "scale": 1}}, &res)
+	err := b.S.ExecuteCDP(b.Ctx, "Page.captureScreenshot", map[string]any{"format": "png"}, &res)
+	if b.viewport != [2]int{} {
+		b.metrics(b.viewport[0], b.viewport[1])
+	} else if cerr := b.S.ExecuteCDP(b.Ctx, "Emulation.clearDeviceMetricsOverride", nil, nil); cerr != nil {
+		t.Fatalf("screenshot %s: restoring the viewport: %v", name, cerr)
+	}
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
@@ -306,8 +323,8 @@ func (b *Browser) Screenshot(name string) string {
 	if err != nil {
 		t.Fatalf("screenshot %s is not a PNG: %v", name, err)
 	}
-	if bd := img.Bounds(); bd.Dx() != int(size[0]) {
-		t.Errorf("screenshot %s is %d px wide, the viewport %v", name, bd.Dx(), size[0])
+	if bd := img.Bounds(); bd.Dx() != size[0] {
+		t.Errorf("screenshot %s is %d px wide, the viewport %d", name, bd.Dx(), size[0])
 	}
 	if c := DistinctColors(img, 16); c < 16 {
 		t.Errorf("screenshot %s has %d distinct colours, a rendered page has many", name, c)
