@@ -118,6 +118,26 @@ echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg); server CPU time: $
 echo "# metrics of the server after the run:"
 curl -fsS "$addr/metrics" | grep -E '^isolda_http_(requests_total|request_duration_seconds_(sum|count))\{endpoint="serialize"|^isolda_memory_' || true
 
+# Work that outlived its request (a timed-out request stops at its next
+# check of its context) holds its slot and memory until it ends: wait for
+# the reservations to drain, and say how long it took.
+drained=
+reserved=
+for i in $(seq 0 120); do
+	reserved=$(curl -fsS "$addr/metrics" | awk '$1 == "isolda_memory_reserved_bytes" {print $2}')
+	if [[ $reserved == 0 ]]; then
+		drained=$i
+		break
+	fi
+	sleep 1
+done
+if [[ -n $drained ]]; then
+	echo "# memory reservations back to 0 ${drained}s after the run"
+else
+	echo "# memory reservations still $reserved bytes 120s after the run" >&2
+	status=1
+fi
+
 kill -TERM "$server_pid"
 if wait "$server_pid"; then
 	echo "# isolda serve stopped cleanly (exit 0)"

@@ -177,6 +177,9 @@ func TestTimeoutFreesSlot(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 		freed := time.Since(timedOut)
+		if used, _, _, _ := h.(*server).mem.stats(); used != 0 {
+			t.Errorf("time limit %s: %d bytes still reserved after the slot was freed", cfg.Timeout, used)
+		}
 		t.Logf("time limit %s (1/%d of the %s the whole work takes): slot free %s after the 503", cfg.Timeout.Round(time.Millisecond),
 			frac, full.Round(time.Millisecond), freed.Round(time.Millisecond))
 		if freed > full/3 {
