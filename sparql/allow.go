@@ -3,6 +3,7 @@ package sparql
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -39,8 +40,8 @@ func NormalizeURL(raw string) (string, error) {
 		return "", errors.New("user information (user@host) is not allowed")
 	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if host == "" {
-		return "", errors.New("no host")
+	if !validHost(host) {
+		return "", fmt.Errorf("bad host %q", u.Hostname())
 	}
 	if strings.Contains(host, ":") {
 		host = "[" + host + "]"
@@ -141,6 +142,28 @@ func normalizeEscapes(s string, inPath bool) (string, error) {
 		i += 2
 	}
 	return b.String(), nil
+}
+
+// validHost reports whether h is an IP address or a DNS name of
+// non-empty labels of letters, digits, hyphens and underscores.
+func validHost(h string) bool {
+	if ip, err := netip.ParseAddr(h); err == nil {
+		return ip.Zone() == "" // a zone is local to one machine's view
+	}
+	if h == "" {
+		return false
+	}
+	for _, label := range strings.Split(h, ".") {
+		if label == "" {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			if c := label[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func unreserved(c byte) bool {

@@ -1,6 +1,9 @@
 package sparql
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestNormalizeURL checks normal forms against RFC 3986's examples
 // (section 6.2.2) and the refusals.
@@ -130,4 +133,40 @@ func TestAllowedURLBypass(t *testing.T) {
 	if AllowedURL([]string{"http://h/sparql/../admin"}, "http://h/admin") == false {
 		t.Error("a prefix is normalized too")
 	}
+}
+
+// FuzzNormalizeURL checks normal forms are fixed points, hold no dot
+// segment, and that a URL allowed under a prefix is, in normal form,
+// under the prefix's normal form at a path boundary.
+func FuzzNormalizeURL(f *testing.F) {
+	for _, s := range []string{"http://h/sparql", "http://h/sparql/../x", "http://h/sparql/%2e%2e/a", "HTTP://H:80/a/./b",
+		"http://h/a%41%2F", "https://[::1]:443/x?y#z", "http://h/sparql/..;/a"} {
+		f.Add(s)
+	}
+	prefix := "http://h/sparql"
+	f.Fuzz(func(t *testing.T, u string) {
+		n, err := NormalizeURL(u)
+		if err != nil {
+			return
+		}
+		again, err := NormalizeURL(n)
+		if err != nil || again != n {
+			t.Fatalf("NormalizeURL(%q) = %q, then %q, %v", u, n, again, err)
+		}
+		path := n[len("http://"):]
+		if i := strings.IndexAny(path, "?"); i >= 0 {
+			path = path[:i]
+		}
+		for _, seg := range strings.Split(path, "/") {
+			if seg == "." || seg == ".." {
+				t.Fatalf("NormalizeURL(%q) = %q holds a dot segment", u, n)
+			}
+		}
+		if AllowedURL([]string{prefix}, u) {
+			rest, ok := strings.CutPrefix(n, prefix)
+			if !ok || rest != "" && rest[0] != '/' && rest[0] != '?' {
+				t.Fatalf("%q allowed under %s, normal form %q", u, prefix, n)
+			}
+		}
+	})
 }
