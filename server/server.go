@@ -19,6 +19,15 @@
 // SPARQL endpoint of Config.SPARQLEndpoints and a CONSTRUCT or DESCRIBE
 // query (package sparql).
 //
+// The service is meant to survive hostile clients: a request passes the
+// Host check (against DNS rebinding), the content type check, then its
+// body is read whole, bounded in size and arrival rate, before it takes a
+// concurrency slot; it reserves its estimated memory from a budget shared
+// by the requests in progress as it learns its size (estimate.go); large
+// graphs take one of a few slots of their own; and when its time runs out
+// its work stops at the next check of its context (parser, writers, graph
+// hash) and gives back its slot and memory.
+//
 // The package holds no mutable state: everything lives in the handler New
 // returns.
 package server
