@@ -43,6 +43,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,8 +97,9 @@ type Config struct {
 	// until its work really ends, so slow work cannot pile up.
 	MaxConcurrent int
 	// MaxLarge bounds the large requests among them (default a quarter of
-	// MaxConcurrent, at least 1), so that a few large graphs cannot hold
-	// every slot: more get 503 with Retry-After. A request is large when
+	// MaxConcurrent and half of GOMAXPROCS, at least 1), so that large
+	// graphs can hold neither every slot nor every CPU: more get 503 with
+	// Retry-After. A request is large when
 	// its graph's data exceeds LargeBytes (default DefaultLargeBytes), or
 	// an eighth of it for /v1/compare of more than 8 formats.
 	MaxLarge   int
@@ -173,7 +175,7 @@ func (c Config) withDefaults() Config {
 		c.MaxConcurrent = DefaultMaxConcurrent
 	}
 	if c.MaxLarge <= 0 {
-		c.MaxLarge = max(1, c.MaxConcurrent/4)
+		c.MaxLarge = max(1, min(c.MaxConcurrent/4, runtime.GOMAXPROCS(0)/2))
 	}
 	if c.LargeBytes <= 0 {
 		c.LargeBytes = DefaultLargeBytes

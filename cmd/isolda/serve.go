@@ -92,7 +92,7 @@ func newServeCmd(env *Env) *cobra.Command {
 	f.DurationVar(&cfg.Timeout, "timeout", server.DefaultTimeout, "time limit of one request (503 beyond)")
 	f.IntVar(&cfg.MaxConcurrent, "max-concurrent", server.DefaultMaxConcurrent, "requests worked on at once (429 beyond)")
 	f.IntVar(&cfg.MaxLarge, "max-large", 0, "large requests (graph data over 1 MiB, or 128 KiB for /v1/compare of more than 8 formats) "+
-		"worked on at once, within --max-concurrent (503 beyond); default a quarter of --max-concurrent")
+		"worked on at once, within --max-concurrent (503 beyond); default a quarter of --max-concurrent and half the CPUs, at least 1")
 	f.StringVar(&cfg.DefaultTokenizer, "tokenizer", server.DefaultTokenizer, "tokenizer of requests that name none")
 	f.StringVar(&modelsDir, "models-dir", "", "folder of tokenizer.json models clients may name (default $ISOLDA_TOKENIZERS)")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 15*time.Second, "time to finish requests in progress on shutdown")
