@@ -510,6 +510,13 @@ func isISOLDA(name string) bool {
 	return name == "isolda" || strings.HasPrefix(name, "isolda-")
 }
 
+// rdfSyntaxes are the registry's formats whose encoder is rdfio.Write
+// with default options (TestRDFSyntaxesAsRegistry checks that encode
+// writes them as the registry does).
+var rdfSyntaxes = map[string]bool{
+	"nquads": true, "ntriples": true, "turtle": true, "trig": true, "jsonld": true, "jsonld-compact": true, "rdfxml": true,
+}
+
 // encode writes d in format f; ISOLDA formats take opts and anchor. The
 // text goes through a guardWriter: writing stops with an error once ctx
 // is done, and the memory reservation grows with the text.
@@ -517,9 +524,13 @@ func encode(req *request, f formats.Format, d *rdf.Dataset, in *formats.Input, o
 	var b strings.Builder
 	w := newGuardWriter(req, &b)
 	var err error
-	if isISOLDA(f.Name) {
+	switch {
+	case isISOLDA(f.Name):
 		err = isolda.Encode(w, d, o.isoldaOptions(f.Name, anchor))
-	} else {
+	case rdfSyntaxes[f.Name]:
+		// What the registry's encoder does, with the request's context.
+		err = rdfio.WriteContext(req.ctx, w, d, f.Name, rdfio.WriteOptions{})
+	default:
 		err = f.Encode(w, in)
 	}
 	if w.err != nil {

@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/isolda/isolda/formats"
 )
 
 // syntheticNT returns n N-Triples lines: entities of two classes with a
@@ -371,5 +374,34 @@ func TestLargeRequests(t *testing.T) {
 	}
 	if len(s.large) != 0 {
 		t.Errorf("%d large slots still held", len(s.large))
+	}
+}
+
+// TestRDFSyntaxesAsRegistry checks encode writes the RDF syntaxes it
+// writes with rdfio.WriteContext byte for byte as the registry's encoders.
+func TestRDFSyntaxesAsRegistry(t *testing.T) {
+	d := parse(t, "@prefix ex: <http://example.org/> .\nex:a a ex:T ; ex:p ( 1 2 [ ex:q \"x\"@en ] ) ; ex:r <http://example.org/b> .\n", "ttl", "")
+	req := &request{ctx: t.Context(), mem: New(Config{}).(*server).mem.reserve()}
+	for name := range rdfSyntaxes {
+		f, ok := formats.Get(name)
+		if !ok {
+			t.Errorf("%s is not in the registry", name)
+			continue
+		}
+		var want strings.Builder
+		if err := f.Encode(&want, formats.NewInput(d)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := encode(req, f, d, formats.NewInput(d), nil, "")
+		if err != nil || got != want.String() {
+			t.Errorf("%s: %v\n%s\nwant\n%s", name, err, got, want.String())
+		}
+	}
+	// A canceled request writes nothing.
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	f, _ := formats.Get("turtle")
+	if _, err := encode(&request{ctx: ctx, mem: req.mem}, f, d, formats.NewInput(d), nil, ""); !errors.Is(err, context.Canceled) {
+		t.Errorf("turtle after cancellation: %v", err)
 	}
 }
