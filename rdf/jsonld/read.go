@@ -12,7 +12,8 @@
 // column of the value at fault, and IRIs that are not well formed, common
 // in web data, can be kept with a warning instead of silently dropped.
 //
-// Writing (compaction) uses github.com/piprate/json-gold.
+// Writing is this package's own Serialize RDF as JSON-LD algorithm, then,
+// for compacted output, github.com/piprate/json-gold's compaction.
 //
 // Remote contexts are served by an offline loader (NewLoader) that embeds
 // the schema.org context and maps other URLs to local files; it reaches the

@@ -1,0 +1,24 @@
+package excerpt
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestQuote(t *testing.T) {
+	if got := Quote("a\"b"); got != `"a\"b"` {
+		t.Errorf("short: %s", got)
+	}
+	long := strings.Repeat("é", 30<<20) // 60 MiB
+	got := Quote(long)
+	if len(got) > Max+40 {
+		t.Errorf("long input quoted in %d bytes", len(got))
+	}
+	if !strings.HasSuffix(got, "… (62914560 bytes)") || !strings.HasPrefix(got, `"éé`) {
+		t.Errorf("long: %s", got)
+	}
+	if c := Cut(long); !utf8.ValidString(c) || len(c) > Max || len(c) < Max-utf8.UTFMax {
+		t.Errorf("Cut: %d bytes, valid %v", len(c), utf8.ValidString(c))
+	}
+}
