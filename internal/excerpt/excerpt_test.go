@@ -22,3 +22,17 @@ func TestQuote(t *testing.T) {
 		t.Errorf("Cut: %d bytes, valid %v", len(c), utf8.ValidString(c))
 	}
 }
+
+func TestShorten(t *testing.T) {
+	if got := Shorten("short"); got != "short" {
+		t.Errorf("short: %q", got)
+	}
+	msg := `IRI "http://x/ ` + strings.Repeat("é", 1<<20) + `" contains the character " ", which IRIs may not contain`
+	got := Shorten(msg)
+	if len(got) > MaxMessage || !utf8.ValidString(got) {
+		t.Errorf("%d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
+	}
+	if !strings.HasPrefix(got, `IRI "http://x/ éé`) || !strings.HasSuffix(got, `which IRIs may not contain`) || !strings.Contains(got, " bytes]…") {
+		t.Errorf("got %q", got)
+	}
+}
