@@ -153,3 +153,20 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// TestTermLengthLimit: a term longer than Limits.MaxTermLength (64 MiB by
+// default) is refused with a limit error, not converted.
+func TestTermLengthLimit(t *testing.T) {
+	if rdf.DefaultLimits.MaxTermLength != 64<<20 {
+		t.Errorf("default term length limit %d, want 64 MiB", rdf.DefaultLimits.MaxTermLength)
+	}
+	lim := Options{ReadOptions: rdf.ReadOptions{Limits: rdf.Limits{MaxTermLength: 100}}}
+	for _, doc := range []string{
+		`{"@id": "http://example.org/` + strings.Repeat("a", 200) + `", "http://example.org/p": "v"}`,
+		`{"@id": "http://example.org/a", "http://example.org/p": "` + strings.Repeat("v", 200) + `"}`,
+	} {
+		if _, err := parseDoc(doc, lim); !errors.Is(err, rdf.ErrLimit) {
+			t.Errorf("err = %v, want a limit error", err)
+		}
+	}
+}
