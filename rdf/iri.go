@@ -171,7 +171,7 @@ func removeDotSegments(in string) string {
 // Readers keep such IRIs from messy web data and report this as a warning.
 func CheckIRI(s string) string {
 	if !IsAbsoluteIRI(s) {
-		return "IRI " + QuoteLiteral(s) + " is not absolute (no scheme)"
+		return "IRI " + QuoteLiteral(s) + " is not absolute (it has no scheme such as http:)"
 	}
 	if strings.Count(s, "#") > 1 {
 		return "IRI " + QuoteLiteral(s) + " has a second \"#\" in its fragment, which IRIs may not contain"

@@ -177,10 +177,11 @@ func Compare(a, b Term) int {
 	return strings.Compare(a.Dir, b.Dir)
 }
 
-// String returns t in N-Triples syntax (the default graph prints as "").
+// String returns t in N-Triples syntax, its language tag as written (the
+// default graph prints as "").
 func (t Term) String() string {
 	var b strings.Builder
-	AppendTerm(&b, t)
+	AppendTermAsWritten(&b, t)
 	return b.String()
 }
 
@@ -222,9 +223,10 @@ func CompareQuads(a, b Quad) int {
 	return Compare(a.O, b.O)
 }
 
-// String returns the quad as one N-Quads line without the newline.
+// String returns the quad as one N-Quads line without the newline, its
+// language tag as written.
 func (q Quad) String() string {
 	var b strings.Builder
-	AppendQuad(&b, q)
+	AppendQuadAsWritten(&b, q)
 	return b.String()
 }
