@@ -124,6 +124,9 @@ func (t Term) IsZero() bool { return t.Kind == None }
 
 // Key returns t with its language tag folded to lower case: two terms are
 // the same RDF term exactly when their keys are ==. Use it for map keys.
+// Tags are kept as written in terms and compared case-insensitively, as
+// RDF 1.2 Concepts §3.3 allows; only canonical N-Triples (AppendTerm)
+// writes them folded.
 func (t Term) Key() Term {
 	if t.Lang != "" {
 		t.Lang = foldLang(t.Lang)
