@@ -18,7 +18,7 @@ func newConvertCmd(env *Env) *cobra.Command {
 		Use:   "convert [FILE|-] -t FORMAT",
 		Short: "Convert RDF between syntaxes, or to any format of the format lab",
 		Long: "Reads an RDF document (the embedded demo graph when no file is given) and writes it in " +
-			"another syntax: nquads, ntriples (canonical RDF 1.2 form, sorted), turtle, trig, jsonld " +
+			"another syntax: nquads, ntriples (canonical RDF 1.2 form with language tags as written, sorted), turtle, trig, jsonld " +
 			"(expanded), jsonld-compact, rdfxml; or in any format `isolda formats` lists (isolda, b-ttl-ids, " +
 			"rdf_turtle3, mermaid, ...). With -f NAME it reads a lossless format of the list instead of an " +
 			"RDF syntax (e.g. -f isolda -t nquads); a lossless labelled-graph format (pretty_json, dot, ...) " +

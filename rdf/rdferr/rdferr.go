@@ -18,8 +18,9 @@ import (
 // Offset is the position as a count of bytes from the start of the input
 // (0 for its first byte, a byte order mark included), like encoding/json's
 // SyntaxError.Offset: it locates the error in inputs without line breaks,
-// and it is what a program seeking back into the input needs. Every RDF
-// reader sets all three; an error with no position has Line 0.
+// and it is what a program seeking back into the input needs. The
+// N-Triples, N-Quads, Turtle and TriG readers set it with the line and
+// column; an error with no position has Line 0 (and Offset 0).
 type ParseError struct {
 	File   string // the input's name; empty for an unnamed stream
 	Line   int

@@ -148,3 +148,30 @@ func TestUnwritableTagDropped(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONLDListUsedAsType writes a list whose first node is also the
+// object of rdf:type (found by TestClosureHostile): the JSON-LD from-RDF
+// algorithm does not count @type as a use of the node and folded it into an
+// @list, so the @type named another node.
+func TestJSONLDListUsedAsType(t *testing.T) {
+	src := `<http://example.org/s> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> _:l .
+_:x <http://example.org/p> _:l .
+_:l <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> "" .
+_:l <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .
+`
+	d, err := Read(strings.NewReader(src), Options{Format: NTriples})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, d, "jsonld", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(bytes.NewReader(buf.Bytes()), Options{Format: JSONLD})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := canon.Isomorphic(d, back); err != nil || !ok {
+		t.Errorf("read back a different graph (%v):\n%s", err, buf.String())
+	}
+}

@@ -147,12 +147,14 @@ func hostileGraph(c chooser) *rdf.Dataset {
 		}
 		return hostileLiteral(c)
 	}
+	named := c.IntN(2) == 0 // half the graphs use named graphs
 	for n := 1 + c.IntN(8); n > 0; n-- {
 		var g rdf.Term
-		switch c.IntN(6) {
-		case 0:
+		switch k := c.IntN(6); {
+		case !named:
+		case k == 0:
 			g = pick(c, iris)
-		case 1:
+		case k == 1:
 			if len(blanks) > 0 {
 				g = pick(c, blanks)
 			}
