@@ -28,7 +28,9 @@ import (
 //     JSON-LD to RDF algorithm does.
 //
 // JSON-LD alone drops statements with relative IRIs (with a warning), as
-// its to-RDF algorithm requires.
+// its to-RDF algorithm requires. A reader may warn about a term that
+// repeats only the first times it meets it (the N-Triples and Turtle
+// readers check an IRI when it is not in their cache of recent strings).
 
 // Defect handles a term defect found by a reader (see the policy above):
 // with Strict it returns e, for the reader to stop with; otherwise it

@@ -84,8 +84,10 @@ type Reader struct {
 	nquads    int64
 	err       error // sticky error
 	scratch   []byte
-	cache     grammar.Interner
+	cache     grammar.Interner // labels and language tags
+	iris      grammar.Interner // IRIs, apart: a fresh one is checked
 	lastSubj  string
+	lastIsIRI bool // lastSubj is an IRI, not a blank node label
 }
 
 // NewReader returns a Reader for r. opts.Base does not matter: N-Triples
@@ -540,25 +542,25 @@ func (r *Reader) iri(b []byte, i int, subject bool) (string, int, error) {
 	if err := r.checkLength(b, i, len(v)); err != nil {
 		return "", 0, err
 	}
+	var s string
+	fresh := true
+	switch {
+	case subject && r.lastIsIRI && string(v) == r.lastSubj:
+		s, fresh = r.lastSubj, false
+	case subject:
+		s, fresh = r.iris.InternFresh(v)
+		r.lastSubj, r.lastIsIRI = s, true
+	default:
+		s, fresh = r.iris.InternFresh(v)
+	}
 	// Only escapes can put characters IRIs may not contain into v; raw
-	// ones are syntax errors. The other checks are quick byte scans.
-	if slow || !grammar.HasScheme(v) || twoHashes(v) {
-		if msg := rdf.CheckIRI(string(v)); msg != "" {
+	// ones are syntax errors. A string seen recently was checked then.
+	if fresh && (slow || !grammar.HasScheme(v) || twoHashes(v)) {
+		if msg := rdf.CheckIRI(s); msg != "" {
 			if err := r.defect(b, i, msg); err != nil {
 				return "", 0, err
 			}
 		}
-	}
-	var s string
-	if subject {
-		if string(v) == r.lastSubj {
-			s = r.lastSubj
-		} else {
-			s = r.intern(v)
-			r.lastSubj = s
-		}
-	} else {
-		s = r.intern(v)
 	}
 	return s, j + 1, nil
 }
@@ -659,10 +661,10 @@ func (r *Reader) blank(b []byte, i int, subject bool) (string, int, error) {
 		return "", 0, err
 	}
 	if subject {
-		if string(v) == r.lastSubj {
+		if !r.lastIsIRI && string(v) == r.lastSubj {
 			return r.lastSubj, j, nil
 		}
-		r.lastSubj = r.intern(v)
+		r.lastSubj, r.lastIsIRI = r.intern(v), false
 		return r.lastSubj, j, nil
 	}
 	return r.intern(v), j, nil

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -394,7 +395,7 @@ func TestNomisma(t *testing.T) {
 	}
 	// Memory stays bounded: the buffer does not grow past the read size
 	// (no line is that long) and the string cache past its size.
-	if len(r.buf) > maxReadSize || r.cache.Len() > grammar.MaxEntries {
+	if len(r.buf) > maxReadSize || r.cache.Len() > grammar.MaxEntries || r.iris.Len() > grammar.MaxEntries {
 		t.Errorf("buffer %d bytes, cache %d entries: want at most %d and %d", len(r.buf), r.cache.Len(), maxReadSize, grammar.MaxEntries)
 	}
 	if err := w.Flush(); err != nil {
@@ -474,4 +475,26 @@ func TestErrorOffsetLargeInput(t *testing.T) {
 	if perr.Offset != want || perr.Column != 49 {
 		t.Errorf("offset %d col %d, want %d and 49", perr.Offset, perr.Column, want)
 	}
+}
+
+// TestDefectsCached checks that the string cache, which spares the checks
+// of an IRI seen recently, does not hide a defect behind a blank node label
+// or a language tag with the same text; and that a repeated defect is
+// reported once while it is cached.
+func TestDefectsCached(t *testing.T) {
+	src := `_:abc <http://example.org/p> "x"@abc .
+_:abc <http://example.org/p> <abc> .
+<abc> <http://example.org/p> <abc> .
+<abc> <http://example.org/p> <http://example.org/o> .
+`
+	var warns []string
+	qs, err := parseAll(t, src, NTriples, rdf.ReadOptions{Warn: func(e *rdf.ParseError) { warns = append(warns, fmt.Sprint(e.Line, ":", e.Column)) }})
+	if err != nil || len(qs) != 4 {
+		t.Fatalf("%d quads, %v", len(qs), err)
+	}
+	if strings.Join(warns, " ") != "2:30" {
+		t.Errorf("warnings at %v, want one at 2:30", warns)
+	}
+	_, err = parseAll(t, src, NTriples, rdf.ReadOptions{Strict: true})
+	checkPos(t, err, "", 2, 30, "not absolute")
 }

@@ -101,10 +101,11 @@ type parser struct {
 	bnodes   int64
 	ttDepth  int // nesting of triple terms <<( )>>
 
-	sb      []byte // scratch for the term being read
-	num     []byte // scratch for generated labels
-	cache   grammar.Interner
-	escaped bool // an escape in the IRI being read gave a character IRIs may not contain
+	sb      []byte           // scratch for the term being read
+	num     []byte           // scratch for generated labels
+	cache   grammar.Interner // language tags
+	iris    grammar.Interner // IRIs, apart: a fresh one is checked
+	escaped bool             // an escape in the IRI being read gave a character IRIs may not contain
 }
 
 // intern returns string(b), reusing the string for repeated IRIs and tags.
@@ -916,10 +917,11 @@ func (p *parser) pname() (rdf.Term, bool) {
 	}
 	p.sb = append(p.sb[:0], ns...)
 	p.localName()
-	if twoHashes(p.sb) {
-		p.checkIRI(start, string(p.sb))
+	iri, fresh := p.iris.InternFresh(p.sb)
+	if fresh && twoHashes(p.sb) {
+		p.checkIRI(start, iri)
 	}
-	return rdf.NewIRI(p.intern(p.sb)), true
+	return rdf.NewIRI(iri), true
 }
 
 // localName scans PN_LOCAL (possibly empty) at pos, appending its value to
@@ -1030,10 +1032,11 @@ func (p *parser) iriRef() string {
 			if !utf8.Valid(p.sb) {
 				p.errorf(start, "invalid UTF-8 in IRI")
 			}
-			iri := p.resolve()
+			iri, fresh := p.resolve()
 			// Only escapes can put characters IRIs may not contain into
-			// the IRI; raw ones are syntax errors.
-			if p.escaped || twoHashes(p.sb) || !grammar.HasScheme(iri) {
+			// the IRI; raw ones are syntax errors. An IRI seen recently
+			// was checked then.
+			if fresh && (p.escaped || twoHashes(p.sb) || !grammar.HasScheme(iri)) {
 				p.checkIRI(start, iri)
 			}
 			return iri
@@ -1075,13 +1078,14 @@ func (p *parser) uchar(echar bool) {
 	p.pos += n
 }
 
-// resolve resolves the IRI reference in p.sb against the base.
-func (p *parser) resolve() string {
+// resolve resolves the IRI reference in p.sb against the base; fresh is
+// false for an IRI the cache returned (see grammar.Interner.InternFresh).
+func (p *parser) resolve() (iri string, fresh bool) {
 	ref := p.sb
 	if absoluteNoDots(ref) {
-		return p.intern(ref)
+		return p.iris.InternFresh(ref)
 	}
-	return rdf.ResolveIRI(p.base, string(ref))
+	return rdf.ResolveIRI(p.base, string(ref)), true
 }
 
 // checkIRI reports an IRI, read from buf index start, that rdf.CheckIRI

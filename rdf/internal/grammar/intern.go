@@ -22,11 +22,19 @@ func (in *Interner) Len() int { return len(in.m) }
 
 // Intern returns string(b), shared with an earlier call when possible.
 func (in *Interner) Intern(b []byte) string {
+	s, _ := in.InternFresh(b)
+	return s
+}
+
+// InternFresh is Intern that also reports whether the string is fresh: not
+// returned by a recent call. Readers check a term only when it is fresh,
+// since a string the Interner returns again was checked before.
+func (in *Interner) InternFresh(b []byte) (string, bool) {
 	if len(b) > maxLen {
-		return string(b)
+		return string(b), true
 	}
 	if s, ok := in.m[string(b)]; ok {
-		return s
+		return s, false
 	}
 	if in.m == nil {
 		in.m = make(map[string]string)
@@ -35,5 +43,5 @@ func (in *Interner) Intern(b []byte) string {
 	}
 	s := string(b)
 	in.m[s] = s
-	return s
+	return s, true
 }
