@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -26,7 +27,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // Message layouts.
@@ -169,6 +170,29 @@ type IsoldaOptions struct {
 	DatatypePrefixes bool    `yaml:"datatype_prefixes"`
 }
 
+// String lists the options set (non-zero fields) as "name=value" words,
+// named as in experiment files, in field order; true flags are bare names.
+func (o *IsoldaOptions) String() string {
+	if o == nil {
+		return ""
+	}
+	var words []string
+	v := reflect.ValueOf(*o)
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.IsZero() {
+			continue
+		}
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
+		if f.Kind() == reflect.Bool {
+			words = append(words, name)
+			continue
+		}
+		words = append(words, fmt.Sprintf("%s=%v", name, f.Interface()))
+	}
+	return strings.Join(words, " ")
+}
+
 // Model is one model of one endpoint.
 type Model struct {
 	// Name identifies the model in the run (default: Model).
@@ -212,7 +236,7 @@ type Task struct {
 	Scorer string `yaml:"scorer"`
 }
 
-// Generate configures task.Generate.
+// Generate configures kg.Generate.
 type Generate struct {
 	Families  []string `yaml:"families"`
 	PerFamily int      `yaml:"per_family"`
@@ -473,11 +497,11 @@ func (v *validator) check(e *Experiment) {
 			if len(e.Graphs) == 0 {
 				v.addf(p+".generate", "generate needs graphs")
 			}
-			if _, err := task.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil && len(t.Generate.Families) > 0 {
+			if _, err := kg.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil && len(t.Generate.Families) > 0 {
 				v.addf(p+".generate.families", "%v", err)
 			}
-			if t.Generate.PerFamily < 0 || t.Generate.PerFamily > task.MaxPerFamily {
-				v.addf(p+".generate.per_family", "per_family must be between 0 and %d", task.MaxPerFamily)
+			if t.Generate.PerFamily < 0 || t.Generate.PerFamily > kg.MaxPerFamily {
+				v.addf(p+".generate.per_family", "per_family must be between 0 and %d", kg.MaxPerFamily)
 			}
 		}
 		if t.Graph != "" && !graphNames[t.Graph] {
