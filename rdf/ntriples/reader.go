@@ -713,7 +713,11 @@ func (r *Reader) literal(b []byte, i int) (rdf.Term, int, error) {
 		if dt == rdf.RDFLangString || dt == rdf.RDFDirLangString {
 			return t, 0, r.errAt(b, k, "datatype <%s> needs a language tag: write \"...\"@lang instead", dt)
 		}
-		t.Datatype = dt
+		// The relative IRI <> (kept with a warning) stands for xsd:string,
+		// as it does in the Turtle and RDF/XML readers (rdf.NewLiteral).
+		if dt != "" {
+			t.Datatype = dt
+		}
 		return t, end, nil
 	case k < len(b) && b[k] == '^':
 		return t, 0, r.errAt(b, k, "expected '^^' before a datatype IRI")

@@ -432,6 +432,7 @@ func TestDefects(t *testing.T) {
 		{"private use", s + p + `"x"@be-x-old .`, rdf.NewLangString("x", "be-x-old"), 0, ""},
 		{"case kept", s + p + `"x"@en-US .`, rdf.NewLangString("x", "en-US"), 0, ""},
 		{"surrogate pair", s + p + `"\uD83D\uDE00" .`, rdf.NewString("😀"), 48, "surrogate pair"},
+		{"empty datatype", s + p + `"x"^^<> .`, rdf.NewString("x"), 52, "not absolute"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var warnings []*rdf.ParseError
