@@ -47,7 +47,7 @@ var closureSyntaxes = []closureSyntax{
 // are the limits of the syntaxes, not of the writers: a writer must write
 // every dataset its syntax can hold.
 func cannotHold(s closureSyntax, d *rdf.Dataset) string {
-	var named, triple, dir bool
+	var named, triple, dir, relative bool
 	var xmlBad string
 	for _, q := range d.Quads() {
 		if !q.G.IsZero() {
@@ -59,6 +59,9 @@ func cannotHold(s closureSyntax, d *rdf.Dataset) string {
 				triple = true
 			case t.Dir != "":
 				dir = true
+			case t.Kind == rdf.IRIKind && !rdf.IsAbsoluteIRI(t.Value),
+				t.Kind == rdf.LiteralKind && t.Datatype != "" && !rdf.IsAbsoluteIRI(t.Datatype):
+				relative = true
 			}
 		}
 		if s.read == RDFXML && xmlBad == "" {
@@ -72,6 +75,8 @@ func cannotHold(s closureSyntax, d *rdf.Dataset) string {
 		return "RDF 1.2 triple terms (JSON-LD 1.1 has none)"
 	case dir && s.read == JSONLD:
 		return "directional language strings (JSON-LD 1.1 to RDF gives typed literals or nodes for them)"
+	case relative && s.read == JSONLD:
+		return "relative IRIs (JSON-LD to RDF drops them)"
 	case xmlBad != "":
 		return xmlBad
 	}

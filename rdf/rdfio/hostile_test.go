@@ -36,6 +36,9 @@ var (
 		"http://example.org/", "https://example.com/?s=", "urn:x-isolda:", "http://example.org/ns#",
 		"http://ex.org/ä/", "mailto:a@example.org?x=", "http://example.org/%7B/",
 	}
+	// relativeStarts begin relative references, which readers keep as they
+	// are when there is no base (JSON-LD drops them).
+	relativeStarts = []string{"", "rel/", "#", "../"}
 	iriPieces = []string{
 		"a", "b", "c1", "é", "😀", "{search_term_string}", "{", "}", "a b", "q|r", "^", "`", "\\",
 		"\"", "<", ">", "#frag", "#", "%41", "x.y", "-", "_", "~", "\u0001", "\u007f", "\u00a0",
@@ -67,7 +70,11 @@ func pick[T any](c chooser, xs []T) T { return xs[c.IntN(len(xs))] }
 
 func hostileIRI(c chooser) rdf.Term {
 	var b strings.Builder
-	b.WriteString(pick(c, iriStarts))
+	if c.IntN(16) == 0 {
+		b.WriteString(pick(c, relativeStarts))
+	} else {
+		b.WriteString(pick(c, iriStarts))
+	}
 	for n := c.IntN(4); n >= 0; n-- {
 		b.WriteString(pick(c, iriPieces))
 	}
