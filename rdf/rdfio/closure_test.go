@@ -154,7 +154,6 @@ func splittable(p string) bool {
 	return true
 }
 
-
 // roundTrip writes d in syntax s, reads it back and returns "" when the
 // result is isomorphic to d with every language tag as written, else what
 // went wrong.

@@ -39,7 +39,7 @@ var (
 	// relativeStarts begin relative references, which readers keep as they
 	// are when there is no base (JSON-LD drops them).
 	relativeStarts = []string{"", "rel/", "#", "../"}
-	iriPieces = []string{
+	iriPieces      = []string{
 		"a", "b", "c1", "é", "😀", "{search_term_string}", "{", "}", "a b", "q|r", "^", "`", "\\",
 		"\"", "<", ">", "#frag", "#", "%41", "x.y", "-", "_", "~", "\u0001", "\u007f", "\u00a0",
 		"中文", "\ufffd", "", "p:q", "//", "..", "?",
