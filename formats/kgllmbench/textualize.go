@@ -66,7 +66,13 @@ func Description(format string) string {
 // the introduction with the format's description, the KG text and the
 // question.
 func Prompt(format, text, question string) string {
-	intro := "Your job is to answer questions using the following knowledge graph. " + Description(format) +
+	return PromptDescribed(Description(format), text, question)
+}
+
+// PromptDescribed is Prompt with a given DESCRIPTION, for textualizations
+// the benchmark does not have.
+func PromptDescribed(description, text, question string) string {
+	intro := "Your job is to answer questions using the following knowledge graph. " + description +
 		". You must rely exclusively on the information presented in the Knowledge Graph to answer questions. " +
 		"If the answer includes entities, always respond using the entity label rather than entity ID (if applicable)."
 	return intro + "\n\nKnowledge Graph:\n" + text + "\n\n" + question

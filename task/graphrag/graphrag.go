@@ -477,11 +477,53 @@ func scoreQuestion(q task.Question, response string, parse func(string) (Answer,
 	}
 	a, err := parse(response)
 	if err != nil {
-		return task.Result{Rule: rule}
+		return task.Result{Rule: rule, Partial: &task.Score{}}
 	}
 	s := ScoreAnswer(gold, a)
-	return task.Result{Correct: s.ExactMatch, Score: s.AffectedServices.F1, Parsed: a.CanonicalJSON(), Rule: rule}
+	return task.Result{Correct: s.ExactMatch, Score: s.AffectedServices.F1, Parsed: a.CanonicalJSON(), Rule: rule, Partial: s.Partial(gold, a)}
 }
+
+// Partial returns s as task partial credit: the affected services as the
+// main field, with the owners' (service, team) pairs scored separately
+// (their ExactMatch is OwnersExactMatch). gold and got are the answers s
+// scored (for the item counts).
+func (s Score) Partial(gold, got Answer) *task.Score {
+	if !s.ParseSuccess {
+		return &task.Score{}
+	}
+	g, a := gold.Normalize(), got.Normalize()
+	field := func(ss SetScore, gold, pred []string, exact bool) task.SetScore {
+		gs := map[string]bool{}
+		for _, x := range gold {
+			gs[x] = true
+		}
+		m := 0
+		for _, x := range pred {
+			if gs[x] {
+				m++
+			}
+		}
+		return task.SetScore{Precision: ss.Precision, Recall: ss.Recall, F1: ss.F1, ExactMatch: exact,
+			Gold: len(gold), Predicted: len(pred), Matched: m}
+	}
+	return &task.Score{
+		ParseOK:    true,
+		ExactMatch: s.ExactMatch,
+		Precision:  s.AffectedServices.Precision,
+		Recall:     s.AffectedServices.Recall,
+		F1:         s.AffectedServices.F1,
+		Fields: map[string]task.SetScore{
+			FieldAffectedServices: field(s.AffectedServices, g.AffectedServices, a.AffectedServices, s.AffectedServices.ExactMatch),
+			FieldOwners:           field(s.OwnerPairs, pairs(g.Owners), pairs(a.Owners), s.OwnersExactMatch),
+		},
+	}
+}
+
+// Names of the fields of the partial credit (task.Score.Fields).
+const (
+	FieldAffectedServices = "affected_services"
+	FieldOwners           = "owners"
+)
 
 // RunRecord is the article's result schema for one model run.
 type RunRecord struct {
