@@ -576,3 +576,70 @@ func NewSet(name string, g graphrag.Graph, failed string, formats []string) (*ta
 	set.Seal()
 	return set, nil
 }
+
+// StudyQuestion is the question of the study run: the same in every
+// format (id "graphrag-impact-<failed>", Text the question of the prompt,
+// QuestionText), asked about the graph serialized in format, which is the
+// context. StudyTemplate builds the article's whole prompt around it, so
+// the graph appears once.
+func StudyQuestion(g graphrag.Graph, failed, format string) (task.Question, task.Context, error) {
+	text, err := graphrag.EncodeString(format, g)
+	if err != nil {
+		return task.Question{}, task.Context{}, err
+	}
+	gold := Gold(g, failed)
+	ctx := task.Context{ID: "graphrag-" + failed + "-" + format, Text: text, Source: "graphrag " + format}
+	q := task.Question{
+		ID:        "graphrag-impact-" + failed,
+		Family:    Family,
+		Task:      Family,
+		Text:      QuestionText(failed),
+		Gold:      task.Answer{Text: gold.CanonicalJSON(), Kind: KindJSON, Value: gold.CanonicalJSON(), Items: gold.AffectedServices},
+		ContextID: ctx.ID,
+		Meta:      map[string]string{"failed": failed, "format": format},
+	}
+	return q, ctx, nil
+}
+
+// StudyTemplate is the article's prompt template (Prompt) for a
+// StudyQuestion: no system message; the user message with the format's
+// name (Meta["format"]) and the context as GRAPH_DATA.
+func StudyTemplate(contextText string, q task.Question) (system, user string) {
+	return "", Prompt(q.Meta["failed"], q.Meta["format"], contextText)
+}
+
+var _ task.PromptFunc = StudyTemplate
+
+// StudySets returns one set per named graphrag format (nil: the five
+// reference formats), each with the StudyQuestion about g, named
+// graphrag-impact-<format>. Answers are scored with Scorer, whose
+// partial credit carries the article's fields.
+func StudySets(g graphrag.Graph, failed string, formats []string) ([]*task.Set, error) {
+	if formats == nil {
+		for _, f := range graphrag.Formats() {
+			if f.Reference {
+				formats = append(formats, f.Name)
+			}
+		}
+	}
+	var sets []*task.Set
+	for _, f := range formats {
+		q, ctx, err := StudyQuestion(g, failed, f)
+		if err != nil {
+			return nil, err
+		}
+		set := &task.Set{Name: "graphrag-impact-" + f, Contexts: []task.Context{ctx}, Questions: []task.Question{q},
+			Counts: []task.FamilyCount{{Family: Family, Questions: 1, Candidates: 1}}}
+		set.Seal()
+		sets = append(sets, set)
+	}
+	return sets, nil
+}
+
+// StudyGraph is the article's reference graph: graphrag.Generate with the
+// reference program's default parameters (40 services, 80 noise edges,
+// seed 7).
+func StudyGraph() (graphrag.Graph, error) {
+	p := graphrag.DefaultParameters()
+	return graphrag.Generate(p.Services, p.NoiseEdges, p.Seed)
+}

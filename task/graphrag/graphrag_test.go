@@ -312,3 +312,36 @@ func TestScorerPartial(t *testing.T) {
 		t.Errorf("gold answer: %+v %+v", r, r.Partial)
 	}
 }
+
+// TestStudySets checks that the study's prompt carries the graph once and
+// equals the article's template, and that the question pairs across
+// formats.
+func TestStudySets(t *testing.T) {
+	g, err := StudyGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets, err := StudySets(g, DefaultFailed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sets) != 5 {
+		t.Fatalf("%d sets", len(sets))
+	}
+	for _, set := range sets {
+		q, ctx := set.Questions[0], set.Contexts[0]
+		if q.ID != "graphrag-impact-db-identity" || q.Text != sets[0].Questions[0].Text || q.Gold.Text != sets[0].Questions[0].Gold.Text {
+			t.Errorf("%s: question %+v", set.Name, q)
+		}
+		sys, user := StudyTemplate(ctx.Text, q)
+		if sys != "" || user != Prompt(DefaultFailed, q.Meta["format"], ctx.Text) || strings.Count(user, ctx.Text) != 1 {
+			t.Errorf("%s: prompt does not hold the graph exactly once", set.Name)
+		}
+		if !strings.Contains(user, "Question:\nIf db-identity fails, which services are transitively affected,\nand which teams own those services?\n\nGRAPH_FORMAT:\n"+q.Meta["format"]+"\n\nGRAPH_DATA:\n") {
+			t.Errorf("%s: template differs from the article's", set.Name)
+		}
+		if r := Scorer.Score(q, q.Gold.Text); !r.Correct || !r.Partial.ExactMatch {
+			t.Errorf("%s: gold answer scored %+v", set.Name, r)
+		}
+	}
+}
