@@ -15,6 +15,7 @@ import (
 
 	"github.com/isolda/isolda/formats/ontology"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 	"github.com/isolda/isolda/token"
 )
 
@@ -46,7 +47,7 @@ const ExtractionInstruction = "You are given an ontology and a sentence. Extract
 
 // SystemPrompt is the study's system prompt (appendix H.4), the same for
 // every task.
-const SystemPrompt = "You are a careful reasoner. Read the graph (or ontology), think through the question step by step, then write your final answer on a line that begins with 'FINAL: '."
+const SystemPrompt = graphqa.FinalSystemPrompt
 
 // ExtractionPrompt is the H.4 extraction prompt: SystemPrompt, and the
 // instruction, the rendered ontology and the sentence, separated by blank
