@@ -3,8 +3,6 @@ package kgllm
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/isolda/isolda/formats/kgllmbench"
@@ -46,8 +44,12 @@ type Arm struct {
 	// Format is a kgllmbench format name (kgllmbench.Formats) or
 	// FormatISOLDA.
 	Format string
-	// Version is the ISOLDA version of an ISOLDA arm ("0.1", "0.2", ...).
+	// Version is the ISOLDA version of an ISOLDA arm ("0.1", "0.2", ...);
+	// it overrides ISOLDA.Version.
 	Version string
+	// ISOLDA are the encoder options of an ISOLDA arm (the ablations of
+	// ISOLDA 0.2, ids, glossary, layout, ...).
+	ISOLDA isolda.Options
 	// Paper is true for the five formats of the benchmark's paper.
 	Paper bool
 	// Lossless is true for arms whose every context is decoded and
@@ -197,24 +199,34 @@ var ErrNotIsomorphic = errors.New("kgllm: ISOLDA context does not decode to the 
 // given version's defaults, decodes the text and checks that it is
 // isomorphic to the graph.
 func ISOLDAContext(inst kgllmbench.Instance, version string) (string, error) {
+	return ISOLDAContextWith(inst, isolda.Options{Version: version})
+}
+
+// ISOLDAContextWith is ISOLDAContext with any encoder options. Options
+// that crop the document (Anchor with Hops) are refused: a study context
+// must hold the whole graph.
+func ISOLDAContextWith(inst kgllmbench.Instance, opts isolda.Options) (string, error) {
+	if opts.Hops != 0 {
+		return "", fmt.Errorf("kgllm: %s: hops crop the graph; a study context holds all of it", instanceKey(inst))
+	}
 	d, err := RDF(inst)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	if err := isolda.Encode(&b, d, isolda.Options{Version: version}); err != nil {
+	if err := isolda.Encode(&b, d, opts); err != nil {
 		return "", fmt.Errorf("kgllm: %s: %w", instanceKey(inst), err)
 	}
 	back, err := isolda.Decode(strings.NewReader(b.String()))
 	if err != nil {
-		return "", fmt.Errorf("kgllm: %s: ISOLDA %s does not decode: %w", instanceKey(inst), version, err)
+		return "", fmt.Errorf("kgllm: %s: ISOLDA %s does not decode: %w", instanceKey(inst), opts.Version, err)
 	}
 	iso, err := canon.Isomorphic(d, back)
 	if err != nil {
 		return "", fmt.Errorf("kgllm: %s: %w", instanceKey(inst), err)
 	}
 	if !iso {
-		return "", fmt.Errorf("%w (%s, ISOLDA %s)", ErrNotIsomorphic, instanceKey(inst), version)
+		return "", fmt.Errorf("%w (%s, ISOLDA %s)", ErrNotIsomorphic, instanceKey(inst), opts.Version)
 	}
 	return b.String(), nil
 }
@@ -224,7 +236,9 @@ func ISOLDAContext(inst kgllmbench.Instance, version string) (string, error) {
 func (s *Study) Context(i int, arm Arm) (string, error) {
 	inst := s.Instances[i]
 	if arm.Format == FormatISOLDA {
-		return ISOLDAContext(inst, arm.Version)
+		opts := arm.ISOLDA
+		opts.Version = arm.Version
+		return ISOLDAContextWith(inst, opts)
 	}
 	var b strings.Builder
 	if err := kgllmbench.Textualize(&b, &inst.KG, arm.Format); err != nil {
@@ -275,29 +289,17 @@ func (s *Study) SetName(arm Arm) string {
 }
 
 // WriteSets writes the frozen set of each arm to dir as <SetName>.jsonl
-// (task.WriteFrozen) and returns the file names written, in arm order.
+// (task.WriteSetFiles) and returns the file names written, in arm order.
 func (s *Study) WriteSets(dir string, arms []Arm) ([]string, error) {
-	var names []string
+	var sets []*task.Set
 	for _, arm := range arms {
 		set, err := s.Set(arm)
 		if err != nil {
-			return names, err
+			return nil, err
 		}
-		name := set.Name + ".jsonl"
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return names, err
-		}
-		werr := task.WriteFrozen(f, set)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return names, werr
-		}
-		names = append(names, name)
+		sets = append(sets, set)
 	}
-	return names, nil
+	return task.WriteSetFiles(dir, sets)
 }
 
 // Scorer is the scorer of the study's language: the benchmark's strict

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/token"
 )
@@ -196,6 +197,19 @@ func TestStudyArms(t *testing.T) {
 	}
 	if strings.Join(names, " ") != "list_of_edges structured_yaml structured_json rdf_turtle3 json_ld3 rdf_turtle2 json_ld2 isolda-0.1 isolda-0.2" || paper != 5 {
 		t.Errorf("arms %v (%d paper)", names, paper)
+	}
+	s := loadTestStudy(t, VariantPseudo)
+	crop := ISOLDAArm("0.2")
+	crop.ISOLDA = isolda.Options{Anchor: "http://example.org/countries#0", Hops: 1}
+	if _, err := s.Context(0, crop); err == nil || !strings.Contains(err.Error(), "hops crop the graph") {
+		t.Errorf("cropping arm: %v", err)
+	}
+	slug := ISOLDAArm("0.2")
+	slug.ISOLDA = isolda.Options{IDs: isolda.IDsSlug}
+	a, err1 := s.Context(0, slug)
+	b, err2 := s.Context(0, ISOLDAArm("0.2"))
+	if err1 != nil || err2 != nil || a == b {
+		t.Errorf("slug ids option not applied: %v %v", err1, err2)
 	}
 	if _, err := LoadStudy(t.TempDir(), "fake"); err == nil {
 		t.Error("unknown variant accepted")
