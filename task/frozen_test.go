@@ -130,3 +130,14 @@ func TestWriteSetFiles(t *testing.T) {
 		t.Errorf("duplicate names: %v", err)
 	}
 }
+
+func TestWithMeta(t *testing.T) {
+	q := Question{Meta: map[string]string{"a": "1"}}
+	r := q.WithMeta("a", "2", "b", "3")
+	if q.Meta["a"] != "1" || len(q.Meta) != 1 || r.Meta["a"] != "2" || r.Meta["b"] != "3" {
+		t.Errorf("%v %v", q.Meta, r.Meta)
+	}
+	if (Question{}).WithMeta("k", "v").Meta["k"] != "v" {
+		t.Error("nil Meta")
+	}
+}

@@ -74,6 +74,20 @@ type Question struct {
 	Meta map[string]string `json:"meta,omitempty"`
 }
 
+// WithMeta returns q with a copy of its Meta in which each key of the
+// pairs (key, value, key, value, ...) is set; q's own Meta is unchanged.
+func (q Question) WithMeta(pairs ...string) Question {
+	m := make(map[string]string, len(q.Meta)+len(pairs)/2)
+	for k, v := range q.Meta {
+		m[k] = v
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		m[pairs[i]] = pairs[i+1]
+	}
+	q.Meta = m
+	return q
+}
+
 // Context is the text (or a reference to the data) questions are asked about.
 type Context struct {
 	ID string `json:"id"`

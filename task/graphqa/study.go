@@ -106,13 +106,7 @@ func StudySets(spec StudySpec, seed int64, formats []string) ([]*task.Set, error
 			set.Contexts = append(set.Contexts, c)
 		}
 		for _, q := range base.Questions {
-			meta := make(map[string]string, len(q.Meta)+1)
-			for k, v := range q.Meta {
-				meta[k] = v
-			}
-			meta["format"] = f
-			q.Meta = meta
-			set.Questions = append(set.Questions, q)
+			set.Questions = append(set.Questions, q.WithMeta("format", f))
 		}
 		set.Seal()
 		sets = append(sets, set)

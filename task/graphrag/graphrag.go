@@ -557,11 +557,7 @@ func (r *RunRecord) Fill(s Score) {
 // reference formats), one context per format.
 func NewSet(name string, g graphrag.Graph, failed string, formats []string) (*task.Set, error) {
 	if formats == nil {
-		for _, f := range graphrag.Formats() {
-			if f.Reference {
-				formats = append(formats, f.Name)
-			}
-		}
+		formats = referenceFormats()
 	}
 	set := &task.Set{Name: name}
 	for _, f := range formats {
@@ -616,11 +612,7 @@ var _ task.PromptFunc = StudyTemplate
 // partial credit carries the article's fields.
 func StudySets(g graphrag.Graph, failed string, formats []string) ([]*task.Set, error) {
 	if formats == nil {
-		for _, f := range graphrag.Formats() {
-			if f.Reference {
-				formats = append(formats, f.Name)
-			}
-		}
+		formats = referenceFormats()
 	}
 	var sets []*task.Set
 	for _, f := range formats {
@@ -642,4 +634,15 @@ func StudySets(g graphrag.Graph, failed string, formats []string) ([]*task.Set, 
 func StudyGraph() (graphrag.Graph, error) {
 	p := graphrag.DefaultParameters()
 	return graphrag.Generate(p.Services, p.NoiseEdges, p.Seed)
+}
+
+// referenceFormats are the names of the reference program's five formats.
+func referenceFormats() []string {
+	var out []string
+	for _, f := range graphrag.Formats() {
+		if f.Reference {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }

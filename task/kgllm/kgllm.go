@@ -212,17 +212,24 @@ func NewSet(name string, insts []kgllmbench.Instance, format string) (*task.Set,
 		q.Meta["format"] = format
 		set.Questions = append(set.Questions, q)
 	}
-	counts := map[string]int{}
-	for _, q := range set.Questions {
-		counts[q.Task]++
-	}
-	for _, t := range Tasks() {
-		if counts[t] > 0 {
-			set.Counts = append(set.Counts, task.FamilyCount{Family: t, Questions: counts[t], Candidates: counts[t]})
-		}
-	}
+	set.Counts = taskCounts(set.Questions)
 	set.Seal()
 	return set, nil
+}
+
+// taskCounts counts questions per task (their family), in Tasks() order.
+func taskCounts(qs []task.Question) []task.FamilyCount {
+	counts := map[string]int{}
+	for _, q := range qs {
+		counts[q.Task]++
+	}
+	var out []task.FamilyCount
+	for _, t := range Tasks() {
+		if counts[t] > 0 {
+			out = append(out, task.FamilyCount{Family: t, Questions: counts[t], Candidates: counts[t]})
+		}
+	}
+	return out
 }
 
 // Strict scores a response to a KG-LLM-Bench question exactly as the

@@ -32,21 +32,6 @@ func testInstances(t *testing.T, taskName, variant string) []kgllmbench.Instance
 	return insts
 }
 
-type testFields struct {
-	Triple *struct {
-		Head     entity `json:"head"`
-		Relation struct {
-			Label string `json:"label"`
-		} `json:"relation"`
-		Tail entity `json:"tail"`
-	} `json:"triple"`
-	ShortestPaths [][]entity `json:"shortest_paths"`
-	EdgeDirection string     `json:"edge_direction"`
-	AnchorEnt     *entity    `json:"anchor_ent"`
-	Relation      string     `json:"relation"`
-	Direction     string     `json:"direction"`
-}
-
 // testLabel maps an entity to its label in the instance's variant.
 func testLabel(inst kgllmbench.Instance, e entity) string {
 	for _, p := range inst.Pseudonyms {
@@ -98,7 +83,7 @@ func TestKGLLMQuestionsFromFields(t *testing.T) {
 	for _, variant := range Variants() {
 		for _, tk := range Tasks() {
 			for _, inst := range testInstances(t, tk, variant) {
-				var f testFields
+				var f instanceFields
 				if err := json.Unmarshal(inst.Fields, &f); err != nil {
 					t.Fatal(err)
 				}
@@ -154,7 +139,7 @@ func TestKGLLMStrictScoresGold(t *testing.T) {
 					// The answer string itself, and one rendered from the
 					// stored path entities with Python's list repr: it must
 					// equal the stored string (written by Python's str()).
-					var f testFields
+					var f instanceFields
 					if err := json.Unmarshal(inst.Fields, &f); err != nil {
 						t.Fatal(err)
 					}
@@ -361,7 +346,7 @@ func checkSampledAnswer(t *testing.T, inst kgllmbench.Instance, q task.Question,
 		}
 		return rlabel[e.Relation]
 	}
-	var f testFields
+	var f instanceFields
 	if err := json.Unmarshal(inst.Fields, &f); err != nil {
 		t.Fatal(err)
 	}

@@ -259,8 +259,7 @@ func (s *Study) Set(arm Arm) (*task.Set, error) {
 		if err != nil {
 			return nil, err
 		}
-		q.Meta = cloneMeta(q.Meta)
-		q.Meta["arm"], q.Meta["format"] = arm.Name, arm.Format
+		q = q.WithMeta("arm", arm.Name, "format", arm.Format)
 		q.ContextID = q.ID + "-" + arm.Name
 		src := "kgllmbench " + arm.Format
 		if arm.Format == FormatISOLDA {
@@ -269,15 +268,7 @@ func (s *Study) Set(arm Arm) (*task.Set, error) {
 		set.Contexts = append(set.Contexts, task.Context{ID: q.ContextID, Text: text, Source: src})
 		set.Questions = append(set.Questions, q)
 	}
-	counts := map[string]int{}
-	for _, q := range set.Questions {
-		counts[q.Family]++
-	}
-	for _, t := range Tasks() {
-		if counts[t] > 0 {
-			set.Counts = append(set.Counts, task.FamilyCount{Family: t, Questions: counts[t], Candidates: counts[t]})
-		}
-	}
+	set.Counts = taskCounts(set.Questions)
 	set.Seal()
 	return set, nil
 }
@@ -332,12 +323,4 @@ func GoldResponse(q task.Question) string {
 		}
 	}
 	return keyword + q.Gold.Value
-}
-
-func cloneMeta(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m)+2)
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

@@ -447,13 +447,7 @@ func (st *Study) Set(format string) (*task.Set, error) {
 			Source: fmt.Sprintf("wikidata %s, %d triples, format=%s", n.Seed, len(n.Triples), format)})
 	}
 	for _, q := range st.Questions {
-		meta := make(map[string]string, len(q.Meta)+1)
-		for k, v := range q.Meta {
-			meta[k] = v
-		}
-		meta["format"] = format
-		q.Meta = meta
-		set.Questions = append(set.Questions, q)
+		set.Questions = append(set.Questions, q.WithMeta("format", format))
 	}
 	set.Seal()
 	return set, nil
