@@ -27,7 +27,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // Message layouts.
@@ -213,7 +213,7 @@ type Task struct {
 	Scorer string `yaml:"scorer"`
 }
 
-// Generate configures task.Generate.
+// Generate configures kg.Generate.
 type Generate struct {
 	Families  []string `yaml:"families"`
 	PerFamily int      `yaml:"per_family"`
@@ -499,11 +499,11 @@ func (v *validator) check(e *Experiment) {
 			if len(e.Graphs) == 0 {
 				v.addf(p+".generate", "generate needs graphs")
 			}
-			if _, err := task.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil && len(t.Generate.Families) > 0 {
+			if _, err := kg.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil && len(t.Generate.Families) > 0 {
 				v.addf(p+".generate.families", "%v", err)
 			}
-			if t.Generate.PerFamily < 0 || t.Generate.PerFamily > task.MaxPerFamily {
-				v.addf(p+".generate.per_family", "per_family must be between 0 and %d", task.MaxPerFamily)
+			if t.Generate.PerFamily < 0 || t.Generate.PerFamily > kg.MaxPerFamily {
+				v.addf(p+".generate.per_family", "per_family must be between 0 and %d", kg.MaxPerFamily)
 			}
 		}
 		if t.Graph != "" && !graphNames[t.Graph] {

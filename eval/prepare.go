@@ -18,6 +18,10 @@ import (
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
+	"github.com/isolda/isolda/task/graphrag"
+	"github.com/isolda/isolda/task/kg"
+	"github.com/isolda/isolda/task/kgllm"
 	"github.com/isolda/isolda/token"
 )
 
@@ -31,7 +35,7 @@ type Context struct {
 	Arm      string `json:"arm"`
 	Format   string `json:"format"`
 	HideName bool   `json:"hide_name,omitempty"`
-	// GraphSHA1 is task.DatasetSHA1 of the graph (canonical N-Quads), or
+	// GraphSHA1 is kg.DatasetSHA1 of the graph (canonical N-Quads), or
 	// the stored context's hash for a set's own context.
 	GraphSHA1 string `json:"graph_sha1"`
 	// SHA1 is the SHA-1 of Text; File its path in the run folder.
@@ -197,12 +201,12 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 			var fams []string
 			if len(t.Generate.Families) > 0 {
 				var err error
-				if fams, err = task.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil {
+				if fams, err = kg.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil {
 					return nil, fmt.Errorf("task %s: %w", tn, err)
 				}
 			}
 			for _, g := range e.Graphs {
-				set, err := task.Generate(datasets[g.GraphName()], task.GenerateOptions{
+				set, err := kg.Generate(datasets[g.GraphName()], kg.Options{
 					Families: fams, PerFamily: t.Generate.PerFamily, Seed: t.Generate.Seed, Name: g.GraphName()})
 				if err != nil {
 					return nil, fmt.Errorf("task %s, graph %s: %w", tn, g.GraphName(), err)
@@ -231,7 +235,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 			if t.Graph != "" {
 				// A context without text stands for a dataset: it must be
 				// the named graph.
-				want := task.DatasetSHA1(datasets[t.Graph])
+				want := kg.DatasetSHA1(datasets[t.Graph])
 				for _, c := range set.Contexts {
 					if c.Text == "" && c.SHA1 != want {
 						return nil, fmt.Errorf("task %s: set context %q has SHA-1 %s, graph %s has %s: the set was made from another graph", tn, c.ID, c.SHA1, t.Graph, want)
@@ -288,7 +292,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	slices.SortStableFunc(p.arms, func(a, b Arm) int { return strings.Compare(a.ArmName(), b.ArmName()) })
 	for _, g := range e.Graphs {
 		d := datasets[g.GraphName()]
-		gsha := task.DatasetSHA1(d)
+		gsha := kg.DatasetSHA1(d)
 		in := formats.NewInput(d)
 		for _, a := range p.arms {
 			ord := e.orderingOf(a)
@@ -545,9 +549,9 @@ func defaultScorer(family string) string {
 	switch {
 	case strings.HasPrefix(family, "graphqa"):
 		return "graphqa"
-	case family == task.FamilyKGLLMBench:
+	case family == kgllm.Family:
 		return "kgllm_strict"
-	case family == task.FamilyImpact:
+	case family == graphrag.Family:
 		return "impact"
 	}
 	return "kg"
@@ -556,15 +560,15 @@ func defaultScorer(family string) string {
 func scorerOf(name string) task.Scorer {
 	switch name {
 	case "graphqa":
-		return task.ScoreGraphQA
+		return graphqa.Score
 	case "final":
-		return task.ScoreFinal
+		return graphqa.ScoreFinal
 	case "kgllm_strict":
-		return task.KGLLMStrict
+		return kgllm.Strict
 	case "kgllm_lenient":
-		return task.KGLLMLenient
+		return kgllm.Lenient
 	case "impact":
-		return task.ImpactScorer
+		return graphrag.Scorer
 	}
 	return task.ScoreKG
 }

@@ -1,27 +1,16 @@
-// Package task generates benchmark questions with deterministic gold answers
-// and scores model responses exactly as the studies that defined them do.
+// Package task holds what every benchmark's questions share: the types
+// (Question, Answer, Context, Set, Scorer, Result), the frozen-set format
+// (JSONL with SHA-1 hashes of every context and question, see WriteFrozen
+// and ReadFrozen), and the answer normalization and scorer of the ISOLDA
+// studies (NFKC, case folding, first integer, whole phrase inside a short
+// answer; ScoreKG).
 //
-// It holds the shared types of every question family (Question, Answer, Set,
-// Scorer, Result), the frozen-set format (JSONL with SHA-1 hashes of every
-// context and question, see WriteFrozen and ReadFrozen), the answer
-// normalization rules of the ISOLDA studies (NFKC, case folding, first integer,
-// whole phrase inside a short answer), and two families:
-//
-//   - GraphQA: the graph generators of Talk like a Graph (Fatemi, Halcrow and
-//     Perozzi, ICLR 2024) with networkx's semantics (er, ba, sbm, sfn,
-//     complete, star, path; Python's random through internal/pyrand and
-//     numpy's RandomState through NumpyRandomState), its tasks with their
-//     exact question and answer strings, the two summaries and the seven
-//     Hardened operators of the study "Graph Serializations for Reasoning
-//     LLMs", its GraphQA, Hardened and Topology regimes, the prompting
-//     variants (zero-shot, zero-CoT, few-shot, CoT, build-a-graph) and the
-//     study's FINAL: template, and the scorers (graphqa*.go, entry point
-//     GraphQA);
-//   - KG questions on any RDF graph: the structural question generator of the
-//     ISOLDA studies with its eight families (kg.go, entry point Generate).
-//
-// Other benchmark families (KG-LLM-Bench, Text2KGBench, GraphRAG) are in
-// their own files and use the same types.
+// Each benchmark is a sub-package with its generators, prompts and scorers:
+// task/kg (structural questions on any RDF graph, the ISOLDA studies),
+// task/graphqa (Talk like a Graph and the GraphQA, Hardened and Topology
+// regimes of "Graph Serializations for Reasoning LLMs"), task/kgllm
+// (KG-LLM-Bench), task/text2kg (Text2KGBench) and task/graphrag (the
+// GraphRAG dependency-impact question).
 package task
 
 import (

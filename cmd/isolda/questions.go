@@ -9,6 +9,7 @@ import (
 
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kg"
 	"github.com/spf13/cobra"
 )
 
@@ -31,7 +32,7 @@ func newQuestionsCmd(env *Env) *cobra.Command {
 			"  cat examples/demo.ttl | isolda questions -o - | head -2",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fams, err := task.ParseFamilies(families)
+			fams, err := kg.ParseFamilies(families)
 			if err != nil {
 				return badInput(err)
 			}
@@ -47,7 +48,7 @@ func newQuestionsCmd(env *Env) *cobra.Command {
 			case "-":
 				setName = "stdin"
 			}
-			set, err := task.Generate(d, task.GenerateOptions{Families: fams, PerFamily: perFamily, Seed: seed, Name: setName})
+			set, err := kg.Generate(d, kg.Options{Families: fams, PerFamily: perFamily, Seed: seed, Name: setName})
 			if err != nil {
 				return badInput(err)
 			}
@@ -83,7 +84,7 @@ func newQuestionsCmd(env *Env) *cobra.Command {
 	in.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&families, "families", "all", "question families: all, or a comma-separated list")
-	fl.IntVar(&perFamily, "per-family", task.DefaultPerFamily, "at most this many questions per family")
+	fl.IntVar(&perFamily, "per-family", kg.DefaultPerFamily, "at most this many questions per family")
 	fl.Int64Var(&seed, "seed", 1201, "seed for the choice among candidate questions")
 	fl.StringVarP(&out, "out", "o", "questions.jsonl", "file for the frozen set (- for standard output)")
 	return cmd

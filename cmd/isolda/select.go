@@ -17,7 +17,7 @@ import (
 	"github.com/isolda/isolda/adaptive"
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/report"
-	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 	"github.com/isolda/isolda/token"
 	"github.com/spf13/cobra"
 )
@@ -185,7 +185,7 @@ func reportReplyProblems(env *Env, dir string) {
 		t, why := &ans, ""
 		if r.Kind == adaptive.KindSelector {
 			t, why = &sel, r.ParseError
-		} else if r.Rule == task.RuleFinalMissing {
+		} else if r.Rule == graphqa.RuleFinalMissing {
 			why = "no FINAL: line"
 		}
 		t.total++

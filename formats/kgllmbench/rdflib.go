@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/isolda/isolda/internal/py"
 )
 
 // This file emulates what the benchmark's make_rdflib_graph builds and what
@@ -84,14 +86,14 @@ func makeRDFGraph(kg *KG, entityIDs, relationIDs bool) (*rdfGraph, error) {
 	g := newRDFGraph()
 	if entityIDs {
 		for _, e := range kg.Entities {
-			iri := exNS + urlQuote(e.ID)
+			iri := exNS + py.URLQuote(e.ID)
 			g.add(iri, rdfType, term{value: exCountry})
 			g.add(iri, rdfsLabel, term{value: e.Label, lit: true})
 		}
 	}
 	if relationIDs {
 		for _, r := range kg.Relations {
-			iri := exNS + urlQuote("R"+r.ID)
+			iri := exNS + py.URLQuote("R"+r.ID)
 			g.add(iri, rdfType, term{value: rdfProperty})
 			g.add(iri, rdfsLabel, term{value: r.Label, lit: true})
 		}
@@ -104,7 +106,7 @@ func makeRDFGraph(kg *KG, entityIDs, relationIDs bool) (*rdfGraph, error) {
 		if relationIDs {
 			r = "R" + t.relID
 		}
-		g.add(exNS+urlQuote(h), exNS+urlQuote(r), term{value: exNS + urlQuote(tl)})
+		g.add(exNS+py.URLQuote(h), exNS+py.URLQuote(r), term{value: exNS + py.URLQuote(tl)})
 	}
 	return g, nil
 }
@@ -498,7 +500,7 @@ func writeJSONLD(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 				w.WriteByte(',')
 			}
 			w.WriteString("\n      ")
-			writePyJSONString(w, k, false)
+			py.WriteJSONString(w, k, false)
 			w.WriteString(": ")
 			vals := props[k]
 			if len(vals) == 1 {
@@ -528,13 +530,13 @@ func writeJSONLD(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 
 func writeJSONLDValue(w *bufio.Writer, v jsonLDValue, level int) {
 	if !v.ref {
-		writePyJSONString(w, v.str, false)
+		py.WriteJSONString(w, v.str, false)
 		return
 	}
 	w.WriteByte('{')
 	writeNewlineIndent(w, level+1)
 	w.WriteString(`"@id": `)
-	writePyJSONString(w, v.id, false)
+	py.WriteJSONString(w, v.id, false)
 	writeNewlineIndent(w, level)
 	w.WriteByte('}')
 }

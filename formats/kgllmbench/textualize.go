@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // FormatInfo describes one textualization.
@@ -207,23 +206,4 @@ func buildStructured(kg *KG) (*structured, error) {
 		rm.tails[t.rel] = append(rm.tails[t.rel], t.tail)
 	}
 	return s, nil
-}
-
-// urlQuote is Python's urllib.parse.quote(s, safe='/'): UTF-8 bytes other
-// than ASCII letters, digits, "_.-~" and "/" become %XX (uppercase hex).
-func urlQuote(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-			c == '_' || c == '.' || c == '-' || c == '~' || c == '/' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
 }
