@@ -284,8 +284,8 @@ func writeSummary(w io.Writer, rep *Report) {
 	if len(rep.Tokenizers) > 0 {
 		primary = rep.Tokenizers[0] + " tokens"
 	}
-	fmt.Fprintf(w, "# Which lossless format, at what cost (%s): the smallest lossless format, and ISOLDA (%s, notation %s) "+
-		"against Turtle and compacted JSON-LD; the full tables follow\n", primary, GlossaryFormat, isolda.V02)
+	fmt.Fprintf(w, "# Which lossless format, at what cost (%s): the smallest, and ISOLDA %s (%s) against Turtle and JSON-LD\n",
+		primary, isolda.V02, GlossaryFormat)
 	fmt.Fprintln(w, "graph\tstatements\tsmallest lossless\tisolda\tvs turtle\tvs "+SummaryJSONLD+"\tisolda glossary\tround trip\ttraversal")
 	for _, s := range rep.Summaries() {
 		stmts := strconv.Itoa(s.Statements)

@@ -189,7 +189,7 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 	if err := bench.WriteTable(w, rep); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "# %d graphs x %d formats, tokenizers: %s; %.0f ms\n", len(rep.Graphs), len(rep.Formats),
+	fmt.Fprintf(w, "# %s x %s, tokenizers: %s; %.0f ms\n", plural(len(rep.Graphs), "graph"), plural(len(rep.Formats), "format"),
 		strings.Join(rep.Tokenizers, ", "), rep.Millis)
 	if err := w.Flush(); err != nil {
 		return err
@@ -413,3 +413,11 @@ func (l *intList) String() string {
 
 // Type implements pflag.Value.
 func (l *intList) Type() string { return "ints" }
+
+// plural writes "1 graph", "3 graphs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
