@@ -13,6 +13,7 @@ import (
 
 	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"
@@ -134,6 +135,12 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 	}
 	if len(toks) == 0 {
 		return badInput(fmt.Errorf("bench: give at least one --tokenizer"))
+	}
+	fl.only, fl.skip = canonicalNames(fl.only), canonicalNames(fl.skip)
+	for _, n := range slices.Concat(fl.only, fl.skip) {
+		if _, ok := formats.Get(n); !ok {
+			return usageError("bench: unknown format %q%s (isolda formats lists them)", n, suggest(n, formats.Names()))
+		}
 	}
 	if _, err := bench.SelectFormats(fl.only, fl.skip); err != nil {
 		return badInput(err)

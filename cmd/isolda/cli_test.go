@@ -269,6 +269,13 @@ func TestFormatNames(t *testing.T) {
 	if code, _, errs := runCLI(t, "", "convert", "-t", "html"); code != exitBadInput || !strings.Contains(errs, "read, not written") {
 		t.Errorf("-t html: exit %d, %s", code, errs)
 	}
+	// bench --formats too, and suggests a name for a typo.
+	if code, out, errs := runCLI(t, "", "bench", "--formats", "Typed-Edges,ISOLDA"); code != 0 || !strings.Contains(out, "typed_edges ") {
+		t.Errorf("bench --formats Typed-Edges,ISOLDA: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "", "bench", "--formats", "isolds"); code != exitBadInput || !strings.Contains(errs, "did you mean isolda?") {
+		t.Errorf("bench --formats isolds: exit %d, %s", code, errs)
+	}
 	// -f takes the same spellings.
 	_, csv, _ := runCLI(t, "", "convert", "-t", "csv")
 	if code, out, errs := runCLI(t, csv, "convert", "-f", "CSV", "-t", "typed-edges"); code != 0 || !strings.HasPrefix(out, "#graph-v1\n") {

@@ -45,6 +45,19 @@ func lookupFormat(name string) (formats.Format, bool) {
 	return formats.Format{}, false
 }
 
+// canonicalNames replaces each name that lookupFormat knows by its
+// registry name, and keeps the others (to be refused with their spelling).
+func canonicalNames(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if f, ok := lookupFormat(n); ok {
+			out[i] = f.Name
+		}
+	}
+	return out
+}
+
 // rdfSyntaxNames are the registry names of the writable RDF syntaxes.
 func rdfSyntaxNames() []string {
 	var out []string

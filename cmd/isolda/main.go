@@ -60,8 +60,8 @@ func newRootCmd(env *Env) *cobra.Command {
 		Use:   "isolda",
 		Short: "Serialize knowledge graphs for language models, and measure the formats",
 		Long: "isolda turns RDF and JSON-LD knowledge graphs into text that language models read well (the " +
-			"ISOLDA notation and 67 other formats) and measures each format: tokens, round-trip fidelity, " +
-			"traversal accuracy, and accuracy of real models.\n\n" +
+			"ISOLDA notation and the other formats of the literature: isolda formats lists them) and measures " +
+			"each format: tokens, round-trip fidelity, traversal accuracy, and accuracy of real models.\n\n" +
 			"Every command that reads a graph takes a FILE (any RDF syntax: by -f, else by extension, else " +
 			"sniffed), or - for standard input; with no FILE it reads standard input when it is a pipe or a " +
 			"file, else the embedded demo graph (examples/demo.ttl).",

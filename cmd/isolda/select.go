@@ -262,6 +262,7 @@ func newSelectCalibrateCmd(env *Env) *cobra.Command {
 			if graphs < 1 || graphs > 1000 {
 				return badInput(fmt.Errorf("--graphs %d outside 1..1000", graphs))
 			}
+			formatList = canonicalNames(formatList)
 			for _, f := range formatList {
 				if _, err := adaptive.Render(f, nil); err != nil {
 					return badInput(fmt.Errorf("format %s: %w", f, err))
