@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -168,6 +169,29 @@ type IsoldaOptions struct {
 	InverseIndex     bool    `yaml:"inverse_index"`
 	IRIIDs           bool    `yaml:"iri_ids"`
 	DatatypePrefixes bool    `yaml:"datatype_prefixes"`
+}
+
+// String lists the options set (non-zero fields) as "name=value" words,
+// named as in experiment files, in field order; true flags are bare names.
+func (o *IsoldaOptions) String() string {
+	if o == nil {
+		return ""
+	}
+	var words []string
+	v := reflect.ValueOf(*o)
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.IsZero() {
+			continue
+		}
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
+		if f.Kind() == reflect.Bool {
+			words = append(words, name)
+			continue
+		}
+		words = append(words, fmt.Sprintf("%s=%v", name, f.Interface()))
+	}
+	return strings.Join(words, " ")
 }
 
 // Model is one model of one endpoint.

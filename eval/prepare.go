@@ -119,6 +119,20 @@ type Manifest struct {
 	QuestionsSHA1 string `json:"questions_sha1"`
 	// Calls is the number of calls of a complete run.
 	Calls int `json:"calls"`
+	// Arms describe the arms for reports. Like RunID they are not part of
+	// the hashed manifest (the contexts pin what each arm rendered), so
+	// manifests written before they existed stay valid.
+	Arms []ArmInfo `json:"arms,omitempty"`
+}
+
+// ArmInfo is an arm as the experiment file defined it.
+type ArmInfo struct {
+	Name   string `json:"name"`
+	Format string `json:"format"`
+	// Options are the ISOLDA options set, as "name=value" words in the
+	// experiment file's names ("glossary=legend inline_blanks").
+	Options  string `json:"options,omitempty"`
+	HideName bool   `json:"hide_name,omitempty"`
 }
 
 // Plan is a prepared experiment: every context and question rendered and
@@ -382,6 +396,9 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 		return nil, err
 	}
 	m.RunID = sha1Hex(id)[:16]
+	for _, a := range e.Arms {
+		m.Arms = append(m.Arms, ArmInfo{Name: a.ArmName(), Format: a.Format, Options: a.Options.String(), HideName: a.HideName})
+	}
 	p.Manifest = m
 	return p, nil
 }

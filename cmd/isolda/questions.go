@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/task/kg"
 	"github.com/spf13/cobra"
@@ -59,24 +59,19 @@ func newQuestionsCmd(env *Env) *cobra.Command {
 			if err := set.WriteCounts(report); err != nil {
 				return err
 			}
-			var w io.Writer = env.Stdout
 			if out != "-" {
-				f, err := os.Create(out)
-				if err != nil {
+				if err := atomicfile.Write(out, 0o644, func(w io.Writer) error { return task.WriteFrozen(w, set) }); err != nil {
 					return badInput(err)
 				}
-				defer f.Close()
-				w = f
+				fmt.Fprintf(report, "wrote %s\n", out)
+				return nil
 			}
-			bw := bufio.NewWriter(w)
+			bw := bufio.NewWriter(env.Stdout)
 			if err := task.WriteFrozen(bw, set); err != nil {
 				return err
 			}
 			if err := bw.Flush(); err != nil {
 				return err
-			}
-			if out != "-" {
-				fmt.Fprintf(report, "wrote %s\n", out)
 			}
 			return nil
 		},

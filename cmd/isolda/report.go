@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,7 +27,8 @@ func newReportCmd(env *Env) *cobra.Command {
 			"bootstrap and BCa intervals), token summaries, run-to-run spread and Pareto fronts as Markdown. " +
 			"--criteria evaluates a pre-registered criteria file (PASS/FAIL with the figures); --bench adds " +
 			"round-trip results of an isolda bench --json file; --out writes report.md, report.json, " +
-			"report.html (self-contained, inline SVG, no JavaScript) and one CSV per table. On the folder of an " +
+			"report.html (self-contained: inline SVG, no JavaScript; with the run's metadata and every answer, " +
+			"filterable by arm, model, family and outcome) and one CSV per table. On the folder of an " +
 			"isolda select run it prints the policy comparison instead.\n\n" +
 			"Exit status with --criteria: 0 when every criterion is PASS, 1 when one is FAIL or NOT EVALUATED " +
 			"(the run lacks what it needs, such as an arm or model it names: a pre-registered criterion that " +
@@ -92,7 +92,11 @@ func newReportCmd(env *Env) *cobra.Command {
 				return err
 			}
 			if out != "" {
-				if err := writeReportDir(out, rep, results); err != nil {
+				run, err := report.ReadRun(args[0])
+				if err != nil {
+					return badInput(err)
+				}
+				if err := report.WriteDir(out, report.Page{Title: "isolda report", Report: rep, Results: results, Run: run}); err != nil {
 					return err
 				}
 				fmt.Fprintf(env.Stderr, "wrote %s\n", out)
@@ -159,42 +163,4 @@ func readBenchReport(path string) (*bench.Report, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &b, nil
-}
-
-// writeReportDir writes every output of a report into dir.
-func writeReportDir(dir string, rep *report.Report, results []report.Result) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	write := func(name string, fn func(io.Writer) error) error {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriter(f)
-		if err := fn(bw); err != nil {
-			f.Close()
-			return err
-		}
-		if err := bw.Flush(); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}
-	if err := write("report.md", rep.WriteMarkdown); err != nil {
-		return err
-	}
-	if err := write("report.json", rep.WriteJSON); err != nil {
-		return err
-	}
-	if err := write("report.html", func(w io.Writer) error { return rep.WriteHTML(w, "isolda report", results) }); err != nil {
-		return err
-	}
-	for _, t := range rep.Tables() {
-		if err := write(t.Name+".csv", t.WriteCSV); err != nil {
-			return err
-		}
-	}
-	return nil
 }
