@@ -566,7 +566,7 @@ func defaultScorer(family string) string {
 	switch {
 	case strings.HasPrefix(family, "graphqa"):
 		return "graphqa"
-	case family == kgllm.Family:
+	case kgllm.IsFamily(family):
 		return "kgllm_strict"
 	case family == graphrag.Family:
 		return "impact"

@@ -132,13 +132,15 @@ func TestFormatExamples(t *testing.T) {
 		if !strings.HasSuffix(got, "\n") && want == got+"\n" {
 			want = got
 		}
-		if same, diff := sameText(name, got, want); !same {
+		// The file was written under an unknown PYTHONHASHSEED, so its
+		// JSON-LD node order is one of many; node sets must agree.
+		if same, diff := sameText(name, got, want); !same && diff != diffNodeOrder {
 			t.Errorf("format example %s: %s", name, diff)
 			continue
 		}
 		pass++
 	}
-	msg := fmt.Sprintf("kgllmbench format_examples.txt: %d/%d sections exact", pass, len(order))
+	msg := fmt.Sprintf("kgllmbench format_examples.txt: %d/%d sections exact (JSON-LD up to node order)", pass, len(order))
 	t.Log(msg)
 	fmt.Println(msg)
 	if len(order) != 7 {

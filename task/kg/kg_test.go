@@ -473,3 +473,41 @@ _:g1 { ex:a ex:p ex:b . }
 		t.Errorf("context hash %s, want %s", set.Contexts[0].SHA1, want)
 	}
 }
+
+// TestSubfamilyDegreeAbove4 checks the confirmatory run's sub-family on a
+// graph written by hand: Ada has five colleagues (a count of 5, above 4),
+// Bob two, so one of the two outgoing aggregation questions is in the
+// sub-family.
+func TestSubfamilyDegreeAbove4(t *testing.T) {
+	d, err := rdfio.Read(strings.NewReader(`@prefix ex: <http://ex.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:ada rdfs:label "Ada" ; ex:colleague ex:c1, ex:c2, ex:c3, ex:c4, ex:c5 .
+ex:bob rdfs:label "Bob" ; ex:colleague ex:c1, ex:c2 .
+ex:c1 rdfs:label "C1" . ex:c2 rdfs:label "C2" . ex:c3 rdfs:label "C3" . ex:c4 rdfs:label "C4" . ex:c5 rdfs:label "C5" .
+`), rdfio.Options{Format: rdfio.Turtle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := Generate(d, Options{Families: []string{FamilyOutAgg, FamilyInAgg}, Seed: 1101})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := map[string]string{}
+	for _, q := range set.Questions {
+		sub[q.Text] = Subfamily(q)
+	}
+	if sub["How many distinct colleague values does Ada have?"] != SubfamilyOutAggDegGT4 || sub["How many distinct colleague values does Bob have?"] != "" {
+		t.Errorf("sub-families %v", sub)
+	}
+	split := SplitSubfamilies(set)
+	var got []string
+	for _, c := range split.Counts {
+		got = append(got, fmt.Sprintf("%s:%d", c.Family, c.Questions))
+	}
+	if strings.Join(got, " ") != "outgoing_aggregation:1 outgoing_aggregation_deg_gt4:1 incoming_aggregation:2" {
+		t.Errorf("counts %v", got)
+	}
+	if set.Questions[0].Family != FamilyOutAgg || len(split.Questions) != len(set.Questions) {
+		t.Error("SplitSubfamilies changed its input")
+	}
+}
