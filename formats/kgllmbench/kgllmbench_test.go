@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/py"
+	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -85,12 +86,19 @@ func TestURLQuote(t *testing.T) {
 	}
 }
 
-// TestFormatExamples reproduces shared/data/kgllmbench/format_examples.txt,
-// the benchmark's output on an 8-edge Countries subgraph.
+// TestFormatExamples reproduces testdata/format_examples.txt (a copy of
+// shared/data/kgllmbench/format_examples.txt, 6 kB): the output of
+// KG-LLM-Bench's own textualizers (MIT, per its README) on an 8-edge
+// subgraph of its Countries KG (Wikidata facts, CC0).
 func TestFormatExamples(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(kgDir(t), "format_examples.txt"))
+	b, err := os.ReadFile(filepath.Join("testdata", "format_examples.txt"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if p, err := shared.Path("data", "kgllmbench", "format_examples.txt"); err == nil {
+		if orig, err := os.ReadFile(p); err == nil && !bytes.Equal(orig, b) {
+			t.Errorf("testdata/format_examples.txt differs from %s", p)
+		}
 	}
 	sections := map[string]string{}
 	var order []string

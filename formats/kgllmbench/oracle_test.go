@@ -23,11 +23,7 @@ var tasks = []string{"TripleRetrieval", "ShortestPath", "HighestDegreeNode", "Ag
 
 func kgDir(t testing.TB) string {
 	t.Helper()
-	d, err := shared.Path("data", "kgllmbench")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return shared.MustPath(t, "data", "kgllmbench")
 }
 
 var (
