@@ -19,6 +19,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -26,7 +28,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // Message layouts.
@@ -169,6 +171,29 @@ type IsoldaOptions struct {
 	DatatypePrefixes bool    `yaml:"datatype_prefixes"`
 }
 
+// String lists the options set (non-zero fields) as "name=value" words,
+// named as in experiment files, in field order; true flags are bare names.
+func (o *IsoldaOptions) String() string {
+	if o == nil {
+		return ""
+	}
+	var words []string
+	v := reflect.ValueOf(*o)
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.IsZero() {
+			continue
+		}
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
+		if f.Kind() == reflect.Bool {
+			words = append(words, name)
+			continue
+		}
+		words = append(words, fmt.Sprintf("%s=%v", name, f.Interface()))
+	}
+	return strings.Join(words, " ")
+}
+
 // Model is one model of one endpoint.
 type Model struct {
 	// Name identifies the model in the run (default: Model).
@@ -212,7 +237,7 @@ type Task struct {
 	Scorer string `yaml:"scorer"`
 }
 
-// Generate configures task.Generate.
+// Generate configures kg.Generate.
 type Generate struct {
 	Families  []string `yaml:"families"`
 	PerFamily int      `yaml:"per_family"`
@@ -259,13 +284,19 @@ func LoadExperiment(path string) (*Experiment, error) {
 	if _, err := f.ReadAt(data, 0); err != nil && st.Size() > 0 {
 		return nil, err
 	}
-	return ParseExperiment(data, path)
+	return parseExperiment(data, path, filepath.Dir(path))
 }
 
 // ParseExperiment decodes and validates an experiment; file names it in
 // errors. Unknown fields, wrong types and invalid values are reported as a
 // *ValidationError (or *rdf.ParseError) with line and column.
 func ParseExperiment(data []byte, file string) (*Experiment, error) {
+	return parseExperiment(data, file, "")
+}
+
+// parseExperiment is ParseExperiment that, with a baseDir, also checks
+// that the graph and question-set files it names exist.
+func parseExperiment(data []byte, file, baseDir string) (*Experiment, error) {
 	if len(data) > MaxExperimentBytes {
 		return nil, &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: "experiment file too large"}
 	}
@@ -296,7 +327,7 @@ func ParseExperiment(data []byte, file string) (*Experiment, error) {
 	if err := unmarshal(data, &e, file); err != nil {
 		return nil, err
 	}
-	v := validator{file: file, ast: astFile}
+	v := validator{file: file, ast: astFile, baseDir: baseDir}
 	v.check(&e)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}
@@ -347,9 +378,25 @@ func yamlError(file string, err error) error {
 }
 
 type validator struct {
-	file     string
-	ast      *ast.File
+	file string
+	ast  *ast.File
+	// baseDir, when set, is the folder files are relative to: the files
+	// named must exist.
+	baseDir  string
 	problems []*rdf.ParseError
+}
+
+// checkFile records a problem at p when the validator has a base folder
+// and the file name does not name a file there.
+func (v *validator) checkFile(p, what, name string) {
+	if v.baseDir == "" || name == "" {
+		return
+	}
+	if st, err := os.Stat(resolvePath(v.baseDir, name)); err != nil {
+		v.addf(p, "%s: %v", what, err)
+	} else if st.IsDir() {
+		v.addf(p, "%s: %s is a folder", what, name)
+	}
 }
 
 // addf records a problem at the YAML path p (such as "$.arms[0].format").
@@ -397,6 +444,7 @@ func (v *validator) check(e *Experiment) {
 		if g.File == "" {
 			v.addf(p, "graph %d: file is required", i)
 		}
+		v.checkFile(p+".file", "graph "+g.GraphName(), g.File)
 		n := g.GraphName()
 		if graphNames[n] {
 			v.addf(p, "graph name %q used twice", n)
@@ -469,15 +517,17 @@ func (v *validator) check(e *Experiment) {
 			v.addf(p, "task %d: set and generate are exclusive", i)
 		case t.Set == "" && t.Generate == nil:
 			v.addf(p, "task %d: one of set or generate is required", i)
+		case t.Set != "":
+			v.checkFile(p+".set", "task "+t.TaskName()+" set", t.Set)
 		case t.Generate != nil:
 			if len(e.Graphs) == 0 {
 				v.addf(p+".generate", "generate needs graphs")
 			}
-			if _, err := task.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil && len(t.Generate.Families) > 0 {
+			if _, err := kg.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil && len(t.Generate.Families) > 0 {
 				v.addf(p+".generate.families", "%v", err)
 			}
-			if t.Generate.PerFamily < 0 || t.Generate.PerFamily > task.MaxPerFamily {
-				v.addf(p+".generate.per_family", "per_family must be between 0 and %d", task.MaxPerFamily)
+			if t.Generate.PerFamily < 0 || t.Generate.PerFamily > kg.MaxPerFamily {
+				v.addf(p+".generate.per_family", "per_family must be between 0 and %d", kg.MaxPerFamily)
 			}
 		}
 		if t.Graph != "" && !graphNames[t.Graph] {

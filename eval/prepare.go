@@ -18,6 +18,10 @@ import (
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
+	"github.com/isolda/isolda/task/graphrag"
+	"github.com/isolda/isolda/task/kg"
+	"github.com/isolda/isolda/task/kgllm"
 	"github.com/isolda/isolda/token"
 )
 
@@ -31,7 +35,7 @@ type Context struct {
 	Arm      string `json:"arm"`
 	Format   string `json:"format"`
 	HideName bool   `json:"hide_name,omitempty"`
-	// GraphSHA1 is task.DatasetSHA1 of the graph (canonical N-Quads), or
+	// GraphSHA1 is kg.DatasetSHA1 of the graph (canonical N-Quads), or
 	// the stored context's hash for a set's own context.
 	GraphSHA1 string `json:"graph_sha1"`
 	// SHA1 is the SHA-1 of Text; File its path in the run folder.
@@ -115,6 +119,20 @@ type Manifest struct {
 	QuestionsSHA1 string `json:"questions_sha1"`
 	// Calls is the number of calls of a complete run.
 	Calls int `json:"calls"`
+	// Arms describe the arms for reports. Like RunID they are not part of
+	// the hashed manifest (the contexts pin what each arm rendered), so
+	// manifests written before they existed stay valid.
+	Arms []ArmInfo `json:"arms,omitempty"`
+}
+
+// ArmInfo is an arm as the experiment file defined it.
+type ArmInfo struct {
+	Name   string `json:"name"`
+	Format string `json:"format"`
+	// Options are the ISOLDA options set, as "name=value" words in the
+	// experiment file's names ("glossary=legend inline_blanks").
+	Options  string `json:"options,omitempty"`
+	HideName bool   `json:"hide_name,omitempty"`
 }
 
 // Plan is a prepared experiment: every context and question rendered and
@@ -170,7 +188,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	}
 	datasets := map[string]*rdf.Dataset{}
 	for _, g := range e.Graphs {
-		path := filepath.Join(baseDir, g.File)
+		path := resolvePath(baseDir, g.File)
 		d, err := rdfio.ReadFile(path, nil, rdfio.Options{ReadOptions: rdf.ReadOptions{File: path}})
 		if err != nil {
 			return nil, fmt.Errorf("graph %s: %w", g.GraphName(), err)
@@ -197,12 +215,12 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 			var fams []string
 			if len(t.Generate.Families) > 0 {
 				var err error
-				if fams, err = task.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil {
+				if fams, err = kg.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil {
 					return nil, fmt.Errorf("task %s: %w", tn, err)
 				}
 			}
 			for _, g := range e.Graphs {
-				set, err := task.Generate(datasets[g.GraphName()], task.GenerateOptions{
+				set, err := kg.Generate(datasets[g.GraphName()], kg.Options{
 					Families: fams, PerFamily: t.Generate.PerFamily, Seed: t.Generate.Seed, Name: g.GraphName()})
 				if err != nil {
 					return nil, fmt.Errorf("task %s, graph %s: %w", tn, g.GraphName(), err)
@@ -214,7 +232,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 				}
 			}
 		default:
-			path := filepath.Join(baseDir, t.Set)
+			path := resolvePath(baseDir, t.Set)
 			f, err := os.Open(path)
 			if err != nil {
 				return nil, fmt.Errorf("task %s: %w", tn, err)
@@ -231,7 +249,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 			if t.Graph != "" {
 				// A context without text stands for a dataset: it must be
 				// the named graph.
-				want := task.DatasetSHA1(datasets[t.Graph])
+				want := kg.DatasetSHA1(datasets[t.Graph])
 				for _, c := range set.Contexts {
 					if c.Text == "" && c.SHA1 != want {
 						return nil, fmt.Errorf("task %s: set context %q has SHA-1 %s, graph %s has %s: the set was made from another graph", tn, c.ID, c.SHA1, t.Graph, want)
@@ -288,7 +306,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	slices.SortStableFunc(p.arms, func(a, b Arm) int { return strings.Compare(a.ArmName(), b.ArmName()) })
 	for _, g := range e.Graphs {
 		d := datasets[g.GraphName()]
-		gsha := task.DatasetSHA1(d)
+		gsha := kg.DatasetSHA1(d)
 		in := formats.NewInput(d)
 		for _, a := range p.arms {
 			ord := e.orderingOf(a)
@@ -378,6 +396,9 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 		return nil, err
 	}
 	m.RunID = sha1Hex(id)[:16]
+	for _, a := range e.Arms {
+		m.Arms = append(m.Arms, ArmInfo{Name: a.ArmName(), Format: a.Format, Options: a.Options.String(), HideName: a.HideName})
+	}
 	p.Manifest = m
 	return p, nil
 }
@@ -545,9 +566,9 @@ func defaultScorer(family string) string {
 	switch {
 	case strings.HasPrefix(family, "graphqa"):
 		return "graphqa"
-	case family == task.FamilyKGLLMBench:
+	case kgllm.IsFamily(family):
 		return "kgllm_strict"
-	case family == task.FamilyImpact:
+	case family == graphrag.Family:
 		return "impact"
 	}
 	return "kg"
@@ -556,15 +577,15 @@ func defaultScorer(family string) string {
 func scorerOf(name string) task.Scorer {
 	switch name {
 	case "graphqa":
-		return task.ScoreGraphQA
+		return graphqa.Score
 	case "final":
-		return task.ScoreFinal
+		return graphqa.ScoreFinal
 	case "kgllm_strict":
-		return task.KGLLMStrict
+		return kgllm.Strict
 	case "kgllm_lenient":
-		return task.KGLLMLenient
+		return kgllm.Lenient
 	case "impact":
-		return task.ImpactScorer
+		return graphrag.Scorer
 	}
 	return task.ScoreKG
 }
@@ -587,4 +608,13 @@ func Messages(layout string, c *Context, q task.Question) []llm.Message {
 		{Role: "system", Content: "Answer the question about the data below.\n\n" + data},
 		{Role: "user", Content: q.Text},
 	}
+}
+
+// resolvePath resolves a file named in an experiment: an absolute path as
+// it is, a relative one against the experiment file's folder.
+func resolvePath(baseDir, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(baseDir, name)
 }

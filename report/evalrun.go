@@ -1,13 +1,10 @@
 package report
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/isolda/isolda/eval"
 )
@@ -63,23 +60,13 @@ func FromRun(dir string) ([]Observation, error) {
 
 // runFamilies maps question keys to families from a run's questions.jsonl.
 func runFamilies(path string) (map[string]string, error) {
-	f, err := os.Open(path)
+	qs, err := runQuestions(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	out := map[string]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var e eval.Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		out[e.Key] = e.Q.Family
+	out := make(map[string]string, len(qs))
+	for k, e := range qs {
+		out[k] = e.Q.Family
 	}
-	return out, sc.Err()
+	return out, nil
 }

@@ -341,7 +341,7 @@ func foldCompoundLiteral(nodes map[string]*nodeObject, referencedOnce map[string
 	delete(v, "@id")
 	v["@value"] = value
 	if lang, ok := str(rdfLanguage); ok {
-		if !validLangTag(lang) {
+		if _, writable := rdf.CheckLangTag(lang); !writable {
 			return &Error{Code: "invalid language-tagged string", Msg: excerpt.Quote(lang)}
 		}
 		v["@language"] = lang
