@@ -219,9 +219,9 @@ func Write(w io.Writer, d *rdf.Dataset, format string, opts WriteOptions) error 
 	return WriteContext(context.Background(), w, d, format, opts)
 }
 
-// WriteContext is Write with a context: it stops with ctx.Err() soon after
-// ctx is done, within the writers that poll it (Turtle and TriG), before
-// the others start.
+// WriteContext is Write with a context: the Turtle, TriG and JSON-LD
+// writers stop with ctx.Err() soon after ctx is cancelled; the others,
+// which write as they go in linear time, are not interrupted.
 func WriteContext(ctx context.Context, w io.Writer, d *rdf.Dataset, format string, opts WriteOptions) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -229,7 +229,7 @@ func WriteContext(ctx context.Context, w io.Writer, d *rdf.Dataset, format strin
 	prefixes := opts.Prefixes // nil lets each writer choose its defaults
 	switch strings.ToLower(format) {
 	case "jsonld-compact", "jsonld-compacted", "compact-jsonld":
-		return jsonld.Write(w, d, jsonld.WriteOptions{Form: jsonld.Compacted, Context: opts.Context})
+		return jsonld.WriteContext(ctx, w, d, jsonld.WriteOptions{Form: jsonld.Compacted, Context: opts.Context})
 	}
 	f, err := ParseFormat(format)
 	if err != nil {
@@ -245,7 +245,7 @@ func WriteContext(ctx context.Context, w io.Writer, d *rdf.Dataset, format strin
 	case TriG:
 		return turtle.WriteContext(ctx, w, d, turtle.TriG, turtle.WriteOptions{Prefixes: prefixes, Base: opts.Base})
 	case JSONLD:
-		return jsonld.Write(w, d, jsonld.WriteOptions{Form: jsonld.Expanded})
+		return jsonld.WriteContext(ctx, w, d, jsonld.WriteOptions{Form: jsonld.Expanded})
 	case RDFXML:
 		return rdfxml.Write(w, d, rdfxml.WriteOptions{})
 	}
