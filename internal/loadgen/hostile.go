@@ -210,7 +210,8 @@ func Attacks() []Attack {
 		{"application/json", "", graphBody("<http://a/"+strings.Repeat("x", 4<<20)+" > <http://b> <http://c> .", "nt", "")},
 		{"application/json", "", []byte(strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000))},
 		{"application/json", "", append([]byte(`{"graph": {"data": "`), 0xff, 0xfe, '"', '}', '}')},
-		{"application/json", "", graphBody(`{"@context": {"@vocab": "http://evil.example/"}, "@id": "file:///etc/passwd", "@type": "x"}`, "jsonld", "")},
+		{"application/json", "", graphBody(`{"@context": "http://169.254.169.254/latest/meta-data/", "@id": "http://a", "x": 1}`, "jsonld", "")},
+		{"application/json", "", graphBody(`{"@context": "file:///etc/passwd", "@id": "http://a", "x": 1}`, "jsonld", "")},
 		{"application/json", "", graphBody("<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><!DOCTYPE x [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">]></rdf:RDF>", "rdfxml", "")},
 	}
 	return []Attack{
@@ -224,7 +225,7 @@ func Attacks() []Attack {
 		postAttack("large-serialize", "/v1/serialize", "application/json", graphBody(large, "ttl", `"budget": 5000`), nil),
 		slowBodyAttack(),
 		postAttack("gzip-bomb", "/v1/serialize", "application/json", bomb.Bytes(), http.Header{"Content-Encoding": {"gzip"}}),
-		{Name: "malformed", Want: "4xx", send: func(ctx context.Context, c *http.Client, base string, i int) (int, bool) {
+		{Name: "malformed", Want: "4xx (503 for a large one when the large slots are taken)", send: func(ctx context.Context, c *http.Client, base string, i int) (int, bool) {
 			m := malformed[i%len(malformed)]
 			req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/serialize", bytes.NewReader(m.body))
 			if err != nil {
@@ -240,7 +241,8 @@ func Attacks() []Attack {
 			}
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
-			return resp.StatusCode, resp.StatusCode >= 400 && resp.StatusCode < 500
+			return resp.StatusCode, resp.StatusCode >= 400 && resp.StatusCode < 500 ||
+				resp.StatusCode == http.StatusServiceUnavailable && len(m.body) > 1<<20
 		}},
 	}
 }
