@@ -405,3 +405,30 @@ func TestRDFSyntaxesAsRegistry(t *testing.T) {
 		t.Errorf("turtle after cancellation: %v", err)
 	}
 }
+
+// TestRefusedBeforeBody checks a request refused before its body is read
+// (wrong content type, foreign Host) is answered at once, not after the
+// server has read the body at the client's pace.
+func TestRefusedBeforeBody(t *testing.T) {
+	srv := httptest.NewServer(New(Config{}))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	srv.Config.Handler = New(Config{ListenAddr: addr})
+	for name, head := range map[string]string{
+		"415": "POST /v1/serialize HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n",
+		"403": "POST /v1/serialize HTTP/1.1\r\nHost: rebind.attacker.example\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n",
+	} {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		io.WriteString(c, head)
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		line, err := bufio.NewReader(c).ReadString('\n')
+		c.Close()
+		if err != nil || !strings.Contains(line, " "+name+" ") || time.Since(start) > 2*time.Second {
+			t.Errorf("%s: %q, %v after %s", name, line, err, time.Since(start))
+		}
+	}
+}

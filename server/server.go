@@ -288,6 +288,7 @@ func Routes() []string {
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.hosts.allowed(r.Host) {
 		s.instrument("host", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			unreadBody(w, r)
 			writeError(w, &apiError{Status: http.StatusForbidden, Msg: fmt.Sprintf(
 				"Host %s is not allowed on this server (see isolda serve --allowed-hosts)", quoteCapped(r.Host, 100))})
 		})).ServeHTTP(w, r)
@@ -440,6 +441,7 @@ type result struct {
 func (s *server) work(fn workFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if e := checkContentType(r.Header.Get("Content-Type")); e != nil {
+			unreadBody(w, r)
 			writeError(w, e)
 			return
 		}
@@ -452,10 +454,7 @@ func (s *server) work(fn workFunc) http.Handler {
 		}()
 		body, aerr := s.readBody(w, r, mem)
 		if aerr != nil {
-			// The rest of the body is not read: net/http would otherwise
-			// read it (up to 256 KiB) before answering, at the client's
-			// pace.
-			w.Header().Set("Connection", "close")
+			unreadBody(w, r)
 			writeError(w, aerr)
 			return
 		}
@@ -502,6 +501,16 @@ func (s *server) work(fn workFunc) http.Handler {
 			writeError(w, s.timeout())
 		}
 	})
+}
+
+// unreadBody marks the connection of a request refused before its body
+// was read for closing after the answer: net/http would otherwise read
+// the rest of the body (up to 256 KiB) before answering, at the client's
+// pace.
+func unreadBody(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength != 0 {
+		w.Header().Set("Connection", "close")
+	}
 }
 
 // timeout is the error of a request that ran out of time.
