@@ -40,9 +40,13 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 				}
 				// System messages repeat once per context: count each once.
 				sys := map[string]int64{}
-				for i, en := range p.Entries {
+				for i := range p.Entries {
 					for _, c := range p.contextsFor(i, m) {
-						for _, msg := range Messages(e.layout(), c, en.Q) {
+						msgs, err := p.messages(&p.Entries[i], c)
+						if err != nil {
+							return nil, err
+						}
+						for _, msg := range msgs {
 							if msg.Role != "system" {
 								n += int64(tok.Count(msg.Content))
 								continue
