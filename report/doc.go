@@ -33,8 +33,9 @@
 //
 // Kinds:
 //
-//   - lossless: every round trip of arm (RoundTrip records) is isomorphic,
-//     and there is at least one.
+//   - lossless: every round trip of arm (RoundTrip records: those an eval
+//     run's manifest records, RoundTripsFromManifest, or an isolda bench
+//     result's) is isomorphic, and there is at least one.
 //   - token_reduction: for each group and each arm B in than,
 //     1 − mean(arm)/mean(B) of input tokens is > 0 and ≥ at_least.
 //   - not_worse: for each group, arm is not significantly less accurate
@@ -54,9 +55,20 @@
 // in than). Tests are paired by (graph, question, trial) and use the exact
 // McNemar test, or the mid-p test with test: midp.
 //
+// Metrics: not_worse, better and accuracy_within compare accuracy, or with
+// metric: the partial credit of the answers that have it (f1, precision,
+// recall, exact_match, parse_success, owners_f1; see Observation.Value).
+// Binary metrics are tested with McNemar as above; real-valued ones with
+// the seeded paired bootstrap of the mean difference, significant when its
+// 1 − alpha BCa interval (the percentile interval when BCa is degenerate)
+// excludes 0.
+//
 // Groups: per: model (default) gives one check per model; model_graph one
 // per model and graph; model_family one per model and family. Models, graphs
-// and families restrict the observations (empty means all). A group where
+// and families restrict the observations (empty means all); a name in
+// families matches a question's family or its task (a sub-family such as
+// outgoing_aggregation_deg_gt4, or a KG-LLM-Bench task), and the group is
+// named after what matched. A group where
 // arm or every B did not run is left out and noted. Quantifier for: every
 // (default) needs every check to pass, any needs one, and min_count: N
 // needs N.

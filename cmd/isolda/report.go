@@ -20,11 +20,13 @@ func newReportCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report RUNDIR",
 		Short: "Statistics, pre-registered criteria and an HTML report of an eval run",
-		Long: "Reads an `isolda eval run` folder and prints accuracy per arm × model × family × graph with " +
-			"Wilson 95% intervals, paired comparisons (discordant counts, exact and mid-p McNemar, paired " +
-			"bootstrap and BCa intervals), token summaries, run-to-run spread and Pareto fronts as Markdown. " +
-			"--criteria evaluates a pre-registered criteria file (PASS/FAIL with the figures); --bench adds " +
-			"round-trip results of an `isolda bench --json` file; --out writes report.md, report.json, " +
+		Long: "Reads an `isolda eval run` folder and prints its arms (with the round trips of their contexts), " +
+			"accuracy per arm × model × family (and task) × graph with Wilson 95% intervals and, where the scorer " +
+			"gives partial credit, mean F1, precision, recall, exact match and parse success; paired comparisons " +
+			"(discordant counts, exact and mid-p McNemar, paired bootstrap and BCa intervals, also on partial credit), " +
+			"token summaries, run-to-run spread and Pareto fronts as Markdown. " +
+			"--criteria evaluates a pre-registered criteria file (PASS/FAIL with the figures), with the round trips " +
+			"the run recorded when it was prepared; --bench adds those of an `isolda bench --json` file; --out writes report.md, report.json, " +
 			"report.html (self-contained, inline SVG, no JavaScript) and one CSV per table.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -42,15 +44,20 @@ func newReportCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
+			man, err := report.ReadManifest(args[0])
+			if err != nil {
+				return badInput(err)
+			}
+			rep.Arms = report.ArmRows(man)
 			var results []report.Result
 			if criteria != "" {
-				in := report.Input{Observations: obs}
+				in := report.Input{Observations: obs, RoundTrips: report.RoundTripsFromManifest(man)}
 				if benchFile != "" {
 					b, err := readBenchReport(benchFile)
 					if err != nil {
 						return badInput(err)
 					}
-					in.RoundTrips = report.RoundTripsFromBench(b)
+					in.RoundTrips = append(in.RoundTrips, report.RoundTripsFromBench(b)...)
 				}
 				f, err := os.Open(criteria)
 				if err != nil {
