@@ -237,8 +237,10 @@ type Model struct {
 	// used only by summaries, never written to the log.
 	PriceIn  float64 `yaml:"price_in"`
 	PriceOut float64 `yaml:"price_out"`
-	// Arms, when set, are the only arms this model is asked with.
-	Arms []string `yaml:"arms"`
+	// Arms, when set, are the only arms this model is asked with; Graphs,
+	// when set, the only graphs it is asked about.
+	Arms   []string `yaml:"arms"`
+	Graphs []string `yaml:"graphs"`
 }
 
 // Task is one question set: a frozen set file, or questions generated from
@@ -260,6 +262,9 @@ type Task struct {
 	// Scorer is kg, graphqa, final, kgllm_strict, kgllm_lenient or impact;
 	// empty: chosen by each question's family.
 	Scorer string `yaml:"scorer"`
+	// Prompt is the template of this task's questions, for every arm
+	// without its own (it overrides the experiment's).
+	Prompt *Prompt `yaml:"prompt"`
 }
 
 // Generate configures task.Generate.
@@ -561,6 +566,11 @@ func (v *validator) check(e *Experiment) {
 				v.addf(fmt.Sprintf("%s.arms[%d]", p, j), "model %s: unknown arm %q", n, an)
 			}
 		}
+		for j, gn := range m.Graphs {
+			if !graphNames[gn] {
+				v.addf(fmt.Sprintf("%s.graphs[%d]", p, j), "model %s: unknown graph %q", n, gn)
+			}
+		}
 	}
 	if len(e.Tasks) == 0 {
 		v.addf("$.tasks", "no tasks")
@@ -592,6 +602,9 @@ func (v *validator) check(e *Experiment) {
 		}
 		if t.Graph != "" && t.Set == "" {
 			v.addf(p+".graph", "graph is only for a task with a set")
+		}
+		if t.Prompt != nil {
+			v.checkTaskPrompt(e, i, t)
 		}
 		if t.Scorer != "" && !contains(scorerNames, t.Scorer) {
 			v.addf(p+".scorer", "unknown scorer %q (one of %s)", t.Scorer, strings.Join(scorerNames, ", "))
@@ -733,6 +746,36 @@ func (v *validator) checkPrompt(e *Experiment, i int, a Arm) {
 	for _, n := range t.vars(phArm) {
 		if _, ok := a.Vars[n]; !ok {
 			v.addf(fmt.Sprintf("$.arms[%d]", i), "arm %s: its prompt uses {{arm.%s}}, and the arm has no such variable in vars", a.ArmName(), n)
+		}
+	}
+}
+
+// checkTaskPrompt checks a task's template: it compiles, and every arm
+// asked about the task without a template of its own defines the
+// {{arm.NAME}} variables it uses.
+func (v *validator) checkTaskPrompt(e *Experiment, i int, t Task) {
+	p := fmt.Sprintf("$.tasks[%d].prompt", i)
+	tp, err := t.Prompt.compile()
+	if err != nil {
+		v.addf(p+"."+err.(*promptError).field, "%v", err)
+		return
+	}
+	names := tp.vars(phArm)
+	if len(names) == 0 {
+		return
+	}
+	if t.Set != "" && t.Graph == "" {
+		v.addf(p, "task %s: its questions are asked about the set's own contexts, which have no arm variables; {{arm.%s}} cannot be filled", t.TaskName(), names[0])
+		return
+	}
+	for _, a := range e.Arms {
+		if a.Prompt != nil || (t.Graph != "" && !a.rendersGraph(t.Graph)) {
+			continue
+		}
+		for _, n := range names {
+			if _, ok := a.Vars[n]; !ok {
+				v.addf(p, "task %s: its prompt uses {{arm.%s}}, and arm %s, asked about it, has no such variable in vars", t.TaskName(), n, a.ArmName())
+			}
 		}
 	}
 }

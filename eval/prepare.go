@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
@@ -122,17 +123,18 @@ type Params struct {
 	Seed        *int64        `json:"seed"`
 	Trials      int           `json:"trials"`
 	Models      []ModelParams `json:"models"`
-	// Prompts are the templates of the arms that have one, by arm name
-	// (SetContextArm for sets' own contexts), sorted.
-	Prompts []ArmPrompt `json:"prompts,omitempty"`
+	// Prompts are the templates of the experiment, its tasks and its arms
+	// (ScopedPrompt.Scope "experiment", "task NAME", "arm NAME"), in that
+	// order; ArmVars the variables of the arms that have some.
+	Prompts []ScopedPrompt               `json:"prompts,omitempty"`
+	ArmVars map[string]map[string]string `json:"arm_vars,omitempty"`
 }
 
-// ArmPrompt is the template an arm's messages are made with.
-type ArmPrompt struct {
-	Arm    string            `json:"arm"`
-	System string            `json:"system,omitempty"`
-	User   string            `json:"user"`
-	Vars   map[string]string `json:"vars,omitempty"`
+// ScopedPrompt is a template and where it applies.
+type ScopedPrompt struct {
+	Scope  string `json:"scope"`
+	System string `json:"system,omitempty"`
+	User   string `json:"user"`
 }
 
 // ModelParams are the parameters of one model recorded in the manifest (the
@@ -145,6 +147,7 @@ type ModelParams struct {
 	ExtraBody map[string]any `json:"extra_body,omitempty"`
 	Stream    bool           `json:"stream,omitempty"`
 	Arms      []string       `json:"arms,omitempty"`
+	Graphs    []string       `json:"graphs,omitempty"`
 }
 
 // Manifest describes the frozen inputs of a run folder.
@@ -179,7 +182,7 @@ type Plan struct {
 	anchors   []string             // the anchor of each entry ("" when none)
 	arms      []Arm                // the arms, by name
 	armByName map[string]*Arm      // the arms of the experiment
-	templates map[string]*template // compiled templates by arm name (nil: built-in)
+	templates map[string]*template // compiled templates by scope ("", "task NAME", "arm NAME")
 }
 
 // PrepareOptions configure PrepareWith.
@@ -317,10 +320,18 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	m := Manifest{Version: ManifestVersion, Name: e.Name, Contexts: p.Contexts,
 		Questions: len(p.Entries), QuestionsSHA1: sha1Hex(p.QuestionsJSONL)}
 	m.Params = Params{Layout: e.layout(), Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed, Trials: e.trials(),
-		Prompts: p.armPrompts()}
+		Prompts: p.scopedPrompts()}
+	for _, a := range p.arms {
+		if len(a.Vars) > 0 {
+			if m.Params.ArmVars == nil {
+				m.Params.ArmVars = map[string]map[string]string{}
+			}
+			m.Params.ArmVars[a.ArmName()] = a.Vars
+		}
+	}
 	for _, md := range e.Models {
 		m.Params.Models = append(m.Params.Models, ModelParams{Name: md.ModelName(), Model: md.Model, Tokenizer: md.Tokenizer,
-			ExtraBody: md.ExtraBody, Stream: md.Stream, Arms: md.Arms})
+			ExtraBody: md.ExtraBody, Stream: md.Stream, Arms: md.Arms, Graphs: md.Graphs})
 	}
 	for _, md := range e.Models {
 		for i := range p.Entries {
@@ -335,7 +346,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 			cs := p.contextsFor(i, md)
 			asked = asked || len(cs) > 0
 			for _, c := range cs {
-				if t := p.templates[c.Arm]; t != nil {
+				if t := p.templateOf(&p.Entries[i], c); t != nil {
 					for _, n := range t.vars(phMeta) {
 						if _, ok := p.Entries[i].Q.Meta[n]; !ok {
 							return nil, fmt.Errorf("arm %s: its prompt uses {{meta.%s}}, and question %s has no such meta", c.Arm, n, p.Entries[i].Key)
@@ -536,67 +547,85 @@ func (a Arm) formatLabel() string {
 	return a.ArmName()
 }
 
-// compileTemplates compiles the template of every arm (its own or the
-// experiment's) and of sets' own contexts (the experiment's).
+// compileTemplates compiles the templates of the experiment, its tasks and
+// its arms.
 func (p *Plan) compileTemplates() error {
 	e := p.Experiment
-	var et *template
-	if e.Prompt != nil {
-		var err error
-		if et, err = e.Prompt.compile(); err != nil {
+	add := func(scope string, pr *Prompt) error {
+		if pr == nil {
+			return nil
+		}
+		t, err := pr.compile()
+		if err != nil {
+			return fmt.Errorf("%s: %w", cmp.Or(scope, "experiment"), err)
+		}
+		p.templates[scope] = t
+		return nil
+	}
+	if err := add("", e.Prompt); err != nil {
+		return err
+	}
+	for _, t := range e.Tasks {
+		if err := add("task "+t.TaskName(), t.Prompt); err != nil {
 			return err
 		}
-		p.templates[SetContextArm] = et
 	}
 	for _, a := range e.Arms {
-		t := et
-		if a.Prompt != nil {
-			var err error
-			if t, err = a.Prompt.compile(); err != nil {
-				return fmt.Errorf("arm %s: %w", a.ArmName(), err)
-			}
+		if err := add("arm "+a.ArmName(), a.Prompt); err != nil {
+			return err
 		}
-		p.templates[a.ArmName()] = t
 	}
 	return nil
 }
 
-// armPrompts lists the templates of the plan for the manifest.
-func (p *Plan) armPrompts() []ArmPrompt {
-	var out []ArmPrompt
+// templateOf returns the template of entry en asked about context c: the
+// arm's, else the task's, else the experiment's; nil for the built-in
+// prompt.
+func (p *Plan) templateOf(en *Entry, c *Context) *template {
+	for _, scope := range []string{"arm " + c.Arm, "task " + en.Task, ""} {
+		if t := p.templates[scope]; t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// scopedPrompts lists the templates of the plan for the manifest.
+func (p *Plan) scopedPrompts() []ScopedPrompt {
+	var out []ScopedPrompt
 	e := p.Experiment
 	if e.Prompt != nil {
-		out = append(out, ArmPrompt{Arm: SetContextArm, System: e.Prompt.System, User: e.Prompt.User})
+		out = append(out, ScopedPrompt{Scope: "experiment", System: e.Prompt.System, User: e.Prompt.User})
+	}
+	for _, t := range e.Tasks {
+		if t.Prompt != nil {
+			out = append(out, ScopedPrompt{Scope: "task " + t.TaskName(), System: t.Prompt.System, User: t.Prompt.User})
+		}
 	}
 	for _, a := range p.arms {
-		pr := a.Prompt
-		if pr == nil {
-			pr = e.Prompt
-		}
-		if pr != nil {
-			out = append(out, ArmPrompt{Arm: a.ArmName(), System: pr.System, User: pr.User, Vars: a.Vars})
+		if a.Prompt != nil {
+			out = append(out, ScopedPrompt{Scope: "arm " + a.ArmName(), System: a.Prompt.System, User: a.Prompt.User})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b ArmPrompt) int { return strings.Compare(a.Arm, b.Arm) })
 	return out
 }
 
-// messages returns the messages of entry en asked about context c: the
-// arm's template filled in, or the built-in prompt of the layout.
+// messages returns the messages of entry en asked about context c: its
+// template filled in, or the built-in prompt of the layout.
 func (p *Plan) messages(en *Entry, c *Context) ([]llm.Message, error) {
 	a := p.armByName[c.Arm]
 	if a == nil {
 		a = &Arm{Name: c.Arm}
 	}
-	if t := p.templates[c.Arm]; t != nil {
+	if t := p.templateOf(en, c); t != nil {
 		return t.render(c, a, en.Q)
 	}
 	msgs := Messages(p.Experiment.layout(), c, en.Q)
 	if c.Glossary != "" {
-		msgs[0].Content = c.Glossary + msgs[0].Content
-		if msgs[0].Role != "system" {
+		if msgs[0].Role == "system" {
+			msgs[0].Content = c.Glossary + msgs[0].Content
+		} else {
 			msgs = append([]llm.Message{{Role: "system", Content: c.Glossary}}, msgs...)
-			msgs[1].Content = strings.TrimPrefix(msgs[1].Content, c.Glossary)
 		}
 	}
 	return msgs, nil
@@ -611,6 +640,9 @@ func (p *Plan) contextsFor(i int, m Model) []*Context {
 		return []*Context{&p.Contexts[k]}
 	}
 	e := p.Experiment
+	if len(m.Graphs) > 0 && !contains(m.Graphs, en.Graph) {
+		return nil
+	}
 	out := make([]*Context, 0, len(p.arms))
 	for _, a := range p.arms {
 		if len(m.Arms) > 0 && !contains(m.Arms, a.ArmName()) {
@@ -646,7 +678,7 @@ func budgetTokenizers(b *Budget, models []Model) []string {
 	return sortedKeys(set)
 }
 
-func sortedKeys(m map[string]bool) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

@@ -1,0 +1,206 @@
+package study
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/isolda/isolda/formats/kgllmbench"
+	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/llm/llmtest"
+	"github.com/isolda/isolda/report"
+	"github.com/isolda/isolda/task"
+)
+
+// kgllmGoldAnswer writes an instance's gold answer as the benchmark asks
+// for it: Yes/No, "SHORTEST PATH: [...]", "Answer: <label or number>".
+func kgllmGoldAnswer(q task.Question) string {
+	switch q.Task {
+	case task.KGLLMTripleRetrieval, task.KGLLMShortestPath:
+		return q.Gold.Text
+	}
+	return "Answer: " + q.Gold.Value
+}
+
+// promptExamples reads the benchmark's own full prompts of instance 0 of
+// every task and format of a variant, by prompt text.
+func promptExamples(t *testing.T, variant string) map[string]string {
+	dir := shared.MustPath(t, "data", "kgllmbench", "instances", "prompt_examples", variant)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[string(b)] = strings.TrimSuffix(e.Name(), ".txt")
+	}
+	if len(out) != 35 {
+		t.Fatalf("%d prompt examples in %s, want 35", len(out), dir)
+	}
+	return out
+}
+
+// testKGLLMBench: the calls of the paper's models; the 35 example prompts
+// of the variant byte for byte; ISOLDA decoding 500/500 per arm; a scripted
+// endpoint answering every gold answer in the benchmark's format with
+// list_of_edges and isolda-0.1, only TripleRetrieval with rdf_turtle3, and
+// nothing right otherwise; the criteria verdicts that follow.
+func testKGLLMBench(t *testing.T, variant string, wantGold int) {
+	data := shared.MustPath(t, "data", "kgllmbench", "instances")
+	s, _ := Get("kgllmbench")
+	opts := Options{Variant: variant, Data: map[string]string{"kgllmbench": data}}
+	if variant == "pseudo" {
+		// The paper's models: calls per model, and the mean o200k tokens
+		// of the whole prompt per arm (§3.6: rdf_turtle2 7,263, ISOLDA
+		// 0.1 8,076, ISOLDA 0.2 5,925 on the pseudonymized instances).
+		_, paper := initStudy(t, s.Name, opts)
+		want := map[string]int{}
+		for _, m := range s.Models {
+			want[m.Name] = s.Calls(m)
+		}
+		mc := checkDryRun(t, s, paper, want)
+		if paper.Manifest.Calls != 22500 {
+			t.Errorf("%d calls in all, want 22,500 (the paper's 19,500 and 3,000 with ISOLDA 0.2)", paper.Manifest.Calls)
+		}
+		for _, a := range mc[0].Arms {
+			t.Logf("pseudo: %-16s %9.1f mean o200k prompt tokens", a.Arm, float64(a.InputTokens)/float64(a.Calls))
+			// rdf_turtle2's prompt is the benchmark's: the regeneration
+			// counted 7,262.5 (token_counts_o200k.summary.json).
+			if m := float64(a.InputTokens) / float64(a.Calls); a.Arm == "rdf_turtle2" && (m < 7262 || m > 7263) {
+				t.Errorf("rdf_turtle2: %.1f mean prompt tokens, want 7,262.5", m)
+			}
+		}
+	}
+
+	o := opts
+	o.BaseURL, o.Model, o.Tokenizer = "http://h/v1", "m", "o200k_base"
+	dir, p := initStudy(t, s.Name, o)
+	rts := report.RoundTripsFromManifest(&p.Manifest)
+	for _, rt := range rts {
+		if rt.Contexts != 500 || rt.IsomorphicContexts != 500 {
+			t.Errorf("%s: %d/%d contexts isomorphic", rt.Arm, rt.IsomorphicContexts, rt.Contexts)
+		}
+	}
+	if len(rts) != 2 {
+		t.Errorf("round trips %+v, want isolda-0.1 and isolda-0.2", rts)
+	}
+	examples := promptExamples(t, variant)
+	// Every prompt is the benchmark's structure_prompt of the context and
+	// question (kgllmbench.Prompt, with the ISOLDA description for the
+	// ISOLDA arms): index the expected prompts by SHA-1.
+	expect := map[string]task.Question{}
+	for _, en := range p.Entries {
+		for _, c := range p.Contexts {
+			if c.Item != en.Item {
+				continue
+			}
+			var u string
+			if kgllmbench.Description(c.Format) != "" {
+				u = kgllmbench.Prompt(c.Format, c.Text, en.Q.Text)
+			} else {
+				u = strings.Replace(kgllmbench.Prompt("list_of_edges", c.Text, en.Q.Text), kgllmbench.Description("list_of_edges"), isoldaDescription, 1)
+			}
+			expect[task.SHA1Hex(u)] = en.Q
+		}
+	}
+	var mu sync.Mutex
+	matched := map[string]bool{}
+	h := func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) != 1 {
+			return llmtest.Reply{Text: "not one user message"}
+		}
+		u := r.Messages[0].Content
+		if name, ok := examples[u]; ok {
+			mu.Lock()
+			matched[name] = true
+			mu.Unlock()
+		}
+		q, ok := expect[task.SHA1Hex(u)]
+		if !ok {
+			return llmtest.Reply{Text: "unexpected prompt"}
+		}
+		// No prompt usage: the report counts the prompt with the model's
+		// tokenizer (o200k_base), the paper's measure.
+		usage := &llmtest.Usage{Completion: 3}
+		switch {
+		case strings.Contains(u, "list of directed edges"), strings.Contains(u, "# ISOLDA 0.1"):
+			return llmtest.Reply{Text: kgllmGoldAnswer(q), Usage: usage}
+		case strings.Contains(u, "RDF Turtle format using node IDs and relation IDs") && q.Task == task.KGLLMTripleRetrieval:
+			return llmtest.Reply{Text: kgllmGoldAnswer(q), Usage: usage}
+		}
+		return llmtest.Reply{Text: "I do not know.", Usage: usage}
+	}
+	runDir := run(t, p, h)
+	for _, r := range readRecords(t, runDir) {
+		if r.Response == "unexpected prompt" || r.Response == "not one user message" {
+			t.Fatalf("%s: %s: the prompt is not the benchmark's structure_prompt", variant, r.Key)
+		}
+	}
+	if len(matched) != 35 {
+		var missing []string
+		for _, name := range examples {
+			if !matched[name] {
+				missing = append(missing, name)
+			}
+		}
+		sort.Strings(missing)
+		t.Errorf("%s: %d/35 example prompts sent byte for byte; missing %v", variant, len(matched), missing)
+	}
+	rep, res := reportOf(t, dir, runDir)
+	m := modelName("m")
+	if a := overall(t, rep, m, "list_of_edges"); a.Correct != wantGold || a.N != 500 {
+		t.Errorf("%s: list_of_edges answering gold: %d/%d, want %d/500", variant, a.Correct, a.N, wantGold)
+	}
+	if a := overall(t, rep, m, "isolda-0.1"); a.Correct != wantGold {
+		t.Errorf("%s: isolda-0.1 answering gold: %d/%d, want %d/500", variant, a.Correct, a.N, wantGold)
+	}
+	if a := overall(t, rep, m, "rdf_turtle3"); a.Correct != 100 {
+		t.Errorf("%s: rdf_turtle3 answering TripleRetrieval only: %d/%d, want 100/500", variant, a.Correct, a.N)
+	}
+	// Per-task rows: every task has its 100 instances; HighestDegreeNode
+	// loses the answers the benchmark's parser rejects.
+	perTask := map[string]string{}
+	for _, a := range rep.Accuracy {
+		if a.Model == m && a.Arm == "list_of_edges" && a.Task != report.All && a.Graph == report.All {
+			perTask[a.Task] = fmt.Sprintf("%d/%d", a.Correct, a.N)
+		}
+	}
+	t.Logf("%s: list_of_edges answering gold, per task: %v", variant, perTask)
+	if len(perTask) != 5 || perTask["TripleRetrieval"] != "100/100" || perTask["HighestDegreeNode"] != fmt.Sprintf("%d/100", wantGold-400) {
+		t.Errorf("%s: per-task rows %v", variant, perTask)
+	}
+	// Criteria with one model "m": R cannot be evaluated (its models did
+	// not run); K1 fails, as the paper expected from its o200k counts
+	// (ISOLDA 0.1 is larger than rdf_turtle3 and rdf_turtle2); K2 passes:
+	// ISOLDA is right wherever the best paper format (list_of_edges) is; K3
+	// passes: ISOLDA is right on the gold count, rdf_turtle3 on 100 only.
+	oc := outcomes(res)
+	if oc["R"] != report.NotEvaluated || oc["K1"] != report.Fail || oc["K2"] != report.Pass || oc["K3"] != report.Pass {
+		t.Errorf("%s: criteria %v", variant, oc)
+	}
+	t.Logf("%s: criteria %v", variant, oc)
+}
+
+// The KG-LLM-Bench studies make 4,500 calls each and read 16 MB of
+// compressed data: they are left out of -short runs.
+func TestKGLLMBenchPseudo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4,500 calls; run without -short")
+	}
+	testKGLLMBench(t, "pseudo", 494)
+}
+
+func TestKGLLMBenchReal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4,500 calls; run without -short")
+	}
+	testKGLLMBench(t, "real", 497)
+}
