@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -29,7 +30,7 @@ import (
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
-	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // Message layouts.
@@ -215,6 +216,29 @@ const GlossarySystem = "system"
 // MaxHops bounds IsoldaOptions.Hops.
 const MaxHops = 1000
 
+// String lists the options set (non-zero fields) as "name=value" words,
+// named as in experiment files, in field order; true flags are bare names.
+func (o *IsoldaOptions) String() string {
+	if o == nil {
+		return ""
+	}
+	var words []string
+	v := reflect.ValueOf(*o)
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.IsZero() {
+			continue
+		}
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
+		if f.Kind() == reflect.Bool {
+			words = append(words, name)
+			continue
+		}
+		words = append(words, fmt.Sprintf("%s=%v", name, f.Interface()))
+	}
+	return strings.Join(words, " ")
+}
+
 // Model is one model of one endpoint.
 type Model struct {
 	// Name identifies the model in the run (default: Model).
@@ -259,15 +283,16 @@ type Task struct {
 	// Generate generates KG questions from every graph file (not from
 	// collections).
 	Generate *Generate `yaml:"generate"`
-	// Scorer is kg, graphqa, final, kgllm_strict, kgllm_lenient or impact;
-	// empty: chosen by each question's family.
+	// Scorer is kg, graphqa, final, kgllm_strict, kgllm_lenient,
+	// kgllm_adapted (the Catalan study's), impact or text2kg; empty: chosen
+	// by each question's family.
 	Scorer string `yaml:"scorer"`
 	// Prompt is the template of this task's questions, for every arm
 	// without its own (it overrides the experiment's).
 	Prompt *Prompt `yaml:"prompt"`
 }
 
-// Generate configures task.Generate.
+// Generate configures kg.Generate.
 type Generate struct {
 	Families  []string `yaml:"families"`
 	PerFamily int      `yaml:"per_family"`
@@ -432,7 +457,7 @@ func (v *validator) addf(p, format string, args ...any) {
 	v.problems = append(v.problems, pe)
 }
 
-var scorerNames = []string{"kg", "graphqa", "final", "kgllm_strict", "kgllm_lenient", "impact"}
+var scorerNames = []string{"kg", "graphqa", "final", "kgllm_strict", "kgllm_lenient", "kgllm_adapted", "impact", "text2kg"}
 
 func (v *validator) check(e *Experiment) {
 	if len(e.Graphs) == 0 {
@@ -587,11 +612,11 @@ func (v *validator) check(e *Experiment) {
 			if len(e.Graphs) == 0 {
 				v.addf(p+".generate", "generate needs graphs")
 			}
-			if _, err := task.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil && len(t.Generate.Families) > 0 {
+			if _, err := kg.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil && len(t.Generate.Families) > 0 {
 				v.addf(p+".generate.families", "%v", err)
 			}
-			if t.Generate.PerFamily < 0 || t.Generate.PerFamily > task.MaxPerFamily {
-				v.addf(p+".generate.per_family", "per_family must be between 0 and %d", task.MaxPerFamily)
+			if t.Generate.PerFamily < 0 || t.Generate.PerFamily > kg.MaxPerFamily {
+				v.addf(p+".generate.per_family", "per_family must be between 0 and %d", kg.MaxPerFamily)
 			}
 		}
 		if t.Graph != "" && !graphNames[t.Graph] {

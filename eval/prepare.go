@@ -16,6 +16,11 @@ import (
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
+	"github.com/isolda/isolda/task/graphrag"
+	"github.com/isolda/isolda/task/kg"
+	"github.com/isolda/isolda/task/kgllm"
+	"github.com/isolda/isolda/task/text2kg"
 	"github.com/isolda/isolda/token"
 )
 
@@ -33,7 +38,7 @@ type Context struct {
 	Arm      string `json:"arm"`
 	Format   string `json:"format"`
 	HideName bool   `json:"hide_name,omitempty"`
-	// GraphSHA1 is task.DatasetSHA1 of the graph (canonical N-Quads), the
+	// GraphSHA1 is kg.DatasetSHA1 of the graph (canonical N-Quads), the
 	// SHA-1 of an item's stored text, or the stored context's hash for a
 	// set's own context.
 	GraphSHA1 string `json:"graph_sha1"`
@@ -164,6 +169,20 @@ type Manifest struct {
 	QuestionsSHA1 string `json:"questions_sha1"`
 	// Calls is the number of calls of a complete run.
 	Calls int `json:"calls"`
+	// Arms describe the arms for reports. Like RunID they are not part of
+	// the hashed manifest (the contexts pin what each arm rendered), so
+	// manifests written before they existed stay valid.
+	Arms []ArmInfo `json:"arms,omitempty"`
+}
+
+// ArmInfo is an arm as the experiment file defined it.
+type ArmInfo struct {
+	Name   string `json:"name"`
+	Format string `json:"format"`
+	// Options are the ISOLDA options set, as "name=value" words in the
+	// experiment file's names ("glossary=legend inline_blanks").
+	Options  string `json:"options,omitempty"`
+	HideName bool   `json:"hide_name,omitempty"`
 }
 
 // Plan is a prepared experiment: every context and question rendered and
@@ -364,6 +383,9 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 		return nil, err
 	}
 	m.RunID = sha1Hex(id)[:16]
+	for _, a := range e.Arms {
+		m.Arms = append(m.Arms, ArmInfo{Name: a.ArmName(), Format: a.Format, Options: a.Options.String(), HideName: a.HideName})
+	}
 	p.Manifest = m
 	return p, nil
 }
@@ -390,7 +412,7 @@ func (p *Plan) addEntries(sources map[string]*source, baseDir string, addCtx fun
 			var fams []string
 			if len(t.Generate.Families) > 0 {
 				var err error
-				if fams, err = task.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil {
+				if fams, err = kg.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil {
 					return fmt.Errorf("task %s: %w", tn, err)
 				}
 			}
@@ -399,7 +421,7 @@ func (p *Plan) addEntries(sources map[string]*source, baseDir string, addCtx fun
 				if src.collection {
 					continue // generate asks about graph files
 				}
-				set, err := task.Generate(src.items[0].d, task.GenerateOptions{
+				set, err := kg.Generate(src.items[0].d, kg.Options{
 					Families: fams, PerFamily: t.Generate.PerFamily, Seed: t.Generate.Seed, Name: g.GraphName()})
 				if err != nil {
 					return fmt.Errorf("task %s, graph %s: %w", tn, g.GraphName(), err)
@@ -820,9 +842,9 @@ func defaultScorer(family string) string {
 	switch {
 	case strings.HasPrefix(family, "graphqa"):
 		return "graphqa"
-	case family == task.FamilyKGLLMBench:
+	case kgllm.IsFamily(family):
 		return "kgllm_strict"
-	case family == task.FamilyImpact:
+	case family == graphrag.Family:
 		return "impact"
 	}
 	return "kg"
@@ -831,15 +853,19 @@ func defaultScorer(family string) string {
 func scorerOf(name string) task.Scorer {
 	switch name {
 	case "graphqa":
-		return task.ScoreGraphQA
+		return graphqa.Score
 	case "final":
-		return task.ScoreFinal
+		return graphqa.ScoreFinal
 	case "kgllm_strict":
-		return task.KGLLMStrict
+		return kgllm.Strict
 	case "kgllm_lenient":
-		return task.KGLLMLenient
+		return kgllm.Lenient
 	case "impact":
-		return task.ImpactScorer
+		return graphrag.Scorer
+	case "kgllm_adapted":
+		return kgllm.Adapted
+	case "text2kg":
+		return text2kg.StudyScorer
 	}
 	return task.ScoreKG
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,9 +17,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/internal/jsonl"
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/token"
 )
 
@@ -66,8 +69,10 @@ type Record struct {
 	BudgetTokenizer string `json:"budget_tokenizer,omitempty"`
 	ContextTokens   int    `json:"context_tokens,omitempty"`
 	// Model is the model's name in the run; Tokenizer its tokenizer, which
-	// counted the Local*Tokens ("" when it has none).
+	// counted the Local*Tokens ("" when it has none). BaseURL is the
+	// endpoint called, without user information, query or fragment.
 	Model      string  `json:"model"`
+	BaseURL    string  `json:"base_url,omitempty"`
 	Tokenizer  string  `json:"tokenizer"`
 	QuestionID string  `json:"question_id"`
 	QuestionK  string  `json:"question_key"`
@@ -98,9 +103,9 @@ type Record struct {
 	Parsed  string  `json:"parsed,omitempty"`
 	Correct bool    `json:"correct"`
 	Score   float64 `json:"score"`
-	// Credit is the partial credit of an ok call, for scorers that give
-	// it (omitted otherwise).
-	Credit *Credit `json:"credit,omitempty"`
+	// Partial is the partial credit of an ok call, for scorers whose gold
+	// answer is a set (omitted otherwise).
+	Partial *task.Score `json:"partial,omitempty"`
 }
 
 // CallKey identifies a call: arm, model, question key and trial.
@@ -382,7 +387,7 @@ func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.T
 		Task: j.en.Task, Graph: j.en.Graph, Item: j.en.Item, GraphSHA1: j.c.GraphSHA1, Arm: j.c.Arm, Format: j.c.Format,
 		ContextSHA: j.c.SHA1, Ordering: j.c.OrderingName(), OrderSeed: j.c.OrderSeed, Anchor: j.c.Anchor,
 		Budget: j.c.Budget, BudgetPolicy: j.c.Policy, BudgetTokenizer: j.c.Tokenizer, ContextTokens: j.c.Tokens,
-		Model: m.ModelName(), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
+		Model: m.ModelName(), BaseURL: redactURL(m.BaseURL), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
 		QuestionK: j.en.Key, Trial: j.trial, HTTPStatus: resp.StatusCode, Attempts: resp.Attempts,
 		LatencyMS:  float64(resp.Latency.Microseconds()) / 1000,
 		RawRequest: string(resp.RawRequest), RawResponse: string(resp.RawResponse),
@@ -404,8 +409,19 @@ func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.T
 	}
 	sc := scorerOf(j.en.Scorer).Score(j.en.Q, resp.Text)
 	r.Scorer, r.Rule, r.Parsed, r.Correct, r.Score = j.en.Scorer, sc.Rule, sc.Parsed, sc.Correct, sc.Score
-	r.Credit = creditOf(j.en.Scorer, j.en.Q, resp.Text)
+	r.Partial = sc.Partial
 	return r, true
+}
+
+// redactURL drops what may hold a secret (user information, query,
+// fragment) from an endpoint URL before it is logged.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
 }
 
 // ReadRecords calls fn for every well-formed record of an answer log, in
@@ -584,21 +600,5 @@ func diffManifest(old, cur *Manifest) []string {
 }
 
 func writeFileSync(path string, b []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, b, 0o644)
 }

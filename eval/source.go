@@ -17,6 +17,7 @@ import (
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // source is one graph of an experiment: a graph file (one item, id "") or
@@ -34,7 +35,7 @@ type item struct {
 	in *formats.Input
 	// d is the RDF dataset; nil for a labelled graph or an ontology.
 	d *rdf.Dataset
-	// sha1 is task.DatasetSHA1 of a graph file, or the SHA-1 of an item's
+	// sha1 is kg.DatasetSHA1 of a graph file, or the SHA-1 of an item's
 	// stored text.
 	sha1 string
 }
@@ -48,7 +49,7 @@ func loadSource(g Graph, baseDir string) (*source, error) {
 		if err != nil {
 			return nil, fmt.Errorf("graph %s: %w", src.name, err)
 		}
-		it := &item{in: formats.NewInput(d), d: d, sha1: task.DatasetSHA1(d)}
+		it := &item{in: formats.NewInput(d), d: d, sha1: kg.DatasetSHA1(d)}
 		src.items, src.byID[""] = []*item{it}, it
 		return src, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/task"
 )
 
 // creditObs returns 10 × 4 answers of arms A and B with hand-chosen partial
@@ -22,15 +23,15 @@ func creditObs() []Observation {
 	var obs []Observation
 	for blk := range 10 {
 		for i := range 4 {
-			task := ""
+			tk := ""
 			if i < 2 {
-				task = "deg_gt4"
+				tk = "deg_gt4"
 			}
 			for arm, cs := range map[string][]c{"A": a, "B": b} {
 				x := cs[i]
-				obs = append(obs, Observation{Arm: arm, Model: "m", Family: "agg", Task: task, Graph: "g",
+				obs = append(obs, Observation{Arm: arm, Model: "m", Family: "agg", Task: tk, Graph: "g",
 					QuestionID: fmt.Sprintf("q%d-%d", blk, i), Correct: x.exact, InputTokens: 100,
-					Credit: &eval.Credit{Precision: x.p, Recall: x.r, F1: x.f1, ExactMatch: x.exact, ParseSuccess: x.parse}})
+					Partial: &task.Score{Precision: x.p, Recall: x.r, F1: x.f1, ExactMatch: x.exact, ParseOK: x.parse}})
 			}
 		}
 	}
@@ -80,7 +81,7 @@ func TestCreditRowsAndPairs(t *testing.T) {
 	if err := rep.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"| mean F1 | precision | recall | exact match | parse success |", "| m | A | agg | deg_gt4 | * | 10 | 20 |", "## Paired comparisons on partial credit"} {
+	for _, s := range []string{"| mean F1 | precision | recall | exact match | parse success |", "| m | A | agg | deg_gt4 | 10 | 20 |", "## Paired comparisons on partial credit"} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("markdown lacks %q:\n%s", s, md.String())
 		}

@@ -1,14 +1,12 @@
 package report
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/isolda/isolda/eval"
 )
@@ -44,7 +42,7 @@ func FromRun(dir string) ([]Observation, error) {
 		}
 		last[r.Key] = Observation{
 			Arm: r.Arm, Model: r.Model, Family: fam, Task: q.task, Graph: r.Graph, QuestionID: r.QuestionK,
-			Trial: r.Trial, Correct: r.Correct, Score: r.Score, Credit: r.Credit, InputTokens: in, OutputTokens: int(r.CompletionTokens),
+			Trial: r.Trial, Correct: r.Correct, Score: r.Score, Partial: r.Partial, Pair: q.pair, InputTokens: in, OutputTokens: int(r.CompletionTokens),
 		}
 		return nil
 	})
@@ -64,34 +62,24 @@ func FromRun(dir string) ([]Observation, error) {
 }
 
 // familyTask is the family and task of a question.
-type familyTask struct{ family, task string }
+type familyTask struct{ family, task, pair string }
 
 // runFamilies maps question keys to their families and tasks (the task
 // only when it differs from the family) from a run's questions.jsonl.
 func runFamilies(path string) (map[string]familyTask, error) {
-	f, err := os.Open(path)
+	qs, err := runQuestions(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	out := map[string]familyTask{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var e eval.Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		ft := familyTask{family: e.Q.Family}
+	out := make(map[string]familyTask, len(qs))
+	for k, e := range qs {
+		ft := familyTask{family: e.Q.Family, pair: e.Q.Meta["instance_key"]}
 		if e.Q.Task != e.Q.Family {
 			ft.task = e.Q.Task
 		}
-		out[e.Key] = ft
+		out[k] = ft
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // ReadManifest reads the manifest of an eval run folder.

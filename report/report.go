@@ -7,8 +7,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/stats"
+	"github.com/isolda/isolda/task"
 )
 
 // Observation is one answer of one model to one question under one arm.
@@ -32,9 +32,13 @@ type Observation struct {
 	Correct bool `json:"correct"`
 	// Score is a real-valued score (partial credit); informational.
 	Score float64 `json:"score"`
-	// Credit is the partial credit of the answer (precision, recall, F1,
+	// Partial is the partial credit of the answer (precision, recall, F1,
 	// exact match, parse success), when its scorer gives one.
-	Credit *eval.Credit `json:"credit,omitempty"`
+	Partial *task.Score `json:"partial,omitempty"`
+	// Pair, when set, pairs the question with the same question in other
+	// graphs (a KG-LLM-Bench instance in English and in Catalan:
+	// Question.Meta["instance_key"]).
+	Pair string `json:"pair,omitempty"`
 	// InputTokens and OutputTokens are the prompt and completion sizes in the
 	// model's tokenizer.
 	InputTokens  int `json:"input_tokens"`
@@ -167,7 +171,7 @@ func (o Observation) Value(metric string) (float64, bool) {
 	if metric == "" || metric == MetricAccuracy {
 		return b(o.Correct), true
 	}
-	c := o.Credit
+	c := o.Partial
 	if c == nil {
 		return 0, false
 	}
@@ -181,10 +185,10 @@ func (o Observation) Value(metric string) (float64, bool) {
 	case MetricExactMatch:
 		return b(c.ExactMatch), true
 	case MetricParseSuccess:
-		return b(c.ParseSuccess), true
+		return b(c.ParseOK), true
 	case MetricOwnersF1:
-		if c.OwnersF1 != nil {
-			return *c.OwnersF1, true
+		if f, ok := c.Fields["owners"]; ok {
+			return f.F1, true
 		}
 	}
 	return 0, false
@@ -390,7 +394,7 @@ func (c *accCount) add(o Observation) {
 	if o.Correct {
 		c.right++
 	}
-	if cr := o.Credit; cr != nil {
+	if cr := o.Partial; cr != nil {
 		c.credit++
 		c.p += cr.Precision
 		c.r += cr.Recall
@@ -398,7 +402,7 @@ func (c *accCount) add(o Observation) {
 		if cr.ExactMatch {
 			c.exact++
 		}
-		if cr.ParseSuccess {
+		if cr.ParseOK {
 			c.parseOK++
 		}
 	}

@@ -18,6 +18,8 @@ type Table struct {
 	Title  string
 	Header []string
 	Rows   [][]string
+	// Note, when set, is shown instead of an empty table.
+	Note string
 }
 
 func p4(n Num) string { return fmtNum(n, 4) }
@@ -119,6 +121,11 @@ func mdEscape(s string) string {
 func (t Table) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s\n\n", mdEscape(t.Title))
+	if len(t.Rows) == 0 && t.Note != "" {
+		fmt.Fprintf(&b, "%s\n\n", mdEscape(t.Note))
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	row := func(cells []string) {
 		b.WriteString("|")
 		for _, c := range cells {
@@ -152,9 +159,10 @@ func (t Table) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// WriteMarkdown writes every table of the report as Markdown.
+// WriteMarkdown writes every table of the report as Markdown, as
+// DisplayTables shows them.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	for _, t := range r.Tables() {
+	for _, t := range r.DisplayTables() {
 		if err := t.WriteMarkdown(w); err != nil {
 			return err
 		}

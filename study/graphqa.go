@@ -9,6 +9,7 @@ import (
 	"github.com/isolda/isolda/formats/graphtext"
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 )
 
 // graphqaSeed seeds the graphs and questions of the GraphQA studies: the
@@ -70,14 +71,20 @@ func seed001Models(withHigh bool) []PaperModel {
 	)
 }
 
-// graphqaRegime describes one GraphQA study.
+// graphqaRegime describes one GraphQA study: a question set of the
+// paper (graphqa.StudySpec) and the models that read it.
 type graphqaRegime struct {
-	name, regime, table string
-	graphs              int
-	questions           int // what this generator gives
-	paperN              int // the paper's n per (model, format)
-	trials              int
-	models              []PaperModel
+	name, table string
+	spec        graphqa.StudySpec
+	models      []PaperModel
+}
+
+func graphqaSpec(name string) graphqa.StudySpec {
+	s, ok := graphqa.LookupStudySpec(name)
+	if !ok {
+		panic("study: no GraphQA spec " + name)
+	}
+	return s
 }
 
 func graphqaStudyOf(r graphqaRegime) *Study {
@@ -85,94 +92,91 @@ func graphqaStudyOf(r graphqaRegime) *Study {
 		Name: r.name, Version: 1,
 		Paper: "\"Graph Serializations for Reasoning LLMs\" (seed 001), " + r.table,
 		Title: fmt.Sprintf("GraphQA %s regime: %d questions on %d generated graphs, in the study's 15 formats, with the appendix H.4 prompts and FINAL: parsing",
-			r.regime, r.questions, r.graphs),
-		Parts:  []Part{{Graph: "graphs", Questions: r.questions, Arms: studyFormatNames()}},
+			r.spec.Regime, r.spec.N, r.spec.Graphs),
+		Parts:  []Part{{Graph: "graphs", Questions: r.spec.N, Arms: studyFormatNames()}},
 		Models: r.models,
-		Trials: r.trials,
 		build:  func(b *builder) error { return buildGraphQA(b, r) },
 	}
 }
 
 func graphqaStudy() *Study {
-	return graphqaStudyOf(graphqaRegime{name: "graphqa", regime: task.RegimeGraphQA, table: "§3 and Table 6",
-		graphs: 15, questions: 165, paperN: 165, models: seed001Models(true)})
+	return graphqaStudyOf(graphqaRegime{name: "graphqa", table: "§3 and Table 6", spec: graphqaSpec("graphqa"), models: seed001Models(true)})
 }
 
 func hardenedStudy() *Study {
-	return graphqaStudyOf(graphqaRegime{name: "graphqa-hardened", regime: task.RegimeHardened, table: "§3 and Table 7",
-		graphs: 15, questions: 105, paperN: 95, models: seed001Models(false)})
+	return graphqaStudyOf(graphqaRegime{name: "graphqa-hardened", table: "§3 and Table 7", spec: graphqaSpec("graphqa-hardened"), models: seed001Models(false)})
 }
 
 func topologyStudy() *Study {
-	return graphqaStudyOf(graphqaRegime{name: "graphqa-topology", regime: task.RegimeTopology, table: "§3, Table 5 and Table 8",
-		graphs: 18, questions: 66, paperN: 72, models: seed001Models(false)})
+	return graphqaStudyOf(graphqaRegime{name: "graphqa-topology", table: "§3, Table 5 and Table 8", spec: graphqaSpec("graphqa-topology"), models: seed001Models(false)})
 }
 
 // graphqaStabilityStudy is the repeated-run check: every format three times
 // on fixed Hardened and Topology sets, with gpt-5.4 and gpt-5.4-mini.
 func graphqaStabilityStudy() *Study {
-	ms := seed001Models(false)[:2]
-	s := &Study{
+	h, tp := graphqaSpec("graphqa-hardened-105"), graphqaSpec("graphqa-topology-120")
+	return &Study{
 		Name: "graphqa-stability", Version: 1,
 		Paper: "\"Graph Serializations for Reasoning LLMs\" (seed 001), appendix \"Repeated-run stability\"",
 		Title: "The repeated-run check: the 15 formats three times on fixed sets of 105 GraphQA-Hardened and 120 GraphQA-Topology questions",
-		Parts: []Part{{Graph: "hardened", Questions: 105, Arms: studyFormatNames()},
-			{Graph: "topology", Questions: 110, Arms: studyFormatNames()}},
-		Models: ms, Trials: 3,
+		Parts: []Part{{Graph: "hardened", Questions: h.N, Arms: studyFormatNames()},
+			{Graph: "topology", Questions: tp.N, Arms: studyFormatNames()}},
+		Models: seed001Models(false)[:2], Trials: 3,
+		build: buildStability,
 	}
-	s.build = buildStability
-	return s
 }
 
 // graphqaSet generates the questions of a regime with the graphs stored as
 // their items (in graphqaItemSyntax), each question with the study's
 // instruction for its answer kind in Meta["instruction"].
-func graphqaSet(regime string, graphs int) (*task.Set, error) {
+func graphqaSet(spec graphqa.StudySpec) (*task.Set, error) {
 	render := func(g *graph.Graph) (string, error) {
 		return formats.EncodeString(graphqaItemSyntax, formats.NewGraphInput(g))
 	}
-	set, err := task.GraphQA(task.GraphQAOptions{Regime: regime, Graphs: graphs, Seed: graphqaSeed, Render: render})
+	set, err := graphqa.Generate(graphqa.Options{Regime: spec.Regime, Graphs: spec.Graphs, Seed: graphqaSeed, Render: render})
 	if err != nil {
 		return nil, err
 	}
 	for i := range set.Questions {
 		q := &set.Questions[i]
 		kind := q.Gold.Kind
-		if q.Task == task.TaskShortestPath {
+		if q.Task == graphqa.TaskShortestPath {
 			kind = task.KindNoPath
 		}
-		q.Meta["instruction"] = task.FinalInstruction(kind)
+		q.Meta["instruction"] = graphqa.FinalInstruction(kind)
 	}
 	return set, nil
 }
 
 // graphqaUser is the user message of appendix H.4 with eval's
-// placeholders: exactly task.FinalPrompt's for a rendering that ends in
+// placeholders: exactly graphqa.FinalPrompt's for a rendering that ends in
 // one newline (all 15 formats do).
 const graphqaUser = "You are given an undirected graph below. {{meta.instruction}}\n\n{{context}}\nQuestion: {{meta.study_question}}"
 
 func buildGraphQA(b *builder, r graphqaRegime) error {
-	set, err := graphqaSet(r.regime, r.graphs)
+	set, err := graphqaSet(r.spec)
 	if err != nil {
 		return err
+	}
+	if len(set.Questions) != r.spec.N {
+		return fmt.Errorf("the %s set has %d questions, the spec %d", r.spec.Name, len(set.Questions), r.spec.N)
 	}
 	setFile := "sets/" + r.name + ".jsonl"
 	if err := b.set(setFile, set); err != nil {
 		return err
 	}
-	b.parts[0].Questions = len(set.Questions)
 	graphqaExperiment(b, []graphqaPart{{graph: "graphs", set: setFile}})
 	b.what = append(b.what, fmt.Sprintf("The %s regime of the study's GraphQA extension: %d %s graphs generated with seed %d, "+
 		"one question per task and graph (%d questions), each graph rendered in the study's 15 formats "+
 		"(Table 1: %s). The graphs are stored losslessly (%s) in %s and rendered by isolda when the run is prepared; "+
 		"every format sees the same graph, node ids and order.",
-		r.regime, len(set.Contexts), graphqaGenerators(r.regime), graphqaSeed, len(set.Questions),
+		r.spec.Regime, len(set.Contexts), graphqaGenerators(r.spec.Regime), graphqaSeed, len(set.Questions),
 		strings.Join(studyFormatNames(), ", "), graphqaItemSyntax, setFile))
 	b.what = append(b.what, "Prompts are appendix H.4's: the system message \"You are a careful reasoner. ...\" and the "+
 		"user message \"You are given an undirected graph below.\" with the answer instruction of the question's kind, "+
-		"the rendered graph and the question. Answers are scored on the line that begins with FINAL: (scorer final).")
-	b.numbers = append(b.numbers, graphqaNumbers(r)...)
-	b.deviations = append(b.deviations, graphqaDeviations(r, len(set.Questions), set)...)
+		"the rendered graph and the question (graphqa.StudyTemplate). Answers are scored on the line that begins with FINAL: (scorer final).")
+	b.numbers = append(b.numbers, graphqaNumbers(r.spec)...)
+	b.deviations = append(b.deviations, graphqaDeviations(r.spec)...)
 	return nil
 }
 
@@ -190,7 +194,7 @@ func graphqaExperiment(b *builder, parts []graphqaPart) {
 	for _, f := range studyFormats() {
 		e.Arms = append(e.Arms, eval.Arm{Name: f[0], Format: f[1]})
 	}
-	e.Prompt = &eval.Prompt{System: task.FinalSystemPrompt, User: graphqaUser}
+	e.Prompt = &eval.Prompt{System: graphqa.FinalSystemPrompt, User: graphqaUser}
 	e.Temperature, e.MaxTokens = 0, 16000
 	b.comments["arms"] = "The study's 15 formats (Table 1), rendered from each stored graph; turtle, jsonld and toon are the\n" +
 		"registry's study_turtle, study_jsonld and study_toon (graphs of labelled nodes, not the RDF syntaxes)."
@@ -200,60 +204,49 @@ func graphqaExperiment(b *builder, parts []graphqaPart) {
 
 func graphqaGenerators(regime string) string {
 	switch regime {
-	case task.RegimeTopology:
+	case graphqa.RegimeTopology:
 		return "Erdős–Rényi, Barabási–Albert, SBM, star, complete and path (in turn)"
 	}
 	return "Erdős–Rényi"
 }
 
-func graphqaNumbers(r graphqaRegime) []string {
+func graphqaNumbers(spec graphqa.StudySpec) []string {
 	n := []string{
 		"Formats: Table 1 and appendix H.2 (formats/graphtext reproduces every H.2 reference output).",
-		"Prompts: appendix H.4; the instructions of answer kinds other than integers follow the integer one (task.FinalInstruction).",
+		"Prompts: appendix H.4; the instructions of answer kinds other than integers follow the integer one (graphqa.FinalInstruction).",
 		"Models: §3 \"Models and controls\": temperature 0 for every configuration except claude-sonnet-4-6 with extended thinking, which keeps the API default of 1.",
+		fmt.Sprintf("Set size: %s; this set has %d questions (graphqa.StudySpecs).", spec.Source, spec.N),
 	}
-	switch r.regime {
-	case task.RegimeGraphQA:
-		n = append(n, "Tasks: the 9 Talk like a Graph tasks plus num_components and connectivity (§3, Table 4), on Erdős–Rényi graphs with n in {8, 15, 25, 35, 50} and p ~ U[0, 1]; 15 graphs give 165 questions, Table 6's n = 165 per (model, format).")
-	case task.RegimeHardened:
-		n = append(n, "Tasks: the seven Hardened operators (k-core size, diameter, k-th shortest path, local clustering, high-degree-neighbour count, maximum clique, top betweenness) on Erdős–Rényi graphs with n in {35, 50, 75} and p = min(0.5, 2.5 log10 n / n) (appendix, \"Task inventory\"); 15 per task, as in the 105-question Hardened sets of §3 and Table 15.")
-	case task.RegimeTopology:
-		n = append(n, "Tasks: the four bounded-answer operators (kth_shortest_path, local_clustering, neighbour_degree_ge, betweenness_top1) at n = 50 and the calibrated density, over the six generators of Table 5, three graphs each (18 graphs, Table 8's 72 = 4 × 6 × 3).")
+	switch spec.Regime {
+	case graphqa.RegimeGraphQA:
+		n = append(n, "Tasks: the 9 Talk like a Graph tasks plus num_components and connectivity (§3, Table 4), on Erdős–Rényi graphs with n in {8, 15, 25, 35, 50} and p ~ U[0, 1].")
+	case graphqa.RegimeHardened:
+		n = append(n, "Tasks: the seven Hardened operators (k-core size, diameter, k-th shortest path, local clustering, high-degree-neighbour count, maximum clique, top betweenness) on Erdős–Rényi graphs with n in {35, 50, 75} and p = min(0.5, 2.5 log10 n / n) (appendix, \"Task inventory\").")
+	case graphqa.RegimeTopology:
+		n = append(n, "Tasks: the four bounded-answer operators (kth_shortest_path, local_clustering, neighbour_degree_ge, betweenness_top1) at n = 50 and the calibrated density, over the six generators of Table 5 in turn.")
 	}
 	return n
 }
 
-func graphqaDeviations(r graphqaRegime, got int, set *task.Set) []string {
+func graphqaDeviations(spec graphqa.StudySpec) []string {
 	d := []string{
 		fmt.Sprintf("The paper gives no seed: the study uses %d, the seed of Talk like a Graph's test split.", graphqaSeed),
-		"The nine task templates the paper took from Talk like a Graph are not listed; task.StudyGraphQATasks documents the choice (disconnected_nodes and maximum_flow, whose capacities no encoder shows, are left out).",
+		"The nine task templates the paper took from Talk like a Graph are not listed; graphqa.StudyTasks documents the choice (disconnected_nodes and maximum_flow, whose capacities no encoder shows, are left out).",
 		"The H.4 prompt is given for integer answers only; the other answer kinds get the same sentence with their own form (yes/no, node list, number with two decimals, node).",
 		"The paper gives no max_tokens; the study allows 16,000 tokens for the reasoning the prompt asks for.",
 	}
-	if got != r.paperN {
-		why := ""
-		switch r.regime {
-		case task.RegimeHardened:
-			why = "95 is not a multiple of the 7 operators; the study asks the 7 operators on 15 graphs each (105), the size of the Hardened calibration and test sets of §3."
-		case task.RegimeTopology:
-			for _, c := range set.Counts {
-				if c.Questions < c.Candidates {
-					why += fmt.Sprintf(" %s has %d questions on %d graphs (%s: a star or path graph is a tree, with one path between two nodes, so it has no k-th shortest path for k ≥ 2).", c.Family, c.Questions, c.Candidates, c.Skipped)
-				}
-			}
-		}
-		d = append(d, fmt.Sprintf("The paper reports n = %d per (model, format); this set has %d questions.%s", r.paperN, got, why))
+	if spec.Deviation != "" {
+		d = append(d, fmt.Sprintf("The paper reports n = %d (%s); this set has %d questions: %s.", spec.PaperN, spec.Source, spec.N, spec.Deviation))
 	}
 	return d
 }
 
 func buildStability(b *builder) error {
 	var parts []graphqaPart
-	for i, x := range []struct {
-		graph, regime string
-		graphs        int
-	}{{"hardened", task.RegimeHardened, 15}, {"topology", task.RegimeTopology, 30}} {
-		set, err := graphqaSet(x.regime, x.graphs)
+	var devs []string
+	for i, x := range []struct{ graph, spec string }{{"hardened", "graphqa-hardened-105"}, {"topology", "graphqa-topology-120"}} {
+		spec := graphqaSpec(x.spec)
+		set, err := graphqaSet(spec)
 		if err != nil {
 			return err
 		}
@@ -263,6 +256,9 @@ func buildStability(b *builder) error {
 		}
 		b.parts[i].Questions = len(set.Questions)
 		parts = append(parts, graphqaPart{graph: x.graph, set: f})
+		if spec.Deviation != "" {
+			devs = append(devs, fmt.Sprintf("The %s set has %d questions, not the paper's %d: %s.", x.graph, spec.N, spec.PaperN, spec.Deviation))
+		}
 	}
 	graphqaExperiment(b, parts)
 	b.exp.Trials = 3
@@ -272,8 +268,7 @@ func buildStability(b *builder) error {
 		"format and model, to compare with the spread between formats.")
 	b.numbers = append(b.numbers, "Sets and models: appendix \"Repeated-run stability\" (105 Hardened and 120 Topology questions, "+
 		"three decodes, gpt-5.4 and gpt-5.4-mini, 20,250 calls).")
-	b.deviations = append(b.deviations,
-		fmt.Sprintf("The Topology set has %d questions, not 120: kth_shortest_path has no question on the star and path graphs (trees).", b.parts[1].Questions),
+	b.deviations = append(append(b.deviations, devs...),
 		"The paper disabled response caches; the study cannot: disable prompt caching on the server if it has one.",
 		fmt.Sprintf("The paper gives no seed: the study uses %d.", graphqaSeed))
 	return nil

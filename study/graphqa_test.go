@@ -8,6 +8,7 @@ import (
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 )
 
 // finalGold writes a gold answer as a FINAL: line.
@@ -38,7 +39,7 @@ func graphqaPrompts(p *eval.Plan) map[string]call {
 			if c.Graph != en.Graph || c.Item != en.Item {
 				continue
 			}
-			sys, user := task.FinalPrompt(en.Q, c.Text)
+			sys, user := graphqa.StudyTemplate(c.Text, en.Q)
 			idx[sys+"\x00"+user] = call{c.Arm, en.Q}
 		}
 	}

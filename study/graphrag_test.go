@@ -9,7 +9,7 @@ import (
 
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/llm/llmtest"
-	"github.com/isolda/isolda/task"
+	impact "github.com/isolda/isolda/task/graphrag"
 )
 
 func TestImpactStudy(t *testing.T) {
@@ -25,23 +25,23 @@ func TestImpactStudy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gold := task.ImpactGold(g, "db-identity")
+	gold := impact.Gold(g, "db-identity")
 	n := len(gold.AffectedServices)
 	if n < 4 {
 		t.Fatalf("gold has %d affected services", n)
 	}
-	answer := func(a task.ImpactAnswer) string {
+	answer := func(a impact.Answer) string {
 		b, _ := json.Marshal(a)
 		return string(b)
 	}
 	// Per format: pretty_json and jsonl answer gold; compact_json the
 	// first two services only (with their owners); csv prose (no JSON);
 	// typed_edges gold plus one service that is not affected.
-	partial := task.ImpactAnswer{AffectedServices: gold.AffectedServices[:2], Owners: map[string][]string{}}
+	partial := impact.Answer{AffectedServices: gold.AffectedServices[:2], Owners: map[string][]string{}}
 	for _, sv := range partial.AffectedServices {
 		partial.Owners[sv] = gold.Owners[sv]
 	}
-	extra := task.ImpactAnswer{AffectedServices: append([]string{"svc-noise-9999"}, gold.AffectedServices...), Owners: gold.Owners}
+	extra := impact.Answer{AffectedServices: append([]string{"svc-noise-9999"}, gold.AffectedServices...), Owners: gold.Owners}
 	byFormat := map[string]string{
 		"pretty_json": answer(gold), "jsonl": answer(gold), "compact_json": answer(partial),
 		"csv": "The affected services are svc-auth and svc-api.", "typed_edges": answer(extra),
@@ -53,7 +53,7 @@ func TestImpactStudy(t *testing.T) {
 			text, _ := graphrag.EncodeString(f, g)
 			// The whole prompt is the article's, byte for byte, with the
 			// graph once.
-			if u == task.ImpactPrompt("db-identity", f, text) && len(r.Messages) == 1 {
+			if u == impact.Prompt("db-identity", f, text) && len(r.Messages) == 1 {
 				seenPrompts[f] = true
 				return llmtest.Reply{Text: a}
 			}
@@ -92,13 +92,12 @@ func TestImpactStudy(t *testing.T) {
 	// Owners are scored separately: the partial answer's owner pairs are
 	// all right but some are missing.
 	for _, r := range readRecords(t, runDir) {
-		if r.Arm == "compact_json" {
-			if r.Credit.OwnersF1 == nil || *r.Credit.OwnersF1 <= 0 || *r.Credit.OwnersF1 >= 1 || *r.Credit.OwnersExactMatch {
-				t.Errorf("owners credit of the partial answer %+v", r.Credit)
-			}
+		owners := r.Partial.Fields[impact.FieldOwners]
+		if r.Arm == "compact_json" && (owners.F1 <= 0 || owners.F1 >= 1 || owners.ExactMatch || owners.Matched != 2 || owners.Predicted != 2) {
+			t.Errorf("owners credit of the partial answer %+v", owners)
 		}
-		if r.Arm == "jsonl" && (*r.Credit.OwnersF1 != 1 || math.IsNaN(r.Credit.F1)) {
-			t.Errorf("owners credit of gold %+v", r.Credit)
+		if r.Arm == "jsonl" && (owners.F1 != 1 || !owners.ExactMatch || math.IsNaN(r.Partial.F1)) {
+			t.Errorf("owners credit of gold %+v", owners)
 		}
 	}
 	for _, a := range rep.Arms {

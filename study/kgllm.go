@@ -1,26 +1,23 @@
 package study
 
 import (
-	"bufio"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/isolda/isolda/eval"
-	"github.com/isolda/isolda/formats/kgllmbench"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kgllm"
 )
 
 // KG-LLM-Bench formats: the paper's five (rdf_turtle3 and json_ld3 are its
 // "RDF Turtle" and "JSON-LD"), and the two variants with readable relation
 // IRIs the benchmark's code also writes.
 var (
-	kgllmPaperFormats = []string{"list_of_edges", "structured_yaml", "structured_json", "rdf_turtle3", "json_ld3"}
+	kgllmPaperFormats = kgllm.PaperFormats()
 	kgllmExtraFormats = []string{"rdf_turtle2", "json_ld2"}
 )
 
@@ -28,172 +25,164 @@ var (
 // items of the collection are its texts, read as Turtle.
 const kgllmItemFormat = "rdf_turtle2"
 
-// isoldaDescription is the DESCRIPTION of the benchmark's prompt for the
-// ISOLDA arms (the benchmark has none; the ISOLDA glossary explains the
-// notation).
-const isoldaDescription = "The knowledge graph is presented in the ISOLDA notation, which its first lines explain."
-
-// kgllmIntro is BaseTask.structure_prompt with eval's placeholders:
-// {{arm.description}} is the format's DESCRIPTION (which ends in ".", so
-// the prompt has "..", as the benchmark's does).
-const kgllmTemplate = "Your job is to answer questions using the following knowledge graph. {{arm.description}}. " +
-	"You must rely exclusively on the information presented in the Knowledge Graph to answer questions. " +
-	"If the answer includes entities, always respond using the entity label rather than entity ID (if applicable)." +
-	"\n\nKnowledge Graph:\n{{context}}\n\n{{question}}"
-
-// kgllmData is one variant of the regenerated instances: the instances of
-// the five tasks in the benchmark's order, and each format's text of each,
-// by item id.
-type kgllmData struct {
-	variant string
-	insts   []kgllmbench.Instance
-	texts   map[string]map[string]string // format → item id → text
-	// sources are the files read, with their SHA-256.
-	sources [][2]string
+// kgllmTemplate returns the benchmark's structure_prompt in a language as
+// an eval template: kgllm.UserMessage filled with markers, which are then
+// replaced, so that the template gives exactly kgllm.UserMessage's text;
+// the format's DESCRIPTION is the arm variable description.
+func kgllmTemplate(lang string) (string, error) {
+	const kg, q, f = "\x00KG\x00", "\x00QUESTION\x00", "list_of_edges"
+	t := kgllm.UserMessage(lang, f, kg, q)
+	d := kgllm.Description(lang, f)
+	if strings.Count(t, d) != 1 || strings.Count(t, kg) != 1 || strings.Count(t, q) != 1 {
+		return "", fmt.Errorf("the %s prompt of KG-LLM-Bench cannot be made a template", lang)
+	}
+	t = strings.Replace(t, d, "{{arm.description}}", 1)
+	t = strings.Replace(t, kg, "{{context}}", 1)
+	return strings.Replace(t, q, "{{question}}", 1), nil
 }
 
-// kgllmItem is the id of an instance in the collection.
-func kgllmItem(inst kgllmbench.Instance) string { return fmt.Sprintf("%s-%03d", inst.Task, inst.ID) }
-
-// loadKGLLM reads one variant from dir, a folder with instances/ and
-// textualized/ as in the regenerated KG-LLM-Bench data (or its parent).
-func loadKGLLM(dir, variant string, formats []string) (*kgllmData, error) {
-	if _, err := os.Stat(filepath.Join(dir, "textualized")); err != nil {
-		if _, err2 := os.Stat(filepath.Join(dir, "instances", "textualized")); err2 == nil {
-			dir = filepath.Join(dir, "instances")
-		} else {
-			return nil, fmt.Errorf("%s has no textualized/ folder: give the folder of the regenerated instances (instances/, textualized/)", dir)
+// kgllmInstanceDir finds the folder of <Task>.<variant>.jsonl.gz files in
+// dir: dir itself, dir/instances (the regenerated data's folder), or
+// dir/instances/instances (its parent).
+func kgllmInstanceDir(dir string) (string, error) {
+	for _, d := range []string{dir, filepath.Join(dir, "instances"), filepath.Join(dir, "instances", "instances")} {
+		if _, err := os.Stat(filepath.Join(d, kgllm.TripleRetrieval+".pseudo.jsonl.gz")); err == nil {
+			return d, nil
 		}
 	}
-	d := &kgllmData{variant: variant, texts: map[string]map[string]string{}}
-	hash := func(path string) error {
+	return "", fmt.Errorf("%s holds no KG-LLM-Bench instances (<Task>.<variant>.jsonl.gz, as in shared/data/kgllmbench/instances/instances)", dir)
+}
+
+// loadKGLLM loads one variant of the instances in English, and the SHA-256
+// of each file read.
+func loadKGLLM(dir, variant string) (*kgllm.Study, [][2]string, error) {
+	dir, err := kgllmInstanceDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := kgllm.LoadStudy(dir, variant)
+	if err != nil {
+		return nil, nil, err
+	}
+	var sums [][2]string
+	for _, t := range kgllm.Tasks() {
+		path := filepath.Join(dir, t+"."+variant+".jsonl.gz")
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		h := sha256.Sum256(b)
-		d.sources = append(d.sources, [2]string{path, hex.EncodeToString(h[:])})
-		return nil
+		sums = append(sums, [2]string{filepath.Base(path), hex.EncodeToString(h[:])})
 	}
-	for _, t := range task.KGLLMTasks() {
-		path := filepath.Join(dir, "instances", t+"."+variant+".jsonl.gz")
-		insts, err := task.KGLLMLoadInstances(filepath.Join(dir, "instances"), t, variant)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if err := hash(path); err != nil {
-			return nil, err
-		}
-		d.insts = append(d.insts, insts...)
-	}
-	for _, f := range formats {
-		path := filepath.Join(dir, "textualized", f+"."+variant+".jsonl.gz")
-		m, err := readTextualized(path)
-		if err != nil {
-			return nil, err
-		}
-		if err := hash(path); err != nil {
-			return nil, err
-		}
-		for _, inst := range d.insts {
-			if _, ok := m[kgllmItem(inst)]; !ok {
-				return nil, fmt.Errorf("%s has no text for %s", path, kgllmItem(inst))
-			}
-		}
-		d.texts[f] = m
-	}
-	return d, nil
+	return st, sums, nil
 }
 
-// readTextualized reads a textualized file: {"task", "id", "text"} lines.
-func readTextualized(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer zr.Close()
-	out := map[string]string{}
-	dec := json.NewDecoder(bufio.NewReader(zr))
-	for line := 1; ; line++ {
-		var r struct {
-			Task string `json:"task"`
-			ID   int    `json:"id"`
-			Text string `json:"text"`
-		}
-		if err := dec.Decode(&r); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("%s: record %d: %w", path, line, err)
-		}
-		out[fmt.Sprintf("%s-%03d", r.Task, r.ID)] = r.Text
-	}
-	return out, nil
+// kgllmItem is the id of an instance in a collection.
+func kgllmItem(st *kgllm.Study, i int) string {
+	inst := st.Instances[i]
+	return fmt.Sprintf("%s-%03d", inst.Task, inst.ID)
 }
 
-// kgllmPart adds one variant of KG-LLM-Bench to the experiment: the
-// collection kgllmbench-<variant> (the rdf_turtle2 text of each instance,
-// and its question), one stored arm per benchmark format (restricted to the
-// collection), and the task with the benchmark's prompt. It returns the
-// collection's name. The ISOLDA arms are the caller's (they need the
-// description variable).
-func kgllmPart(b *builder, d *kgllmData, formats []string) (string, error) {
-	graph := "kgllmbench-" + d.variant
+// kgllmGraph names the collection of a variant and language.
+func kgllmGraph(variant, lang string) string {
+	if lang == kgllm.LangEnglish {
+		return "kgllmbench-" + variant
+	}
+	return "kgllmbench-" + lang + "-" + variant
+}
+
+// kgllmPart adds one variant (and language) of KG-LLM-Bench to the
+// experiment: the collection (the rdf_turtle2 text of each instance, and
+// its question), one stored arm per benchmark format restricted to the
+// collection (named <format>, or <format>-<lang> outside English), and the
+// task with the benchmark's prompt and the scorer. It returns the
+// collection's name and the names of its stored arms.
+func kgllmPart(b *builder, st *kgllm.Study, formats []string, scorer string) (string, []string, error) {
+	graph := kgllmGraph(st.Variant, st.Language)
+	suffix := ""
+	if st.Language != kgllm.LangEnglish {
+		suffix = "-" + st.Language
+	}
 	items := &task.Set{Name: graph}
-	for _, inst := range d.insts {
-		q, err := task.KGLLMQuestion(inst)
-		if err != nil {
-			return "", err
+	texts := map[string][]string{}
+	for _, f := range formats {
+		for i := range st.Instances {
+			t, err := st.Context(i, kgllm.FormatArm(f))
+			if err != nil {
+				return "", nil, err
+			}
+			texts[f] = append(texts[f], t)
 		}
-		id := kgllmItem(inst)
+	}
+	rdfTexts := texts[kgllmItemFormat]
+	if rdfTexts == nil {
+		for i := range st.Instances {
+			t, err := st.Context(i, kgllm.FormatArm(kgllmItemFormat))
+			if err != nil {
+				return "", nil, err
+			}
+			rdfTexts = append(rdfTexts, t)
+		}
+	}
+	for i, q := range st.Questions {
+		id := kgllmItem(st, i)
 		q.ContextID = id
-		items.Contexts = append(items.Contexts, task.Context{ID: id, Text: d.texts[kgllmItemFormat][id], Source: "KG-LLM-Bench " + kgllmItemFormat})
+		items.Contexts = append(items.Contexts, task.Context{ID: id, Text: rdfTexts[i], Source: "KG-LLM-Bench " + kgllmItemFormat})
 		items.Questions = append(items.Questions, q)
 	}
 	itemFile := "sets/" + graph + ".jsonl.gz"
 	if err := b.set(itemFile, items); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	e := b.exp
 	e.Graphs = append(e.Graphs, eval.Graph{Name: graph, Set: itemFile, Syntax: "turtle"})
+	var arms []string
 	for _, f := range formats {
 		stored := itemFile
 		if f != kgllmItemFormat {
-			stored = "sets/" + f + "." + d.variant + ".jsonl.gz"
-			s := &task.Set{Name: f + "." + d.variant}
-			for _, inst := range d.insts {
-				id := kgllmItem(inst)
-				s.Contexts = append(s.Contexts, task.Context{ID: id, Text: d.texts[f][id], Source: "KG-LLM-Bench " + f})
+			stored = "sets/" + f + "." + st.Language + "." + st.Variant + ".jsonl.gz"
+			s := &task.Set{Name: f + "." + st.Language + "." + st.Variant}
+			for i := range st.Instances {
+				s.Contexts = append(s.Contexts, task.Context{ID: kgllmItem(st, i), Text: texts[f][i], Source: "KG-LLM-Bench " + f})
 			}
 			if err := b.set(stored, s); err != nil {
-				return "", err
+				return "", nil, err
 			}
 		}
-		e.Arms = append(e.Arms, eval.Arm{Name: f, Format: f, Stored: stored, Graphs: []string{graph},
-			Vars: map[string]string{"description": kgllmbench.Description(f)}})
+		name := f + suffix
+		arms = append(arms, name)
+		if prev := b.arm(name); prev != nil {
+			prev.Graphs = append(prev.Graphs, graph)
+			continue
+		}
+		e.Arms = append(e.Arms, eval.Arm{Name: name, Format: f, Stored: stored, Graphs: []string{graph},
+			Vars: map[string]string{"description": kgllm.Description(st.Language, f)}})
 	}
-	e.Tasks = append(e.Tasks, eval.Task{Name: graph, Set: itemFile, Graph: graph, Scorer: "kgllm_strict",
-		Prompt: &eval.Prompt{User: kgllmTemplate}})
-	for _, s := range d.sources {
-		b.numbers = append(b.numbers, fmt.Sprintf("Source file %s, SHA-256 %s.", filepath.Base(s[0]), s[1]))
+	tpl, err := kgllmTemplate(st.Language)
+	if err != nil {
+		return "", nil, err
 	}
-	return graph, nil
+	e.Tasks = append(e.Tasks, eval.Task{Name: graph, Set: itemFile, Graph: graph, Scorer: scorer, Prompt: &eval.Prompt{User: tpl}})
+	return graph, arms, nil
 }
 
-// isoldaArm is an ISOLDA arm with the variables of the studies' templates.
-func isoldaArm(name, format, spec string, o *eval.IsoldaOptions) eval.Arm {
-	if spec != "" {
-		if o == nil {
-			o = &eval.IsoldaOptions{}
+// arm returns the experiment's arm called name, or nil.
+func (b *builder) arm(name string) *eval.Arm {
+	for i := range b.exp.Arms {
+		if b.exp.Arms[i].ArmName() == name {
+			return &b.exp.Arms[i]
 		}
-		o.Spec = spec
 	}
+	return nil
+}
+
+// isoldaArm is an ISOLDA arm with the variables of the studies' templates:
+// the benchmark prompt's DESCRIPTION of ISOLDA in a language, and the
+// format name of the ISOLDA studies' prompt (the same for every ISOLDA arm,
+// §4.6).
+func isoldaArm(name, format, lang string, o *eval.IsoldaOptions) eval.Arm {
 	return eval.Arm{Name: name, Format: format, Options: o,
-		Vars: map[string]string{"description": isoldaDescription, "format_name": "isolda"}}
+		Vars: map[string]string{"description": kgllm.Description(lang, kgllm.FormatISOLDA), "format_name": "isolda"}}
 }
 
 func kgllmbenchArms() []string {
@@ -207,12 +196,32 @@ func kgllmModels() []PaperModel {
 	few := []string{"list_of_edges", "structured_json", "rdf_turtle2", "isolda-0.1", "isolda-0.2"}
 	return []PaperModel{
 		{Name: "llama-3.2-1b", Model: "meta-llama/Llama-3.2-1B-Instruct", Tokenizer: "llama3", ExtraBody: noThinking(), Note: "bf16"},
-		{Name: "qwen3-4b", Model: "Qwen/Qwen3-4B", Tokenizer: "qwen3", ExtraBody: noThinking(), Note: "bf16"},
-		{Name: "gemma-4-e4b", Model: "google/gemma-4-E4B-it", Tokenizer: "gemma3", ExtraBody: noThinking(), Note: "bf16; local counts with the Gemma 3 tokenizer"},
+		qwen4b(), gemmaE4B(),
 		{Name: "llama-3.3-70b", Model: "meta-llama/Llama-3.3-70B-Instruct", Tokenizer: "llama3", ExtraBody: noThinking(), Arms: paperAndRDF, Note: "FP8"},
-		{Name: "qwen3.8-27b", Model: "Qwen/Qwen3.8-27B-FP8", Tokenizer: "qwen3", ExtraBody: noThinking(), Arms: few, Note: "FP8"},
-		{Name: "gemma-4-31b", Model: "google/gemma-4-31B-it", Tokenizer: "gemma3", ExtraBody: noThinking(), Arms: few, Note: "bf16; local counts with the Gemma 3 tokenizer"},
+		withArms(qwen27b(), few), withArms(gemma31b(), few),
 	}
+}
+
+// The four models of the ISOLDA paper's vLLM runs (§4.2).
+func qwen4b() PaperModel {
+	return PaperModel{Name: "qwen3-4b", Model: "Qwen/Qwen3-4B", Tokenizer: "qwen3", ExtraBody: noThinking(), Note: "bf16"}
+}
+
+func gemmaE4B() PaperModel {
+	return PaperModel{Name: "gemma-4-e4b", Model: "google/gemma-4-E4B-it", Tokenizer: "gemma3", ExtraBody: noThinking(), Note: "bf16; local counts with the Gemma 3 tokenizer"}
+}
+
+func qwen27b() PaperModel {
+	return PaperModel{Name: "qwen3.8-27b", Model: "Qwen/Qwen3.8-27B-FP8", Tokenizer: "qwen3", ExtraBody: noThinking(), Note: "FP8"}
+}
+
+func gemma31b() PaperModel {
+	return PaperModel{Name: "gemma-4-31b", Model: "google/gemma-4-31B-it", Tokenizer: "gemma3", ExtraBody: noThinking(), Note: "bf16; local counts with the Gemma 3 tokenizer"}
+}
+
+func withArms(m PaperModel, arms []string) PaperModel {
+	m.Arms = arms
+	return m
 }
 
 func kgllmbenchStudy() *Study {
@@ -221,9 +230,9 @@ func kgllmbenchStudy() *Study {
 		Paper: "ISOLDA paper (spec 000) §4.5, KG-LLM-Bench study",
 		Title: "KG-LLM-Bench's 500 regenerated instances with its prompt and scoring, in its five formats, rdf_turtle2, json_ld2, " +
 			"and ISOLDA 0.1 and 0.2 encoded from the RDF of rdf_turtle2",
-		Variants: []string{"pseudo", "real"},
-		Data: []DataSlot{{Name: "kgllmbench", What: "the folder of KG-LLM-Bench instances regenerated with the benchmark's own script " +
-			"(instances/<Task>.<variant>.jsonl.gz and textualized/<format>.<variant>.jsonl.gz, as in shared/data/kgllmbench/instances)"}},
+		Variants: []string{kgllm.VariantPseudo, kgllm.VariantReal},
+		Data: []DataSlot{{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script " +
+			"(the folder of <Task>.<variant>.jsonl.gz files, shared/data/kgllmbench/instances/instances, or a folder above it)"}},
 		Parts:    []Part{{Graph: "kgllmbench", Questions: 500, Arms: kgllmbenchArms()}},
 		Models:   kgllmModels(),
 		Criteria: "R, K1, K2, K3 (§4.5)",
@@ -236,40 +245,44 @@ func buildKGLLMBench(b *builder) error {
 	if err != nil {
 		return err
 	}
+	st, sums, err := loadKGLLM(dir, b.variant)
+	if err != nil {
+		return err
+	}
 	formats := append(append([]string{}, kgllmPaperFormats...), kgllmExtraFormats...)
-	d, err := loadKGLLM(dir, b.variant, formats)
+	graph, _, err := kgllmPart(b, st, formats, "kgllm_strict")
 	if err != nil {
 		return err
 	}
-	graph, err := kgllmPart(b, d, formats)
-	if err != nil {
-		return err
-	}
-	b.parts[0].Graph, b.parts[0].Questions = graph, len(d.insts)
+	b.parts[0].Graph, b.parts[0].Questions = graph, len(st.Questions)
 	e := b.exp
-	e.Arms = append(e.Arms, isoldaArm("isolda-0.1", "isolda-0.1", "", nil), isoldaArm("isolda-0.2", "isolda", "0.2", nil))
+	e.Arms = append(e.Arms, isoldaArm("isolda-0.1", "isolda-0.1", kgllm.LangEnglish, nil),
+		isoldaArm("isolda-0.2", "isolda", kgllm.LangEnglish, &eval.IsoldaOptions{Spec: "0.2"}))
 	e.Temperature, e.MaxTokens = 0, 512
-	b.comments["arms"] = "The benchmark's own texts (stored, byte for byte as its script wrote them) and ISOLDA encoded from the\n" +
+	b.comments["arms"] = "The benchmark's own texts (stored in sets/, as its textualizer writes them) and ISOLDA encoded from the\n" +
 		"RDF of rdf_turtle2 (the collection's items, read as Turtle), checked isomorphic when the run is prepared."
 	b.comments["tasks"] = "One question per instance; the prompt is BaseTask.structure_prompt, with the format's DESCRIPTION."
-	b.criteria = kgllmCriteria(graph, d.variant)
+	b.criteria = kgllmCriteria(graph, st.Variant)
 	b.what = append(b.what,
 		fmt.Sprintf("The KG-LLM-Bench study of the ISOLDA paper (§4.5): the benchmark's five tasks × 100 instances (%d questions), "+
 			"regenerated with its own script and configuration (seeds 41–45), variant %s. Every instance is asked with the "+
 			"benchmark's prompt, as one user message, in each format; answers are scored with the benchmark's own functions "+
-			"(scorer kgllm_strict), and the report gives the results per task.", len(d.insts), d.variant),
-		"The benchmark's formats are its own texts (the textualized files, stored unchanged in sets/), so the prompts are the "+
-			"benchmark's byte for byte. ISOLDA 0.1 and 0.2 are encoded by isolda from the RDF of rdf_turtle2 (the collection's "+
-			"items, parsed as Turtle); every ISOLDA context is decoded when the run is prepared and compared with that RDF.")
+			"(scorer kgllm_strict). Each KG-LLM-Bench task is its own question family, so the report gives the results per task.", len(st.Questions), st.Variant),
+		"The benchmark's formats are written by formats/kgllmbench exactly as its textualizer writes them (JSON-LD node order "+
+			"included, with Python's string hashing at PYTHONHASHSEED=0), so the prompts are the benchmark's byte for byte. ISOLDA 0.1 "+
+			"and 0.2 are encoded by isolda from the RDF of rdf_turtle2 (the collection's items, parsed as Turtle); every ISOLDA "+
+			"context is decoded when the run is prepared and compared with that RDF (the report's arm table).")
 	b.numbers = append(b.numbers,
 		"Prompt: BaseTask.structure_prompt (intro with the format's DESCRIPTION, \"Knowledge Graph:\", the text, the question), one user message, temperature 0, max_tokens 512 (the benchmark's llm/llm.py).",
 		"Models and the arms each reads: §4.5 (Llama 3.2 1B, Qwen3 4B and Gemma 4 E4B all formats; Llama 3.3 70B the five, rdf_turtle2 and ISOLDA; Qwen3.8 27B and Gemma 4 31B list_of_edges, structured_json, rdf_turtle2 and ISOLDA).",
-		"Criterion R's expected accuracies: the Overall columns of the benchmark's published tables for Llama 3.2 1B and Llama 3.3 70B (paper_tables/results_summary_us.meta.llama3-*.tex), pseudonymized = "+map[string]string{"pseudo": "True", "real": "False"}[d.variant]+".",
-		"The paper's o200k sizes (§3.6): pseudonymized contexts of 8,076 tokens with ISOLDA 0.1, 5,925 with 0.2, 7,263 with rdf_turtle2 (the mean of the whole prompt).")
+		"Criterion R's expected accuracies: the Overall columns of the benchmark's published tables for Llama 3.2 1B and Llama 3.3 70B (paper_tables/results_summary_us.meta.llama3-*.tex), pseudonymized = "+map[string]string{"pseudo": "True", "real": "False"}[st.Variant]+".",
+		"The paper's o200k sizes (§3.6): pseudonymized prompts of 8,076 tokens with ISOLDA 0.1, 5,925 with 0.2, 7,263 with rdf_turtle2.")
+	for _, s := range sums {
+		b.numbers = append(b.numbers, fmt.Sprintf("Instances: %s, SHA-256 %s.", s[0], s[1]))
+	}
 	b.deviations = append(b.deviations,
-		"§4.5 runs ISOLDA 0.1 only (19,500 calls); the study adds ISOLDA 0.2 (§3.6, validated in §4.6) wherever the paper has ISOLDA, so the run makes 22,500 calls; the criteria are the paper's, on 0.1. Remove the isolda-0.2 arm to run the paper's calls exactly.",
-		"The benchmark's prompt has no DESCRIPTION for ISOLDA; the ISOLDA arms say: \""+isoldaDescription+"\"",
-		"json_ld2 and json_ld3 list their nodes in an order that depends on Python's hash seed; the stored texts are the ones the regeneration wrote (PYTHONHASHSEED=0).")
+		"§4.5 runs ISOLDA 0.1 only (19,500 calls); the study adds ISOLDA 0.2 (§3.6, validated in §4.6) wherever the paper has ISOLDA, so the run makes 22,500 calls; the criteria are the paper's, on 0.1. Remove the isolda-0.2 arm (and its name in the models' arms) to run the paper's calls exactly.",
+		"The benchmark's prompt has no DESCRIPTION for ISOLDA; the ISOLDA arms say: \""+kgllm.Description(kgllm.LangEnglish, kgllm.FormatISOLDA)+"\"")
 	return nil
 }
 
@@ -298,31 +311,43 @@ criteria:
     expected:
       llama-3.2-1b: {%[4]s}
       llama-3.3-70b: {%[5]s}
-  - id: K1
+`, graph, variant, col, exp["llama-3.2-1b"], exp["llama-3.3-70b"]) + kgllmKCriteria("", "isolda-0.1", graph, true)
+}
+
+// kgllmKCriteria writes K1–K3 for an ISOLDA arm on a collection; json_ld2
+// is among K1's formats in §4.5, not in §4.6.
+func kgllmKCriteria(prefix, arm, graph string, jsonld2 bool) string {
+	than := "rdf_turtle3, json_ld3, rdf_turtle2"
+	desc := "rdf_turtle3, json_ld3 and rdf_turtle2"
+	if jsonld2 {
+		than += ", json_ld2"
+		desc = "rdf_turtle3, json_ld3, rdf_turtle2 and json_ld2"
+	}
+	return fmt.Sprintf(`  - id: %[1]sK1
     kind: token_reduction
-    description: For each model, the mean token count of ISOLDA is lower than that of rdf_turtle3, json_ld3, rdf_turtle2 and json_ld2.
-    arm: isolda-0.1
-    than: [rdf_turtle3, json_ld3, rdf_turtle2, json_ld2]
+    description: For each model, the mean token count of ISOLDA is lower than that of %[5]s.
+    arm: %[2]s
+    than: [%[4]s]
     at_least: 0
-    graphs: [%[1]s]
+    graphs: [%[3]s]
     per: model
     for: every
-  - id: K2
+  - id: %[1]sK2
     kind: not_worse
     description: For no model is the overall accuracy of ISOLDA significantly lower than that of the best of the paper's formats that the model ran.
-    arm: isolda-0.1
+    arm: %[2]s
     than: [list_of_edges, structured_yaml, structured_json, rdf_turtle3, json_ld3]
     best: true
-    graphs: [%[1]s]
+    graphs: [%[3]s]
     per: model
     for: every
-  - id: K3
+  - id: %[1]sK3
     kind: better
     description: For each model that ran rdf_turtle3, ISOLDA is significantly more accurate than rdf_turtle3.
-    arm: isolda-0.1
+    arm: %[2]s
     than: [rdf_turtle3]
-    graphs: [%[1]s]
+    graphs: [%[3]s]
     per: model
     for: every
-`, graph, variant, col, exp["llama-3.2-1b"], exp["llama-3.3-70b"])
+`, prefix, arm, graph, than, desc)
 }

@@ -9,22 +9,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/isolda/isolda/formats/kgllmbench"
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/report"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kgllm"
 )
-
-// kgllmGoldAnswer writes an instance's gold answer as the benchmark asks
-// for it: Yes/No, "SHORTEST PATH: [...]", "Answer: <label or number>".
-func kgllmGoldAnswer(q task.Question) string {
-	switch q.Task {
-	case task.KGLLMTripleRetrieval, task.KGLLMShortestPath:
-		return q.Gold.Text
-	}
-	return "Answer: " + q.Gold.Value
-}
 
 // promptExamples reads the benchmark's own full prompts of instance 0 of
 // every task and format of a variant, by prompt text.
@@ -102,12 +92,11 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 			if c.Item != en.Item {
 				continue
 			}
-			var u string
-			if kgllmbench.Description(c.Format) != "" {
-				u = kgllmbench.Prompt(c.Format, c.Text, en.Q.Text)
-			} else {
-				u = strings.Replace(kgllmbench.Prompt("list_of_edges", c.Text, en.Q.Text), kgllmbench.Description("list_of_edges"), isoldaDescription, 1)
+			f := c.Format
+			if strings.HasPrefix(f, "isolda") {
+				f = kgllm.FormatISOLDA
 			}
+			u := kgllm.UserMessage(kgllm.LangEnglish, f, c.Text, en.Q.Text)
 			expect[task.SHA1Hex(u)] = en.Q
 		}
 	}
@@ -132,9 +121,9 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 		usage := &llmtest.Usage{Completion: 3}
 		switch {
 		case strings.Contains(u, "list of directed edges"), strings.Contains(u, "# ISOLDA 0.1"):
-			return llmtest.Reply{Text: kgllmGoldAnswer(q), Usage: usage}
-		case strings.Contains(u, "RDF Turtle format using node IDs and relation IDs") && q.Task == task.KGLLMTripleRetrieval:
-			return llmtest.Reply{Text: kgllmGoldAnswer(q), Usage: usage}
+			return llmtest.Reply{Text: kgllm.GoldResponse(q), Usage: usage}
+		case strings.Contains(u, "RDF Turtle format using node IDs and relation IDs") && q.Task == kgllm.TripleRetrieval:
+			return llmtest.Reply{Text: kgllm.GoldResponse(q), Usage: usage}
 		}
 		return llmtest.Reply{Text: "I do not know.", Usage: usage}
 	}
@@ -165,12 +154,13 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 	if a := overall(t, rep, m, "rdf_turtle3"); a.Correct != 100 {
 		t.Errorf("%s: rdf_turtle3 answering TripleRetrieval only: %d/%d, want 100/500", variant, a.Correct, a.N)
 	}
-	// Per-task rows: every task has its 100 instances; HighestDegreeNode
+	// Per-task rows (each task is a family): every task has its 100
+	// instances; HighestDegreeNode
 	// loses the answers the benchmark's parser rejects.
 	perTask := map[string]string{}
 	for _, a := range rep.Accuracy {
-		if a.Model == m && a.Arm == "list_of_edges" && a.Task != report.All && a.Graph == report.All {
-			perTask[a.Task] = fmt.Sprintf("%d/%d", a.Correct, a.N)
+		if a.Model == m && a.Arm == "list_of_edges" && a.Family != report.All && a.Graph == report.All {
+			perTask[a.Family] = fmt.Sprintf("%d/%d", a.Correct, a.N)
 		}
 	}
 	t.Logf("%s: list_of_edges answering gold, per task: %v", variant, perTask)

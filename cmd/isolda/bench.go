@@ -13,6 +13,7 @@ import (
 	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"
 	"github.com/spf13/cobra"
@@ -302,22 +303,12 @@ func writeOutputs(fl *benchFlags, rep any, writeCSV func(io.Writer) error, write
 	return nil
 }
 
-// writeBenchFile creates path and writes it with write.
+// writeBenchFile creates path and writes it with write, atomically.
 func writeBenchFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
+	if err := atomicfile.Write(path, 0o644, write); err != nil {
 		return badInput(err)
 	}
-	w := bufio.NewWriter(f)
-	if err := write(w); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }
 
 // newProgress returns a progress callback that draws a bar on stderr when

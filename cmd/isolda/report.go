@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/report"
@@ -27,7 +25,8 @@ func newReportCmd(env *Env) *cobra.Command {
 			"token summaries, run-to-run spread and Pareto fronts as Markdown. " +
 			"--criteria evaluates a pre-registered criteria file (PASS/FAIL with the figures), with the round trips " +
 			"the run recorded when it was prepared; --bench adds those of an `isolda bench --json` file; --out writes report.md, report.json, " +
-			"report.html (self-contained, inline SVG, no JavaScript) and one CSV per table.",
+			"report.html (self-contained: inline SVG, no JavaScript; with the run's metadata and every answer, " +
+			"filterable by arm, model, family and outcome) and one CSV per table.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if report.IsSelectRun(args[0]) {
@@ -86,7 +85,11 @@ func newReportCmd(env *Env) *cobra.Command {
 				return err
 			}
 			if out != "" {
-				if err := writeReportDir(out, rep, results); err != nil {
+				run, err := report.ReadRun(args[0])
+				if err != nil {
+					return badInput(err)
+				}
+				if err := report.WriteDir(out, report.Page{Title: "isolda report", Report: rep, Results: results, Run: run}); err != nil {
 					return err
 				}
 				fmt.Fprintf(env.Stderr, "wrote %s\n", out)
@@ -113,42 +116,4 @@ func readBenchReport(path string) (*bench.Report, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &b, nil
-}
-
-// writeReportDir writes every output of a report into dir.
-func writeReportDir(dir string, rep *report.Report, results []report.Result) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	write := func(name string, fn func(io.Writer) error) error {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriter(f)
-		if err := fn(bw); err != nil {
-			f.Close()
-			return err
-		}
-		if err := bw.Flush(); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}
-	if err := write("report.md", rep.WriteMarkdown); err != nil {
-		return err
-	}
-	if err := write("report.json", rep.WriteJSON); err != nil {
-		return err
-	}
-	if err := write("report.html", func(w io.Writer) error { return rep.WriteHTML(w, "isolda report", results) }); err != nil {
-		return err
-	}
-	for _, t := range rep.Tables() {
-		if err := write(t.Name+".csv", t.WriteCSV); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/adaptive"
+	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/report"
 	"github.com/isolda/isolda/token"
@@ -107,15 +107,7 @@ func (f *selectModelFlags) modelOf() (*adaptive.Model, error) {
 
 // selectWriteFile writes data to path through a temporary file.
 func selectWriteFile(path string, write func(io.Writer) error) error {
-	var b bytes.Buffer
-	if err := write(&b); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, 0o644, write)
 }
 
 // selectCallFailure turns a run error into the command's error.

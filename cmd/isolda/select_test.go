@@ -10,7 +10,7 @@ import (
 
 	"github.com/isolda/isolda/adaptive"
 	"github.com/isolda/isolda/llm/llmtest"
-	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 )
 
 // runSelectCLI runs `isolda ARGS` with empty standard input.
@@ -28,7 +28,7 @@ func TestSelectDryRun(t *testing.T) {
 	// of every task, so the ranking is the reverse of the study's order.
 	var obs []adaptive.Observation
 	for i, f := range adaptive.StudyFormats() {
-		for _, tk := range task.HardenedTasks() {
+		for _, tk := range graphqa.HardenedTasks() {
 			for k := 0; k < 15; k++ {
 				obs = append(obs, adaptive.Observation{Task: tk, Format: f, QuestionID: fmt.Sprint(k), Correct: k < i})
 			}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/py"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -78,8 +79,8 @@ func TestURLQuote(t *testing.T) {
 		t.Fatalf("fixture has %d quotes for %d labels", len(f.Quote), len(in))
 	}
 	for i, s := range in {
-		if got := urlQuote(s); got != f.Quote[i] {
-			t.Errorf("urlQuote(%q) = %q, want %q", s, got, f.Quote[i])
+		if got := py.URLQuote(s); got != f.Quote[i] {
+			t.Errorf("py.URLQuote(%q) = %q, want %q", s, got, f.Quote[i])
 		}
 	}
 }
