@@ -148,3 +148,41 @@ func TestRoundTripsFromManifest(t *testing.T) {
 		t.Errorf("lossless criteria %+v", res)
 	}
 }
+
+// dropObs: arms A and B answer 20 paired questions in graphs en and ca; both
+// are right on all of en; in ca, B is right on all and A on caRight.
+func dropObs(caRight int) []Observation {
+	var obs []Observation
+	for i := range 20 {
+		pair := fmt.Sprintf("inst-%02d", i)
+		for _, g := range []string{"en", "ca"} {
+			for _, arm := range []string{"A", "B"} {
+				right := g == "en" || arm == "B" || i < caRight
+				obs = append(obs, Observation{Arm: arm, Model: "m", Family: "f", Graph: g, QuestionID: g + "/" + pair, Pair: pair, Correct: right})
+			}
+		}
+	}
+	return obs
+}
+
+func TestDropNotLarger(t *testing.T) {
+	set := &CriteriaSet{Name: "t", Criteria: []Criterion{{ID: "C5", Kind: "drop_not_larger", Arm: "A", Than: []string{"B"}, Best: true,
+		Drops: []Drop{{From: "en", To: "ca"}}}}}
+	// A loses 10 questions from en to ca and B none: 10 larger drops, 0
+	// smaller, sign test p = 2/2^10 < 0.05: significantly larger.
+	res, err := set.Evaluate(Input{Observations: dropObs(10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Outcome != Fail || !strings.Contains(res[0].Checks[0].Figures, "larger in 10, smaller in 0, sign test p=0.001953") {
+		t.Errorf("10 lost: %+v", res[0])
+	}
+	// One question lost: p = 1.
+	if res, _ = set.Evaluate(Input{Observations: dropObs(19)}); res[0].Outcome != Pass {
+		t.Errorf("1 lost: %+v", res[0])
+	}
+	bad := &CriteriaSet{Name: "t", Criteria: []Criterion{{ID: "x", Kind: "drop_not_larger", Arm: "A", Than: []string{"B"}, Drops: []Drop{{From: "en", To: "en"}}}}}
+	if err := bad.Validate(); err == nil {
+		t.Error("a drop from a graph to itself accepted")
+	}
+}

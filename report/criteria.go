@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/stats"
+	"github.com/isolda/isolda/task/kgllm"
 )
 
 // Outcome is the verdict on a criterion.
@@ -47,7 +48,16 @@ type Criterion struct {
 	AtLeast     float64                       `json:"at_least,omitempty"`
 	Tolerance   float64                       `json:"tolerance,omitempty"`
 	Expected    map[string]map[string]float64 `json:"expected,omitempty"`
+	Drops       []Drop                        `json:"drops,omitempty"`
 	Criteria    []Criterion                   `json:"criteria,omitempty"`
+}
+
+// Drop names the two graphs of a drop_not_larger criterion: the same
+// questions (paired by Observation.Pair) asked about From and about To,
+// such as a benchmark in English and in Catalan.
+type Drop struct {
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 // CriteriaSet is a criteria file.
@@ -272,6 +282,18 @@ func (c *Criterion) validate(depth int, count *int) error {
 				return err
 			}
 		}
+	case "drop_not_larger":
+		if c.Arm == "" || len(c.Than) == 0 || len(c.Drops) == 0 {
+			return bad("needs arm, than and drops")
+		}
+		for _, d := range c.Drops {
+			if d.From == "" || d.To == "" || d.From == d.To {
+				return bad("a drop needs two different graphs, from and to")
+			}
+		}
+		if c.Per != "" && c.Per != "model" {
+			return bad("per is model: each drop is its own check")
+		}
 	case "manual":
 	default:
 		return bad("unknown kind")
@@ -331,6 +353,9 @@ func (c *Criterion) evaluate(ix *index, in Input, alpha float64) Result {
 		if missing && r.Outcome == Pass {
 			r.Outcome = NotEvaluated
 		}
+	case "drop_not_larger":
+		c.dropChecks(ix, &r, alpha)
+		r.Outcome = c.quantify(r.Checks)
 	case "all_of", "any_of":
 		var pass, fail, ne int
 		for i := range c.Criteria {
@@ -594,6 +619,97 @@ func (c *Criterion) accuracyChecks(ix *index, r *Result, alpha float64) {
 		}
 		r.Checks = append(r.Checks, Check{Group: g.String(), Arm: c.Arm, Than: b, Figures: fig, Pass: pass})
 	}
+}
+
+// dropChecks checks, for every model and drop, that arm's drop in
+// accuracy from the drop's From graph to its To graph is not significantly
+// larger than that of B, the arm of than most accurate on both graphs
+// together (with best: true; else than[0]): kgllm.CompareLanguageDrop on
+// the questions (Observation.Pair, and trial) that all four arm × graph
+// cells answered, an exact two-sided sign test of the questions where
+// arm's drop is larger against those where it is smaller, significant
+// when p < alpha and the mean drop of arm is the larger.
+func (c *Criterion) dropChecks(ix *index, r *Result, alpha float64) {
+	cells := func(model, arm, graph string) map[string]bool {
+		out := map[string]bool{}
+		for _, o := range ix.byAM[armModel{arm, model}] {
+			if o.Graph == graph && o.Pair != "" {
+				out[fmt.Sprintf("%s#%d", o.Pair, o.Trial)] = o.Correct
+			}
+		}
+		return out
+	}
+	for _, m := range ix.models() {
+		if !inList(c.Models, m) {
+			continue
+		}
+		for _, d := range c.Drops {
+			g := fmt.Sprintf("model=%s drop=%s→%s", m, d.From, d.To)
+			b := c.Than[0]
+			if c.Best {
+				best, bestAcc := "", -1.0
+				for _, t := range c.Than {
+					var right, n int
+					for _, o := range ix.byAM[armModel{t, m}] {
+						if o.Graph == d.From || o.Graph == d.To {
+							n++
+							if o.Correct {
+								right++
+							}
+						}
+					}
+					if n > 0 && float64(right)/float64(n) > bestAcc {
+						best, bestAcc = t, float64(right)/float64(n)
+					}
+				}
+				if best == "" {
+					r.Notes = append(r.Notes, fmt.Sprintf("%s: none of %s ran", g, strings.Join(c.Than, ", ")))
+					continue
+				}
+				b = best
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: best of %s on both graphs is %s (%.4f)", g, strings.Join(c.Than, ", "), b, bestAcc))
+			}
+			ae, at, be, bt := cells(m, c.Arm, d.From), cells(m, c.Arm, d.To), cells(m, b, d.From), cells(m, b, d.To)
+			for _, k := range sortedKeys(ae) {
+				if _, ok := at[k]; !ok {
+					delete(ae, k)
+				} else if _, ok := be[k]; !ok {
+					delete(ae, k)
+				} else if _, ok := bt[k]; !ok {
+					delete(ae, k)
+				}
+			}
+			if len(ae) == 0 {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: no question answered in all four cells of %s and %s", g, c.Arm, b))
+				continue
+			}
+			keep := func(x map[string]bool) map[string]bool {
+				out := make(map[string]bool, len(ae))
+				for k := range ae {
+					out[k] = x[k]
+				}
+				return out
+			}
+			ld, err := kgllm.CompareLanguageDrop(ae, keep(at), keep(be), keep(bt), alpha, stats.BootstrapOptions{Seed: criteriaSeed})
+			if err != nil {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: %v", g, err))
+				continue
+			}
+			r.Checks = append(r.Checks, Check{Group: g, Arm: c.Arm, Than: b,
+				Figures: fmt.Sprintf("n=%d drop %.4f vs %.4f (diff %+.4f), larger in %d, smaller in %d, sign test p=%.4g (alpha %g)",
+					ld.N, ld.DropISOLDA, ld.DropOther, ld.Diff, ld.Worse, ld.Better, ld.P, alpha),
+				Pass: !ld.Larger})
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // criteriaSeed seeds the bootstraps of criteria on real-valued metrics, so

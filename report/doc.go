@@ -45,6 +45,13 @@
 //   - accuracy_within: for each model and arm of expected,
 //     |accuracy − expected| ≤ tolerance; NOT EVALUATED when an expected
 //     arm did not run and no other check failed.
+//   - drop_not_larger: for each model and each drop {from, to} of drops
+//     (two graphs asking the same questions, paired by Observation.Pair,
+//     e.g. a benchmark in English and in Catalan), arm's drop in accuracy
+//     from `from` to `to` is not significantly larger than that of B (the
+//     arm of than most accurate on both graphs, with best: true): exact
+//     sign test of the per-question differences of the drops, as criterion
+//     C5 of the ISOLDA paper (§4.7).
 //   - all_of, any_of: combine the sub-criteria in criteria.
 //   - manual: cannot be evaluated from observations; always NOT EVALUATED,
 //     listed so that the report shows it.

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // FromRun reads the observations of an eval run folder: the question
@@ -74,8 +75,13 @@ func runFamilies(path string) (map[string]familyTask, error) {
 	out := make(map[string]familyTask, len(qs))
 	for k, e := range qs {
 		ft := familyTask{family: e.Q.Family, pair: e.Q.Meta["instance_key"]}
-		if e.Q.Task != e.Q.Family {
+		switch {
+		case e.Q.Task != e.Q.Family:
 			ft.task = e.Q.Task
+		case e.Q.Meta[kg.MetaSubfamily] != "":
+			// A KG question of a sub-family (outgoing_aggregation_deg_gt4):
+			// its task, for per-task rows and criteria.
+			ft.task = e.Q.Meta[kg.MetaSubfamily]
 		}
 		out[k] = ft
 	}

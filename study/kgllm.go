@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/isolda/isolda/eval"
@@ -28,7 +29,7 @@ const kgllmItemFormat = "rdf_turtle2"
 // kgllmTemplate returns the benchmark's structure_prompt in a language as
 // an eval template: kgllm.UserMessage filled with markers, which are then
 // replaced, so that the template gives exactly kgllm.UserMessage's text;
-// the format's DESCRIPTION is the arm variable description.
+// the format's DESCRIPTION is the arm variable descVar(lang).
 func kgllmTemplate(lang string) (string, error) {
 	const kg, q, f = "\x00KG\x00", "\x00QUESTION\x00", "list_of_edges"
 	t := kgllm.UserMessage(lang, f, kg, q)
@@ -36,9 +37,27 @@ func kgllmTemplate(lang string) (string, error) {
 	if strings.Count(t, d) != 1 || strings.Count(t, kg) != 1 || strings.Count(t, q) != 1 {
 		return "", fmt.Errorf("the %s prompt of KG-LLM-Bench cannot be made a template", lang)
 	}
-	t = strings.Replace(t, d, "{{arm.description}}", 1)
+	t = strings.Replace(t, d, "{{arm."+descVar(lang)+"}}", 1)
 	t = strings.Replace(t, kg, "{{context}}", 1)
 	return strings.Replace(t, q, "{{question}}", 1), nil
+}
+
+// descVar is the arm variable holding a format's DESCRIPTION in a
+// language: description in English, description_<lang> otherwise.
+func descVar(lang string) string {
+	if lang == kgllm.LangEnglish {
+		return "description"
+	}
+	return "description_" + lang
+}
+
+// descVars are the variables of a format's DESCRIPTION in every language.
+func descVars(format string, langs []string) map[string]string {
+	v := map[string]string{}
+	for _, l := range langs {
+		v[descVar(l)] = kgllm.Description(l, format)
+	}
+	return v
 }
 
 // kgllmInstanceDir finds the folder of <Task>.<variant>.jsonl.gz files in
@@ -77,10 +96,11 @@ func loadKGLLM(dir, variant string) (*kgllm.Study, [][2]string, error) {
 	return st, sums, nil
 }
 
-// kgllmItem is the id of an instance in a collection.
+// kgllmItem is the id of an instance in the collections of a study:
+// language, variant, task and instance id.
 func kgllmItem(st *kgllm.Study, i int) string {
 	inst := st.Instances[i]
-	return fmt.Sprintf("%s-%03d", inst.Task, inst.ID)
+	return fmt.Sprintf("%s-%s-%s-%03d", st.Language, st.Variant, inst.Task, inst.ID)
 }
 
 // kgllmGraph names the collection of a variant and language.
@@ -91,98 +111,80 @@ func kgllmGraph(variant, lang string) string {
 	return "kgllmbench-" + lang + "-" + variant
 }
 
-// kgllmPart adds one variant (and language) of KG-LLM-Bench to the
-// experiment: the collection (the rdf_turtle2 text of each instance, and
-// its question), one stored arm per benchmark format restricted to the
-// collection (named <format>, or <format>-<lang> outside English), and the
-// task with the benchmark's prompt and the scorer. It returns the
-// collection's name and the names of its stored arms.
-func kgllmPart(b *builder, st *kgllm.Study, formats []string, scorer string) (string, []string, error) {
-	graph := kgllmGraph(st.Variant, st.Language)
-	suffix := ""
-	if st.Language != kgllm.LangEnglish {
-		suffix = "-" + st.Language
-	}
-	items := &task.Set{Name: graph}
-	texts := map[string][]string{}
-	for _, f := range formats {
-		for i := range st.Instances {
-			t, err := st.Context(i, kgllm.FormatArm(f))
-			if err != nil {
-				return "", nil, err
-			}
-			texts[f] = append(texts[f], t)
+// kgllmParts adds KG-LLM-Bench in one or more variants and languages to
+// the experiment: a collection per study (the rdf_turtle2 text of each
+// instance, and its question), one stored arm per benchmark format holding
+// its texts of every instance of every collection, and a task per
+// collection with the benchmark's prompt in its language and the scorer.
+// It returns the collections' names. The ISOLDA arms are the caller's
+// (isoldaArm).
+func kgllmParts(b *builder, studies []*kgllm.Study, formats []string, scorer string) ([]string, error) {
+	var graphs, langs []string
+	for _, st := range studies {
+		graphs = append(graphs, kgllmGraph(st.Variant, st.Language))
+		if !slices.Contains(langs, st.Language) {
+			langs = append(langs, st.Language)
 		}
-	}
-	rdfTexts := texts[kgllmItemFormat]
-	if rdfTexts == nil {
-		for i := range st.Instances {
-			t, err := st.Context(i, kgllm.FormatArm(kgllmItemFormat))
-			if err != nil {
-				return "", nil, err
-			}
-			rdfTexts = append(rdfTexts, t)
-		}
-	}
-	for i, q := range st.Questions {
-		id := kgllmItem(st, i)
-		q.ContextID = id
-		items.Contexts = append(items.Contexts, task.Context{ID: id, Text: rdfTexts[i], Source: "KG-LLM-Bench " + kgllmItemFormat})
-		items.Questions = append(items.Questions, q)
-	}
-	itemFile := "sets/" + graph + ".jsonl.gz"
-	if err := b.set(itemFile, items); err != nil {
-		return "", nil, err
 	}
 	e := b.exp
-	e.Graphs = append(e.Graphs, eval.Graph{Name: graph, Set: itemFile, Syntax: "turtle"})
-	var arms []string
+	itemFiles := make([]string, len(studies))
+	for k, st := range studies {
+		items := &task.Set{Name: graphs[k]}
+		for i, q := range st.Questions {
+			text, err := st.Context(i, kgllm.FormatArm(kgllmItemFormat))
+			if err != nil {
+				return nil, err
+			}
+			id := kgllmItem(st, i)
+			q.ContextID = id
+			items.Contexts = append(items.Contexts, task.Context{ID: id, Text: text, Source: "KG-LLM-Bench " + kgllmItemFormat})
+			items.Questions = append(items.Questions, q)
+		}
+		itemFiles[k] = "sets/" + graphs[k] + ".jsonl.gz"
+		if err := b.set(itemFiles[k], items); err != nil {
+			return nil, err
+		}
+		e.Graphs = append(e.Graphs, eval.Graph{Name: graphs[k], Set: itemFiles[k], Syntax: "turtle"})
+	}
 	for _, f := range formats {
-		stored := itemFile
-		if f != kgllmItemFormat {
-			stored = "sets/" + f + "." + st.Language + "." + st.Variant + ".jsonl.gz"
-			s := &task.Set{Name: f + "." + st.Language + "." + st.Variant}
-			for i := range st.Instances {
-				s.Contexts = append(s.Contexts, task.Context{ID: kgllmItem(st, i), Text: texts[f][i], Source: "KG-LLM-Bench " + f})
+		stored := "sets/" + f + ".jsonl.gz"
+		if f == kgllmItemFormat && len(studies) == 1 {
+			stored = itemFiles[0]
+		} else {
+			s := &task.Set{Name: f}
+			for _, st := range studies {
+				for i := range st.Instances {
+					text, err := st.Context(i, kgllm.FormatArm(f))
+					if err != nil {
+						return nil, err
+					}
+					s.Contexts = append(s.Contexts, task.Context{ID: kgllmItem(st, i), Text: text, Source: "KG-LLM-Bench " + f})
+				}
 			}
 			if err := b.set(stored, s); err != nil {
-				return "", nil, err
+				return nil, err
 			}
 		}
-		name := f + suffix
-		arms = append(arms, name)
-		if prev := b.arm(name); prev != nil {
-			prev.Graphs = append(prev.Graphs, graph)
-			continue
+		e.Arms = append(e.Arms, eval.Arm{Name: f, Format: f, Stored: stored, Graphs: graphs, Vars: descVars(f, langs)})
+	}
+	for k, st := range studies {
+		tpl, err := kgllmTemplate(st.Language)
+		if err != nil {
+			return nil, err
 		}
-		e.Arms = append(e.Arms, eval.Arm{Name: name, Format: f, Stored: stored, Graphs: []string{graph},
-			Vars: map[string]string{"description": kgllm.Description(st.Language, f)}})
+		e.Tasks = append(e.Tasks, eval.Task{Name: graphs[k], Set: itemFiles[k], Graph: graphs[k], Scorer: scorer, Prompt: &eval.Prompt{User: tpl}})
 	}
-	tpl, err := kgllmTemplate(st.Language)
-	if err != nil {
-		return "", nil, err
-	}
-	e.Tasks = append(e.Tasks, eval.Task{Name: graph, Set: itemFile, Graph: graph, Scorer: scorer, Prompt: &eval.Prompt{User: tpl}})
-	return graph, arms, nil
-}
-
-// arm returns the experiment's arm called name, or nil.
-func (b *builder) arm(name string) *eval.Arm {
-	for i := range b.exp.Arms {
-		if b.exp.Arms[i].ArmName() == name {
-			return &b.exp.Arms[i]
-		}
-	}
-	return nil
+	return graphs, nil
 }
 
 // isoldaArm is an ISOLDA arm with the variables of the studies' templates:
-// the benchmark prompt's DESCRIPTION of ISOLDA in a language, and the
+// the benchmark prompt's DESCRIPTION of ISOLDA in each language, and the
 // format name of the ISOLDA studies' prompt (the same for every ISOLDA arm,
 // §4.6).
-func isoldaArm(name, format, lang string, o *eval.IsoldaOptions) eval.Arm {
-	return eval.Arm{Name: name, Format: format, Options: o,
-		Vars: map[string]string{"description": kgllm.Description(lang, kgllm.FormatISOLDA), "format_name": "isolda"}}
+func isoldaArm(name, format string, langs []string, o *eval.IsoldaOptions) eval.Arm {
+	v := descVars(kgllm.FormatISOLDA, langs)
+	v["format_name"] = "isolda"
+	return eval.Arm{Name: name, Format: format, Options: o, Vars: v}
 }
 
 func kgllmbenchArms() []string {
@@ -250,14 +252,16 @@ func buildKGLLMBench(b *builder) error {
 		return err
 	}
 	formats := append(append([]string{}, kgllmPaperFormats...), kgllmExtraFormats...)
-	graph, _, err := kgllmPart(b, st, formats, "kgllm_strict")
+	graphs, err := kgllmParts(b, []*kgllm.Study{st}, formats, "kgllm_strict")
 	if err != nil {
 		return err
 	}
+	graph := graphs[0]
 	b.parts[0].Graph, b.parts[0].Questions = graph, len(st.Questions)
 	e := b.exp
-	e.Arms = append(e.Arms, isoldaArm("isolda-0.1", "isolda-0.1", kgllm.LangEnglish, nil),
-		isoldaArm("isolda-0.2", "isolda", kgllm.LangEnglish, &eval.IsoldaOptions{Spec: "0.2"}))
+	en := []string{kgllm.LangEnglish}
+	e.Arms = append(e.Arms, isoldaArm("isolda-0.1", "isolda-0.1", en, nil),
+		isoldaArm("isolda-0.2", "isolda", en, &eval.IsoldaOptions{Spec: "0.2"}))
 	e.Temperature, e.MaxTokens = 0, 512
 	b.comments["arms"] = "The benchmark's own texts (stored in sets/, as its textualizer writes them) and ISOLDA encoded from the\n" +
 		"RDF of rdf_turtle2 (the collection's items, read as Turtle), checked isomorphic when the run is prepared."

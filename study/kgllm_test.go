@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/report"
@@ -83,23 +84,7 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 		t.Errorf("round trips %+v, want isolda-0.1 and isolda-0.2", rts)
 	}
 	examples := promptExamples(t, variant)
-	// Every prompt is the benchmark's structure_prompt of the context and
-	// question (kgllmbench.Prompt, with the ISOLDA description for the
-	// ISOLDA arms): index the expected prompts by SHA-1.
-	expect := map[string]task.Question{}
-	for _, en := range p.Entries {
-		for _, c := range p.Contexts {
-			if c.Item != en.Item {
-				continue
-			}
-			f := c.Format
-			if strings.HasPrefix(f, "isolda") {
-				f = kgllm.FormatISOLDA
-			}
-			u := kgllm.UserMessage(kgllm.LangEnglish, f, c.Text, en.Q.Text)
-			expect[task.SHA1Hex(u)] = en.Q
-		}
-	}
+	expect := kgllmExpect(p)
 	var mu sync.Mutex
 	matched := map[string]bool{}
 	h := func(r llmtest.Request) llmtest.Reply {
@@ -112,10 +97,11 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 			matched[name] = true
 			mu.Unlock()
 		}
-		q, ok := expect[task.SHA1Hex(u)]
+		c, ok := expect[task.SHA1Hex(u)]
 		if !ok {
 			return llmtest.Reply{Text: "unexpected prompt"}
 		}
+		q := c.q
 		// No prompt usage: the report counts the prompt with the model's
 		// tokenizer (o200k_base), the paper's measure.
 		usage := &llmtest.Usage{Completion: 3}
@@ -193,4 +179,29 @@ func TestKGLLMBenchReal(t *testing.T) {
 		t.Skip("4,500 calls; run without -short")
 	}
 	testKGLLMBench(t, "real", 497)
+}
+
+// kgllmExpect indexes the expected prompt of every call of the KG-LLM-Bench
+// collections of a plan by its SHA-1: kgllm.UserMessage (the benchmark's
+// structure_prompt, or its Catalan translation) of the context and the
+// question, in the collection's language.
+func kgllmExpect(p *eval.Plan) map[string]call {
+	expect := map[string]call{}
+	for _, en := range p.Entries {
+		lang := en.Q.Meta["language"]
+		if lang == "" {
+			continue
+		}
+		for _, c := range p.Contexts {
+			if c.Graph != en.Graph || c.Item != en.Item {
+				continue
+			}
+			f := c.Format
+			if strings.HasPrefix(f, "isolda") {
+				f = kgllm.FormatISOLDA
+			}
+			expect[task.SHA1Hex(kgllm.UserMessage(lang, f, c.Text, en.Q.Text))] = call{c.Arm, en.Q}
+		}
+	}
+	return expect
 }

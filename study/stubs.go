@@ -6,9 +6,6 @@ var errTODO = errors.New("not built yet")
 
 func todo(b *builder) error { return errTODO }
 
-func pilotStudy() *Study        { return &Study{Name: "isolda-pilot", build: todo} }
-func confirmatoryStudy() *Study { return &Study{Name: "isolda-confirmatory", build: todo} }
-func validationStudy() *Study   { return &Study{Name: "isolda-validation", build: todo} }
-func catalanStudy() *Study      { return &Study{Name: "kgllmbench-ca", build: todo} }
-func text2kgStudy() *Study      { return &Study{Name: "text2kgbench", build: todo} }
-func wikidataStudy() *Study     { return &Study{Name: "wikidata-subgraphs", build: todo} }
+func catalanStudy() *Study  { return &Study{Name: "kgllmbench-ca", build: todo} }
+func text2kgStudy() *Study  { return &Study{Name: "text2kgbench", build: todo} }
+func wikidataStudy() *Study { return &Study{Name: "wikidata-subgraphs", build: todo} }
