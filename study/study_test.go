@@ -15,8 +15,8 @@ import (
 )
 
 // initStudy writes a study into a temporary folder and prepares its
-// experiment.
-func initStudy(t *testing.T, name string, opts Options) (string, *eval.Plan) {
+// experiment, after edit (when given) changes it.
+func initStudy(t *testing.T, name string, opts Options, edit ...func(*eval.Experiment)) (string, *eval.Plan) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	if _, err := Init(name, dir, opts); err != nil {
@@ -25,6 +25,9 @@ func initStudy(t *testing.T, name string, opts Options) (string, *eval.Plan) {
 	e, err := eval.LoadExperiment(filepath.Join(dir, ExperimentFile))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range edit {
+		f(e)
 	}
 	p, err := eval.PrepareWith(e, dir, eval.PrepareOptions{Tokenizers: testTokenizers(t)})
 	if err != nil {
