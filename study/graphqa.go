@@ -196,8 +196,7 @@ func graphqaExperiment(b *builder, parts []graphqaPart) {
 	}
 	e.Prompt = &eval.Prompt{System: graphqa.FinalSystemPrompt, User: graphqaUser}
 	e.Temperature, e.MaxTokens = 0, 16000
-	b.comments["arms"] = "The study's 15 formats (Table 1), rendered from each stored graph; turtle, jsonld and toon are the\n" +
-		"registry's study_turtle, study_jsonld and study_toon (graphs of labelled nodes, not the RDF syntaxes)."
+	b.comments["arms"] = graphqaArmsComment
 	b.comments["prompt"] = "Appendix H.4: the system prompt, and the GraphQA user prompt with the instruction of the answer kind."
 	b.comments["max_tokens"] = "Room for the reasoning the prompt asks for (the paper gives no limit)."
 }
