@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -339,13 +340,19 @@ func LoadExperiment(path string) (*Experiment, error) {
 	if _, err := f.ReadAt(data, 0); err != nil && st.Size() > 0 {
 		return nil, err
 	}
-	return ParseExperiment(data, path)
+	return parseExperiment(data, path, filepath.Dir(path))
 }
 
 // ParseExperiment decodes and validates an experiment; file names it in
 // errors. Unknown fields, wrong types and invalid values are reported as a
 // *ValidationError (or *rdf.ParseError) with line and column.
 func ParseExperiment(data []byte, file string) (*Experiment, error) {
+	return parseExperiment(data, file, "")
+}
+
+// parseExperiment is ParseExperiment that, with a baseDir, also checks
+// that the graph and question-set files it names exist.
+func parseExperiment(data []byte, file, baseDir string) (*Experiment, error) {
 	if len(data) > MaxExperimentBytes {
 		return nil, &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: "experiment file too large"}
 	}
@@ -376,7 +383,7 @@ func ParseExperiment(data []byte, file string) (*Experiment, error) {
 	if err := unmarshal(data, &e, file); err != nil {
 		return nil, err
 	}
-	v := validator{file: file, ast: astFile}
+	v := validator{file: file, ast: astFile, baseDir: baseDir}
 	v.check(&e)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}
@@ -427,9 +434,25 @@ func yamlError(file string, err error) error {
 }
 
 type validator struct {
-	file     string
-	ast      *ast.File
+	file string
+	ast  *ast.File
+	// baseDir, when set, is the folder files are relative to: the files
+	// named must exist.
+	baseDir  string
 	problems []*rdf.ParseError
+}
+
+// checkFile records a problem at p when the validator has a base folder
+// and the file name does not name a file there.
+func (v *validator) checkFile(p, what, name string) {
+	if v.baseDir == "" || name == "" {
+		return
+	}
+	if st, err := os.Stat(resolvePath(v.baseDir, name)); err != nil {
+		v.addf(p, "%s: %v", what, err)
+	} else if st.IsDir() {
+		v.addf(p, "%s: %s is a folder", what, name)
+	}
 }
 
 // addf records a problem at the YAML path p (such as "$.arms[0].format").
@@ -490,6 +513,8 @@ func (v *validator) check(e *Experiment) {
 		case g.Syntax != "":
 			v.addf(p+".syntax", "syntax is only for a collection (set); the syntax of a file comes from its name or content")
 		}
+		v.checkFile(p+".file", "graph "+g.GraphName(), g.File)
+		v.checkFile(p+".set", "graph "+g.GraphName()+" set", g.Set)
 		n := g.GraphName()
 		if graphNames[n] {
 			v.addf(p, "graph name %q used twice", n)
@@ -507,6 +532,7 @@ func (v *validator) check(e *Experiment) {
 		p := fmt.Sprintf("$.arms[%d]", i)
 		switch {
 		case a.Stored != "":
+			v.checkFile(p+".stored", "arm "+a.ArmName()+" stored contexts", a.Stored)
 			if len(a.Graphs) == 0 {
 				v.addf(p, "arm %s: a stored arm needs graphs (the collections its contexts are of)", a.ArmName())
 			}
@@ -608,6 +634,8 @@ func (v *validator) check(e *Experiment) {
 			v.addf(p, "task %d: set and generate are exclusive", i)
 		case t.Set == "" && t.Generate == nil:
 			v.addf(p, "task %d: one of set or generate is required", i)
+		case t.Set != "":
+			v.checkFile(p+".set", "task "+t.TaskName()+" set", t.Set)
 		case t.Generate != nil:
 			if len(e.Graphs) == 0 {
 				v.addf(p+".generate", "generate needs graphs")

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -868,4 +869,13 @@ func scorerOf(name string) task.Scorer {
 		return text2kg.StudyScorer
 	}
 	return task.ScoreKG
+}
+
+// resolvePath resolves a file named in an experiment: an absolute path as
+// it is, a relative one against the experiment file's folder.
+func resolvePath(baseDir, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(baseDir, name)
 }

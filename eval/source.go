@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -44,7 +43,7 @@ type item struct {
 func loadSource(g Graph, baseDir string) (*source, error) {
 	src := &source{name: g.GraphName(), byID: map[string]*item{}}
 	if g.File != "" {
-		path := filepath.Join(baseDir, g.File)
+		path := resolvePath(baseDir, g.File)
 		d, err := rdfio.ReadFile(path, nil, rdfio.Options{ReadOptions: rdf.ReadOptions{File: path}})
 		if err != nil {
 			return nil, fmt.Errorf("graph %s: %w", src.name, err)
@@ -61,7 +60,7 @@ func loadSource(g Graph, baseDir string) (*source, error) {
 	if len(set.Contexts) == 0 {
 		return nil, fmt.Errorf("graph %s: %s has no contexts (items)", src.name, g.Set)
 	}
-	path := filepath.Join(baseDir, g.Set)
+	path := resolvePath(baseDir, g.Set)
 	for _, c := range set.Contexts {
 		if c.Text == "" {
 			return nil, fmt.Errorf("graph %s: item %s has no stored text", src.name, c.ID)
@@ -116,7 +115,7 @@ func readItem(syntax, text, file string) (*item, error) {
 // readSet reads a frozen set relative to baseDir, through gzip when its
 // name ends in .gz. Errors name the file.
 func readSet(baseDir, name string) (*task.Set, error) {
-	path := filepath.Join(baseDir, name)
+	path := resolvePath(baseDir, name)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

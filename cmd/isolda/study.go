@@ -14,11 +14,11 @@ func newStudyCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "study",
 		Short: "The experiments of the papers as ready-to-run experiment folders",
-		Long: "Every experiment of the three papers behind isolda is a named, versioned study. `isolda study list` " +
-			"shows them; `isolda study init NAME DIR` writes DIR/experiment.yaml, DIR/criteria.yaml (where the paper " +
+		Long: "Every experiment of the three papers behind isolda is a named, versioned study. isolda study list " +
+			"shows them; isolda study init NAME DIR writes DIR/experiment.yaml, DIR/criteria.yaml (where the paper " +
 			"pre-registered criteria), the frozen question sets and data, and DIR/README.md (what the study is, where each " +
-			"number comes from, what deviates from the paper). Then `isolda eval run DIR/experiment.yaml --out RUN` and " +
-			"`isolda report RUN --criteria DIR/criteria.yaml` are all there is to do.",
+			"number comes from, what deviates from the paper). Then isolda eval run DIR/experiment.yaml --out RUN and " +
+			"isolda report RUN --criteria DIR/criteria.yaml are all there is to do.",
 		Example: "  isolda study list\n" +
 			"  isolda study init graphrag-impact impact --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B --tokenizer o200k_base\n" +
 			"  isolda eval run impact/experiment.yaml --out impact-run\n" +
@@ -97,7 +97,7 @@ func newStudyInitCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init NAME DIR",
 		Short: "Write a study's experiment folder (experiment.yaml, criteria.yaml, question sets, data, README.md)",
-		Long: "Writes the study NAME (see `isolda study list`) into DIR, which must not exist or be empty. With " +
+		Long: "Writes the study NAME (see isolda study list) into DIR, which must not exist or be empty. With " +
 			"--base-url and --model the experiment asks that one model with every arm; without, it names the paper's " +
 			"models with a placeholder endpoint to edit. --data NAME=PATH gives the data a study needs that is not " +
 			"in isolda (the list names each study's slots); the files are copied into DIR and hashed in DIR/SHA256SUMS.",
@@ -131,7 +131,7 @@ func newStudyInitCmd(env *Env) *cobra.Command {
 	fl.StringVar(&opts.BaseURL, "base-url", "", "API root of the one model to ask, e.g. http://localhost:8000/v1 (with --model)")
 	fl.StringVar(&opts.Model, "model", "", "model id the server serves (with --base-url)")
 	fl.StringVar(&opts.Tokenizer, "tokenizer", "", "tokenizer counting the model's tokens locally (o200k_base, a short name in $ISOLDA_TOKENIZERS, a tokenizer.json, a Hugging Face id)")
-	fl.StringVar(&opts.Variant, "variant", "", "the study's variant (see `isolda study list`; default its first)")
-	fl.StringArrayVar(&data, "data", nil, "NAME=PATH: a data input of the study (repeatable; see `isolda study list`)")
+	fl.StringVar(&opts.Variant, "variant", "", "the study's variant (see isolda study list; default its first)")
+	fl.StringArrayVar(&data, "data", nil, "NAME=PATH: a data input of the study (repeatable; see isolda study list)")
 	return cmd
 }

@@ -23,11 +23,7 @@ var tasks = []string{"TripleRetrieval", "ShortestPath", "HighestDegreeNode", "Ag
 
 func kgDir(t testing.TB) string {
 	t.Helper()
-	d, err := shared.Path("data", "kgllmbench")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return shared.MustPath(t, "data", "kgllmbench")
 }
 
 var (
@@ -154,6 +150,10 @@ func firstDiff(a, b string) (int, string, string) {
 
 // sameText compares our output with the oracle: byte for byte, except that
 // JSON-LD @graph nodes are compared as a multiset.
+// diffNodeOrder is sameText's diff for JSON-LD texts whose only
+// difference is the order of their @graph nodes.
+const diffNodeOrder = "same nodes in another @graph order"
+
 func sameText(format, got, want string) (bool, string) {
 	if got == want {
 		return true, ""
@@ -174,7 +174,7 @@ func sameText(format, got, want string) (bool, string) {
 				return false, fmt.Sprintf("node %d line %d: got %q want %q", i, n, x, y)
 			}
 		}
-		return false, "same nodes in another @graph order"
+		return false, diffNodeOrder
 	}
 	n, x, y := firstDiff(got, want)
 	return false, fmt.Sprintf("line %d: got %q want %q", n, x, y)
