@@ -2,6 +2,8 @@ package eval
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/isolda/isolda/token"
 )
@@ -95,7 +97,7 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 				mc.InputTokens += n * int64(e.trials())
 			}
 		}
-		for _, a := range sortedKeys(arms) {
+		for _, a := range slices.Sorted(maps.Keys(arms)) {
 			mc.Arms = append(mc.Arms, *arms[a])
 		}
 		out = append(out, mc)

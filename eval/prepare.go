@@ -7,9 +7,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/isolda/isolda/formats"
@@ -504,7 +504,7 @@ func (p *Plan) renderArm(a Arm, src *source, it *item, anchorSet map[string]bool
 	ord := e.orderingOf(a)
 	anchors := []string{""}
 	if ord.Kind == OrderBFS {
-		anchors = sortedKeys(anchorSet)
+		anchors = slices.Sorted(maps.Keys(anchorSet))
 		if len(anchors) == 0 {
 			anchors = []string{""}
 		}
@@ -698,16 +698,7 @@ func budgetTokenizers(b *Budget, models []Model) []string {
 	for _, m := range models {
 		set[m.Tokenizer] = true
 	}
-	return sortedKeys(set)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 // anchorKeys are the Meta keys of the KG question generator that name the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/isolda/isolda/formats"
@@ -176,33 +175,8 @@ func roundTrip(f formats.Format, text string, it *item, opts isolda.Options) (st
 		return RoundTripDecodeError, err.Error()
 	}
 	want := it.in.Graph()
-	if d := sameRecords(want, got); d != "" {
+	if d := graph.SameRecords(want, got); d != "" {
 		return RoundTripDiffers, d
 	}
 	return RoundTripIsomorphic, ""
-}
-
-// sameRecords compares the node ids and edges of two labelled graphs as
-// sets; it returns "" when they are equal, else what differs.
-func sameRecords(want, got *graph.Graph) string {
-	ids := func(g *graph.Graph) []string {
-		var out []string
-		for _, n := range g.Nodes {
-			out = append(out, n.ID)
-		}
-		slices.Sort(out)
-		return slices.Compact(out)
-	}
-	edges := func(g *graph.Graph) []graph.Edge {
-		out := slices.Clone(g.Edges)
-		slices.SortFunc(out, graph.CompareEdges)
-		return slices.Compact(out)
-	}
-	if wn, gn := ids(want), ids(got); !slices.Equal(wn, gn) {
-		return fmt.Sprintf("node sets differ: decoded %d distinct nodes, the graph has %d", len(gn), len(wn))
-	}
-	if we, ge := edges(want), edges(got); !slices.Equal(we, ge) {
-		return fmt.Sprintf("edge sets differ: decoded %d distinct edges, the graph has %d", len(ge), len(we))
-	}
-	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -670,7 +671,7 @@ func (c *Criterion) dropChecks(ix *index, r *Result, alpha float64) {
 				r.Notes = append(r.Notes, fmt.Sprintf("%s: best of %s on both graphs is %s (%.4f)", g, strings.Join(c.Than, ", "), b, bestAcc))
 			}
 			ae, at, be, bt := cells(m, c.Arm, d.From), cells(m, c.Arm, d.To), cells(m, b, d.From), cells(m, b, d.To)
-			for _, k := range sortedKeys(ae) {
+			for _, k := range slices.Sorted(maps.Keys(ae)) {
 				if _, ok := at[k]; !ok {
 					delete(ae, k)
 				} else if _, ok := be[k]; !ok {
@@ -701,15 +702,6 @@ func (c *Criterion) dropChecks(ix *index, r *Result, alpha float64) {
 				Pass: !ld.Larger})
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // criteriaSeed seeds the bootstraps of criteria on real-valued metrics, so

@@ -105,8 +105,10 @@ func ReadManifest(dir string) (*eval.Manifest, error) {
 // rendered, and the round trips of those of a lossless format, decoded when
 // the run was prepared (eval.Context.RoundTrip).
 type ArmRow struct {
-	Arm      string `json:"arm"`
-	Format   string `json:"format"`
+	Arm    string `json:"arm"`
+	Format string `json:"format"`
+	// Options are the arm's ISOLDA options, as the manifest records them.
+	Options  string `json:"options,omitempty"`
 	Contexts int    `json:"contexts"`
 	// Isomorphic, Differs and DecodeErrors count the round trips by
 	// result; Cut the contexts cut to a budget (not compared). All four
@@ -141,6 +143,11 @@ func ArmRows(m *eval.Manifest) []ArmRow {
 			a.DecodeErrors++
 		case eval.RoundTripCut:
 			a.Cut++
+		}
+	}
+	for _, a := range m.Arms {
+		if r := by[a.Name]; r != nil {
+			r.Options = a.Options
 		}
 	}
 	slices.Sort(names)

@@ -33,7 +33,7 @@ func (r *Report) Tables() []Table {
 	var out []Table
 	if len(r.Arms) > 0 {
 		arms := Table{Name: "arms", Title: "Arms: contexts rendered and round trips of the lossless ones (decoded when the run was prepared)",
-			Header: []string{"arm", "format", "contexts", "round trips", "isomorphic", "differs", "decode errors", "cut to a budget"}}
+			Header: []string{"arm", "format", "options", "contexts", "round trips", "isomorphic", "differs", "decode errors", "cut to a budget"}}
 		for _, a := range r.Arms {
 			rt := "not lossless"
 			if a.Checked() > 0 {
@@ -41,7 +41,7 @@ func (r *Report) Tables() []Table {
 			} else if a.Cut > 0 {
 				rt = "cut, not compared"
 			}
-			arms.Rows = append(arms.Rows, []string{a.Arm, a.Format, strconv.Itoa(a.Contexts), rt,
+			arms.Rows = append(arms.Rows, []string{a.Arm, a.Format, a.Options, strconv.Itoa(a.Contexts), rt,
 				strconv.Itoa(a.Isomorphic), strconv.Itoa(a.Differs), strconv.Itoa(a.DecodeErrors), strconv.Itoa(a.Cut)})
 		}
 		out = append(out, arms)

@@ -11,7 +11,7 @@ import (
 // catalanArms are the arms of the Catalan study: the benchmark's formats
 // with rdf_turtle2 and json_ld2, and ISOLDA.
 func catalanArms() []string {
-	return append(append(append([]string{}, kgllmPaperFormats...), kgllmExtraFormats...), "isolda")
+	return append(append(append([]string{}, kgllmPaperFormats()...), kgllmExtraFormats()...), "isolda")
 }
 
 func catalanStudy() *Study {
@@ -76,7 +76,7 @@ func buildCatalan(b *builder) error {
 	}
 	// English first, then Catalan, as the parts list them.
 	studies = []*kgllm.Study{studies[0], studies[2], studies[1], studies[3]}
-	formats := append(append([]string{}, kgllmPaperFormats...), kgllmExtraFormats...)
+	formats := append(append([]string{}, kgllmPaperFormats()...), kgllmExtraFormats()...)
 	graphs, err := kgllmParts(b, studies, formats, "kgllm_adapted")
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -272,7 +273,7 @@ func sameExperiment(a, b *eval.Experiment) error {
 		}
 		for _, a := range e.Arms {
 			add(a.Prompt)
-			for _, k := range sortedKeys(a.Vars) {
+			for _, k := range slices.Sorted(maps.Keys(a.Vars)) {
 				out = append(out, k+"="+a.Vars[k])
 			}
 			if a.Options != nil {
@@ -294,13 +295,4 @@ func sameExperiment(a, b *eval.Experiment) error {
 		return errors.New("arms, tasks, graphs or models differ")
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

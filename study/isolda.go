@@ -349,7 +349,7 @@ func validationWriterArms() []string {
 }
 
 func validationKGLLMArms() []string {
-	return append(append([]string{}, kgllmPaperFormats...), "rdf_turtle2", "isolda-0.1", "isolda-0.2")
+	return append(append([]string{}, kgllmPaperFormats()...), "rdf_turtle2", "isolda-0.1", "isolda-0.2")
 }
 
 func validationStudy() *Study {
@@ -404,7 +404,7 @@ func buildValidation(b *builder) error {
 	if err != nil {
 		return err
 	}
-	graphs, err := kgllmParts(b, []*kgllm.Study{st}, append(append([]string{}, kgllmPaperFormats...), "rdf_turtle2"), "kgllm_strict")
+	graphs, err := kgllmParts(b, []*kgllm.Study{st}, append(append([]string{}, kgllmPaperFormats()...), "rdf_turtle2"), "kgllm_strict")
 	if err != nil {
 		return err
 	}

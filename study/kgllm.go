@@ -14,13 +14,13 @@ import (
 	"github.com/isolda/isolda/task/kgllm"
 )
 
-// KG-LLM-Bench formats: the paper's five (rdf_turtle3 and json_ld3 are its
-// "RDF Turtle" and "JSON-LD"), and the two variants with readable relation
-// IRIs the benchmark's code also writes.
-var (
-	kgllmPaperFormats = kgllm.PaperFormats()
-	kgllmExtraFormats = []string{"rdf_turtle2", "json_ld2"}
-)
+// kgllmPaperFormats() are the paper's five KG-LLM-Bench formats
+// (rdf_turtle3 and json_ld3 are its "RDF Turtle" and "JSON-LD").
+func kgllmPaperFormats() []string { return kgllm.PaperFormats() }
+
+// kgllmExtraFormats() are the two variants with readable relation IRIs the
+// benchmark's code also writes.
+func kgllmExtraFormats() []string { return []string{"rdf_turtle2", "json_ld2"} }
 
 // kgllmItemFormat is the format whose RDF the ISOLDA arms encode: the
 // items of the collection are its texts, read as Turtle.
@@ -188,13 +188,13 @@ func isoldaArm(name, format string, langs []string, o *eval.IsoldaOptions) eval.
 }
 
 func kgllmbenchArms() []string {
-	return append(append(append([]string{}, kgllmPaperFormats...), kgllmExtraFormats...), "isolda-0.1", "isolda-0.2")
+	return append(append(append([]string{}, kgllmPaperFormats()...), kgllmExtraFormats()...), "isolda-0.1", "isolda-0.2")
 }
 
 // kgllmModels are the models of §4.5 and the arms each reads (the ISOLDA
 // arms are 0.1 and 0.2 wherever the paper has isolda).
 func kgllmModels() []PaperModel {
-	paperAndRDF := append(append([]string{}, kgllmPaperFormats...), "rdf_turtle2", "isolda-0.1", "isolda-0.2")
+	paperAndRDF := append(append([]string{}, kgllmPaperFormats()...), "rdf_turtle2", "isolda-0.1", "isolda-0.2")
 	few := []string{"list_of_edges", "structured_json", "rdf_turtle2", "isolda-0.1", "isolda-0.2"}
 	return []PaperModel{
 		{Name: "llama-3.2-1b", Model: "meta-llama/Llama-3.2-1B-Instruct", Tokenizer: "llama3", ExtraBody: noThinking(), Note: "bf16"},
@@ -251,7 +251,7 @@ func buildKGLLMBench(b *builder) error {
 	if err != nil {
 		return err
 	}
-	formats := append(append([]string{}, kgllmPaperFormats...), kgllmExtraFormats...)
+	formats := append(append([]string{}, kgllmPaperFormats()...), kgllmExtraFormats()...)
 	graphs, err := kgllmParts(b, []*kgllm.Study{st}, formats, "kgllm_strict")
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package study
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -332,7 +333,7 @@ func armNode(a eval.Arm) []kv {
 // mapNode turns a map of scalars and maps into a mapping with sorted keys.
 func mapNode(m map[string]any) []kv {
 	var out []kv
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		if sub, ok := v.(map[string]any); ok {
 			v = flow{mapNode(sub)}
