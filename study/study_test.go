@@ -216,3 +216,22 @@ func readFile(t *testing.T, dir, name string) string {
 	}
 	return string(b)
 }
+
+// The criteria files shipped in report/examples are the ones the studies
+// write (the ISOLDA paper's, §4.4–4.7).
+func TestCriteriaExamples(t *testing.T) {
+	for file, want := range map[string]string{
+		"paper-4.4-confirmatory.yaml": confirmatoryCriteria(),
+		"paper-4.5-kgllmbench.yaml":   kgllmCriteria("kgllmbench-pseudo", "pseudo"),
+		"paper-4.6-validation.yaml":   validationCriteria("kgllmbench-real"),
+		"paper-4.7-catalan.yaml":      catalanCriteria("kgllmbench-real", "kgllmbench-ca-real", "kgllmbench-pseudo", "kgllmbench-ca-pseudo"),
+	} {
+		got, err := os.ReadFile(filepath.Join("..", "report", "examples", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want {
+			t.Errorf("report/examples/%s differs from what the study writes", file)
+		}
+	}
+}
