@@ -297,3 +297,68 @@ func TestRoundTripInManifest(t *testing.T) {
 		}
 	}
 }
+
+// A task's template overrides the experiment's for its questions; a
+// model's graphs restrict the questions it is asked.
+func TestTaskPromptAndModelGraphs(t *testing.T) {
+	dir := collectionDir(t)
+	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTTL), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "x"} })
+	defer srv.Close()
+	y := `name: tp
+graphs:
+  - {name: bench, set: items.jsonl.gz, syntax: turtle}
+  - {name: g, file: g.ttl}
+arms:
+  - {name: nt, format: ntriples, vars: {label: N-Triples}}
+models:
+  - {name: all, base_url: ` + srv.URL + `, model: a}
+  - {name: files-only, base_url: ` + srv.URL + `, model: b, graphs: [g]}
+tasks:
+  - {name: bench, set: items.jsonl.gz, graph: bench, prompt: {user: "B {{arm.label}}\n{{context}}{{question}}"}}
+  - {name: kg, generate: {families: [count], per_family: 1}}
+prompt:
+  system: "S {{context}}"
+  user: "{{question}}"
+`
+	e, err := ParseExperiment([]byte(y), "tp.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bench: 2 questions, kg: 1 (one count on g); files-only is asked
+	// only about g.
+	if len(p.Entries) != 3 || p.Manifest.Calls != 3+1 {
+		t.Fatalf("%d questions, %d calls", len(p.Entries), p.Manifest.Calls)
+	}
+	if _, err := Run(context.Background(), p, RunOptions{Out: filepath.Join(dir, "run")}); err != nil {
+		t.Fatal(err)
+	}
+	var bench, kg int
+	for _, r := range srv.Requests() {
+		switch {
+		case len(r.Messages) == 1 && strings.HasPrefix(r.Messages[0].Content, "B N-Triples\n<http://example.org/"):
+			bench++
+			if r.Model != "a" {
+				t.Errorf("model %s asked about the collection", r.Model)
+			}
+		case len(r.Messages) == 2 && strings.HasPrefix(r.Messages[0].Content, "S <http://example.org/"):
+			kg++
+		default:
+			t.Errorf("messages %+v", r.Messages)
+		}
+	}
+	if bench != 2 || kg != 2 {
+		t.Errorf("%d bench and %d kg calls, want 2 and 2", bench, kg)
+	}
+	// A task prompt's {{arm.NAME}} must be defined by every arm asked.
+	bad := strings.Replace(y, "vars: {label: N-Triples}", "vars: {}", 1)
+	if _, err := ParseExperiment([]byte(bad), "tp.yaml"); err == nil || !strings.Contains(err.Error(), "{{arm.label}}") {
+		t.Errorf("undefined task prompt variable: %v", err)
+	}
+}

@@ -4,8 +4,13 @@
 // inputs and an append-only answer log.
 //
 // An Experiment is read from a YAML file (ParseExperiment, see ExampleYAML).
-// Prepare renders every (graph × arm) context and every question and hashes
-// them (SHA-1); Run writes the frozen inputs to the run folder (contexts/,
+// A graph is an RDF file or a collection of items (the contexts of a frozen
+// set: one RDF document, labelled graph or ontology each); an arm renders
+// graphs in a format of the registry (ISOLDA arms with every encoder option)
+// or reads stored texts; a Prompt template, when given, is the whole prompt.
+// Prepare renders every (graph × arm) context and every question, decodes
+// every context of a lossless format and compares it with its graph, and
+// hashes everything (SHA-1); Run writes the frozen inputs to the run folder (contexts/,
 // questions.jsonl, manifest.json), refuses to continue a run whose inputs
 // differ, and sends the calls through package llm, appending one Record per
 // call to answers.jsonl. A run that was cancelled or had failed calls is
