@@ -75,7 +75,7 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 				k := call{i, p.index[c.key()]}
 				n, ok := counts[m.Tokenizer][k]
 				if !ok {
-					msgs, err := p.messages(&p.Entries[i], c)
+					msgs, err := p.Messages(&p.Entries[i], c)
 					if err != nil {
 						return nil, err
 					}

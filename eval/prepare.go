@@ -633,9 +633,10 @@ func (p *Plan) scopedPrompts() []ScopedPrompt {
 	return out
 }
 
-// messages returns the messages of entry en asked about context c: its
-// template filled in, or the built-in prompt of the layout.
-func (p *Plan) messages(en *Entry, c *Context) ([]llm.Message, error) {
+// Messages returns the messages of entry en asked about context c, as the
+// run sends them: its template filled in, or the built-in prompt of the
+// layout.
+func (p *Plan) Messages(en *Entry, c *Context) ([]llm.Message, error) {
 	a := p.armByName[c.Arm]
 	if a == nil {
 		a = &Arm{Name: c.Arm}

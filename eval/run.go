@@ -404,7 +404,7 @@ func writeRecords(log *jsonl.Log, recs <-chan *Record) error {
 // call makes one call; ok is false when ctx ended (nothing to log).
 func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.Tokenizer, j job, now func() time.Time) (*Record, bool) {
 	e := p.Experiment
-	msgs, merr := p.messages(j.en, j.c)
+	msgs, merr := p.Messages(j.en, j.c)
 	var resp llm.Response
 	var err error
 	if merr == nil {

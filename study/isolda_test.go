@@ -209,14 +209,17 @@ func TestConfirmatoryStudy(t *testing.T) {
 
 func TestValidationStudy(t *testing.T) {
 	if testing.Short() {
-		t.Skip("KG-LLM-Bench part: 4,500 calls; run without -short")
+		t.Skip("KG-LLM-Bench part: 2,000 calls; run without -short")
 	}
 	data := shared.MustPath(t, "data", "kgllmbench", "instances")
 	s, _ := Get("isolda-validation")
 	opts := Options{Data: map[string]string{"writers": exampleFile(t, lexeme), "kgllmbench": data}}
+	// One model with the writers arms and four KG-LLM-Bench arms.
 	o := opts
 	o.BaseURL, o.Model, o.Tokenizer = "http://h/v1", "m", "o200k_base"
-	dir, p := initStudy(t, s.Name, o)
+	dir, p := initStudy(t, s.Name, o, func(e *eval.Experiment) {
+		e.Models[0].Arms = append(validationWriterArms(), "list_of_edges", "rdf_turtle3")
+	})
 	nw, nk := 0, 0
 	for _, en := range p.Entries {
 		if en.Graph == "writers" {
@@ -225,8 +228,8 @@ func TestValidationStudy(t *testing.T) {
 			nk++
 		}
 	}
-	if nk != 500 || p.Manifest.Calls != nw*9+nk*8 {
-		t.Errorf("%d writers and %d KG-LLM-Bench questions, %d calls; want %d", nw, nk, p.Manifest.Calls, nw*9+nk*8)
+	if nk != 500 || p.Manifest.Calls != nw*9+nk*4 {
+		t.Errorf("%d writers and %d KG-LLM-Bench questions, %d calls; want %d", nw, nk, p.Manifest.Calls, nw*9+nk*4)
 	}
 	gold := goldByQuestion(p)
 	expect := kgllmExpect(p)

@@ -39,11 +39,11 @@ func promptExamples(t *testing.T, variant string) map[string]string {
 	return out
 }
 
-// testKGLLMBench: the calls of the paper's models; the 35 example prompts
-// of the variant byte for byte; ISOLDA decoding 500/500 per arm; a scripted
-// endpoint answering every gold answer in the benchmark's format with
-// list_of_edges and isolda-0.1, only TripleRetrieval with rdf_turtle3, and
-// nothing right otherwise; the criteria verdicts that follow.
+// testKGLLMBench: the calls of the paper's models; every prompt the
+// benchmark's, the 35 example prompts of the variant byte for byte; ISOLDA
+// decoding 500/500 per arm; a scripted endpoint answering every gold answer
+// in the benchmark's format with list_of_edges and isolda-0.1, only
+// TripleRetrieval with rdf_turtle3; the criteria verdicts that follow.
 func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 	data := shared.MustPath(t, "data", "kgllmbench", "instances")
 	s, _ := Get("kgllmbench")
@@ -71,9 +71,13 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 		}
 	}
 
+	// One model, asked with three arms (1,500 calls); every arm's contexts
+	// are prepared all the same.
 	o := opts
 	o.BaseURL, o.Model, o.Tokenizer = "http://h/v1", "m", "o200k_base"
-	dir, p := initStudy(t, s.Name, o)
+	dir, p := initStudy(t, s.Name, o, func(e *eval.Experiment) {
+		e.Models[0].Arms = []string{"list_of_edges", "isolda-0.1", "rdf_turtle3"}
+	})
 	rts := report.RoundTripsFromManifest(&p.Manifest)
 	for _, rt := range rts {
 		if rt.Contexts != 500 || rt.IsomorphicContexts != 500 {
@@ -83,41 +87,42 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 	if len(rts) != 2 {
 		t.Errorf("round trips %+v, want isolda-0.1 and isolda-0.2", rts)
 	}
+	// Every prompt of every arm is one user message, the benchmark's
+	// structure_prompt of the context and the question; the 35 example
+	// prompts of the variant come out byte for byte.
 	examples := promptExamples(t, variant)
 	expect := kgllmExpect(p)
-	var mu sync.Mutex
 	matched := map[string]bool{}
-	h := func(r llmtest.Request) llmtest.Reply {
-		if len(r.Messages) != 1 {
-			return llmtest.Reply{Text: "not one user message"}
+	prompts := 0
+	for i := range p.Entries {
+		en := &p.Entries[i]
+		for j := range p.Contexts {
+			c := &p.Contexts[j]
+			if c.Graph != en.Graph || c.Item != en.Item {
+				continue
+			}
+			msgs, err := p.Messages(en, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prompts++
+			if len(msgs) != 1 || msgs[0].Role != "user" {
+				t.Fatalf("%s %s: %d messages", en.Key, c.Arm, len(msgs))
+			}
+			// Two instances with the same graph and question have the same
+			// ISOLDA prompt (ISOLDA's order does not follow the edges'):
+			// the expected prompt must be that of this arm and question
+			// text, with the same gold answer.
+			if x, ok := expect[task.SHA1Hex(msgs[0].Content)]; !ok || x.arm != c.Arm || x.q.Text != en.Q.Text || x.q.Gold.Text != en.Q.Gold.Text {
+				t.Fatalf("%s %s: the prompt is not the benchmark's structure_prompt", en.Key, c.Arm)
+			}
+			if name, ok := examples[msgs[0].Content]; ok {
+				matched[name] = true
+			}
 		}
-		u := r.Messages[0].Content
-		if name, ok := examples[u]; ok {
-			mu.Lock()
-			matched[name] = true
-			mu.Unlock()
-		}
-		c, ok := expect[task.SHA1Hex(u)]
-		if !ok {
-			return llmtest.Reply{Text: "unexpected prompt"}
-		}
-		q := c.q
-		// No prompt usage: the report counts the prompt with the model's
-		// tokenizer (o200k_base), the paper's measure.
-		usage := &llmtest.Usage{Completion: 3}
-		switch {
-		case strings.Contains(u, "list of directed edges"), strings.Contains(u, "# ISOLDA 0.1"):
-			return llmtest.Reply{Text: kgllm.GoldResponse(q), Usage: usage}
-		case strings.Contains(u, "RDF Turtle format using node IDs and relation IDs") && q.Task == kgllm.TripleRetrieval:
-			return llmtest.Reply{Text: kgllm.GoldResponse(q), Usage: usage}
-		}
-		return llmtest.Reply{Text: "I do not know.", Usage: usage}
 	}
-	runDir := run(t, p, h)
-	for _, r := range readRecords(t, runDir) {
-		if r.Response == "unexpected prompt" || r.Response == "not one user message" {
-			t.Fatalf("%s: %s: the prompt is not the benchmark's structure_prompt", variant, r.Key)
-		}
+	if prompts != 4500 {
+		t.Errorf("%d prompts checked, want 4,500", prompts)
 	}
 	if len(matched) != 35 {
 		var missing []string
@@ -127,7 +132,34 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 			}
 		}
 		sort.Strings(missing)
-		t.Errorf("%s: %d/35 example prompts sent byte for byte; missing %v", variant, len(matched), missing)
+		t.Errorf("%s: %d/35 example prompts byte for byte; missing %v", variant, len(matched), missing)
+	}
+	h := func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) != 1 {
+			return llmtest.Reply{Text: "not one user message"}
+		}
+		u := r.Messages[0].Content
+		c, ok := expect[task.SHA1Hex(u)]
+		if !ok {
+			return llmtest.Reply{Text: "unexpected prompt"}
+		}
+		q := c.q
+		// No prompt usage: the report counts the prompt with the model's
+		// tokenizer (o200k_base), the paper's measure.
+		usage := &llmtest.Usage{Completion: 3}
+		switch {
+		case c.arm == "list_of_edges", c.arm == "isolda-0.1":
+			return llmtest.Reply{Text: kgllm.GoldResponse(q), Usage: usage}
+		case c.arm == "rdf_turtle3" && q.Task == kgllm.TripleRetrieval:
+			return llmtest.Reply{Text: kgllm.GoldResponse(q), Usage: usage}
+		}
+		return llmtest.Reply{Text: "I do not know.", Usage: usage}
+	}
+	runDir := run(t, p, h)
+	for _, r := range readRecords(t, runDir) {
+		if r.Response == "unexpected prompt" || r.Response == "not one user message" {
+			t.Fatalf("%s: %s: the prompt is not the benchmark's structure_prompt", variant, r.Key)
+		}
 	}
 	rep, res := reportOf(t, dir, runDir)
 	m := modelName("m")
@@ -165,18 +197,18 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 	t.Logf("%s: criteria %v", variant, oc)
 }
 
-// The KG-LLM-Bench studies make 4,500 calls each and read 16 MB of
-// compressed data: they are left out of -short runs.
+// The KG-LLM-Bench studies check 4,500 prompts and make 1,500 calls each:
+// they are left out of -short runs.
 func TestKGLLMBenchPseudo(t *testing.T) {
 	if testing.Short() {
-		t.Skip("4,500 calls; run without -short")
+		t.Skip("4,500 prompts and 1,500 calls; run without -short")
 	}
 	testKGLLMBench(t, "pseudo", 494)
 }
 
 func TestKGLLMBenchReal(t *testing.T) {
 	if testing.Short() {
-		t.Skip("4,500 calls; run without -short")
+		t.Skip("4,500 prompts and 1,500 calls; run without -short")
 	}
 	testKGLLMBench(t, "real", 497)
 }
