@@ -63,7 +63,7 @@ const (
 	// and memory are proportional to it (about 1 µs per unit). The rdf-canon
 	// test suite's computable "poison" graphs (test044 to test046) need 6894
 	// units; its 10-blank-node clique (test074) needs many millions and
-	// fails after about 25 ms. Chains of alike blank nodes (long lists of
+	// fails in under 0.1 s. Chains of alike blank nodes (long lists of
 	// equal items, rings, tori), whose work grows with the square of their
 	// length, are refused before any N-degree work from a lower bound of
 	// the work that takes linear time to compute.

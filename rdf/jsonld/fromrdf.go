@@ -62,22 +62,36 @@ func newNodeObject(id string) *nodeObject {
 }
 
 // add appends value to the node's property unless an equal value is there
-// (step 6.1.8 of the algorithm); key identifies the value. Each value is
-// looked up in a set, so that many values of one property stay linear.
-func (n *nodeObject) add(property, key string, value any) bool {
+// (step 6.1.8 of the algorithm). Short lists of values are searched; a
+// property with many values gets a set of their keys, so that adding stays
+// linear.
+func (n *nodeObject) add(property string, value any) bool {
+	arr, _ := n.obj[property].([]any)
+	if len(arr) < linearDedup {
+		for _, w := range arr {
+			if sameValue(value, w) {
+				return false
+			}
+		}
+		n.obj[property] = append(arr, value)
+		return true
+	}
 	if n.seen == nil {
 		n.seen = map[string]map[string]struct{}{}
 	}
 	set := n.seen[property]
 	if set == nil {
-		set = map[string]struct{}{}
+		set = make(map[string]struct{}, 2*len(arr))
+		for _, w := range arr {
+			set[valueKey(w)] = struct{}{}
+		}
 		n.seen[property] = set
 	}
-	if _, dup := set[key]; dup {
+	k := valueKey(value)
+	if _, dup := set[k]; dup {
 		return false
 	}
-	set[key] = struct{}{}
-	arr, _ := n.obj[property].([]any)
+	set[k] = struct{}{}
 	n.obj[property] = append(arr, value)
 	return true
 }
@@ -160,17 +174,17 @@ func fromRDF(ctx gocontext.Context, quads []rdf.Quad, opts fromRDFOptions) ([]an
 			occurs(object, name)
 		}
 		if isNode && predicate == rdf.RDFType && !opts.useRDFType {
-			node.add("@type", object, object)
+			node.add("@type", object)
 			// The algorithm does not count @type values as references,
 			// but the node they name must keep its identity.
 			referencedOnce[object] = nil
 			continue
 		}
-		value, key, err := rdfToObject(q.O, opts)
+		value, err := rdfToObject(q.O, opts)
 		if err != nil {
 			return nil, err
 		}
-		if !node.add(predicate, key, value) {
+		if !node.add(predicate, value) {
 			continue
 		}
 		switch {
@@ -361,12 +375,10 @@ var (
 )
 
 // rdfToObject is the RDF to Object Conversion algorithm: the value object
-// of an RDF term, and a key that identifies it among the values of one
-// property.
-func rdfToObject(t rdf.Term, opts fromRDFOptions) (map[string]any, string, error) {
+// of an RDF term.
+func rdfToObject(t rdf.Term, opts fromRDFOptions) (map[string]any, error) {
 	if t.Kind == rdf.IRIKind || t.Kind == rdf.BlankKind {
-		id := nodeID(t)
-		return map[string]any{"@id": id}, "i" + id, nil
+		return map[string]any{"@id": nodeID(t)}, nil
 	}
 	v := map[string]any{"@value": t.Value}
 	lex, dt := t.Value, t.Datatype
@@ -400,7 +412,7 @@ func rdfToObject(t rdf.Term, opts fromRDFOptions) (map[string]any, string, error
 	case opts.jsonLiterals && !opts.jsonLD10 && dt == rdf.RDFJSON:
 		var x any
 		if err := json.Unmarshal([]byte(lex), &x); err != nil {
-			return nil, "", &Error{Code: "invalid JSON literal", Msg: excerpt.Quote(lex)}
+			return nil, &Error{Code: "invalid JSON literal", Msg: excerpt.Quote(lex)}
 		}
 		v["@value"] = x
 		v["@type"] = "@json"
@@ -415,5 +427,5 @@ func rdfToObject(t rdf.Term, opts fromRDFOptions) (map[string]any, string, error
 	case dt != rdf.XSDString && dt != "":
 		v["@type"] = dt
 	}
-	return v, valueKey(v), nil
+	return v, nil
 }
