@@ -98,8 +98,11 @@ type Config struct {
 	PID         int
 	SampleEvery time.Duration
 	// MetricsURL, when set, is a Prometheus text page read at every memory
-	// sample for the Go heap (see HeapMetrics).
-	MetricsURL string
+	// sample for the Go heap (see HeapMetrics). MetricsClient reads it;
+	// nil means a client of its own with a timeout of SampleEvery plus one
+	// second.
+	MetricsURL    string
+	MetricsClient *http.Client
 }
 
 // withDefaults checks c and fills its zero fields.

@@ -168,7 +168,11 @@ type sampler struct {
 }
 
 func newSampler(cfg Config, start time.Time) *sampler {
-	return &sampler{cfg: cfg, start: start, client: &http.Client{Timeout: cfg.SampleEvery + time.Second}}
+	client := cfg.MetricsClient
+	if client == nil {
+		client = &http.Client{Timeout: cfg.SampleEvery + time.Second}
+	}
+	return &sampler{cfg: cfg, start: start, client: client}
 }
 
 // run samples every SampleEvery until ctx is done, then once more.
