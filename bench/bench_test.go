@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
@@ -40,12 +39,11 @@ func exampleInputs(t testing.TB) []Input {
 }
 
 func TestRunExamples(t *testing.T) {
-	start := time.Now()
+	// Its speed is measured by BenchmarkDefaultRun, not here.
 	rep, err := Run(exampleInputs(t), Options{Tokenizers: []token.Tokenizer{o200k(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	elapsed := time.Since(start)
 	if len(rep.Graphs) != len(examples.Names()) || len(rep.Results) != len(rep.Graphs)*len(formats.All()) {
 		t.Fatalf("%d graphs, %d results", len(rep.Graphs), len(rep.Results))
 	}
@@ -101,12 +99,9 @@ func TestRunExamples(t *testing.T) {
 			last = i
 		}
 	}
-	t.Logf("examples: %d results: %v; %v", len(rep.Results), counts, elapsed)
-	fmt.Printf("bench: examples: RDF-lossless %d isomorphic, graph-lossless %d equal, lossy %d, not applicable %d (%v)\n",
-		counts[ScopeRDF], counts[ScopeGraph], counts[ScopeLossy], counts["n/a"], elapsed.Round(time.Millisecond))
-	if elapsed > 10*time.Second {
-		t.Errorf("default run took %v, want under 10 s", elapsed)
-	}
+	t.Logf("examples: %d results: %v", len(rep.Results), counts)
+	fmt.Printf("bench: examples: RDF-lossless %d isomorphic, graph-lossless %d equal, lossy %d, not applicable %d\n",
+		counts[ScopeRDF], counts[ScopeGraph], counts[ScopeLossy], counts["n/a"])
 
 	var table bytes.Buffer
 	if err := WriteTable(&table, rep); err != nil {

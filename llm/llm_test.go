@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/isolda/isolda/llm"
@@ -183,52 +184,71 @@ func TestNoRetryOn400(t *testing.T) {
 	}
 }
 
+// inProcess returns a scripted server off the network and a client of it;
+// run inside a synctest bubble, the delays, timeouts and backoffs are on
+// virtual time, so the times the tests check are exact.
+func inProcess(h llmtest.Handler, c *llm.Client) (*llmtest.Server, *llm.Client) {
+	srv := llmtest.NewInProcess(h)
+	c.BaseURL, c.HTTPClient = srv.URL, srv.HTTPClient()
+	if c.Model == "" {
+		c.Model = "m"
+	}
+	return srv, c
+}
+
 func TestRetryAfterHonoured(t *testing.T) {
-	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
-		if r.Seq == 0 {
-			return llmtest.Reply{Status: 429, RetryAfter: "0.3"}
+	synctest.Test(t, func(t *testing.T) {
+		_, c := inProcess(func(r llmtest.Request) llmtest.Reply {
+			if r.Seq == 0 {
+				return llmtest.Reply{Status: 429, RetryAfter: "0.3"}
+			}
+			return llmtest.Echo(r)
+		}, &llm.Client{Retries: 1, Backoff: time.Millisecond})
+		start := time.Now()
+		if _, err := c.Chat(context.Background(), llm.Request{Messages: userMsg("x")}); err != nil {
+			t.Fatal(err)
 		}
-		return llmtest.Echo(r)
+		// Retry-After raises the 1 ms backoff to 300 ms, plus up to 25%
+		// jitter.
+		if d := time.Since(start); d < 300*time.Millisecond || d > 375*time.Millisecond {
+			t.Errorf("retried after %v, want 300ms to 375ms (Retry-After 0.3 and its jitter)", d)
+		}
 	})
-	defer srv.Close()
-	c := &llm.Client{BaseURL: srv.URL, Model: "m", Retries: 1, Backoff: time.Millisecond}
-	start := time.Now()
-	if _, err := c.Chat(context.Background(), llm.Request{Messages: userMsg("x")}); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d < 300*time.Millisecond {
-		t.Errorf("retried after %v, before Retry-After", d)
-	}
 }
 
 func TestRetryOnTimeout(t *testing.T) {
-	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
-		if r.Seq == 0 {
-			return llmtest.Reply{Delay: 5 * time.Second, Text: "late"}
+	synctest.Test(t, func(t *testing.T) {
+		_, c := inProcess(func(r llmtest.Request) llmtest.Reply {
+			if r.Seq == 0 {
+				return llmtest.Reply{Delay: 5 * time.Second, Text: "late"}
+			}
+			return llmtest.Reply{Text: "fast"}
+		}, &llm.Client{Retries: 1, Backoff: time.Millisecond, Timeout: 100 * time.Millisecond})
+		start := time.Now()
+		resp, err := c.Chat(context.Background(), llm.Request{Messages: userMsg("x")})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return llmtest.Reply{Text: "fast"}
+		if resp.Text != "fast" || resp.Attempts != 2 {
+			t.Errorf("text %q attempts %d", resp.Text, resp.Attempts)
+		}
+		// The first attempt is given up at its 100 ms timeout, the second
+		// is sent after the 1 ms backoff (and its jitter) and answered at
+		// once: the 5 s reply is not waited for.
+		if d := time.Since(start); d < 101*time.Millisecond || d > 101250*time.Microsecond {
+			t.Errorf("took %v, want 100ms + 1ms backoff", d)
+		}
+		// Without retries the timeout is reported, at the timeout.
+		_, c2 := inProcess(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Delay: 5 * time.Second} },
+			&llm.Client{Timeout: 50 * time.Millisecond})
+		start = time.Now()
+		if _, err := c2.Chat(context.Background(), llm.Request{Messages: userMsg("x")}); err == nil {
+			t.Error("timeout not reported")
+		}
+		if d := time.Since(start); d != 50*time.Millisecond {
+			t.Errorf("timeout reported after %v, want 50ms", d)
+		}
 	})
-	defer srv.Close()
-	c := &llm.Client{BaseURL: srv.URL, Model: "m", Retries: 1, Backoff: time.Millisecond, Timeout: 100 * time.Millisecond}
-	start := time.Now()
-	resp, err := c.Chat(context.Background(), llm.Request{Messages: userMsg("x")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.Text != "fast" || resp.Attempts != 2 {
-		t.Errorf("text %q attempts %d", resp.Text, resp.Attempts)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("took %v", d)
-	}
-	// Without retries the timeout is reported.
-	c2 := &llm.Client{BaseURL: srv.URL, Model: "m", Timeout: 50 * time.Millisecond}
-	srv3 := llmtest.New(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Delay: 5 * time.Second} })
-	defer srv3.Close()
-	c2.BaseURL = srv3.URL
-	if _, err := c2.Chat(context.Background(), llm.Request{Messages: userMsg("x")}); err == nil {
-		t.Error("timeout not reported")
-	}
 }
 
 func TestConcurrencyLimit(t *testing.T) {
@@ -260,64 +280,63 @@ func TestConcurrencyLimit(t *testing.T) {
 }
 
 func TestCancellationIsPrompt(t *testing.T) {
-	// During a slow response.
-	srv := llmtest.New(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Delay: 10 * time.Second} })
-	defer srv.Close()
-	c := &llm.Client{BaseURL: srv.URL, Model: "m", Retries: 3}
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := c.Chat(ctx, llm.Request{Messages: userMsg("x")})
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("err = %v, want context.Canceled", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("cancellation took %v", d)
-	}
-	if n := len(srv.Requests()); n != 1 {
-		t.Errorf("%d requests after cancellation", n)
-	}
-	// During a backoff.
-	srv2 := llmtest.New(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 503} })
-	defer srv2.Close()
-	c2 := &llm.Client{BaseURL: srv2.URL, Model: "m", Retries: 3, Backoff: 10 * time.Second}
-	ctx, cancel = context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	start = time.Now()
-	_, err = c2.Chat(ctx, llm.Request{Messages: userMsg("x")})
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("err = %v, want context.Canceled", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("cancellation during backoff took %v", d)
-	}
-	// While waiting for a concurrency slot.
-	srv3 := llmtest.New(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Delay: 10 * time.Second} })
-	defer srv3.Close()
-	c3 := &llm.Client{BaseURL: srv3.URL, Model: "m", MaxConcurrency: 1}
-	ctx, cancel = context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for range 3 {
-		wg.Go(func() { c3.Chat(ctx, llm.Request{Messages: userMsg("x")}) })
-	}
-	time.Sleep(100 * time.Millisecond)
-	start = time.Now()
-	cancel()
-	wg.Wait()
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("cancelling queued calls took %v", d)
-	}
-	if n := len(srv3.Requests()); n != 1 {
-		t.Errorf("%d requests reached the server with a limit of 1", n)
-	}
-	// An already cancelled context sends nothing.
-	n := len(srv.Requests())
-	if resp, err := c.Chat(ctx, llm.Request{Messages: userMsg("x")}); !errors.Is(err, context.Canceled) || resp.Attempts != 0 {
-		t.Errorf("err = %v, %d attempts", err, resp.Attempts)
-	}
-	if len(srv.Requests()) != n {
-		t.Error("request sent with a cancelled context")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		// During a slow response.
+		srv, c := inProcess(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Delay: 10 * time.Second} },
+			&llm.Client{Retries: 3})
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		start := time.Now()
+		_, err := c.Chat(ctx, llm.Request{Messages: userMsg("x")})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+		if d := time.Since(start); d != 50*time.Millisecond {
+			t.Errorf("canceled at 50ms, returned at %v", d)
+		}
+		if n := len(srv.Requests()); n != 1 {
+			t.Errorf("%d requests after cancellation", n)
+		}
+		// During a backoff.
+		_, c2 := inProcess(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 503} },
+			&llm.Client{Retries: 3, Backoff: 10 * time.Second})
+		ctx2, cancel2 := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel2)
+		start = time.Now()
+		_, err = c2.Chat(ctx2, llm.Request{Messages: userMsg("x")})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+		if d := time.Since(start); d != 50*time.Millisecond {
+			t.Errorf("canceled during the backoff at 50ms, returned at %v", d)
+		}
+		// While waiting for a concurrency slot.
+		srv3, c3 := inProcess(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Delay: 10 * time.Second} },
+			&llm.Client{MaxConcurrency: 1})
+		ctx3, cancel3 := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() { c3.Chat(ctx3, llm.Request{Messages: userMsg("x")}) })
+		}
+		time.Sleep(100 * time.Millisecond)
+		start = time.Now()
+		cancel3()
+		wg.Wait()
+		if d := time.Since(start); d != 0 {
+			t.Errorf("cancelling queued calls took %v, want no time", d)
+		}
+		if n := len(srv3.Requests()); n != 1 {
+			t.Errorf("%d requests reached the server with a limit of 1", n)
+		}
+		// An already cancelled context sends nothing.
+		n := len(srv.Requests())
+		if resp, err := c.Chat(ctx, llm.Request{Messages: userMsg("x")}); !errors.Is(err, context.Canceled) || resp.Attempts != 0 {
+			t.Errorf("err = %v, %d attempts", err, resp.Attempts)
+		}
+		if len(srv.Requests()) != n {
+			t.Error("request sent with a cancelled context")
+		}
+	})
 }
 
 func TestUsageAndReasoning(t *testing.T) {
@@ -431,15 +450,18 @@ func TestConnectionRefusedRetried(t *testing.T) {
 }
 
 func TestManyRetriesBackoffCapped(t *testing.T) {
-	srv := llmtest.New(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 503} })
-	defer srv.Close()
-	c := &llm.Client{BaseURL: srv.URL, Model: "m", Retries: 70, Backoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}
-	start := time.Now()
-	resp, err := c.Chat(context.Background(), llm.Request{Messages: userMsg("x")})
-	if err == nil || resp.Attempts != 71 || len(srv.Requests()) != 71 {
-		t.Errorf("err %v, %d attempts, %d requests", err, resp.Attempts, len(srv.Requests()))
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("71 attempts with a 2 ms cap took %v", d)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		srv, c := inProcess(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 503} },
+			&llm.Client{Retries: 70, Backoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})
+		start := time.Now()
+		resp, err := c.Chat(context.Background(), llm.Request{Messages: userMsg("x")})
+		if err == nil || resp.Attempts != 71 || len(srv.Requests()) != 71 {
+			t.Errorf("err %v, %d attempts, %d requests", err, resp.Attempts, len(srv.Requests()))
+		}
+		// 70 waits: 1 ms, then 2 ms (the cap) 69 times, each plus up to
+		// 25% jitter.
+		if d, lo := time.Since(start), 139*time.Millisecond; d < lo || d > lo*5/4+70*time.Nanosecond {
+			t.Errorf("71 attempts with a 2 ms cap took %v, want %v to %v", d, lo, lo*5/4)
+		}
+	})
 }

@@ -469,21 +469,27 @@ func (s *server) work(fn workFunc) http.Handler {
 		done := make(chan result, 1)
 		handedOff = true // the worker releases the slot and the memory
 		go func() {
-			defer func() { <-s.sem }()
-			defer mem.release()
-			defer func() {
-				if v := recover(); v != nil {
-					done <- result{err: internalError(v)}
-				}
+			// The slots and the memory are given back before the result is
+			// handed over, so that a client's next request, sent once it
+			// has this answer, finds them free.
+			var res result
+			func() {
+				defer func() {
+					if v := recover(); v != nil {
+						res = result{err: internalError(v)}
+					}
+				}()
+				req := &request{ctx: ctx, body: body, mem: mem, large: s.large}
+				defer func() {
+					if req.holdsLarge {
+						<-s.large
+					}
+				}()
+				res.v, res.err = fn(req)
 			}()
-			req := &request{ctx: ctx, body: body, mem: mem, large: s.large}
-			defer func() {
-				if req.holdsLarge {
-					<-s.large
-				}
-			}()
-			v, err := fn(req)
-			done <- result{v, err}
+			mem.release()
+			<-s.sem
+			done <- res
 		}()
 		select {
 		case res := <-done:

@@ -705,7 +705,7 @@ func TestConcurrencyTimeoutPanic(t *testing.T) {
 		t.Errorf("slot held by timed-out work: %d", code)
 	}
 	close(release)
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute) // only keeps a regression from hanging the suite
 	for {
 		code, _, body = call(t, s, "POST", "/v1/check", `{"graph": {"data": "<http://a> <http://b> <http://c> ."}}`)
 		if code == http.StatusOK || time.Now().After(deadline) {

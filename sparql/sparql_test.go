@@ -281,10 +281,11 @@ func TestTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	start := time.Now()
+	// The endpoint answers only when released: a deadline error (rather
+	// than a hang) shows the client gave up.
 	_, err := (&Client{Timeout: 200 * time.Millisecond}).Construct(context.Background(), srv.URL, "DESCRIBE <http://a>")
-	if err == nil || !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
-		t.Errorf("timeout: %v after %s", err, time.Since(start))
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("timeout: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)

@@ -126,7 +126,7 @@ func TestServeCommand(t *testing.T) {
 	go func() { done <- root.ExecuteContext(ctx) }()
 	re := regexp.MustCompile(`listening on (http://[^\s]+)`)
 	var url string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if m := re.FindStringSubmatch(stderr.String()); m != nil {
 			url = m[1]
 			break
@@ -188,7 +188,7 @@ func startServe(t *testing.T, args ...string) (string, *syncBuffer, func()) {
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
 	re := regexp.MustCompile(`listening on (http://[^\s]+)`)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if m := re.FindStringSubmatch(stderr.String()); m != nil {
 			return m[1], stderr, func() {
 				cancel()

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -364,14 +365,19 @@ func TestWaitUntil(t *testing.T) {
 	if err != nil || n != 3 {
 		t.Errorf("wait: %v after %d calls", err, n)
 	}
-	start := time.Now()
-	err = WaitUntil(ctx, 50*time.Millisecond, 10*time.Millisecond, func(context.Context) (bool, error) { return false, nil })
-	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "still false") {
-		t.Errorf("timeout: %v", err)
-	}
-	if d := time.Since(start); d < 50*time.Millisecond || d > 5*time.Second {
-		t.Errorf("timeout after %v", d)
-	}
+	// On virtual time: the condition is checked at 0, 10, ..., 50 ms
+	// (twice at 50 ms when the tick comes before the deadline), then the
+	// wait gives up, at 50 ms exactly.
+	synctest.Test(t, func(t *testing.T) {
+		start, calls := time.Now(), 0
+		err := WaitUntil(ctx, 50*time.Millisecond, 10*time.Millisecond, func(context.Context) (bool, error) { calls++; return false, nil })
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "still false") {
+			t.Errorf("timeout: %v", err)
+		}
+		if d := time.Since(start); d != 50*time.Millisecond || calls < 6 || calls > 7 {
+			t.Errorf("timeout after %v and %d checks, want 50ms and 6 or 7", d, calls)
+		}
+	})
 	boom := errors.New("boom")
 	err = WaitUntil(ctx, time.Second, time.Millisecond, func(context.Context) (bool, error) { return false, boom })
 	if !errors.Is(err, boom) {

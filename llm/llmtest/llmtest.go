@@ -2,7 +2,10 @@
 // for tests. It answers POST /v1/chat/completions (JSON, or SSE when the
 // request sets "stream": true) with replies scripted by a function of the
 // request, records every request, counts requests in flight, and can inject
-// error statuses and delays. It listens on loopback only.
+// error statuses and delays. It listens on loopback only, or, made with
+// NewInProcess, not at all: its client then hands each request to the server
+// in the calling goroutine, so that a test can run in a testing/synctest
+// bubble, on virtual time.
 package llmtest
 
 import (
@@ -132,8 +135,49 @@ func New(handler Handler) *Server {
 	return s
 }
 
+// NewInProcess makes a server that is not on the network: the client
+// HTTPClient returns hands every request to it in the calling goroutine.
+// Inside a testing/synctest bubble, where time is virtual and moves only
+// when every goroutine waits, the replies' delays and a client's timeouts
+// and backoffs then happen at exact instants, however busy the machine.
+func NewInProcess(handler Handler) *Server {
+	if handler == nil {
+		handler = Echo
+	}
+	return &Server{handler: handler, URL: "http://llmtest.invalid/v1"}
+}
+
+// HTTPClient returns a client for s: for a server made by NewInProcess the
+// only one that reaches it, for one made by New a client of its loopback
+// listener.
+func (s *Server) HTTPClient() *http.Client {
+	if s.srv != nil {
+		return s.srv.Client()
+	}
+	return &http.Client{Transport: inProcess{s}}
+}
+
+// inProcess is the transport of an in-process server.
+type inProcess struct{ s *Server }
+
+func (p inProcess) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body == nil {
+		r.Body = http.NoBody
+	}
+	defer r.Body.Close()
+	w := httptest.NewRecorder()
+	p.s.serve(w, r)
+	if err := r.Context().Err(); err != nil {
+		return nil, err
+	}
+	return w.Result(), nil
+}
+
 // Close shuts the server down, waiting for handlers to return.
 func (s *Server) Close() {
+	if s.srv == nil {
+		return
+	}
 	s.srv.CloseClientConnections()
 	s.srv.Close()
 }

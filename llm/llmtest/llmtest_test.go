@@ -171,7 +171,9 @@ func TestErrorsAndRoutes(t *testing.T) {
 }
 
 func TestDelayEndsWithClient(t *testing.T) {
-	s := New(func(Request) Reply { return Reply{Delay: time.Minute} })
+	// Close waits for the handlers: had the delay not ended with its
+	// client, it would wait the hour, past the test's time limit.
+	s := New(func(Request) Reply { return Reply{Delay: time.Hour} })
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/chat/completions",
@@ -179,11 +181,7 @@ func TestDelayEndsWithClient(t *testing.T) {
 	if _, err := http.DefaultClient.Do(req); err == nil {
 		t.Error("no error from a cancelled request")
 	}
-	start := time.Now()
 	s.Close()
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Close took %v", d)
-	}
 	if s.InFlight() != 0 || s.MaxInFlight() != 1 {
 		t.Errorf("in flight %d, max %d", s.InFlight(), s.MaxInFlight())
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -150,14 +151,35 @@ func TestRDFCContext(t *testing.T) {
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	start := time.Now()
-	_, err := CanonicalizeContext(ctx, d, Options{MaxWork: -1})
-	if !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := CanonicalizeContext(ctx, d, Options{MaxWork: -1}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("deadline: err = %v", err)
 	}
-	if el := time.Since(start); el > 5*time.Second {
-		t.Errorf("returned %v after the deadline", el)
+	// A deadline in the middle of the work, at a point that does not
+	// depend on the clock: the work stops at the first check that sees it.
+	for _, at := range []int64{2, 20} {
+		ctx := &pollCtx{Context: context.Background(), at: at}
+		if _, err := CanonicalizeContext(ctx, d, Options{MaxWork: -1}); !errors.Is(err, context.DeadlineExceeded) || ctx.polls.Load() != at {
+			t.Errorf("deadline at check %d: err = %v after %d checks", at, err, ctx.polls.Load())
+		}
+		ctx = &pollCtx{Context: context.Background(), at: at}
+		if _, err := HashContext(ctx, d, Options{MaxWork: -1}); !errors.Is(err, context.DeadlineExceeded) || ctx.polls.Load() != at {
+			t.Errorf("hash, deadline at check %d: err = %v after %d checks", at, err, ctx.polls.Load())
+		}
 	}
+}
+
+// pollCtx is a context whose deadline passes at its at-th Err call.
+type pollCtx struct {
+	context.Context
+	at    int64
+	polls atomic.Int64
+}
+
+func (c *pollCtx) Err() error {
+	if c.polls.Add(1) >= c.at {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // TestLabelContextAndMemory checks the fast labelling's bounds: a blank
