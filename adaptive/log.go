@@ -32,10 +32,10 @@ const (
 	KindAnswer      = "answer"      // an answer call on the test split
 )
 
-// Call statuses of a CallRecord.
+// Call statuses of a CallRecord (those of llm.CallRecord).
 const (
-	StatusOK     = "ok"
-	StatusFailed = "failed"
+	StatusOK     = llm.StatusOK
+	StatusFailed = llm.StatusFailed
 )
 
 // MaxLogLine bounds one line of the call log when it is read back.
@@ -54,26 +54,8 @@ type CallRecord struct {
 	Task       string `json:"task"`
 	Format     string `json:"format"`
 	Model      string `json:"model"`
-	Status     string `json:"status"`
-	Error      string `json:"error,omitempty"`
-	HTTPStatus int    `json:"http_status"`
-	Attempts   int    `json:"attempts"`
-	// LatencyMS is the duration of the last attempt.
-	LatencyMS   float64 `json:"latency_ms"`
-	RawRequest  string  `json:"raw_request"`
-	RawResponse string  `json:"raw_response"`
-	Response    string  `json:"response"`
-	Reasoning   string  `json:"reasoning,omitempty"`
-	Finish      string  `json:"finish_reason,omitempty"`
-	// Server-reported usage.
-	PromptTokens     int64 `json:"prompt_tokens"`
-	CompletionTokens int64 `json:"completion_tokens"`
-	ReasoningTokens  int64 `json:"reasoning_tokens"`
-	CachedTokens     int64 `json:"cached_tokens"`
-	// Locally counted tokens of the message contents and the response (-1
-	// without a tokenizer).
-	LocalPromptTokens     int `json:"local_prompt_tokens"`
-	LocalCompletionTokens int `json:"local_completion_tokens"`
+	// The call, its answer and usage.
+	llm.CallRecord
 	// Selector calls: the prior shown, the parsed chain or why the reply
 	// was rejected.
 	Prior      *float64 `json:"prior,omitempty"`

@@ -114,28 +114,14 @@ func (c *caller) call(ctx context.Context, kind, split string, q task.Question, 
 	if err != nil && ctx.Err() != nil {
 		return nil, errCanceled
 	}
+	var count func(string) int
+	if m.Tokenizer != nil {
+		count = m.Tokenizer.Count
+	}
 	r := &CallRecord{Key: key, Time: c.now().UTC().Format(time.RFC3339Nano), Kind: kind, Split: split,
-		QuestionID: q.ID, Task: q.Task, Format: format, Model: m.name(), HTTPStatus: resp.StatusCode,
-		Attempts: resp.Attempts, LatencyMS: float64(resp.Latency.Microseconds()) / 1000,
-		RawRequest: string(resp.RawRequest), RawResponse: string(resp.RawResponse),
-		LocalPromptTokens: -1, LocalCompletionTokens: -1}
-	if err != nil {
-		r.Status, r.Error = StatusFailed, err.Error()
-	} else {
-		r.Status = StatusOK
-		r.Response, r.Reasoning, r.Finish = resp.Text, resp.ReasoningText, resp.FinishReason
-		r.PromptTokens, r.CompletionTokens = resp.Usage.Prompt, resp.Usage.Completion
-		r.ReasoningTokens, r.CachedTokens = resp.Usage.Reasoning, resp.Usage.Cached
-		if m.Tokenizer != nil {
-			n := 0
-			for _, msg := range msgs {
-				n += m.Tokenizer.Count(msg.Content)
-			}
-			r.LocalPromptTokens, r.LocalCompletionTokens = n, m.Tokenizer.Count(resp.Text)
-		}
-		if finish != nil {
-			finish(r)
-		}
+		QuestionID: q.ID, Task: q.Task, Format: format, Model: m.name(), CallRecord: llm.NewCallRecord(msgs, resp, err, count)}
+	if err == nil && finish != nil {
+		finish(r)
 	}
 	if err := c.log.append(r); err != nil {
 		return nil, err

@@ -1,7 +1,9 @@
 package adaptive
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -602,6 +604,65 @@ func TestFailedCallsRetried(t *testing.T) {
 	}
 	if nFailed != 2 || len(recs) != 62 {
 		t.Fatalf("log: %d records, %d failed", len(recs), nFailed)
+	}
+}
+
+// TestResumeOldLog resumes a select run from a call log written before the
+// call record was shared with eval's answer log (testdata/oldlog: the run
+// of TestFailedCallsRetried, 30 selector calls, 2 failed): every line reads
+// back and marshals to its own bytes, and the resumed run makes only the 2
+// failed calls and the 30 answers, as from a log of today's.
+func TestResumeOldLog(t *testing.T) {
+	w := newWorld(t)
+	srv := llmtest.New(w.handler(t))
+	defer srv.Close()
+	old, err := os.ReadFile(filepath.Join("testdata", "oldlog", LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(old, []byte("\n")), []byte("\n"))
+	failed := 0
+	for i, line := range lines {
+		var r CallRecord
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if b, err := json.Marshal(&r); err != nil || !bytes.Equal(b, line) {
+			t.Errorf("line %d does not marshal back to its bytes (%v):\n%s\n%s", i+1, err, line, b)
+		}
+		if r.Status == StatusFailed {
+			failed++
+		}
+	}
+	if len(lines) != 30 || failed != 2 {
+		t.Fatalf("fixture: %d lines, %d failed, want 30 and 2", len(lines), failed)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, LogFile), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var obs []Observation
+	for f, r := range calRight() {
+		obs = append(obs, obsFrom(taskA, f, r[0], 4, 0)...)
+		obs = append(obs, obsFrom(taskB, f, r[1], 4, 0)...)
+	}
+	cal, err := FromObservations(obs, "scripted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), &Config{Model: newModel(srv.URL), Dir: dir}, cal, w.test, RunOptions{Band: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.Requests()); n != 2+30 {
+		t.Fatalf("resumed run made %d calls, want the 2 failed selector calls and 30 answers", n)
+	}
+	if got := res.Correct(PolicySelector); !reflect.DeepEqual(got, []bool{true, true, false, false, true, true}) {
+		t.Fatalf("selector after the resume: %v", got)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, LogFile))
+	if !bytes.HasPrefix(after, old) || len(readLogT(t, filepath.Join(dir, LogFile))) != 62 {
+		t.Fatal("the resume rewrote the old log, or did not append 32 records")
 	}
 }
 

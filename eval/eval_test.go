@@ -672,3 +672,65 @@ func TestFrozenSetOtherGraphRefused(t *testing.T) {
 		t.Fatalf("set on another graph: %v", err)
 	}
 }
+
+// TestResumeOldLog resumes a run folder written before the call record was
+// shared with the select log (testdata/oldlog: 16 calls, the first 3
+// failed, the Carol questions answered wrong): every line reads back and
+// marshals to its own bytes, the answered calls are skipped, only the
+// failed ones are made again, and the old lines stay as they were.
+func TestResumeOldLog(t *testing.T) {
+	dir := t.TempDir()
+	e := writeExp(t, dir, "http://127.0.0.1:1/v1", "")
+	p := prepare(t, e, dir)
+	out := filepath.Join(dir, "run")
+	if err := os.CopyFS(out, os.DirFS(filepath.Join("testdata", "oldlog"))); err != nil {
+		t.Fatal(err)
+	}
+	old, err := os.ReadFile(filepath.Join(out, AnswersFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(old, []byte("\n")), []byte("\n"))
+	failed := 0
+	for i, line := range lines {
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if b, err := json.Marshal(&r); err != nil || !bytes.Equal(b, line) {
+			t.Errorf("line %d does not marshal back to its bytes (%v):\n%s\n%s", i+1, err, line, b)
+		}
+		if r.Status == StatusFailed {
+			failed++
+		}
+	}
+	if len(lines) != 16 || failed != 3 {
+		t.Fatalf("fixture: %d lines, %d failed, want 16 and 3", len(lines), failed)
+	}
+	srv := llmtest.New(goldHandler(p, "Carol"))
+	defer srv.Close()
+	e.Models[0].BaseURL = srv.URL
+	res, err := Run(context.Background(), p, RunOptions{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Skipped != 13 || res.Done != 3 || res.Failed != 0 || len(srv.Requests()) != 3 {
+		t.Fatalf("resume: %+v, %d requests; want 13 skipped and the 3 failed calls made again", res, len(srv.Requests()))
+	}
+	after, _ := os.ReadFile(filepath.Join(out, AnswersFile))
+	if !bytes.HasPrefix(after, old) {
+		t.Fatal("resume rewrote the old log's bytes")
+	}
+	ok := map[string]bool{}
+	for _, r := range readLog(t, out) {
+		if r.Status == StatusOK {
+			ok[r.Key] = true
+			if r.Correct == strings.Contains(r.Response, "no idea") {
+				t.Errorf("%s: correct %t for %q", r.Key, r.Correct, r.Response)
+			}
+		}
+	}
+	if len(ok) != 16 {
+		t.Errorf("%d calls answered after the resume, want 16", len(ok))
+	}
+}

@@ -33,10 +33,10 @@ const (
 	ContextsDir   = "contexts"
 )
 
-// Call outcomes of a Record.
+// Call outcomes of a Record (those of llm.CallRecord).
 const (
-	StatusOK     = "ok"
-	StatusFailed = "failed"
+	StatusOK     = llm.StatusOK
+	StatusFailed = llm.StatusFailed
 )
 
 // MaxRecordLine bounds one line of answers.jsonl when it is read back.
@@ -71,32 +71,15 @@ type Record struct {
 	// Model is the model's name in the run; Tokenizer its tokenizer, which
 	// counted the Local*Tokens ("" when it has none). BaseURL is the
 	// endpoint called, without user information, query or fragment.
-	Model      string  `json:"model"`
-	BaseURL    string  `json:"base_url,omitempty"`
-	Tokenizer  string  `json:"tokenizer"`
-	QuestionID string  `json:"question_id"`
-	QuestionK  string  `json:"question_key"`
-	Trial      int     `json:"trial"`
-	Status     string  `json:"status"`
-	Error      string  `json:"error,omitempty"`
-	HTTPStatus int     `json:"http_status"`
-	Attempts   int     `json:"attempts"`
-	LatencyMS  float64 `json:"latency_ms"`
-	// RawRequest and RawResponse are the bodies of the last attempt.
-	RawRequest  string `json:"raw_request"`
-	RawResponse string `json:"raw_response"`
-	Response    string `json:"response"`
-	Reasoning   string `json:"reasoning,omitempty"`
-	Finish      string `json:"finish_reason,omitempty"`
-	// Server-reported usage.
-	PromptTokens     int64 `json:"prompt_tokens"`
-	CompletionTokens int64 `json:"completion_tokens"`
-	ReasoningTokens  int64 `json:"reasoning_tokens"`
-	CachedTokens     int64 `json:"cached_tokens"`
-	// Locally counted tokens (-1 without a tokenizer): the message contents
-	// (no chat template) and the response text.
-	LocalPromptTokens     int `json:"local_prompt_tokens"`
-	LocalCompletionTokens int `json:"local_completion_tokens"`
+	Model      string `json:"model"`
+	BaseURL    string `json:"base_url,omitempty"`
+	Tokenizer  string `json:"tokenizer"`
+	QuestionID string `json:"question_id"`
+	QuestionK  string `json:"question_key"`
+	Trial      int    `json:"trial"`
+	// The call, its answer and usage (the local tokens counted by
+	// Tokenizer).
+	llm.CallRecord
 	// Score of an ok call.
 	Scorer  string  `json:"scorer,omitempty"`
 	Rule    string  `json:"rule,omitempty"`
@@ -415,29 +398,18 @@ func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.T
 	} else {
 		err = merr
 	}
+	var count func(string) int
+	if tok != nil {
+		count = tok.Count
+	}
 	r := &Record{RunID: p.Manifest.RunID, Key: j.key, Time: now().UTC().Format(time.RFC3339Nano),
 		Task: j.en.Task, Graph: j.en.Graph, Item: j.en.Item, GraphSHA1: j.c.GraphSHA1, Arm: j.c.Arm, Format: j.c.Format,
 		ContextSHA: j.c.SHA1, Ordering: j.c.OrderingName(), OrderSeed: j.c.OrderSeed, Anchor: j.c.Anchor,
 		Budget: j.c.Budget, BudgetPolicy: j.c.Policy, BudgetTokenizer: j.c.Tokenizer, ContextTokens: j.c.Tokens,
 		Model: m.ModelName(), BaseURL: redactURL(m.BaseURL), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
-		QuestionK: j.en.Key, Trial: j.trial, HTTPStatus: resp.StatusCode, Attempts: resp.Attempts,
-		LatencyMS:  float64(resp.Latency.Microseconds()) / 1000,
-		RawRequest: string(resp.RawRequest), RawResponse: string(resp.RawResponse),
-		LocalPromptTokens: -1, LocalCompletionTokens: -1}
+		QuestionK: j.en.Key, Trial: j.trial, CallRecord: llm.NewCallRecord(msgs, resp, err, count)}
 	if err != nil {
-		r.Status, r.Error = StatusFailed, err.Error()
 		return r, true
-	}
-	r.Status = StatusOK
-	r.Response, r.Reasoning, r.Finish = resp.Text, resp.ReasoningText, resp.FinishReason
-	r.PromptTokens, r.CompletionTokens = resp.Usage.Prompt, resp.Usage.Completion
-	r.ReasoningTokens, r.CachedTokens = resp.Usage.Reasoning, resp.Usage.Cached
-	if tok != nil {
-		n := 0
-		for _, msg := range msgs {
-			n += tok.Count(msg.Content)
-		}
-		r.LocalPromptTokens, r.LocalCompletionTokens = n, tok.Count(resp.Text)
 	}
 	sc := scorerOf(j.en.Scorer).Score(j.en.Q, resp.Text)
 	r.Scorer, r.Rule, r.Parsed, r.Correct, r.Score = j.en.Scorer, sc.Rule, sc.Parsed, sc.Correct, sc.Score
