@@ -1,11 +1,16 @@
 package server
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -13,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -461,6 +467,43 @@ func (e *e2e) setInput(id, value string) {
 	}
 }
 
+// optionNames records the names of the ISOLDA options of the requests a
+// handler gets.
+type optionNames struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (o *optionNames) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			var req struct {
+				Options map[string]json.RawMessage `json:"options"`
+			}
+			if json.Unmarshal(body, &req) == nil {
+				o.mu.Lock()
+				if o.seen == nil {
+					o.seen = map[string]bool{}
+				}
+				for k := range req.Options {
+					o.seen[k] = true
+				}
+				o.mu.Unlock()
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// names returns the option names seen, sorted.
+func (o *optionNames) names() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Sorted(maps.Keys(o.seen))
+}
+
 // serializeCalls counts the POST /v1/serialize requests the page made.
 func (e *e2e) serializeCalls() int {
 	var n int
@@ -483,7 +526,8 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	downloads := t.TempDir()
 	b := browsertest.Start(t, browsertest.Options{
 		Prefs: map[string]any{"download.default_directory": downloads, "download.prompt_for_download": false}})
-	srv := httptest.NewServer(New(Config{AllowedTokenizers: []string{token.O200KBase, token.CL100KBase}}))
+	sent := &optionNames{}
+	srv := httptest.NewServer(sent.wrap(New(Config{AllowedTokenizers: []string{token.O200KBase, token.CL100KBase}})))
 	defer srv.Close()
 	e := &e2e{Browser: b, t: t, ctx: b.Ctx, s: b.S, downloads: downloads, toks: token.NewRegistry(token.Options{})}
 	ctx, s := b.Ctx, b.S
@@ -597,9 +641,9 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	// 2. ISOLDA options (spec 0.3, a legend glossary, inline blank nodes)
 	// and then a token budget.
 	e.click(e.find("#isolda-options summary"))
-	e.pick("opt-version", isolda.V03)
+	e.pick("opt-spec", isolda.V03)
 	e.pick("opt-glossary", isolda.GlossaryLegend)
-	e.click(e.find("#opt-inline_blanks"))
+	e.click(e.find("#opt-inline_bnodes"))
 	names = []string{"isolda", "turtle"}
 	e.selectFormats(names)
 	status, isErr = e.run()
@@ -637,11 +681,17 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		}
 		fmt.Printf("playground e2e: %s cut to %d tokens (budget %d of %d): %s\n", names[i], tok.Count(text), budget, full, cut)
 	}
+	// The page spells the options as the CLI's flags, not with the
+	// deprecated API names.
+	if got := sent.names(); !slices.Contains(got, "spec") || !slices.Contains(got, "inline_bnodes") ||
+		slices.Contains(got, "version") || slices.Contains(got, "inline_blanks") {
+		t.Errorf("options sent by the page: %v, want spec and inline_bnodes, never version or inline_blanks", got)
+	}
 	// Back to no budget and no options.
 	e.setInput("budget", "")
-	e.pick("opt-version", "")
+	e.pick("opt-spec", "")
 	e.pick("opt-glossary", "")
-	e.click(e.find("#opt-inline_blanks"))
+	e.click(e.find("#opt-inline_bnodes"))
 	b.CheckConsole("options and budget", nil)
 
 	// 3. A broken graph: the error, with its line and column, once, after

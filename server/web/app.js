@@ -156,8 +156,8 @@
     return g;
   }
 
-  const OPTION_SELECTS = ["version", "ids", "glossary", "layout"];
-  const OPTION_FLAGS = ["no_constants", "no_types", "continuation", "inline_blanks", "inverse_index", "iri_ids", "datatype_prefixes"];
+  const OPTION_SELECTS = ["spec", "ids", "glossary", "layout"];
+  const OPTION_FLAGS = ["no_constants", "no_types", "continuation", "inline_bnodes", "inverse_index", "iri_ids", "datatype_prefixes"];
 
   // isoldaOptions returns the ISOLDA options set on the page (null: none).
   function isoldaOptions() {
