@@ -10,10 +10,7 @@
 package text2kg
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"unicode"
@@ -21,79 +18,9 @@ import (
 
 	"github.com/dlclark/regexp2"
 
+	"github.com/isolda/isolda/formats/ontology"
 	"github.com/isolda/isolda/internal/py"
-	"github.com/isolda/isolda/rdf"
 )
-
-// Ontology is a Text2KGBench ontology
-// (ontologies/{n}_{name}_ontology.json).
-type Ontology struct {
-	Title     string     `json:"title"`
-	ID        string     `json:"id"`
-	Concepts  []Concept  `json:"concepts"`
-	Relations []Relation `json:"relations"`
-}
-
-// Concept is an ontology concept.
-type Concept struct {
-	QID   string `json:"qid"`
-	Label string `json:"label"`
-}
-
-// Relation is an ontology relation with its domain and range (a concept
-// id, or a literal type such as number, string or Date).
-type Relation struct {
-	PID    string `json:"pid"`
-	Label  string `json:"label"`
-	Domain string `json:"domain"`
-	Range  string `json:"range"`
-}
-
-// MaxOntologyBytes bounds the size of an ontology file.
-const MaxOntologyBytes = 16 << 20
-
-// LoadOntology reads an ontology JSON file.
-func LoadOntology(r io.Reader) (*Ontology, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxOntologyBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxOntologyBytes {
-		return nil, fmt.Errorf("task: ontology larger than %d bytes", MaxOntologyBytes)
-	}
-	var o Ontology
-	if err := json.Unmarshal(b, &o); err != nil {
-		return nil, jsonError(b, err)
-	}
-	return &o, nil
-}
-
-// jsonError converts a JSON error to an *rdf.ParseError with the line
-// and column of its offset.
-func jsonError(b []byte, err error) error {
-	off := int64(0)
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		off = te.Offset
-	}
-	if off > int64(len(b)) {
-		off = int64(len(b))
-	}
-	line, col := 1, 1
-	for _, c := range b[:off] {
-		if c == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return &rdf.ParseError{Line: line, Column: col, Msg: err.Error(), Err: err}
-}
 
 // Triple is a (subject, relation, object) triple of labels.
 type Triple struct {
@@ -114,7 +41,7 @@ const promptHead = "Given the following ontology and sentences, please extract t
 // example sentence (the most similar training sentence, which the caller
 // chooses) with its triples, one `rel(sub, obj)` per line, and the test
 // sentence.
-func Prompt(o *Ontology, exampleSentence string, example []Triple, testSentence string) string {
+func Prompt(o *ontology.Ontology, exampleSentence string, example []Triple, testSentence string) string {
 	var b strings.Builder
 	b.WriteString(promptHead)
 	b.WriteString("Ontology Concepts: ")
@@ -131,7 +58,7 @@ func Prompt(o *Ontology, exampleSentence string, example []Triple, testSentence 
 			b.WriteString(", ")
 		}
 		b.WriteString(strings.ReplaceAll(r.Label, " ", "_"))
-		b.WriteString("(" + o.conceptLabel(r.Domain) + "," + r.Range + ")")
+		b.WriteString("(" + conceptLabel(o, r.Domain) + "," + r.Range + ")")
 	}
 	b.WriteString("\n\nExample Sentence: " + exampleSentence + "\nExample Output:\n")
 	for i, t := range example {
@@ -144,11 +71,11 @@ func Prompt(o *Ontology, exampleSentence string, example []Triple, testSentence 
 	return b.String()
 }
 
-// conceptLabel returns the label of the concept whose qid is id, or "" when
-// there is none.
-func (o *Ontology) conceptLabel(id string) string {
+// conceptLabel returns the label of the concept of o whose qid is id, or ""
+// when there is none.
+func conceptLabel(o *ontology.Ontology, id string) string {
 	for _, c := range o.Concepts {
-		if c.QID == id {
+		if c.ID == id {
 			return c.Label
 		}
 	}
@@ -263,7 +190,7 @@ type Scores struct {
 //  4. ontology conformance over the unfiltered system triples (1 with no
 //     triples), relation hallucination = 1 - conformance (0 with none);
 //  5. subject and object hallucination (see HallucinationContext).
-func Score(o *Ontology, sentence string, gold, system []Triple) Scores {
+func Score(o *ontology.Ontology, sentence string, gold, system []Triple) Scores {
 	var s Scores
 	goldRels := map[string]bool{}
 	for _, t := range gold {
@@ -326,7 +253,7 @@ func NormalizeTriple(t Triple) string {
 // OntologyConformance is run_eval.py's get_ontology_conformance: the
 // fraction of triples whose relation is an ontology relation label (spaces
 // as "_"), and 1 minus it; (1, 0) with no triples.
-func OntologyConformance(o *Ontology, triples []Triple) (conformance, relHalluc float64) {
+func OntologyConformance(o *ontology.Ontology, triples []Triple) (conformance, relHalluc float64) {
 	if len(triples) == 0 {
 		return 1, 0
 	}
@@ -348,7 +275,7 @@ func OntologyConformance(o *Ontology, triples []Triple) (conformance, relHalluc 
 // in: the sentence immediately followed (no separator) by the concept
 // labels joined by spaces, word-tokenized, each token Porter-stemmed, joined
 // without separator, "_" and white space removed, lower-cased.
-func HallucinationContext(o *Ontology, sentence string) string {
+func HallucinationContext(o *ontology.Ontology, sentence string) string {
 	labels := make([]string, len(o.Concepts))
 	for i, c := range o.Concepts {
 		labels[i] = c.Label
@@ -374,7 +301,7 @@ func stemJoin(s string) string {
 // Hallucination is run_eval.py's get_subject_object_hallucinations: the
 // fractions of triples whose cleaned subject (object) is not a substring of
 // the context; (0, 0) with no triples.
-func Hallucination(o *Ontology, sentence string, triples []Triple) (sub, obj float64) {
+func Hallucination(o *ontology.Ontology, sentence string, triples []Triple) (sub, obj float64) {
 	if len(triples) == 0 {
 		return 0, 0
 	}

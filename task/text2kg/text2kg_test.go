@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/formats/ontology"
 	"github.com/isolda/isolda/internal/shared"
 )
 
@@ -35,15 +36,10 @@ func readJSONL(t *testing.T, path string, each func(line []byte)) {
 
 // testOntology loads the ontology of a sentence id such as
 // "ont_7_company_test_1".
-func testOntology(t *testing.T, id string) *Ontology {
+func testOntology(t *testing.T, id string) *ontology.Ontology {
 	t.Helper()
 	name := strings.TrimPrefix(id[:strings.Index(id, "_test_")], "ont_")
-	f, err := os.Open(shared.MustPath(t, "data", "text2kgbench", "ontologies", name+"_ontology.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	o, err := LoadOntology(f)
+	o, err := ontology.LoadFile(shared.MustPath(t, "data", "text2kgbench", "ontologies", name+"_ontology.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +393,7 @@ func FuzzT2K(f *testing.F) {
 	for _, s := range []string{"staff(The AWH Engineering College, 250)", "a(b,)", "x((1) y, 2 (kg))\nrel(\"s\", 's')", "((((,))))", "dean(X,\n)", "é(ü, ß)"} {
 		f.Add(s)
 	}
-	o := &Ontology{Concepts: []Concept{{"University", "University"}}, Relations: []Relation{{"staff", "staff", "University", "number"}}}
+	o := &ontology.Ontology{Concepts: []ontology.Concept{{ID: "University", Label: "University"}}, Relations: []ontology.Relation{{ID: "staff", Label: "staff", Domain: "University", Range: "number"}}}
 	gold := []Triple{{"AWH_Engineering_College", "staff", "250"}}
 	f.Fuzz(func(t *testing.T, resp string) {
 		tr := ParseResponse(resp)
@@ -416,7 +412,7 @@ func FuzzT2K(f *testing.F) {
 }
 
 func BenchmarkT2KScore(b *testing.B) {
-	o := &Ontology{Concepts: []Concept{{"University", "University"}, {"City", "City"}}, Relations: []Relation{{"staff", "staff", "University", "number"}, {"city", "city", "University", "City"}}}
+	o := &ontology.Ontology{Concepts: []ontology.Concept{{ID: "University", Label: "University"}, {ID: "City", Label: "City"}}, Relations: []ontology.Relation{{ID: "staff", Label: "staff", Domain: "University", Range: "number"}, {ID: "city", Label: "city", Domain: "University", Range: "City"}}}
 	sent := "The AWH Engineering College is located in Kuttikkattoor, Kerala and it has 250 academic staff."
 	gold := []Triple{{"AWH_Engineering_College", "academicStaffSize", "250"}, {"AWH_Engineering_College", "city", "\"Kuttikkattoor\""}}
 	resp := "staff(The AWH Engineering College, 250)\ncity(AWH Engineering College, Kuttikkattoor)"
@@ -567,7 +563,7 @@ func hostileTexts() map[string]string {
 // TestT2KHostileInput scores hallucinations on long hostile texts; their
 // time is measured by BenchmarkT2KHostileInput.
 func TestT2KHostileInput(t *testing.T) {
-	o := &Ontology{Concepts: []Concept{{"University", "University"}}}
+	o := &ontology.Ontology{Concepts: []ontology.Concept{{ID: "University", Label: "University"}}}
 	for name, s := range hostileTexts() {
 		tr := ParseResponse(s)
 		if sub, obj := Hallucination(o, s, append(tr, Triple{Sub: s, Rel: "r", Obj: s})); sub < 0 || obj < 0 {
@@ -579,7 +575,7 @@ func TestT2KHostileInput(t *testing.T) {
 // BenchmarkT2KHostileInput times the parse and the hallucination scores of
 // each hostile text.
 func BenchmarkT2KHostileInput(b *testing.B) {
-	o := &Ontology{Concepts: []Concept{{"University", "University"}}}
+	o := &ontology.Ontology{Concepts: []ontology.Concept{{ID: "University", Label: "University"}}}
 	texts := hostileTexts()
 	for _, name := range slices.Sorted(maps.Keys(texts)) {
 		s := texts[name]
