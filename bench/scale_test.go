@@ -2,11 +2,10 @@ package bench
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/internal/cputime"
 	"github.com/isolda/isolda/token"
 )
 
@@ -21,7 +20,7 @@ func BenchmarkSyntheticSweep(b *testing.B) {
 			p := graphrag.DefaultParameters()
 			p.Services, p.NoiseEdges = n, 2*n
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Used()
 			for b.Loop() {
 				rep, err := Synthetic(SyntheticOptions{Parameters: p, Tokenizers: []token.Tokenizer{tok}})
 				if err != nil {
@@ -30,7 +29,7 @@ func BenchmarkSyntheticSweep(b *testing.B) {
 				b.ReportMetric(float64(rep.Graph.Nodes+rep.Graph.Edges), "records")
 			}
 			// CPU time is steadier than wall time on a shared machine.
-			b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Used()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
@@ -48,15 +47,6 @@ func BenchmarkDefaultRun(b *testing.B) {
 	}
 }
 
-// cpuTime returns the process's user plus system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkSyntheticBudgets adds the full budget study (five budgets, five
 // orderings, two policies, six formats) to the sweep.
 func BenchmarkSyntheticBudgets(b *testing.B) {
@@ -66,14 +56,14 @@ func BenchmarkSyntheticBudgets(b *testing.B) {
 			p := graphrag.DefaultParameters()
 			p.Services, p.NoiseEdges = n, 2*n
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Used()
 			for b.Loop() {
 				if _, err := Synthetic(SyntheticOptions{Parameters: p, Tokenizers: []token.Tokenizer{tok},
 					Budgets: DefaultBudgets()}); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Used()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
@@ -90,14 +80,14 @@ func BenchmarkGraphBudgets(b *testing.B) {
 	for _, in := range exampleInputs(b) {
 		b.Run(in.Name, func(b *testing.B) {
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Used()
 			for b.Loop() {
 				if _, err := GraphBudgets(in, fs, GraphBudgetOptions{Budgets: DefaultBudgets(), Orderings: Orderings(),
 					ShuffleSeed: 1, Count: tok.Count}); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Used()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

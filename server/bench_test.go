@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/isolda/isolda/internal/cputime"
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/token"
 )
@@ -48,16 +49,16 @@ func BenchmarkSerialize(b *testing.B) {
 	lat := make([]time.Duration, 0, b.N)
 	b.SetBytes(int64(len(body)))
 	b.ResetTimer()
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Used()
 	for range b.N {
 		start := time.Now()
 		post()
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
-	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+	if cpu := cputime.Used() - cpu0; cpu > 0 {
 		// Client and server together: the process's CPU time per request.
-		b.ReportMetric(cpu*1000/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(cpu.Seconds()*1000/float64(b.N), "cpu-ms/op")
 	}
 	slices.Sort(lat)
 	q := func(p float64) float64 {

@@ -4,7 +4,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/isolda/isolda/internal/cputime"
 	"github.com/isolda/isolda/internal/shared"
 )
 
@@ -28,16 +30,16 @@ func benchText(b *testing.B) string {
 
 // cpuTimer reports CPU seconds per op beside the wall time, since the
 // benchmark machine is shared.
-type cpuTimer struct{ start float64 }
+type cpuTimer struct{ start time.Duration }
 
 func startCPU(b *testing.B) cpuTimer {
 	b.ResetTimer()
-	return cpuTimer{cpuSeconds()}
+	return cpuTimer{cputime.Used()}
 }
 
 func (c cpuTimer) stop(b *testing.B) float64 {
 	b.StopTimer()
-	sec := (cpuSeconds() - c.start) / float64(b.N)
+	sec := (cputime.Used() - c.start).Seconds() / float64(b.N)
 	b.ReportMetric(sec*1e3, "cpu-ms/op")
 	return sec
 }
