@@ -7,38 +7,28 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/w3c"
 	"github.com/isolda/isolda/rdf"
 )
 
-type canonTest struct {
-	ID            string `json:"id"`
-	Type          string `json:"type"`
-	Name          string `json:"name"`
-	HashAlgorithm string `json:"hashAlgorithm"`
-	Action        string `json:"action"`
-	Result        string `json:"result"`
-}
-
-func loadCanonManifest(t *testing.T) (string, []canonTest) {
-	dir := shared.MustPath(t, "conformance", "rdf-canon")
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.jsonld"))
+// loadCanonManifest reads the tests of the W3C rdf-canon suite's manifest,
+// as every conformance test reads its suite (internal/w3c).
+func loadCanonManifest(t *testing.T) []w3c.Test {
+	tests, err := w3c.Load(shared.MustPath(t, "conformance", "rdf-canon", "manifest.ttl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m struct {
-		Entries []canonTest `json:"entries"`
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return dir, m.Entries
+	return tests
 }
+
+// fragment returns the part of a test IRI after its '#', the test's name
+// in the suite (test001c).
+func fragment(id string) string { return id[strings.LastIndexByte(id, '#')+1:] }
 
 // knownFailures lists the rdf-canon tests this implementation does not pass,
 // with the reason. It is empty: every test passes.
@@ -49,20 +39,24 @@ var knownFailures = map[string]string{}
 // map equal to the expected JSON) and RDFC10NegativeEvalTest (must fail
 // with the work limit).
 func TestRDFC10Conformance(t *testing.T) {
-	dir, tests := loadCanonManifest(t)
+	tests := loadCanonManifest(t)
 	type count struct{ pass, fail, total int }
 	counts := map[string]*count{}
 	for _, tc := range tests {
-		typ := strings.TrimPrefix(tc.Type, "rdfc:")
+		typ := tc.Type
 		c := counts[typ]
 		if c == nil {
 			c = &count{}
 			counts[typ] = c
 		}
 		c.total++
-		ok := t.Run(strings.TrimPrefix(tc.ID, "#"), func(t *testing.T) {
-			d := loadNQuads(t, filepath.Join(dir, tc.Action))
-			res, err := Canonicalize(d, Options{HashAlgorithm: tc.HashAlgorithm})
+		ok := t.Run(fragment(tc.ID), func(t *testing.T) {
+			d := loadNQuads(t, tc.Action)
+			var hash string
+			if h := tc.Extra[w3c.RDFC+"hashAlgorithm"]; len(h) > 0 {
+				hash = h[0]
+			}
+			res, err := Canonicalize(d, Options{HashAlgorithm: hash})
 			switch typ {
 			case "RDFC10NegativeEvalTest":
 				if !errors.Is(err, rdf.ErrLimit) {
@@ -73,7 +67,7 @@ func TestRDFC10Conformance(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := os.ReadFile(filepath.Join(dir, tc.Result))
+				want, err := os.ReadFile(tc.Result)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -84,7 +78,7 @@ func TestRDFC10Conformance(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := os.ReadFile(filepath.Join(dir, tc.Result))
+				b, err := os.ReadFile(tc.Result)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,8 +97,8 @@ func TestRDFC10Conformance(t *testing.T) {
 			c.pass++
 		} else {
 			c.fail++
-			if _, known := knownFailures[tc.ID]; !known {
-				t.Errorf("%s failed and is not a known failure", tc.ID)
+			if _, known := knownFailures[fragment(tc.ID)]; !known {
+				t.Errorf("%s failed and is not a known failure", fragment(tc.ID))
 			}
 		}
 	}
@@ -122,25 +116,26 @@ func TestRDFC10Conformance(t *testing.T) {
 // oracle for the fast labelling: each input is isomorphic to its expected
 // canonical output, and BlankOrder is stable under relabelling.
 func TestSuiteIsomorphism(t *testing.T) {
-	dir, tests := loadCanonManifest(t)
+	tests := loadCanonManifest(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	n := 0
 	for _, tc := range tests {
-		if tc.Type == "rdfc:RDFC10NegativeEvalTest" {
+		id := "#" + fragment(tc.ID)
+		if tc.Type == "RDFC10NegativeEvalTest" {
 			// The poison clique is hard for RDFC-1.0 but not for the fast
 			// labelling.
-			checkCanonical(t, tc.ID, loadNQuads(t, filepath.Join(dir, tc.Action)), rng)
+			checkCanonical(t, id, loadNQuads(t, tc.Action), rng)
 			continue
 		}
-		if tc.Type != "rdfc:RDFC10EvalTest" {
+		if tc.Type != "RDFC10EvalTest" {
 			continue
 		}
-		in := loadNQuads(t, filepath.Join(dir, tc.Action))
-		out := loadNQuads(t, filepath.Join(dir, tc.Result))
+		in := loadNQuads(t, tc.Action)
+		out := loadNQuads(t, tc.Result)
 		if !mustIso(t, in, out) {
-			t.Errorf("%s: input not isomorphic to its canonical output", tc.ID)
+			t.Errorf("%s: input not isomorphic to its canonical output", id)
 		}
-		checkCanonical(t, tc.ID, in, rng)
+		checkCanonical(t, id, in, rng)
 		n++
 	}
 	t.Logf("rdf-canon inputs isomorphic to their outputs: %d", n)
