@@ -135,53 +135,41 @@ func (w *writer) flush() error {
 	return w.w.Flush()
 }
 
-// jsonString writes s as Python's json.dumps(s, ensure_ascii=False) does
-// (checkUTF8 has rejected invalid UTF-8).
-func (w *writer) jsonString(s string) {
-	if w.err == nil {
-		w.err = py.WriteJSONString(w.w, s, false)
-	}
-}
-
 // EncodePrettyJSON writes the reference program's pretty_json:
 // json.dumps({"nodes": [...], "edges": [...]}, indent=2, ensure_ascii=False).
 func EncodePrettyJSON(out io.Writer, g Graph) error {
 	if err := checkUTF8(g); err != nil {
 		return err
 	}
-	w := newWriter(out)
-	w.str("{\n  \"nodes\": [")
-	for i, n := range g.Nodes {
-		if i > 0 {
-			w.str(",")
-		}
-		w.str("\n    {\n      \"id\": ")
-		w.jsonString(n.ID)
-		w.str(",\n      \"type\": ")
-		w.jsonString(n.Type)
-		w.str("\n    }")
+	w := bufio.NewWriter(out)
+	d := py.NewDumper(w, 2, false)
+	d.OpenObject()
+	d.Key("nodes")
+	d.OpenArray()
+	for _, n := range g.Nodes {
+		d.OpenObject()
+		d.Key("id")
+		d.String(n.ID)
+		d.Key("type")
+		d.String(n.Type)
+		d.Close()
 	}
-	if len(g.Nodes) > 0 {
-		w.str("\n  ")
+	d.Close()
+	d.Key("edges")
+	d.OpenArray()
+	for _, e := range g.Edges {
+		d.OpenObject()
+		d.Key("source")
+		d.String(e.Source)
+		d.Key("relation")
+		d.String(e.Relation)
+		d.Key("target")
+		d.String(e.Target)
+		d.Close()
 	}
-	w.str("],\n  \"edges\": [")
-	for i, e := range g.Edges {
-		if i > 0 {
-			w.str(",")
-		}
-		w.str("\n    {\n      \"source\": ")
-		w.jsonString(e.Source)
-		w.str(",\n      \"relation\": ")
-		w.jsonString(e.Relation)
-		w.str(",\n      \"target\": ")
-		w.jsonString(e.Target)
-		w.str("\n    }")
-	}
-	if len(g.Edges) > 0 {
-		w.str("\n  ")
-	}
-	w.str("]\n}")
-	return w.flush()
+	d.Close()
+	d.Close()
+	return w.Flush() // a bufio.Writer keeps its first write error
 }
 
 // EncodeCompactJSON writes the reference program's compact_json:
@@ -190,33 +178,30 @@ func EncodeCompactJSON(out io.Writer, g Graph) error {
 	if err := checkUTF8(g); err != nil {
 		return err
 	}
-	w := newWriter(out)
-	w.str(`{"n":[`)
-	for i, n := range g.Nodes {
-		if i > 0 {
-			w.str(",")
-		}
-		w.str("[")
-		w.jsonString(n.ID)
-		w.str(",")
-		w.jsonString(n.Type)
-		w.str("]")
+	w := bufio.NewWriter(out)
+	d := py.NewDumper(w, 0, false)
+	d.OpenObject()
+	d.Key("n")
+	d.OpenArray()
+	for _, n := range g.Nodes {
+		d.OpenArray()
+		d.String(n.ID)
+		d.String(n.Type)
+		d.Close()
 	}
-	w.str(`],"e":[`)
-	for i, e := range g.Edges {
-		if i > 0 {
-			w.str(",")
-		}
-		w.str("[")
-		w.jsonString(e.Source)
-		w.str(",")
-		w.jsonString(e.Relation)
-		w.str(",")
-		w.jsonString(e.Target)
-		w.str("]")
+	d.Close()
+	d.Key("e")
+	d.OpenArray()
+	for _, e := range g.Edges {
+		d.OpenArray()
+		d.String(e.Source)
+		d.String(e.Relation)
+		d.String(e.Target)
+		d.Close()
 	}
-	w.str("]}")
-	return w.flush()
+	d.Close()
+	d.Close()
+	return w.Flush()
 }
 
 // EncodeJSONL writes the reference program's jsonl: one compact object per
@@ -226,33 +211,30 @@ func EncodeJSONL(out io.Writer, g Graph) error {
 	if err := checkUTF8(g); err != nil {
 		return err
 	}
-	w := newWriter(out)
+	w := bufio.NewWriter(out)
+	d := py.NewDumper(w, 0, false)
 	first := true
-	sep := func() {
+	record := func(kind string, kv ...string) {
 		if !first {
-			w.str("\n")
+			w.WriteByte('\n')
 		}
 		first = false
+		d.OpenObject()
+		d.Key("k")
+		d.String(kind)
+		for i := 0; i < len(kv); i += 2 {
+			d.Key(kv[i])
+			d.String(kv[i+1])
+		}
+		d.Close()
 	}
 	for _, n := range g.Nodes {
-		sep()
-		w.str(`{"k":"n","id":`)
-		w.jsonString(n.ID)
-		w.str(`,"t":`)
-		w.jsonString(n.Type)
-		w.str("}")
+		record("n", "id", n.ID, "t", n.Type)
 	}
 	for _, e := range g.Edges {
-		sep()
-		w.str(`{"k":"e","s":`)
-		w.jsonString(e.Source)
-		w.str(`,"r":`)
-		w.jsonString(e.Relation)
-		w.str(`,"t":`)
-		w.jsonString(e.Target)
-		w.str("}")
+		record("e", "s", e.Source, "r", e.Relation, "t", e.Target)
 	}
-	return w.flush()
+	return w.Flush()
 }
 
 // csvField writes one field as Python's csv.writer (QUOTE_MINIMAL,

@@ -397,17 +397,9 @@ func compareObjects(a, b term) int {
 
 // ---------------------------------------------------------------- JSON-LD
 
-const jsonLDContext = `{
-  "@context": {
-    "@context": {
-      "ex": "http://example.org/countries#",
-      "label": "rdfs:label",
-      "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-      "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-      "type": "@type"
-    }
-  },
-  "@graph": [`
+// jsonLDContext is the benchmark's JSON-LD context, written under
+// "@context" as rdflib nests it, keys sorted.
+var jsonLDContext = [][2]string{{"ex", exNS}, {"label", "rdfs:label"}, {"rdf", rdfNS}, {"rdfs", rdfsNS}, {"type", "@type"}}
 
 // shrinkIRI is rdflib's jsonld Context.shrink_iri / to_symbol for the
 // benchmark's context: split at the last '#', '/' or ':' and use the ex,
@@ -464,11 +456,21 @@ func writeJSONLD(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 	if err != nil {
 		return err
 	}
-	w.WriteString(jsonLDContext)
-	for i, s := range g.pySubjectOrder() {
-		if i > 0 {
-			w.WriteByte(',')
-		}
+	d := py.NewDumper(w, 2, false)
+	d.OpenObject()
+	d.Key("@context")
+	d.OpenObject()
+	d.Key("@context")
+	d.OpenObject()
+	for _, kv := range jsonLDContext {
+		d.Key(kv[0])
+		d.String(kv[1])
+	}
+	d.Close()
+	d.Close()
+	d.Key("@graph")
+	d.OpenArray()
+	for _, s := range g.pySubjectOrder() {
 		sub := g.bySubj[s]
 		props := map[string][]jsonLDValue{}
 		var keys []string
@@ -495,38 +497,25 @@ func writeJSONLD(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 		keys = append(keys, "@id")
 		props["@id"] = []jsonLDValue{{str: shrinkIRI(s)}}
 		slices.Sort(keys)
-		w.WriteString("\n    {")
-		for j, k := range keys {
-			if j > 0 {
-				w.WriteByte(',')
-			}
-			w.WriteString("\n      ")
-			py.WriteJSONString(w, k, false)
-			w.WriteString(": ")
+		d.OpenObject()
+		for _, k := range keys {
+			d.Key(k)
 			vals := props[k]
 			if len(vals) == 1 {
-				writeJSONLDValue(w, vals[0], 3)
+				writeJSONLDValue(d, vals[0])
 				continue
 			}
-			w.WriteByte('[')
-			for n, v := range vals {
-				if n > 0 {
-					w.WriteByte(',')
-				}
-				writeNewlineIndent(w, 4)
-				writeJSONLDValue(w, v, 4)
+			d.OpenArray()
+			for _, v := range vals {
+				writeJSONLDValue(d, v)
 			}
-			writeNewlineIndent(w, 3)
-			w.WriteByte(']')
+			d.Close()
 		}
-		w.WriteString("\n    }")
+		d.Close()
 	}
-	if len(g.subjects) > 0 {
-		w.WriteString("\n  ]\n}")
-	} else {
-		w.WriteString("]\n}")
-	}
-	return nil
+	d.Close()
+	d.Close()
+	return d.Err()
 }
 
 // pySubjectOrder returns the subjects in the order rdflib 7's JSON-LD
@@ -547,17 +536,15 @@ func (g *rdfGraph) pySubjectOrder() []string {
 	return subjects.Items()
 }
 
-func writeJSONLDValue(w *bufio.Writer, v jsonLDValue, level int) {
+func writeJSONLDValue(d *py.Dumper, v jsonLDValue) {
 	if !v.ref {
-		py.WriteJSONString(w, v.str, false)
+		d.String(v.str)
 		return
 	}
-	w.WriteByte('{')
-	writeNewlineIndent(w, level+1)
-	w.WriteString(`"@id": `)
-	py.WriteJSONString(w, v.id, false)
-	writeNewlineIndent(w, level)
-	w.WriteByte('}')
+	d.OpenObject()
+	d.Key("@id")
+	d.String(v.id)
+	d.Close()
 }
 
 // writeNT is g.serialize(format="nt") for the label-based graph (to_nt):

@@ -103,3 +103,109 @@ func (e *jsonEncoder) u4(r rune) {
 	e.byte(lowerHex[(r>>4)&15])
 	e.byte(lowerHex[r&15])
 }
+
+// Dumper writes JSON laid out as json.dumps lays it out, value by value,
+// without building the value first: with an indent of n > 0 as
+// json.dumps(v, indent=n) (every item on its own line, n more spaces a
+// level, ": " after a key, empty containers as [] and {}), with 0 as
+// json.dumps(v, separators=(",", ":")). Strings are quoted as
+// WriteJSONString does. Open, Key, String and Close must come in an order
+// that makes a JSON value (a Key inside an object before each of its
+// values); the Dumper does not check it. Several values in a row at the top
+// level are written one after the other, with nothing between them.
+type Dumper struct {
+	e           jsonEncoder
+	indent      int
+	ensureASCII bool
+	// open holds the closing bracket and the item count of every open
+	// container, innermost last.
+	open     []openContainer
+	afterKey bool
+}
+
+type openContainer struct {
+	close byte
+	items int
+}
+
+// NewDumper returns a Dumper writing to w with the given indent (0:
+// compact) and ensure_ascii.
+func NewDumper(w JSONWriter, indent int, ensureASCII bool) *Dumper {
+	return &Dumper{e: jsonEncoder{w: w}, indent: indent, ensureASCII: ensureASCII}
+}
+
+// item starts a value: after a key nothing, else the separator from the
+// previous item of its container and its line.
+func (d *Dumper) item() {
+	if d.afterKey {
+		d.afterKey = false
+		return
+	}
+	n := len(d.open)
+	if n == 0 {
+		return
+	}
+	if d.open[n-1].items > 0 {
+		d.e.byte(',')
+	}
+	d.open[n-1].items++
+	d.newline(n)
+}
+
+func (d *Dumper) newline(level int) {
+	if d.indent > 0 {
+		d.e.byte('\n')
+		for range level * d.indent {
+			d.e.byte(' ')
+		}
+	}
+}
+
+// OpenObject starts an object.
+func (d *Dumper) OpenObject() { d.openContainer('{', '}') }
+
+// OpenArray starts an array.
+func (d *Dumper) OpenArray() { d.openContainer('[', ']') }
+
+func (d *Dumper) openContainer(open, close byte) {
+	d.item()
+	d.e.byte(open)
+	d.open = append(d.open, openContainer{close: close})
+}
+
+// Close ends the innermost open object or array.
+func (d *Dumper) Close() {
+	n := len(d.open)
+	c := d.open[n-1]
+	d.open = d.open[:n-1]
+	if c.items > 0 {
+		d.newline(n - 1)
+	}
+	d.e.byte(c.close)
+}
+
+// Key writes the key of the next value of an object.
+func (d *Dumper) Key(k string) {
+	d.item()
+	d.quote(k)
+	d.e.byte(':')
+	if d.indent > 0 {
+		d.e.byte(' ')
+	}
+	d.afterKey = true
+}
+
+// String writes a string value.
+func (d *Dumper) String(s string) {
+	d.item()
+	d.quote(s)
+}
+
+func (d *Dumper) quote(s string) {
+	if d.e.err == nil {
+		d.e.err = WriteJSONString(d.e.w, s, d.ensureASCII)
+	}
+}
+
+// Err returns the first write error.
+func (d *Dumper) Err() error { return d.e.err }

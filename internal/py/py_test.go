@@ -260,3 +260,59 @@ func TestHashAgainstCPython(t *testing.T) {
 		check("copy", s.Copy().Items(), c.Copy)
 	}
 }
+
+// TestDumper writes one value with each layout; the expected texts are
+// CPython 3.11's json.dumps of {"a": [], "b": {}, "c": ["x", {"é":
+// "\u2028\n"}, [["y"]]], "d": "z"} with indent=2, indent=4 with
+// ensure_ascii, and separators=(",", ":").
+func TestDumper(t *testing.T) {
+	for _, c := range []struct {
+		indent int
+		ascii  bool
+		want   string
+	}{
+		{2, false, "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    \"x\",\n    {\n      \"é\": \"\u2028\\n\"\n    },\n    [\n      [\n        \"y\"\n      ]\n    ]\n  ],\n  \"d\": \"z\"\n}"},
+		{4, true, "{\n    \"a\": [],\n    \"b\": {},\n    \"c\": [\n        \"x\",\n        {\n            \"\\u00e9\": \"\\u2028\\n\"\n        },\n        [\n            [\n                \"y\"\n            ]\n        ]\n    ],\n    \"d\": \"z\"\n}"},
+		{0, false, "{\"a\":[],\"b\":{},\"c\":[\"x\",{\"é\":\"\u2028\\n\"},[[\"y\"]]],\"d\":\"z\"}"},
+	} {
+		var b strings.Builder
+		d := NewDumper(&b, c.indent, c.ascii)
+		d.OpenObject()
+		d.Key("a")
+		d.OpenArray()
+		d.Close()
+		d.Key("b")
+		d.OpenObject()
+		d.Close()
+		d.Key("c")
+		d.OpenArray()
+		d.String("x")
+		d.OpenObject()
+		d.Key("é")
+		d.String("\u2028\n")
+		d.Close()
+		d.OpenArray()
+		d.OpenArray()
+		d.String("y")
+		d.Close()
+		d.Close()
+		d.Close()
+		d.Key("d")
+		d.String("z")
+		d.Close()
+		if d.Err() != nil || b.String() != c.want {
+			t.Errorf("indent %d, ensure_ascii %t: %v\n%q\nwant\n%q", c.indent, c.ascii, d.Err(), b.String(), c.want)
+		}
+	}
+	// Top-level scalars and empty containers.
+	var b strings.Builder
+	d := NewDumper(&b, 2, false)
+	d.OpenArray()
+	d.Close()
+	d.OpenObject()
+	d.Close()
+	d.String("s")
+	if b.String() != `[]{}"s"` {
+		t.Errorf("top level: %q", b.String())
+	}
+}
