@@ -9,6 +9,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"sort"
 	"strconv"
 	"strings"
@@ -554,18 +555,34 @@ func (k *kgIndex) outPreds(s rdf.TermID) []rdf.TermID {
 	if ps, ok := k.predCache[s]; ok {
 		return ps
 	}
-	ps := k.sortedPreds(k.out[s])
+	ps := sortedKeys(k, k.out[s])
 	k.predCache[s] = ps
 	return ps
 }
 
-func (k *kgIndex) sortedPreds(m map[rdf.TermID][]rdf.TermID) []rdf.TermID {
-	ps := make([]rdf.TermID, 0, len(m))
-	for p := range m {
-		ps = append(ps, p)
+// sortedKeys returns the keys of m in k's term order.
+func sortedKeys[V any](k *kgIndex, m map[rdf.TermID]V) []rdf.TermID {
+	ids := make([]rdf.TermID, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
 	}
-	k.sortTerms(ps)
-	return ps
+	k.sortTerms(ids)
+	return ids
+}
+
+// named yields the terms of ids that have a name, with it, in order, until
+// full reports that no more candidates are wanted.
+func (k *kgIndex) named(ids []rdf.TermID, full func() bool) iter.Seq2[rdf.TermID, string] {
+	return func(yield func(rdf.TermID, string) bool) {
+		for _, id := range ids {
+			if full() {
+				return
+			}
+			if n, ok := k.name[id]; ok && !yield(id, n) {
+				return
+			}
+		}
+	}
 }
 
 func (k *kgIndex) iri(id rdf.TermID) string {
@@ -593,14 +610,7 @@ func (k *kgIndex) candidates(fam string) []candidate {
 	}
 	switch fam {
 	case FamilyLookup, FamilyMultiHop:
-		for _, s := range k.subjects {
-			if full() {
-				break
-			}
-			e, ok := k.name[s]
-			if !ok {
-				continue
-			}
+		for s, e := range k.named(k.subjects, full) {
 			for _, p := range k.outPreds(s) {
 				work++
 				objs := k.out[s][p]
@@ -621,12 +631,7 @@ func (k *kgIndex) candidates(fam string) []candidate {
 			}
 		}
 	case FamilyTypeCount:
-		ts := make([]rdf.TermID, 0, len(k.types))
-		for t := range k.types {
-			ts = append(ts, t)
-		}
-		k.sortTerms(ts)
-		for _, t := range ts {
+		for _, t := range sortedKeys(k, k.types) {
 			if full() {
 				break
 			}
@@ -634,14 +639,7 @@ func (k *kgIndex) candidates(fam string) []candidate {
 				map[string]string{"type": k.iri(t)})
 		}
 	case FamilyOutAgg:
-		for _, s := range k.subjects {
-			if full() {
-				break
-			}
-			e, ok := k.name[s]
-			if !ok {
-				continue
-			}
+		for s, e := range k.named(k.subjects, full) {
 			for _, p := range k.outPreds(s) {
 				work++
 				if k.excluded(p) {
@@ -659,20 +657,8 @@ func (k *kgIndex) candidates(fam string) []candidate {
 			}
 		}
 	case FamilyInAgg:
-		objs := make([]rdf.TermID, 0, len(k.in))
-		for o := range k.in {
-			objs = append(objs, o)
-		}
-		k.sortTerms(objs)
-		for _, o := range objs {
-			if full() {
-				break
-			}
-			e, ok := k.name[o]
-			if !ok {
-				continue
-			}
-			for _, p := range k.sortedPreds(k.in[o]) {
+		for o, e := range k.named(sortedKeys(k, k.in), full) {
+			for _, p := range sortedKeys(k, k.in[o]) {
 				subs := k.in[o][p]
 				if k.excluded(p) || len(subs) < 2 {
 					continue
@@ -682,14 +668,7 @@ func (k *kgIndex) candidates(fam string) []candidate {
 			}
 		}
 	case FamilyLanguage:
-		for _, s := range k.subjects {
-			if full() {
-				break
-			}
-			e, ok := k.name[s]
-			if !ok {
-				continue
-			}
+		for s, e := range k.named(k.subjects, full) {
 			byLang := map[string][]string{}
 			for _, o := range k.out[s][k.bestPred[s]] {
 				t := k.d.Term(o)
@@ -715,14 +694,7 @@ func (k *kgIndex) candidates(fam string) []candidate {
 			}
 		}
 	case FamilyTwoHop:
-		for _, s := range k.subjects {
-			if full() {
-				break
-			}
-			e, ok := k.name[s]
-			if !ok {
-				continue
-			}
+		for s, e := range k.named(k.subjects, full) {
 			for _, p1 := range k.outPreds(s) {
 				objs := k.out[s][p1]
 				if k.excluded(p1) || len(objs) != 1 || !k.isEntity(objs[0]) || objs[0] == s {
@@ -752,12 +724,7 @@ func (k *kgIndex) candidates(fam string) []candidate {
 			}
 		}
 	case FamilyFilter:
-		ts := make([]rdf.TermID, 0, len(k.types))
-		for t := range k.types {
-			ts = append(ts, t)
-		}
-		k.sortTerms(ts)
-		for _, t := range ts {
+		for _, t := range sortedKeys(k, k.types) {
 			if full() {
 				break
 			}
@@ -786,16 +753,11 @@ func (k *kgIndex) candidates(fam string) []candidate {
 					}
 				}
 			}
-			props := make([]rdf.TermID, 0, len(byProp))
-			for p := range byProp {
-				props = append(props, p)
-			}
-			k.sortTerms(props)
-			for _, p := range props {
+			for _, p := range sortedKeys(k, byProp) {
 				if having[p] < 2 {
 					continue
 				}
-				vals := k.sortedPreds(byProp[p])
+				vals := sortedKeys(k, byProp[p])
 				for _, v := range vals {
 					ss := byProp[p][v]
 					if len(ss) != 1 {
