@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -123,6 +124,39 @@ func (f *selectModelFlags) modelOf() (*adaptive.Model, error) {
 		Retries: f.retries, Timeout: f.timeout, Stream: f.stream}
 	return &adaptive.Model{Client: c, Params: adaptive.Params{Temperature: f.temperature, MaxTokens: f.maxTokens},
 		PriceIn: f.priceIn, PriceOut: f.priceOut, Tokenizer: tok}, nil
+}
+
+// call makes the calls of calibrate or run into the folder out with the
+// model of the flags, until they end or SIGINT or SIGTERM stops them; it
+// reports on stderr the replies that did not parse, and turns a failure
+// into the command's error.
+func (f *selectModelFlags) call(cmd *cobra.Command, env *Env, out string, calls func(context.Context, *adaptive.Config) error) error {
+	if out == "" {
+		return badInput(errors.New("--out DIR is required"))
+	}
+	m, err := f.modelOf()
+	if err != nil {
+		return badInput(err)
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = calls(ctx, &adaptive.Config{Model: m, Dir: out})
+	reportReplyProblems(env, out)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = errors.Join(errSelectInterrupted, err)
+		}
+		return selectCallFailure(env, err)
+	}
+	return nil
+}
+
+// checkGraphs checks the --graphs flag of calibrate and run.
+func checkGraphs(graphs int) error {
+	if graphs < 1 || graphs > 1000 {
+		return badInput(fmt.Errorf("--graphs %d outside 1..1000", graphs))
+	}
+	return nil
 }
 
 // selectWriteFile writes data to path through a temporary file.
@@ -251,8 +285,8 @@ func newSelectCalibrateCmd(env *Env) *cobra.Command {
 				}
 				return selectWritePriors(env, out, cal, "")
 			}
-			if graphs < 1 || graphs > 1000 {
-				return badInput(fmt.Errorf("--graphs %d outside 1..1000", graphs))
+			if err := checkGraphs(graphs); err != nil {
+				return err
 			}
 			formatList = canonicalNames(formatList)
 			for _, f := range formatList {
@@ -278,22 +312,13 @@ func newSelectCalibrateCmd(env *Env) *cobra.Command {
 				fmt.Fprintf(env.Stdout, "answer calls: %d, input tokens (%s, message contents): %d\n", st.AnswerCalls, name, st.AnswerInputTokens)
 				return nil
 			}
-			if out == "" {
-				return badInput(errors.New("--out DIR is required"))
-			}
-			m, err := mf.modelOf()
+			var cal *adaptive.Calibration
+			err = mf.call(cmd, env, out, func(ctx context.Context, cfg *adaptive.Config) (err error) {
+				cal, err = adaptive.Calibrate(ctx, cfg, split, formatList)
+				return err
+			})
 			if err != nil {
-				return badInput(err)
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			cal, err := adaptive.Calibrate(ctx, &adaptive.Config{Model: m, Dir: out}, split, formatList)
-			reportReplyProblems(env, out)
-			if err != nil {
-				if ctx.Err() != nil {
-					err = errors.Join(errSelectInterrupted, err)
-				}
-				return selectCallFailure(env, err)
+				return err
 			}
 			return selectWritePriors(env, out, cal, filepath.Join(out, adaptive.LogFile))
 		},
@@ -383,8 +408,8 @@ func newSelectRunCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
-			if graphs < 1 || graphs > 1000 {
-				return badInput(fmt.Errorf("--graphs %d outside 1..1000", graphs))
+			if err := checkGraphs(graphs); err != nil {
+				return err
 			}
 			if band < 0 || band > adaptive.MaxScore {
 				return badInput(fmt.Errorf("--band %d outside 0..%d", band, adaptive.MaxScore))
@@ -413,22 +438,13 @@ func newSelectRunCmd(env *Env) *cobra.Command {
 				}
 				return selectWriteDryRun(env.Stdout, seed, len(split.Tasks()), name, st)
 			}
-			if out == "" {
-				return badInput(errors.New("--out DIR is required"))
-			}
-			m, err := mf.modelOf()
+			var res *adaptive.Result
+			err = mf.call(cmd, env, out, func(ctx context.Context, cfg *adaptive.Config) (err error) {
+				res, err = adaptive.Run(ctx, cfg, cal, split, opt)
+				return err
+			})
 			if err != nil {
-				return badInput(err)
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			res, err := adaptive.Run(ctx, &adaptive.Config{Model: m, Dir: out}, cal, split, opt)
-			reportReplyProblems(env, out)
-			if err != nil {
-				if ctx.Err() != nil {
-					err = errors.Join(errSelectInterrupted, err)
-				}
-				return selectCallFailure(env, err)
+				return err
 			}
 			if err := selectWriteFile(filepath.Join(out, adaptive.PriorsFile), cal.WriteJSON); err != nil {
 				return err
