@@ -977,6 +977,30 @@ func (p *parser) listItem(ln *line, depth int) (Value, error) {
 	return obj, p.objectBody(obj, depth+1)
 }
 
+// nextRow returns the next line at depth, where a row of a table or a
+// keyed table starts, skipping deeper lines (refused in strict mode); ln is
+// nil at a shallower line or the end.
+func (p *parser) nextRow(depth int) (i int, ln *line, err error) {
+	for {
+		i := p.peek()
+		if i < 0 {
+			return -1, nil, nil
+		}
+		ln := &p.lines[i]
+		switch {
+		case ln.depth < depth:
+			return -1, nil, nil
+		case ln.depth == depth:
+			return i, ln, nil
+		case p.strict:
+			return -1, nil, p.errf(ln, ln.indent, "unexpected indentation")
+		}
+		if err := p.take(i); err != nil {
+			return -1, nil, err
+		}
+	}
+}
+
 // tableRows reads the rows of a tabular array at depth.
 func (p *parser) tableRows(hl *line, h *header, depth int) (Value, error) {
 	arr := make([]any, 0, min(h.n, 1024))
@@ -987,22 +1011,12 @@ func (p *parser) tableRows(hl *line, h *header, depth int) (Value, error) {
 		}
 	}()
 	for {
-		i := p.peek()
-		if i < 0 {
-			break
+		i, ln, err := p.nextRow(depth)
+		if err != nil {
+			return nil, err
 		}
-		ln := &p.lines[i]
-		if ln.depth < depth {
+		if ln == nil {
 			break
-		}
-		if ln.depth > depth {
-			if p.strict {
-				return nil, p.errf(ln, ln.indent, "unexpected indentation")
-			}
-			if err := p.take(i); err != nil {
-				return nil, err
-			}
-			continue
 		}
 		s := ln.content()
 		c, err := p.findUnquoted(ln, s, 0, ':')
@@ -1085,22 +1099,12 @@ func (p *parser) keyedRows(hl *line, h *header, depth int) (Value, error) {
 		}
 	}()
 	for {
-		i := p.peek()
-		if i < 0 {
-			break
+		i, ln, err := p.nextRow(depth)
+		if err != nil {
+			return nil, err
 		}
-		ln := &p.lines[i]
-		if ln.depth < depth {
+		if ln == nil {
 			break
-		}
-		if ln.depth > depth {
-			if p.strict {
-				return nil, p.errf(ln, ln.indent, "unexpected indentation")
-			}
-			if err := p.take(i); err != nil {
-				return nil, err
-			}
-			continue
 		}
 		s := ln.content()
 		c, err := p.findUnquoted(ln, s, 0, ':')
