@@ -12,6 +12,7 @@ import (
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/graph"
+	"github.com/isolda/isolda/internal/jsonobj"
 	"github.com/isolda/isolda/token"
 )
 
@@ -71,7 +72,7 @@ type SyntheticResults []NamedSyntheticResult
 
 // MarshalJSON writes the results as an object in order.
 func (sr SyntheticResults) MarshalJSON() ([]byte, error) {
-	return graphrag.OrderedObject(len(sr), func(i int) (string, any) { return sr[i].Name, sr[i].Result })
+	return jsonobj.Marshal(len(sr), func(i int) (string, any) { return sr[i].Name, sr[i].Result })
 }
 
 // SyntheticReport keeps the reference program's report structure

@@ -1,11 +1,11 @@
 package graphrag
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/isolda/isolda/internal/jsonobj"
 )
 
 // Parameters are the reference program's command-line parameters.
@@ -52,34 +52,7 @@ type FormatResults []NamedResult
 
 // MarshalJSON writes the results as an object keyed by format name.
 func (fr FormatResults) MarshalJSON() ([]byte, error) {
-	return OrderedObject(len(fr), func(i int) (string, any) { return fr[i].Name, fr[i].Result })
-}
-
-// OrderedObject marshals n key/value pairs as one JSON object with its keys
-// in the given order (encoding/json sorts map keys; the reference program's
-// reports keep insertion order).
-func OrderedObject(n int, entry func(i int) (string, any)) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		name, value := entry(i)
-		k, err := json.Marshal(name)
-		if err != nil {
-			return nil, err
-		}
-		v, err := json.Marshal(value)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return jsonobj.Marshal(len(fr), func(i int) (string, any) { return fr[i].Name, fr[i].Result })
 }
 
 // Report is the reference program's JSON report.

@@ -2,13 +2,13 @@ package graphtext
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/isolda/isolda/graph"
+	"github.com/isolda/isolda/internal/jsonobj"
 	"github.com/isolda/isolda/internal/py"
 	"github.com/isolda/isolda/rdf"
 )
@@ -675,65 +675,33 @@ func encTurtle(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	return nil
 }
 
-// jsonObj is a JSON object that keeps its key order.
-type jsonObj []jsonKV
-
-type jsonKV struct {
-	k string
-	v any
-}
-
-// MarshalJSON writes the members in order.
-func (o jsonObj) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, kv := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := json.Marshal(kv.k)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := json.Marshal(kv.v)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
 func encJSONLD(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	ns := namespace(opts)
 	id := func(s string) string { return "n:" + pctEncode(s) }
-	ctx := jsonObj{{"@vocab", ns}, {"n", ns}, {"label", rdfsNS + "label"}}
+	ctx := jsonobj.Object{{Key: "@vocab", Value: ns}, {Key: "n", Value: ns}, {Key: "label", Value: rdfsNS + "label"}}
 	var nodes []any
 	for _, s := range subjects(g) {
-		o := jsonObj{{"@id", id(s.id)}}
+		o := jsonobj.Object{{Key: "@id", Value: id(s.id)}}
 		if s.node != nil && len(s.node.Types) > 0 {
 			ts := make([]string, len(s.node.Types))
 			for i, t := range s.node.Types {
 				ts[i] = id(t)
 			}
-			o = append(o, jsonKV{"@type", ts})
+			o = append(o, jsonobj.Member{Key: "@type", Value: ts})
 		}
 		if s.node != nil && s.node.Label != "" {
-			o = append(o, jsonKV{"label", strings.ToValidUTF8(s.node.Label, "\uFFFD")})
+			o = append(o, jsonobj.Member{Key: "label", Value: strings.ToValidUTF8(s.node.Label, "\uFFFD")})
 		}
 		for _, p := range s.preds {
 			refs := make([]any, len(s.objs[p]))
 			for i, x := range s.objs[p] {
-				refs[i] = jsonObj{{"@id", id(x)}}
+				refs[i] = jsonobj.Object{{Key: "@id", Value: id(x)}}
 			}
 			key := id(p)
 			if plainLocal(p) && p != "label" && p != "n" {
 				key = p // a term of @vocab
 			}
-			o = append(o, jsonKV{key, refs})
+			o = append(o, jsonobj.Member{Key: key, Value: refs})
 		}
 		nodes = append(nodes, o)
 	}
@@ -743,7 +711,7 @@ func encJSONLD(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(jsonObj{{"@context", ctx}, {"@graph", nodes}})
+	return enc.Encode(jsonobj.Object{{Key: "@context", Value: ctx}, {Key: "@graph", Value: nodes}})
 }
 
 func encSHACL(w *bufio.Writer, g *graph.Graph, opts Options) error {

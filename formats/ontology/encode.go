@@ -2,11 +2,11 @@ package ontology
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/isolda/isolda/internal/jsonobj"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -251,53 +251,24 @@ func encSHACL(w *bufio.Writer, o *Ontology) {
 	}
 }
 
-// jsonObj is a JSON object that keeps its key order.
-type jsonObj []jsonKV
-
-type jsonKV struct {
-	k string
-	v any
-}
-
-// MarshalJSON writes the members in order.
-func (o jsonObj) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, kv := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(kv.k)
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := json.Marshal(kv.v)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
 // encJSONLD: the same statements as turtle, as JSON-LD with a context.
 func encJSONLD(w *bufio.Writer, o *Ontology) {
 	ref := func(s string) string { return pctEncode(s) }
-	ctx := jsonObj{
-		{"@base", Namespace}, {"@vocab", Namespace},
-		{"owl", "http://www.w3.org/2002/07/owl#"},
-		{"rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"},
-		{"rdfs", "http://www.w3.org/2000/01/rdf-schema#"},
-		{"label", "rdfs:label"},
-		{"domain", jsonObj{{"@id", "rdfs:domain"}, {"@type", "@id"}}},
-		{"range", jsonObj{{"@id", "rdfs:range"}, {"@type", "@id"}}},
+	ctx := jsonobj.Object{
+		{Key: "@base", Value: Namespace}, {Key: "@vocab", Value: Namespace},
+		{Key: "owl", Value: "http://www.w3.org/2002/07/owl#"},
+		{Key: "rdf", Value: "http://www.w3.org/1999/02/22-rdf-syntax-ns#"},
+		{Key: "rdfs", Value: "http://www.w3.org/2000/01/rdf-schema#"},
+		{Key: "label", Value: "rdfs:label"},
+		{Key: "domain", Value: jsonobj.Object{{Key: "@id", Value: "rdfs:domain"}, {Key: "@type", Value: "@id"}}},
+		{Key: "range", Value: jsonobj.Object{{Key: "@id", Value: "rdfs:range"}, {Key: "@type", Value: "@id"}}},
 	}
 	var items []any
 	for _, c := range o.Concepts {
-		items = append(items, jsonObj{{"@id", ref(c.Label)}, {"@type", "owl:Class"}, {"label", strings.ToValidUTF8(c.Label, "\uFFFD")}})
+		items = append(items, jsonobj.Object{{Key: "@id", Value: ref(c.Label)}, {Key: "@type", Value: "owl:Class"}, {Key: "label", Value: strings.ToValidUTF8(c.Label, "\uFFFD")}})
 	}
 	for _, r := range o.Relations {
-		items = append(items, jsonObj{{"@id", ref(r.Label)}, {"@type", "rdf:Property"}, {"label", strings.ToValidUTF8(r.Label, "\uFFFD")}, {"domain", ref(r.Domain)}, {"range", ref(r.Range)}})
+		items = append(items, jsonobj.Object{{Key: "@id", Value: ref(r.Label)}, {Key: "@type", Value: "rdf:Property"}, {Key: "label", Value: strings.ToValidUTF8(r.Label, "\uFFFD")}, {Key: "domain", Value: ref(r.Domain)}, {Key: "range", Value: ref(r.Range)}})
 	}
 	if items == nil {
 		items = []any{}
@@ -307,5 +278,5 @@ func encJSONLD(w *bufio.Writer, o *Ontology) {
 	enc.SetIndent("", "  ")
 	// Encoding fixed-shape strings cannot fail; a write error surfaces at
 	// Flush.
-	_ = enc.Encode(jsonObj{{"@context", ctx}, {"@graph", items}})
+	_ = enc.Encode(jsonobj.Object{{Key: "@context", Value: ctx}, {Key: "@graph", Value: items}})
 }
