@@ -293,14 +293,14 @@ _:y <http://ex/p> "two &amp; more" .
 	if !errors.As(err, &je) || je.Code != "invalid script element" || je.Line != 3 || je.Column != 7 {
 		t.Errorf("broken script: %v", err)
 	}
-	// Or skipped with a warning; warnings locate the script.
+	// Or skipped with a warning; warnings locate the value they are about.
 	page2 := broken + "\n<script type=\"application/ld+json\">\n{\"@id\": \"http://x/a b\", \"http://x/p\": 1}</script>"
 	var warnings []string
 	quads = nil
 	err = ParseHTML(strings.NewReader(page2), sink, Options{HTMLSkipInvalid: true,
 		ReadOptions: rdf.ReadOptions{File: "p.html", Warn: func(e *rdf.ParseError) { warnings = append(warnings, e.Error()) }}})
 	if err != nil || len(quads) != 1 || len(warnings) != 2 ||
-		!strings.HasPrefix(warnings[0], "p.html:3:7: JSON-LD script skipped") || !strings.HasPrefix(warnings[1], "p.html:5:36: IRI") {
+		!strings.HasPrefix(warnings[0], "p.html:3:7: JSON-LD script skipped") || !strings.HasPrefix(warnings[1], "p.html:6:9: IRI") {
 		t.Errorf("skip invalid: %v %v %q", err, quads, warnings)
 	}
 }
