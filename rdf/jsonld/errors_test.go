@@ -228,3 +228,33 @@ func TestWarningOffsetsHTML(t *testing.T) {
 		t.Fatalf("got %v, want 3:7, offset 49", err)
 	}
 }
+
+// A relative datatype IRI (no base to resolve it) drops its statement with
+// a warning at the value, as relative IRIs elsewhere do; DropInvalid, the
+// JSON-LD algorithms to the letter, makes it the "invalid typed value"
+// error.
+func TestRelativeDatatype(t *testing.T) {
+	doc := "{\"@id\": \"http://x/s\",\n \"http://x/p\": {\"@value\": \"x\", \"@type\": \"rel\"}, \"http://x/q\": \"kept\"}"
+	var warnings []*rdf.ParseError
+	d, err := parseString(t, doc, Options{ReadOptions: rdf.ReadOptions{Warn: func(e *rdf.ParseError) { warnings = append(warnings, e) }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Len() != 1 || !d.Has(rdf.Quad{S: rdf.NewIRI("http://x/s"), P: rdf.NewIRI("http://x/q"), O: rdf.NewString("kept")}) {
+		t.Errorf("got %v, want the http://x/q statement only", d.Quads())
+	}
+	if len(warnings) != 1 || warnings[0].Line != 2 || warnings[0].Column != 41 || warnings[0].Offset != 62 ||
+		!strings.Contains(warnings[0].Msg, "not absolute") {
+		t.Errorf("warnings %v, want one at 2:41 (offset 62) about the relative IRI", warnings)
+	}
+	_, err = parseString(t, doc, Options{DropInvalid: true})
+	var je *Error
+	if !errors.As(err, &je) || je.Code != "invalid typed value" {
+		t.Errorf("DropInvalid: got %v, want invalid typed value", err)
+	}
+	// With a base, the datatype is resolved.
+	d, err = parseString(t, doc, Options{ReadOptions: rdf.ReadOptions{Base: "http://b/"}})
+	if err != nil || !d.Has(rdf.Quad{S: rdf.NewIRI("http://x/s"), P: rdf.NewIRI("http://x/p"), O: rdf.NewLiteral("x", "http://b/rel")}) {
+		t.Errorf("with a base: %v %v", err, d.Quads())
+	}
+}

@@ -489,6 +489,9 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 					}
 					if dir != "" && !active.is10() {
 						v["@direction"] = dir
+						if el == "@none" {
+							x.p.st.suspect(directionAlone, x.path)
+						}
 					}
 					items = append(items, v)
 				}
@@ -670,6 +673,9 @@ func (x *expander) finishObject(active *context, activeProperty string, result m
 		if has(result, "@type") && (has(result, "@language") || has(result, "@direction")) {
 			return nil, ldErr("invalid value object", "@type with @language or @direction")
 		}
+		if has(result, "@direction") && !has(result, "@language") {
+			x.p.st.suspect(directionAlone, x.path)
+		}
 		if t, _ := result["@type"].(string); t == "@json" {
 			// A JSON literal: any value.
 		} else if v == nil {
@@ -677,9 +683,14 @@ func (x *expander) finishObject(active *context, activeProperty string, result m
 		} else if _, isStr := v.(string); !isStr && has(result, "@language") {
 			return nil, ldErr("invalid language-tagged value", "%v", v)
 		} else if t, ok := result["@type"]; ok {
+			// A datatype that is not an IRI is an error; one that is not
+			// well formed or not absolute (relative, with no base) is left
+			// for the conversion to RDF to drop or keep with a warning, as
+			// such IRIs elsewhere, unless DropInvalid asks for the
+			// algorithm to the letter.
 			s, isStr := t.(string)
-			if !isStr || !isAbsoluteOrBlank(s) || strings.HasPrefix(s, "_:") ||
-				(x.p.st.opts.DropInvalid && checkIRI(s) != "") {
+			if !isStr || strings.HasPrefix(s, "_:") ||
+				x.p.st.opts.DropInvalid && (!isAbsoluteOrBlank(s) || checkIRI(s) != "") {
 				return nil, ldErr("invalid typed value", "%v", t)
 			}
 		}
@@ -753,6 +764,9 @@ func (x *expander) expandValue(active *context, activeProperty string, value any
 		}
 		if dir != "" && !active.is10() {
 			result["@direction"] = dir
+			if !hasLang {
+				x.p.st.suspect(directionAlone, x.path)
+			}
 		}
 	}
 	return result, nil

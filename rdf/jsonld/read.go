@@ -41,13 +41,26 @@ const (
 	JSONLD11 = ld.JsonLd_1_1
 )
 
-// RDF direction modes (Options.RDFDirection).
+// RDF direction modes (Options.RDFDirection): how a value with a base
+// direction (@direction) becomes RDF.
 const (
+	// DirLangString, the default, makes a value with @direction and
+	// @language an RDF 1.2 directional language-tagged string
+	// (rdf:dirLangString, such as "x"@ar--rtl in N-Triples 1.2), with its
+	// tag as written: what Write writes for such a literal reads back as
+	// it. RDF 1.2 has no directional string without a language tag, so a
+	// value with @direction alone becomes a plain string, with a warning.
+	// JSON-LD 1.1, written before RDF 1.2, has no such mode.
+	DirLangString = "dir-lang-string"
+	// NullDirection drops the direction (a language-tagged or plain
+	// string), as JSON-LD 1.1 does when its rdfDirection option is null,
+	// the default of that specification.
+	NullDirection = "null"
 	// I18nDatatype encodes a value's base direction in its datatype IRI
-	// (https://www.w3.org/ns/i18n#<lang>_<dir>).
+	// (https://www.w3.org/ns/i18n#<lang>_<dir>), a JSON-LD 1.1 option.
 	I18nDatatype = "i18n-datatype"
 	// CompoundLiteral encodes it as a blank node with rdf:value,
-	// rdf:language and rdf:direction.
+	// rdf:language and rdf:direction, a JSON-LD 1.1 option.
 	CompoundLiteral = "compound-literal"
 )
 
@@ -67,9 +80,10 @@ type Options struct {
 	ExpandContext any
 	// ProcessingMode is JSONLD11 (the default when empty) or JSONLD10.
 	ProcessingMode string
-	// RDFDirection says how values with @direction become RDF: "" drops
-	// the direction (plain language-tagged strings), I18nDatatype or
-	// CompoundLiteral encode it.
+	// RDFDirection says how values with @direction become RDF: "" (or
+	// DirLangString) as RDF 1.2 directional language-tagged strings,
+	// NullDirection drops the direction, I18nDatatype or CompoundLiteral
+	// encode it.
 	RDFDirection string
 	// GeneralizedRDF keeps triples whose predicate is a blank node.
 	GeneralizedRDF bool
@@ -178,9 +192,10 @@ func (o Options) check() error {
 		return fmt.Errorf("jsonld: unknown processing mode %q (want %q or %q)", o.ProcessingMode, JSONLD10, JSONLD11)
 	}
 	switch o.RDFDirection {
-	case "", I18nDatatype, CompoundLiteral:
+	case "", DirLangString, NullDirection, I18nDatatype, CompoundLiteral:
 	default:
-		return fmt.Errorf("jsonld: unknown rdfDirection %q (want %q or %q)", o.RDFDirection, I18nDatatype, CompoundLiteral)
+		return fmt.Errorf("jsonld: unknown rdfDirection %q (want %q, %q, %q or %q)", o.RDFDirection,
+			DirLangString, NullDirection, I18nDatatype, CompoundLiteral)
 	}
 	return nil
 }

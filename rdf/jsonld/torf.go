@@ -17,6 +17,10 @@ import (
 // i18nBase is the namespace of rdfDirection "i18n-datatype" datatypes.
 const i18nBase = "https://www.w3.org/ns/i18n#"
 
+// directionAlone is the key under which expansion records (see
+// state.suspect) the first value with a base direction and no language.
+const directionAlone = "\x00@direction without @language"
+
 // maxWarnings bounds the distinct warnings remembered (and reported) per
 // document, so that hostile input cannot grow the set without bound.
 const maxWarnings = 1000
@@ -176,7 +180,7 @@ func (st *state) document(doc any, base, blankPrefix string) error {
 	}
 	st.out = st.out[:0]
 	if err := st.protect(func() error { return st.nodeMapToRDF(nodeMap) }); err != nil {
-		return err
+		return st.positioned(err)
 	}
 	st.out = relabelBlanks(st.out, strings.TrimPrefix(blankPrefix, "_:"))
 	// Prefixes come from the contexts once the document has been read (and
@@ -642,9 +646,19 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 			return rdf.Term{}, false
 		}
 	}
-	if dir, ok := m["@direction"].(string); ok && st.opts.RDFDirection != "" {
+	if dir, ok := m["@direction"].(string); ok {
 		lower := strings.ToLower(lang)
 		switch st.opts.RDFDirection {
+		case "", DirLangString:
+			if hasLang && dt == "" {
+				t := rdf.NewLangString(lex, lang)
+				t.Datatype, t.Dir = rdf.RDFDirLangString, dir
+				return t, true
+			}
+			if dt == "" {
+				st.warn(directionAlone, "base direction "+excerpt.Quote(dir)+
+					" without a language tag: RDF 1.2 has no such literal", "kept as a plain string")
+			}
 		case I18nDatatype:
 			return rdf.NewLiteral(lex, i18nBase+lower+"_"+dir), true
 		case CompoundLiteral:

@@ -153,3 +153,33 @@ func TestWriteMalformedList(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\noutput %s", got, want, buf.String())
 	}
 }
+
+// An RDF 1.2 directional language-tagged string is written with @language
+// (as written) and @direction and reads back as itself; a literal of an
+// i18n datatype stays a typed literal.
+func TestWriteDirection(t *testing.T) {
+	dir := rdf.NewLangString("abc", "AR-eg")
+	dir.Datatype, dir.Dir = rdf.RDFDirLangString, "rtl"
+	s, p := rdf.NewIRI("http://example.org/s"), rdf.NewIRI("http://example.org/p")
+	quads := []rdf.Quad{
+		{S: s, P: p, O: dir},
+		{S: s, P: p, O: rdf.NewLiteral("abc", "https://www.w3.org/ns/i18n#ar-eg_rtl")},
+		{S: s, P: p, O: rdf.NewLangString("abc", "AR-eg")},
+	}
+	for _, form := range []Form{Expanded, Compacted} {
+		var buf bytes.Buffer
+		if err := Write(&buf, buildDataset(quads, nil), WriteOptions{Form: form}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), `"@direction":"rtl"`) || !strings.Contains(buf.String(), `"@language":"AR-eg"`) {
+			t.Errorf("%v: no @direction with the tag as written: %s", form, buf.String())
+		}
+		back := rdf.NewDataset()
+		if err := Parse(bytes.NewReader(buf.Bytes()), back, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := canonicalQuads(back.Quads()), canonicalQuads(quads); got != want {
+			t.Errorf("%v: got\n%s\nwant\n%s\noutput %s", form, got, want, buf.String())
+		}
+	}
+}
