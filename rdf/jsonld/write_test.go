@@ -183,3 +183,28 @@ func TestWriteDirection(t *testing.T) {
 		}
 	}
 }
+
+// Local names with ':' are not written as @vocab-relative keys or compact
+// IRIs that read back as other IRIs ("p:1" would be an IRI of scheme p):
+// the data of the W3C Turtle test turtle-syntax-ln-colons, with its
+// prefix as @vocab and as a prefix.
+func TestWriteCompactedColonsInLocalNames(t *testing.T) {
+	ns := "http://www.w3.org/2013/TurtleTests/"
+	var quads []rdf.Quad
+	for _, spo := range [][3]string{{"s:1", "p:1", "o:1"}, {"s::2", "p::2", "o::2"}, {"3:s", "3:p", "3"}, {":s", ":p", ":o"}, {":s:", ":p:", ":o:"}} {
+		quads = append(quads, rdf.Quad{S: rdf.NewIRI(ns + spo[0]), P: rdf.NewIRI(ns + spo[1]), O: rdf.NewIRI(ns + spo[2])})
+	}
+	for _, prefixes := range [][]rdf.Prefix{{{Name: "", IRI: ns}}, {{Name: "t", IRI: ns}}, {{Name: "", IRI: ns}, {Name: "p", IRI: "http://other/"}}} {
+		var buf bytes.Buffer
+		if err := Write(&buf, buildDataset(quads, prefixes), WriteOptions{Form: Compacted}); err != nil {
+			t.Fatal(err)
+		}
+		back := rdf.NewDataset()
+		if err := Parse(bytes.NewReader(buf.Bytes()), back, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := canonicalQuads(back.Quads()), canonicalQuads(quads); got != want {
+			t.Errorf("prefixes %v: got\n%s\nwant\n%s\noutput %s", prefixes, got, want, buf.String())
+		}
+	}
+}
