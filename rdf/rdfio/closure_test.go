@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/xml"
 	"flag"
 	"fmt"
 	"maps"
@@ -118,8 +119,9 @@ func notXML(q rdf.Quad) string {
 }
 
 // splittable reports whether an RDF/XML writer can write a property with
-// the IRI p: it ends in an XML NCName after a non-empty namespace, and is
-// not a syntax name of RDF/XML.
+// the IRI p: its longest suffix that is an XML NCName (XML 1.0 fifth
+// edition) and that encoding/xml, which the reader uses, reads as a name
+// follows a non-empty namespace and is not a syntax name of RDF/XML.
 func splittable(p string) bool {
 	i := len(p)
 	for i > 0 {
@@ -131,24 +133,31 @@ func splittable(p string) bool {
 		}
 		i -= size
 	}
-	for i < len(p) {
-		r, size := utf8.DecodeRuneInString(p[i:])
-		if grammar.IsPNCharsU(r) {
-			break
+	for ; i < len(p); i++ {
+		if r, _ := utf8.DecodeRuneInString(p[i:]); !utf8.RuneStart(p[i]) || !grammar.IsPNCharsU(r) {
+			continue
 		}
-		i += size
-	}
-	if i == 0 || i == len(p) {
-		return false
-	}
-	if p[:i] == rdf.RDFNS {
-		switch p[i:] {
-		case "RDF", "ID", "about", "parseType", "resource", "nodeID", "datatype", "li", "Description",
-			"aboutEach", "aboutEachPrefix", "bagID":
-			return false
+		if i == 0 || !readsAsXMLName(p[i:]) {
+			continue
 		}
+		if p[:i] == rdf.RDFNS {
+			switch p[i:] {
+			case "RDF", "ID", "about", "parseType", "resource", "nodeID", "datatype", "li", "Description",
+				"aboutEach", "aboutEachPrefix", "bagID":
+				return false
+			}
+		}
+		return true
 	}
-	return true
+	return false
+}
+
+// readsAsXMLName reports whether encoding/xml reads an element named
+// local.
+func readsAsXMLName(local string) bool {
+	tok, err := xml.NewDecoder(strings.NewReader("<" + local + "/>")).RawToken()
+	se, ok := tok.(xml.StartElement)
+	return err == nil && ok && se.Name.Space == "" && se.Name.Local == local
 }
 
 // roundTrip writes d in syntax s, reads it back and returns "" when the
