@@ -49,8 +49,7 @@ type keyChoice struct {
 func newCompactor(p *ctxProc, active *context) *compactor {
 	c := &compactor{p: p, active: active, byIRI: map[string][]string{}, prefixOf: map[string][]string{},
 		keys: map[string]keyChoice{}, vocabIRIs: map[string]keyChoice{}, ids: map[string]string{}}
-	for _, name := range sortedKeys(active.terms) {
-		d := active.terms[name]
+	for name, d := range active.terms { // the lists are sorted below
 		if d.nullIRI || strings.HasPrefix(name, "@") || isKeyword(d.iri) {
 			continue
 		}

@@ -208,3 +208,47 @@ func TestWriteCompactedColonsInLocalNames(t *testing.T) {
 		}
 	}
 }
+
+// Compacting with the schema.org context: values whose datatype or kind
+// differ from the coercion of their term (startDate is coerced to
+// schema:Date, sameAs and url to IRIs) are written explicitly, tags as
+// written; an IRI whose scheme is a prefix of the context ("foaf:x") cannot
+// be written and is an error naming it.
+func TestWriteCompactedSchemaOrgCoercions(t *testing.T) {
+	s := func(l string) rdf.Term { return rdf.NewIRI("http://schema.org/" + l) }
+	ev := rdf.NewIRI("http://example.com/event")
+	quads := []rdf.Quad{
+		{S: ev, P: rdf.NewIRI(rdf.RDFType), O: s("MusicEvent")},
+		{S: ev, P: s("startDate"), O: rdf.NewLiteral("2015-10-26", "http://schema.org/Date")},
+		{S: ev, P: s("startDate"), O: rdf.NewLiteral("2015-10-26T19:00:00", rdf.XSD+"dateTime")},
+		{S: ev, P: s("startDate"), O: rdf.NewString("soon")},
+		{S: ev, P: s("sameAs"), O: rdf.NewIRI("http://example.com/other")},
+		{S: ev, P: s("sameAs"), O: rdf.NewString("http://example.com/not-an-IRI")},
+		{S: ev, P: s("url"), O: rdf.NewBlank("u")},
+		{S: ev, P: s("name"), O: rdf.NewLangString("Years & Years", "EN-gb")},
+		{S: ev, P: s("type"), O: rdf.NewString("a property named type")},
+		{S: ev, P: rdf.NewIRI(rdf.RDFType), O: rdf.NewString("a literal type")},
+		{S: rdf.NewBlank("u"), P: s("name"), O: rdf.NewLiteral("1", rdf.XSDInteger)},
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, buildDataset(quads, nil), WriteOptions{Form: Compacted, Context: "https://schema.org"}); err != nil {
+		t.Fatal(err)
+	}
+	back := rdf.NewDataset()
+	if err := Parse(bytes.NewReader(buf.Bytes()), back, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := canonicalQuads(back.Quads()), canonicalQuads(quads); got != want {
+		t.Errorf("got\n%s\nwant\n%s\noutput %s", got, want, buf.String())
+	}
+	for _, want := range []string{`"startDate":[`, `"2015-10-26"`, `"sameAs":[`, `"http://example.com/other"`, `"@language":"EN-gb"`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("output lacks %s: %s", want, buf.String())
+		}
+	}
+	d := buildDataset([]rdf.Quad{{S: ev, P: s("sameAs"), O: rdf.NewIRI("foaf:x")}}, nil)
+	err := Write(&bytes.Buffer{}, d, WriteOptions{Form: Compacted, Context: "https://schema.org"})
+	if err == nil || !strings.Contains(err.Error(), "<foaf:x>") {
+		t.Errorf("foaf:x: got %v, want an error naming the IRI", err)
+	}
+}
