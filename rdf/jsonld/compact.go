@@ -237,8 +237,8 @@ func (c *compactor) document(nodes []any, ctxValue any) (map[string]any, error) 
 	} else {
 		doc["@graph"] = out
 	}
-	if ctxValue != nil {
-		doc["@context"] = ctxValue
+	if m, ok := ctxValue.(map[string]any); ctxValue != nil && (!ok || len(m) > 0) {
+		doc["@context"] = ctxValue // an empty context is left out
 	}
 	return doc, nil
 }
