@@ -46,9 +46,10 @@ type posReader struct {
 	hit   bool  // the limit was reached
 
 	enc  int
-	cur  pos  // after the last byte
-	prev pos  // before the last byte
-	last byte // the last byte read
+	raw  *countingReader // the input under a UTF-16 decoder
+	cur  pos             // after the last byte
+	prev pos             // before the last byte
+	last byte            // the last byte read
 
 	// The start tag being read: rec holds its bytes while recState is
 	// recOn, from the position recAt.
@@ -104,7 +105,8 @@ func newPosReader(r io.Reader, limit int64) *posReader {
 	p := &posReader{limit: limit, cur: pos{line: 1, col: 1}}
 	if bom, err := br.Peek(2); err == nil && (string(bom) == "\xFE\xFF" || string(bom) == "\xFF\xFE") {
 		dec := unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder()
-		br = bufio.NewReaderSize(dec.Reader(br), 64<<10)
+		p.raw = &countingReader{r: br}
+		br = bufio.NewReaderSize(dec.Reader(p.raw), 64<<10)
 		p.enc, p.cur.off = encUTF16, 2
 	} else if bom, err := br.Peek(3); err == nil && string(bom) == "\xEF\xBB\xBF" {
 		_, _ = br.Discard(3)
@@ -141,6 +143,11 @@ func (p *posReader) ReadByte() (byte, error) {
 	p.n++
 	p.prev, p.last = p.cur, b
 	p.cur = p.cur.step(b, p.enc)
+	if p.raw != nil && p.cur.off > p.raw.n {
+		// A last odd byte of UTF-16 input decodes to U+FFFD, which stands
+		// for one byte, not two.
+		p.cur.off = p.raw.n
+	}
 	if p.recState != recOff {
 		p.record(b, p.prev)
 	}
@@ -194,6 +201,18 @@ func (p *posReader) pos(offset int64) pos {
 		return p.prev
 	}
 	return p.cur
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
 }
 
 // errByteLimit is what the reader returns once a limit is reached (the
