@@ -167,21 +167,30 @@ func TestWriteDirection(t *testing.T) {
 		{S: s, P: p, O: rdf.NewLangString("abc", "AR-eg")},
 	}
 	for _, form := range []Form{Expanded, Compacted} {
-		var buf bytes.Buffer
-		if err := Write(&buf, buildDataset(quads, nil), WriteOptions{Form: form}); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(buf.String(), `"@direction":"rtl"`) || !strings.Contains(buf.String(), `"@language":"AR-eg"`) {
-			t.Errorf("%v: no @direction with the tag as written: %s", form, buf.String())
-		}
-		back := rdf.NewDataset()
-		if err := Parse(bytes.NewReader(buf.Bytes()), back, Options{}); err != nil {
-			t.Fatal(err)
-		}
-		if got, want := canonicalQuads(back.Quads()), canonicalQuads(quads); got != want {
-			t.Errorf("%v: got\n%s\nwant\n%s\noutput %s", form, got, want, buf.String())
+		out := writeReadBack(t, quads, nil, WriteOptions{Form: form})
+		if !strings.Contains(out, `"@direction":"rtl"`) || !strings.Contains(out, `"@language":"AR-eg"`) {
+			t.Errorf("%v: no @direction with the tag as written: %s", form, out)
 		}
 	}
+}
+
+// writeReadBack writes the quads (with the prefixes) with opts, reads the
+// output back, fails the test unless it is the same dataset (tags as
+// written), and returns the output.
+func writeReadBack(t *testing.T, quads []rdf.Quad, prefixes []rdf.Prefix, opts WriteOptions) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(&buf, buildDataset(quads, prefixes), opts); err != nil {
+		t.Fatal(err)
+	}
+	back := rdf.NewDataset()
+	if err := Parse(bytes.NewReader(buf.Bytes()), back, Options{}); err != nil {
+		t.Fatalf("reading back: %v\n%s", err, buf.String())
+	}
+	if got, want := canonicalQuads(back.Quads()), canonicalQuads(quads); got != want {
+		t.Errorf("%v, prefixes %v: got\n%s\nwant\n%s\noutput %s", opts.Form, prefixes, got, want, buf.String())
+	}
+	return buf.String()
 }
 
 // Local names with ':' are not written as @vocab-relative keys or compact
@@ -195,17 +204,7 @@ func TestWriteCompactedColonsInLocalNames(t *testing.T) {
 		quads = append(quads, rdf.Quad{S: rdf.NewIRI(ns + spo[0]), P: rdf.NewIRI(ns + spo[1]), O: rdf.NewIRI(ns + spo[2])})
 	}
 	for _, prefixes := range [][]rdf.Prefix{{{Name: "", IRI: ns}}, {{Name: "t", IRI: ns}}, {{Name: "", IRI: ns}, {Name: "p", IRI: "http://other/"}}} {
-		var buf bytes.Buffer
-		if err := Write(&buf, buildDataset(quads, prefixes), WriteOptions{Form: Compacted}); err != nil {
-			t.Fatal(err)
-		}
-		back := rdf.NewDataset()
-		if err := Parse(bytes.NewReader(buf.Bytes()), back, Options{}); err != nil {
-			t.Fatal(err)
-		}
-		if got, want := canonicalQuads(back.Quads()), canonicalQuads(quads); got != want {
-			t.Errorf("prefixes %v: got\n%s\nwant\n%s\noutput %s", prefixes, got, want, buf.String())
-		}
+		writeReadBack(t, quads, prefixes, WriteOptions{Form: Compacted})
 	}
 }
 
@@ -230,20 +229,10 @@ func TestWriteCompactedSchemaOrgCoercions(t *testing.T) {
 		{S: ev, P: rdf.NewIRI(rdf.RDFType), O: rdf.NewString("a literal type")},
 		{S: rdf.NewBlank("u"), P: s("name"), O: rdf.NewLiteral("1", rdf.XSDInteger)},
 	}
-	var buf bytes.Buffer
-	if err := Write(&buf, buildDataset(quads, nil), WriteOptions{Form: Compacted, Context: "https://schema.org"}); err != nil {
-		t.Fatal(err)
-	}
-	back := rdf.NewDataset()
-	if err := Parse(bytes.NewReader(buf.Bytes()), back, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := canonicalQuads(back.Quads()), canonicalQuads(quads); got != want {
-		t.Errorf("got\n%s\nwant\n%s\noutput %s", got, want, buf.String())
-	}
+	out := writeReadBack(t, quads, nil, WriteOptions{Form: Compacted, Context: "https://schema.org"})
 	for _, want := range []string{`"startDate":[`, `"2015-10-26"`, `"sameAs":[`, `"http://example.com/other"`, `"@language":"EN-gb"`} {
-		if !strings.Contains(buf.String(), want) {
-			t.Errorf("output lacks %s: %s", want, buf.String())
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s: %s", want, out)
 		}
 	}
 	d := buildDataset([]rdf.Quad{{S: ev, P: s("sameAs"), O: rdf.NewIRI("foaf:x")}}, nil)
