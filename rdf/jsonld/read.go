@@ -6,15 +6,19 @@
 // Processing, IRI Expansion (RFC 3986 resolution by rdf.ResolveIRI), the
 // Expansion Algorithm, Node Map Generation and Deserialize JSON-LD to RDF.
 // It passes all 467 tests of the W3C toRdf suite and all 385 expansion
-// tests (those for JSON-LD 1.0 processors in json-ld-1.0 processing mode). Blank node labels and quad order depend
-// only on the data (not on Go map iteration), rdf:JSON literals are
-// canonicalized (JCS), rdfDirection is supported, errors and warnings carry
-// the line, column and byte offset of the value at fault, and IRIs that are
-// not well formed, common
-// in web data, can be kept with a warning instead of silently dropped.
+// tests (those for JSON-LD 1.0 processors in json-ld-1.0 processing mode).
+// Blank node labels and quad order depend only on the data (not on Go map
+// iteration), rdf:JSON literals are canonicalized (JCS), base directions
+// become RDF 1.2 directional language-tagged strings (or what the JSON-LD
+// 1.1 rdfDirection options make of them), errors and warnings carry the
+// line, column and byte offset of the value at fault, and IRIs that are
+// not well formed, common in web data, can be kept with a warning instead
+// of silently dropped.
 //
 // Writing is this package's own Serialize RDF as JSON-LD algorithm, then,
-// for compacted output, github.com/piprate/json-gold's compaction.
+// for compacted output, its own compaction of that expanded form against
+// the dataset's prefixes or a given context, which reads back to the same
+// dataset (see Write).
 //
 // Remote contexts are served by an offline loader (NewLoader) that embeds
 // the schema.org context and maps other URLs to local files; it reaches the

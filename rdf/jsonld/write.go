@@ -71,7 +71,11 @@ var ErrTripleTerm = errors.New("jsonld: JSON-LD cannot represent RDF 1.2 triple 
 // typed literals.
 //
 // JSON-LD 1.1 has no triple terms: a dataset with an RDF 1.2 triple term
-// is refused with ErrTripleTerm before anything is written.
+// is refused with ErrTripleTerm before anything is written. Compaction
+// refuses, with an error naming it, an IRI that the context cannot write
+// (its scheme is the name of a prefix of the context, so JSON-LD would read
+// it as a compact IRI). Relative IRIs are written as they are; the reader
+// drops them, as JSON-LD to RDF has none.
 func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 	return WriteContext(gocontext.Background(), w, d, opts)
 }
