@@ -297,7 +297,7 @@ func jsonError(data []byte, err error, opts Options, o loc) error {
 		off = findNumber(data, strings.TrimPrefix(te.Value, "number "))
 		return o.at(data, off).parseError(opts.File, "JSON: "+te.Error())
 	} else if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return &rdf.ParseError{File: opts.File, Msg: "JSON: " + err.Error()}
+		return o.at(data, off).parseError(opts.File, "JSON: "+err.Error())
 	}
 	msg := err.Error()
 	if errors.Is(err, io.EOF) {
