@@ -58,7 +58,7 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 		}
 		arms := map[string]*ArmCalls{}
 		for i := range p.Entries {
-			for _, c := range p.contextsFor(i, m) {
+			for _, c := range p.ContextsFor(i, m) {
 				a := arms[c.Arm]
 				if a == nil {
 					a = &ArmCalls{Arm: c.Arm, InputTokens: -1}
@@ -67,8 +67,8 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 					}
 					arms[c.Arm] = a
 				}
-				a.Calls += e.trials()
-				mc.Calls += e.trials()
+				a.Calls += e.NumTrials()
+				mc.Calls += e.NumTrials()
 				if tok == nil {
 					continue
 				}
@@ -93,8 +93,8 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 					}
 					counts[m.Tokenizer][k] = n
 				}
-				a.InputTokens += n * int64(e.trials())
-				mc.InputTokens += n * int64(e.trials())
+				a.InputTokens += n * int64(e.NumTrials())
+				mc.InputTokens += n * int64(e.NumTrials())
 			}
 		}
 		for _, a := range slices.Sorted(maps.Keys(arms)) {

@@ -1,7 +1,7 @@
-// Package eval runs evaluation experiments: every question of a question set,
-// asked about every graph rendered in every format ("arm"), of every model of
-// an OpenAI-compatible endpoint, a number of times, with frozen and hashed
-// inputs and an append-only answer log.
+// Package eval defines evaluation experiments and prepares them: every
+// question of a question set, asked about every graph rendered in every
+// format ("arm"), of every model of an OpenAI-compatible endpoint, a number
+// of times, with frozen and hashed inputs.
 //
 // An Experiment is read from a YAML file (ParseExperiment, see ExampleYAML).
 // A graph is an RDF file or a collection of items (the contexts of a frozen
@@ -10,13 +10,9 @@
 // or reads stored texts; a Prompt template, when given, is the whole prompt.
 // Prepare renders every (graph × arm) context and every question, decodes
 // every context of a lossless format and compares it with its graph, and
-// hashes everything (SHA-1); Run writes the frozen inputs to the run folder (contexts/,
-// questions.jsonl, manifest.json), refuses to continue a run whose inputs
-// differ, and sends the calls through package llm, appending one Record per
-// call to answers.jsonl. A run that was cancelled or had failed calls is
-// resumed by running it again: calls already answered are skipped, failed ones
-// are retried, and the log is only ever appended to. Summarize reads a log
-// back and reports accuracy and tokens per arm and model.
+// hashes everything (SHA-1) into a Plan; DryRun counts its calls and input
+// tokens. Package eval/runner runs a Plan: it freezes the inputs into a run
+// folder, calls the models and keeps the append-only answer log.
 package eval
 
 import (
@@ -958,7 +954,8 @@ func (t Task) TaskName() string {
 	return "kg"
 }
 
-func (e *Experiment) trials() int {
+// NumTrials is the number of times each call is made: Trials, at least 1.
+func (e *Experiment) NumTrials() int {
 	if e.Trials <= 0 {
 		return 1
 	}

@@ -339,7 +339,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	p.QuestionsJSONL = buf.Bytes()
 	m := Manifest{Version: ManifestVersion, Name: e.Name, Contexts: p.Contexts,
 		Questions: len(p.Entries), QuestionsSHA1: sha1Hex(p.QuestionsJSONL)}
-	m.Params = Params{Layout: e.layout(), Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed, Trials: e.trials(),
+	m.Params = Params{Layout: e.layout(), Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed, Trials: e.NumTrials(),
 		Prompts: p.scopedPrompts()}
 	for _, a := range p.arms {
 		if len(a.Vars) > 0 {
@@ -355,7 +355,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	}
 	for _, md := range e.Models {
 		for i := range p.Entries {
-			m.Calls += len(p.contextsFor(i, md)) * e.trials()
+			m.Calls += len(p.ContextsFor(i, md)) * e.NumTrials()
 		}
 	}
 	// Every question must be asked at least once, and have the Meta its
@@ -363,7 +363,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	for i := range p.Entries {
 		asked := false
 		for _, md := range e.Models {
-			cs := p.contextsFor(i, md)
+			cs := p.ContextsFor(i, md)
 			asked = asked || len(cs) > 0
 			for _, c := range cs {
 				if t := p.templateOf(&p.Entries[i], c); t != nil {
@@ -655,10 +655,10 @@ func (p *Plan) Messages(en *Entry, c *Context) ([]llm.Message, error) {
 	return msgs, nil
 }
 
-// contextsFor returns the contexts entry i is asked about when it is sent
+// ContextsFor returns the contexts entry i is asked about when it is sent
 // to model m: one per arm the model reads, by arm name, or the entry's own
 // stored context.
-func (p *Plan) contextsFor(i int, m Model) []*Context {
+func (p *Plan) ContextsFor(i int, m Model) []*Context {
 	en := &p.Entries[i]
 	if k, ok := p.index[ctxKey{graph: en.Graph, arm: SetContextArm}]; ok {
 		return []*Context{&p.Contexts[k]}
@@ -843,7 +843,9 @@ func defaultScorer(family string) string {
 	return "kg"
 }
 
-func scorerOf(name string) task.Scorer {
+// Scorer returns the scorer an experiment names name (see the scorer
+// field of a task), kg's for an unknown name.
+func Scorer(name string) task.Scorer {
 	switch name {
 	case "graphqa":
 		return graphqa.Score

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/runner"
 	"github.com/isolda/isolda/task/kg"
 )
 
@@ -18,18 +19,18 @@ import (
 // retries them). Input tokens are those the server reported, else the
 // local count.
 func FromRun(dir string) ([]Observation, error) {
-	families, err := runFamilies(filepath.Join(dir, eval.QuestionsFile))
+	families, err := runFamilies(filepath.Join(dir, runner.QuestionsFile))
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.Join(dir, eval.AnswersFile))
+	f, err := os.Open(filepath.Join(dir, runner.AnswersFile))
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	last := map[string]Observation{}
-	err = eval.ReadRecords(f, func(r *eval.Record) error {
-		if r.Status != eval.StatusOK {
+	err = runner.ReadRecords(f, func(r *runner.Record) error {
+		if r.Status != runner.StatusOK {
 			return nil
 		}
 		in := int(r.PromptTokens)
@@ -48,7 +49,7 @@ func FromRun(dir string) ([]Observation, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, eval.AnswersFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, runner.AnswersFile), err)
 	}
 	keys := make([]string, 0, len(last))
 	for k := range last {
@@ -90,13 +91,13 @@ func runFamilies(path string) (map[string]familyTask, error) {
 
 // ReadManifest reads the manifest of an eval run folder.
 func ReadManifest(dir string) (*eval.Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, eval.ManifestFile))
+	b, err := os.ReadFile(filepath.Join(dir, runner.ManifestFile))
 	if err != nil {
 		return nil, err
 	}
 	var m eval.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, eval.ManifestFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, runner.ManifestFile), err)
 	}
 	return &m, nil
 }

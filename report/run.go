@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/runner"
 )
 
 // Run is what an eval run folder holds beyond the observations: its
@@ -52,7 +53,7 @@ type Sample struct {
 	Alternatives []string
 	// Messages are the messages of the request body, exactly as sent.
 	Messages []Message
-	// Status is eval.StatusOK or eval.StatusFailed (then Error says why).
+	// Status is runner.StatusOK or runner.StatusFailed (then Error says why).
 	Status, Error string
 	// Answer is the model's reply; Reasoning its reasoning text, if any;
 	// Finish the finish reason.
@@ -98,7 +99,7 @@ const maxContextBytes = 64 << 20
 // resume) counts in its last state.
 func ReadRun(dir string) (*Run, error) {
 	r := &Run{Dir: dir, Endpoints: map[string][]string{}, Contexts: map[string]string{}}
-	mpath := filepath.Join(dir, eval.ManifestFile)
+	mpath := filepath.Join(dir, runner.ManifestFile)
 	b, err := os.ReadFile(mpath)
 	if err != nil {
 		return nil, err
@@ -106,7 +107,7 @@ func ReadRun(dir string) (*Run, error) {
 	if err := json.Unmarshal(b, &r.Manifest); err != nil {
 		return nil, fmt.Errorf("%s: %w", mpath, err)
 	}
-	questions, err := runQuestions(filepath.Join(dir, eval.QuestionsFile))
+	questions, err := runQuestions(filepath.Join(dir, runner.QuestionsFile))
 	if err != nil {
 		return nil, err
 	}
@@ -114,14 +115,14 @@ func ReadRun(dir string) (*Run, error) {
 	for _, c := range r.Manifest.Contexts {
 		files[c.SHA1] = c.File
 	}
-	apath := filepath.Join(dir, eval.AnswersFile)
+	apath := filepath.Join(dir, runner.AnswersFile)
 	f, err := os.Open(apath)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	latest := map[string]int{} // call key → index in Samples
-	err = eval.ReadRecords(f, func(rec *eval.Record) error {
+	err = runner.ReadRecords(f, func(rec *runner.Record) error {
 		if rec.RunID != r.Manifest.RunID {
 			return nil // not this run's (Run refuses to mix; be safe)
 		}
@@ -139,7 +140,7 @@ func ReadRun(dir string) (*Run, error) {
 		s := sampleOf(rec, questions[rec.QuestionK], ctx)
 		if i, ok := latest[rec.Key]; ok {
 			// An ok answer is final; a failure is replaced by the retry.
-			if r.Samples[i].Status != eval.StatusOK {
+			if r.Samples[i].Status != runner.StatusOK {
 				r.Samples[i] = s
 			}
 			return nil
@@ -155,7 +156,7 @@ func ReadRun(dir string) (*Run, error) {
 		slices.Sort(eps)
 	}
 	for _, s := range r.Samples {
-		if s.Status == eval.StatusOK {
+		if s.Status == runner.StatusOK {
 			r.OK++
 		} else {
 			r.Failed++
@@ -221,7 +222,7 @@ func runQuestions(path string) (map[string]eval.Entry, error) {
 }
 
 // sampleOf turns a record into a sample; ctx is the text of its context.
-func sampleOf(rec *eval.Record, en eval.Entry, ctx string) Sample {
+func sampleOf(rec *runner.Record, en eval.Entry, ctx string) Sample {
 	s := Sample{Key: rec.Key, Arm: rec.Arm, Model: rec.Model, Family: en.Q.Family, Task: rec.Task, Graph: rec.Graph,
 		QuestionID: rec.QuestionK, Trial: rec.Trial, Question: en.Q.Text, Gold: en.Q.Gold.Value, Alternatives: en.Q.Gold.Alternatives,
 		Status: rec.Status, Error: rec.Error, Answer: rec.Response, Reasoning: rec.Reasoning, Finish: rec.Finish,

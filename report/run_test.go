@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/runner"
 	"github.com/isolda/isolda/llm/llmtest"
 )
 
@@ -97,7 +98,7 @@ retries: -1
 		t.Fatal(err)
 	}
 	dir := filepath.Join(base, "run")
-	res, err := eval.Run(context.Background(), p, eval.RunOptions{Out: dir})
+	res, err := runner.Run(context.Background(), p, runner.RunOptions{Out: dir})
 	if err != nil && res.Failed == 0 {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestReadRun(t *testing.T) {
 		if s.Correct {
 			correct++
 		}
-		if s.Status == eval.StatusOK && s.Correct == (s.Family == "count") {
+		if s.Status == runner.StatusOK && s.Correct == (s.Family == "count") {
 			t.Errorf("%s: correct=%v, family %s, answer %q", s.Key, s.Correct, s.Family, s.Answer)
 		}
 	}

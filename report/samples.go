@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/runner"
 )
 
 // NoRunToRun is the note of the run-to-run table when no question was
@@ -108,7 +108,7 @@ func (f filters) css() string {
 // outcome is the correctness class of a sample.
 func outcome(s Sample) string {
 	switch {
-	case s.Status != eval.StatusOK:
+	case s.Status != runner.StatusOK:
 		return "failed"
 	case s.Correct:
 		return "correct"
@@ -148,7 +148,7 @@ func writeRunMeta(b *strings.Builder, run *Run) {
 	}
 	item("parameters", fmt.Sprintf("layout %s, temperature %g, max_tokens %d, seed %s, trials %d",
 		m.Params.Layout, m.Params.Temperature, m.Params.MaxTokens, seed, max(m.Params.Trials, 1)))
-	item("questions", fmt.Sprintf("%d in %s, SHA-1 %s", m.Questions, eval.QuestionsFile, m.QuestionsSHA1))
+	item("questions", fmt.Sprintf("%d in %s, SHA-1 %s", m.Questions, runner.QuestionsFile, m.QuestionsSHA1))
 	b.WriteString("</dl>\n")
 
 	b.WriteString("<h3>Models</h3>\n<table class=\"data\">\n<tr class=\"head\"><th>model</th><th>model sent</th><th>tokenizer</th><th>endpoint</th><th>extra body</th></tr>\n")
@@ -235,7 +235,7 @@ func writeRunMeta(b *strings.Builder, run *Run) {
 
 // brief is the one-line answer and gold of a sample's summary.
 func brief(s Sample) string {
-	if s.Status != eval.StatusOK {
+	if s.Status != runner.StatusOK {
 		return "call failed: " + clip(s.Error, 120)
 	}
 	return "answer " + strconv.Quote(clip(s.Answer, 120)) + ", gold " + strconv.Quote(clip(s.Gold, 60))
@@ -301,7 +301,7 @@ func writeSamples(b *strings.Builder, run *Run, samples []Sample) {
 			gold += esc(" (also accepted: " + strings.Join(s.Alternatives, ", ") + ")")
 		}
 		item("gold", gold)
-		if s.Status == eval.StatusOK {
+		if s.Status == runner.StatusOK {
 			item("answer", "<pre>"+esc(s.Answer)+"</pre>")
 			if s.Reasoning != "" {
 				item("reasoning", "<pre>"+esc(s.Reasoning)+"</pre>")
@@ -342,7 +342,7 @@ func writeSamples(b *strings.Builder, run *Run, samples []Sample) {
 	b.WriteString("</div>\n")
 	fmt.Fprintf(b, "<p class=\"count\" role=\"status\"><span class=\"count-n\"></span> of %d answers shown</p>\n", len(samples))
 	if left := len(run.Samples) - len(samples); left > 0 {
-		fmt.Fprintf(b, "<p class=\"note\">%d more calls are not shown; every call is in %s.</p>\n", left, eval.AnswersFile)
+		fmt.Fprintf(b, "<p class=\"note\">%d more calls are not shown; every call is in %s.</p>\n", left, runner.AnswersFile)
 	}
 	b.WriteString("</section>\n")
 

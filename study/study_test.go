@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/runner"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/report"
 	"github.com/isolda/isolda/token"
@@ -74,7 +75,7 @@ func run(t *testing.T, p *eval.Plan, h llmtest.Handler) string {
 		p.Experiment.Models[i].BaseURL = srv.URL
 	}
 	out := filepath.Join(t.TempDir(), "run")
-	res, err := eval.Run(context.Background(), p, eval.RunOptions{Out: out, Tokenizers: testTokenizers(t)})
+	res, err := runner.Run(context.Background(), p, runner.RunOptions{Out: out, Tokenizers: testTokenizers(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,15 +195,15 @@ func TestInitDeterministic(t *testing.T) {
 	}
 }
 
-func readRecords(t *testing.T, runDir string) []eval.Record {
+func readRecords(t *testing.T, runDir string) []runner.Record {
 	t.Helper()
-	f, err := os.Open(filepath.Join(runDir, eval.AnswersFile))
+	f, err := os.Open(filepath.Join(runDir, runner.AnswersFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []eval.Record
-	if err := eval.ReadRecords(f, func(r *eval.Record) error { out = append(out, *r); return nil }); err != nil {
+	var out []runner.Record
+	if err := runner.ReadRecords(f, func(r *runner.Record) error { out = append(out, *r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return out

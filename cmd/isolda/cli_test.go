@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/runner"
 )
 
 // listingTurtle is the graph of the ISOLDA paper's Listing 1: 23 triples
@@ -384,7 +385,7 @@ func TestEvalRunEndpointDown(t *testing.T) {
 		!strings.Contains(out, "0 calls answered now, 5 failed") || !strings.Contains(out, "no answers") || strings.Contains(out, "0.000  ") {
 		t.Fatalf("endpoint down: exit %d\n%s\n%s", code, out, errs)
 	}
-	data, err := os.ReadFile(filepath.Join(runDir, eval.AnswersFile))
+	data, err := os.ReadFile(filepath.Join(runDir, runner.AnswersFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/runner"
 	"github.com/isolda/isolda/examples"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -164,7 +165,7 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 			"calls each model's endpoint and appends one JSON line per call to DIR/answers.jsonl, and prints " +
 			"accuracy per arm and model. Running it again resumes: answered calls are skipped, failed ones " +
 			"retried, and changed inputs refused. A model whose endpoint gives no response to " +
-			fmt.Sprint(eval.ConnectionFailuresToStop) + " calls in a row is stopped early with a message. " +
+			fmt.Sprint(runner.ConnectionFailuresToStop) + " calls in a row is stopped early with a message. " +
 			"Exit status 1 when calls failed or were left, 0 when every call is answered.",
 		Example: "  isolda eval run exp.yaml --out run --dry-run\n" +
 			"  isolda eval run exp.yaml --out run",
@@ -186,14 +187,14 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 			defer stop()
 			// A terminal gets one line per model redrawn in place every
 			// second; logs and CI get plain lines every --progress.
-			progress := eval.PlainProgress(env.Stderr)
+			progress := runner.PlainProgress(env.Stderr)
 			if f, ok := env.Stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-				progress = eval.TerminalProgress(env.Stderr)
+				progress = runner.TerminalProgress(env.Stderr)
 				if !cmd.Flags().Changed("progress") {
 					interval = time.Second
 				}
 			}
-			res, err := eval.Run(ctx, p, eval.RunOptions{Out: out, OnProgress: progress, ProgressInterval: interval})
+			res, err := runner.Run(ctx, p, runner.RunOptions{Out: out, OnProgress: progress, ProgressInterval: interval})
 			if err != nil && !res.Canceled {
 				return badInput(err)
 			}
@@ -206,16 +207,16 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 				fmt.Fprintf(env.Stdout, "stopped; run the same command again to resume\n")
 				return &exitError{code: exitCheckFail}
 			}
-			f, err := os.Open(filepath.Join(out, eval.AnswersFile))
+			f, err := os.Open(filepath.Join(out, runner.AnswersFile))
 			if err != nil {
 				return err
 			}
 			defer f.Close()
-			cells, err := eval.Summarize(f, e)
+			cells, err := runner.Summarize(f, e)
 			if err != nil {
 				return err
 			}
-			if err := eval.WriteSummary(env.Stdout, cells); err != nil {
+			if err := runner.WriteSummary(env.Stdout, cells); err != nil {
 				return err
 			}
 			if left := p.Manifest.Calls - res.Done - res.Skipped - res.Failed; res.Failed > 0 || left > 0 {

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/isolda/isolda/bench"
-	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/runner"
 	"github.com/isolda/isolda/report"
 	"github.com/spf13/cobra"
 )
@@ -135,7 +135,7 @@ func checkRunDir(dir string) error {
 	if report.IsSelectRun(dir) {
 		return nil
 	}
-	for _, name := range []string{eval.QuestionsFile, eval.AnswersFile} {
+	for _, name := range []string{runner.QuestionsFile, runner.AnswersFile} {
 		if _, err := os.Stat(filepath.Join(dir, name)); errors.Is(err, fs.ErrNotExist) {
 			return usageError("report: %s is not a run folder: it has no %s (give the --out folder of isolda eval run or isolda select run)", dir, name)
 		}

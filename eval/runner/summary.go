@@ -1,10 +1,12 @@
-package eval
+package runner
 
 import (
 	"fmt"
 	"io"
 	"sort"
 	"text/tabwriter"
+
+	"github.com/isolda/isolda/eval"
 )
 
 // Cell is the summary of one arm × model.
@@ -23,7 +25,7 @@ type Cell struct {
 
 // Summarize reads an answer log and returns one Cell per arm × model, sorted
 // by arm then model. Prices come from the models of e (nil: no cost).
-func Summarize(r io.Reader, e *Experiment) ([]Cell, error) {
+func Summarize(r io.Reader, e *eval.Experiment) ([]Cell, error) {
 	cells := map[[2]string]*Cell{}
 	seen := map[string]bool{}
 	get := func(arm, model string) *Cell {
@@ -57,7 +59,7 @@ func Summarize(r io.Reader, e *Experiment) ([]Cell, error) {
 	if err != nil {
 		return nil, err
 	}
-	prices := map[string]Model{}
+	prices := map[string]eval.Model{}
 	if e != nil {
 		for _, m := range e.Models {
 			prices[m.ModelName()] = m

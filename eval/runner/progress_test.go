@@ -1,4 +1,4 @@
-package eval
+package runner
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/llm/llmtest"
 )
 
@@ -44,7 +45,7 @@ func TestRunProgressCounts(t *testing.T) {
 	srv := llmtest.New(nil)
 	defer srv.Close()
 	e := writeExp(t, dir, srv.URL, "")
-	e.Models = append(e.Models, Model{Name: "m2", BaseURL: srv.URL, Model: "other", MaxConcurrency: 2})
+	e.Models = append(e.Models, eval.Model{Name: "m2", BaseURL: srv.URL, Model: "other", MaxConcurrency: 2})
 	e.Retries = -1
 	p := prepare(t, e, dir)
 	srv.Close()
@@ -74,7 +75,7 @@ func TestRunProgressCounts(t *testing.T) {
 	countCalls := 0
 	for _, en := range p.Entries {
 		if strings.Contains(en.Q.Text, "How many") {
-			countCalls += 2 * e.trials() // two arms
+			countCalls += 2 * e.NumTrials() // two arms
 		}
 	}
 	if countCalls == 0 {

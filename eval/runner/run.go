@@ -1,8 +1,10 @@
-package eval
+package runner
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/internal/jsonl"
 	"github.com/isolda/isolda/llm"
@@ -142,8 +145,8 @@ type RunResult struct {
 const ConnectionFailuresToStop = 5
 
 type job struct {
-	en    *Entry
-	c     *Context
+	en    *eval.Entry
+	c     *eval.Context
 	trial int
 	key   string
 }
@@ -153,7 +156,7 @@ type job struct {
 // answers.jsonl, appending one Record per call. When ctx ends, calls in
 // flight are abandoned without being logged and Run returns with Canceled
 // set and ctx's error; running again resumes.
-func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
+func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) {
 	var res RunResult
 	if err := Freeze(p, opts.Out); err != nil {
 		return res, err
@@ -233,8 +236,8 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 		eachJob := func(fn func(job) bool) {
 			for i := range p.Entries {
 				en := &p.Entries[i]
-				for _, c := range p.contextsFor(i, m) {
-					for t := 1; t <= e.trials(); t++ {
+				for _, c := range p.ContextsFor(i, m) {
+					for t := 1; t <= e.NumTrials(); t++ {
 						k := CallKey(c.Arm, m.ModelName(), en.Key, t)
 						if done[k] {
 							continue
@@ -248,7 +251,7 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 		}
 		n := 0
 		for i := range p.Entries {
-			n += len(p.contextsFor(i, m)) * e.trials()
+			n += len(p.ContextsFor(i, m)) * e.NumTrials()
 		}
 		eachJob(func(job) bool { st.total++; return true })
 		st.skipped = n - st.total
@@ -385,7 +388,7 @@ func writeRecords(log *jsonl.Log, recs <-chan *Record) error {
 }
 
 // call makes one call; ok is false when ctx ended (nothing to log).
-func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.Tokenizer, j job, now func() time.Time) (*Record, bool) {
+func call(ctx context.Context, client *llm.Client, p *eval.Plan, m eval.Model, tok token.Tokenizer, j job, now func() time.Time) (*Record, bool) {
 	e := p.Experiment
 	msgs, merr := p.Messages(j.en, j.c)
 	var resp llm.Response
@@ -411,7 +414,7 @@ func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.T
 	if err != nil {
 		return r, true
 	}
-	sc := scorerOf(j.en.Scorer).Score(j.en.Q, resp.Text)
+	sc := eval.Scorer(j.en.Scorer).Score(j.en.Q, resp.Text)
 	r.Scorer, r.Rule, r.Parsed, r.Correct, r.Score = j.en.Scorer, sc.Rule, sc.Parsed, sc.Correct, sc.Score
 	r.Partial = sc.Partial
 	return r, true
@@ -476,7 +479,7 @@ func answeredKeys(path, runID string) (map[string]bool, error) {
 // Freeze writes the plan's frozen inputs (manifest.json, questions.jsonl,
 // contexts/) into dir, or, when dir already holds a run, verifies that its
 // manifest and files have the same hashes and refuses otherwise.
-func Freeze(p *Plan, dir string) error {
+func Freeze(p *eval.Plan, dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, ContextsDir), 0o755); err != nil {
 		return err
 	}
@@ -503,7 +506,7 @@ func Freeze(p *Plan, dir string) error {
 	if err != nil {
 		return err
 	}
-	var m Manifest
+	var m eval.Manifest
 	if err := json.Unmarshal(old, &m); err != nil {
 		return fmt.Errorf("%s: %w", mpath, err)
 	}
@@ -543,7 +546,7 @@ func (e *MismatchError) Error() string {
 	return s
 }
 
-func diffManifest(old, cur *Manifest) []string {
+func diffManifest(old, cur *eval.Manifest) []string {
 	var d []string
 	if old.Version != cur.Version {
 		d = append(d, fmt.Sprintf("manifest version %d, now %d", old.Version, cur.Version))
@@ -553,7 +556,7 @@ func diffManifest(old, cur *Manifest) []string {
 	if !bytes.Equal(ob, cb) {
 		d = append(d, fmt.Sprintf("parameters were %s, now %s", ob, cb))
 	}
-	name := func(c *Context) string {
+	name := func(c *eval.Context) string {
 		k := c.Graph + "/" + c.Arm
 		if c.Item != "" {
 			k = c.Graph + "/" + c.Item + "/" + c.Arm
@@ -566,7 +569,7 @@ func diffManifest(old, cur *Manifest) []string {
 		}
 		return k
 	}
-	oc := map[string]Context{}
+	oc := map[string]eval.Context{}
 	for _, c := range old.Contexts {
 		oc[name(&c)] = c
 	}
@@ -605,4 +608,9 @@ func diffManifest(old, cur *Manifest) []string {
 
 func writeFileSync(path string, b []byte) error {
 	return atomicfile.WriteFile(path, b, 0o644)
+}
+
+func sha1Hex(b []byte) string {
+	h := sha1.Sum(b)
+	return hex.EncodeToString(h[:])
 }

@@ -1,4 +1,4 @@
-package eval
+package runner
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/task/kg"
@@ -50,9 +51,9 @@ func BenchmarkRun(b *testing.B) {
 	benchSet(b, dir)
 	srv := llmtest.New(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "A"} })
 	defer srv.Close()
-	e := &Experiment{Tasks: []Task{{Set: "set.jsonl"}}, Trials: (b.N + 99) / 100,
-		Models: []Model{{Name: "m", BaseURL: srv.URL, Model: "x", MaxConcurrency: 64}}}
-	p, err := Prepare(e, dir)
+	e := &eval.Experiment{Tasks: []eval.Task{{Set: "set.jsonl"}}, Trials: (b.N + 99) / 100,
+		Models: []eval.Model{{Name: "m", BaseURL: srv.URL, Model: "x", MaxConcurrency: 64}}}
+	p, err := eval.Prepare(e, dir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -110,9 +111,9 @@ func BenchmarkRun100k(b *testing.B) {
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, benchReply)
 		}))
-		e := &Experiment{Tasks: []Task{{Set: "set.jsonl"}}, Trials: calls / 100,
-			Models: []Model{{Name: "m", BaseURL: srv.URL + "/v1", Model: "x", MaxConcurrency: 64}}}
-		p, err := Prepare(e, dir)
+		e := &eval.Experiment{Tasks: []eval.Task{{Set: "set.jsonl"}}, Trials: calls / 100,
+			Models: []eval.Model{{Name: "m", BaseURL: srv.URL + "/v1", Model: "x", MaxConcurrency: 64}}}
+		p, err := eval.Prepare(e, dir)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,0 +1,108 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/llm/llmtest"
+	"github.com/isolda/isolda/token"
+)
+
+// TestBudgetOrderingRun runs an experiment whose arms have budgets and
+// orderings, and checks the frozen contexts and every record.
+func TestBudgetOrderingRun(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := examples.Read("demo.ttl")
+	if err := os.WriteFile(filepath.Join(dir, "demo.ttl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	y := `name: shaped
+graphs: [{name: demo, file: demo.ttl}]
+budget: {tokens: 300, tokenizer: o200k_base}
+arms:
+  - {name: iso, format: isolda, budget: {tokens: 0}}
+  - {name: iso-bfs, format: isolda-0.3, ordering: {kind: bfs}, budget: {tokens: 0}}
+  - {name: nt-shuf, format: ntriples, ordering: {kind: shuffle, seed: 3}}
+  - {name: nt-bfs, format: ntriples, ordering: {kind: bfs}, budget: {tokens: 250, policy: raw, tokenizer: o200k_base}}
+  - {name: ttl, format: turtle}
+models:
+  - {name: m, base_url: http://127.0.0.1:1/v1, model: x}
+tasks:
+  - generate: {families: [lookup, multi_hop], per_family: 2, seed: 1}
+`
+	path := filepath.Join(dir, "exp.yaml")
+	if err := os.WriteFile(path, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := eval.LoadExperiment(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := prepare(t, e, dir)
+	p2 := prepare(t, e, dir)
+	if p.Manifest.RunID != p2.Manifest.RunID {
+		t.Fatal("two preparations differ")
+	}
+	tok := o200k(t)
+	// Every record carries the ordering and budget of its context, and the
+	// model saw that context.
+	byText := map[string]*eval.Context{}
+	for i := range p.Contexts {
+		byText[p.Contexts[i].SHA1] = &p.Contexts[i]
+	}
+	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
+		sys := r.Messages[0].Content
+		for _, c := range p.Contexts {
+			if strings.HasSuffix(sys, "\n\n"+c.Text) {
+				return llmtest.Reply{Text: c.SHA1}
+			}
+		}
+		return llmtest.Reply{Text: "?"}
+	})
+	defer srv.Close()
+	e.Models[0].BaseURL = srv.URL
+	out := filepath.Join(dir, "run")
+	if _, err := Run(context.Background(), p, RunOptions{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	// The frozen files fit their budgets.
+	for _, c := range p.Manifest.Contexts {
+		b, err := os.ReadFile(filepath.Join(out, c.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Budget > 0 && tok.Count(string(b)) > c.Budget {
+			t.Errorf("%s: frozen context has %d tokens, budget %d", c.File, tok.Count(string(b)), c.Budget)
+		}
+	}
+	recs := readLog(t, out)
+	if len(recs) != p.Manifest.Calls {
+		t.Fatalf("%d records, want %d", len(recs), p.Manifest.Calls)
+	}
+	for _, r := range recs {
+		c := byText[r.ContextSHA]
+		if c == nil || r.Response != c.SHA1 {
+			t.Errorf("%s: model saw another context than %s (answered %s)", r.Key, r.ContextSHA, r.Response)
+			continue
+		}
+		if r.Ordering != c.OrderingName() || r.OrderSeed != c.OrderSeed || r.Anchor != c.Anchor || r.Budget != c.Budget ||
+			r.BudgetPolicy != c.Policy || r.BudgetTokenizer != c.Tokenizer || r.ContextTokens != c.Tokens || r.GraphSHA1 == "" ||
+			r.Format != c.Format || r.Model != "m" || r.QuestionID == "" || r.Trial != 1 || r.RunID != p.Manifest.RunID {
+			t.Errorf("record %+v does not match its context %+v", r, c)
+		}
+	}
+}
+
+func o200k(t *testing.T) token.Tokenizer {
+	t.Helper()
+	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
