@@ -1,8 +1,6 @@
 package adaptive
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -12,6 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/runner"
 )
 
 // CalibrationVersion is the version of the priors file format.
@@ -269,69 +270,39 @@ func ReadCalibration(r io.Reader) (*Calibration, error) {
 	return &c, nil
 }
 
-// File names of an `isolda eval run` folder read by FromEvalRun (package
-// eval's QuestionsFile and AnswersFile).
-const (
-	EvalQuestionsFile = "questions.jsonl"
-	EvalAnswersFile   = "answers.jsonl"
-)
-
-// evalEntry and evalRecord are the fields FromEvalRun reads of package
-// eval's Entry and Record (kept here so that this package does not depend
-// on eval's run machinery).
-type evalEntry struct {
-	Key string `json:"key"`
-	Q   struct {
-		Task string `json:"task"`
-	} `json:"question"`
-}
-
-type evalRecord struct {
-	Key          string `json:"key"`
-	Format       string `json:"format"`
-	Model        string `json:"model"`
-	QuestionK    string `json:"question_key"`
-	Status       string `json:"status"`
-	Correct      bool   `json:"correct"`
-	PromptTokens int64  `json:"prompt_tokens"`
-}
-
 // FromEvalRun computes priors from an `isolda eval run` folder: the task of
 // each question (task.Question.Task) from questions.jsonl and, from
 // answers.jsonl, the last successful answer of every call key of model (the
 // only model of the log when model is empty). The format is the record's
-// registry format name. Lines that are not records (a torn last line) are
-// skipped, as package eval does.
+// registry format name. Both files are read by package eval/runner, which
+// writes them; lines of the answer log that are not records (a torn last
+// line) are skipped.
 func FromEvalRun(dir, model string) (*Calibration, error) {
 	tasks := map[string]string{}
-	qpath := filepath.Join(dir, EvalQuestionsFile)
-	err := readJSONL(qpath, func(line int, b []byte) error {
-		var e evalEntry
-		if err := json.Unmarshal(b, &e); err != nil {
-			return fmt.Errorf("%s:%d: %w", qpath, line, err)
-		}
-		tasks[e.Key] = e.Q.Task
-		return nil
-	})
-	if err != nil {
+	if err := readRunFile(dir, runner.QuestionsFile, func(r io.Reader, file string) error {
+		return runner.ReadQuestions(r, file, func(e *eval.Entry) error {
+			tasks[e.Key] = e.Q.Task
+			return nil
+		})
+	}); err != nil {
 		return nil, err
 	}
 	last := map[string]Observation{}
 	models := map[string]bool{}
-	err = readJSONL(filepath.Join(dir, EvalAnswersFile), func(_ int, b []byte) error {
-		var r evalRecord
-		if json.Unmarshal(b, &r) != nil || r.Key == "" || r.Status != StatusOK {
+	if err := readRunFile(dir, runner.AnswersFile, func(r io.Reader, _ string) error {
+		return runner.ReadRecords(r, func(r *runner.Record) error {
+			if r.Status != StatusOK {
+				return nil
+			}
+			models[r.Model] = true
+			if model != "" && r.Model != model {
+				return nil
+			}
+			last[r.Key] = Observation{Task: tasks[r.QuestionK], Format: r.Format, QuestionID: r.QuestionK,
+				Correct: r.Correct, InputTokens: r.PromptTokens}
 			return nil
-		}
-		models[r.Model] = true
-		if model != "" && r.Model != model {
-			return nil
-		}
-		last[r.Key] = Observation{Task: tasks[r.QuestionK], Format: r.Format, QuestionID: r.QuestionK,
-			Correct: r.Correct, InputTokens: r.PromptTokens}
-		return nil
-	})
-	if err != nil {
+		})
+	}); err != nil {
 		return nil, err
 	}
 	if model == "" && len(models) > 1 {
@@ -346,33 +317,21 @@ func FromEvalRun(dir, model string) (*Calibration, error) {
 	for _, k := range keys {
 		o := last[k]
 		if o.Task == "" {
-			return nil, fmt.Errorf("adaptive: answer %s of %s has no question in %s", k, dir, EvalQuestionsFile)
+			return nil, fmt.Errorf("adaptive: answer %s of %s has no question in %s", k, dir, runner.QuestionsFile)
 		}
 		obs = append(obs, o)
 	}
 	return FromObservations(obs, "eval run "+dir)
 }
 
-// readJSONL calls fn with every non-blank line of a file (lines up to
-// MaxLogLine bytes).
-func readJSONL(path string, fn func(line int, b []byte) error) error {
+// readRunFile opens the file name of the run folder dir and calls read
+// with it and its path.
+func readRunFile(dir, name string, read func(r io.Reader, file string) error) error {
+	path := filepath.Join(dir, name)
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), MaxLogLine)
-	for line := 1; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		if err := fn(line, sc.Bytes()); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return read(f, path)
 }

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/isolda/isolda/eval/runner"
 )
 
 // obsFrom makes n answers of task × format, the first k right.
@@ -201,8 +203,8 @@ func TestFromEvalRun(t *testing.T) {
 {"key":"ttl|m|k/g/q1|0","arm":"ttl","format":"study_turtle","model":"m","question_key":"k/g/q1","status":"ok","correct":false}
 {"key":"ttl|m|k/g/q1|0","arm":"ttl","format":"study_turtle","model":"m","question_key":"k/g/q1","status":"ok","correct":true}
 {"key":"torn`
-	os.WriteFile(filepath.Join(dir, EvalQuestionsFile), []byte(q), 0o644)
-	os.WriteFile(filepath.Join(dir, EvalAnswersFile), []byte(a), 0o644)
+	os.WriteFile(filepath.Join(dir, runner.QuestionsFile), []byte(q), 0o644)
+	os.WriteFile(filepath.Join(dir, runner.AnswersFile), []byte(a), 0o644)
 	cal, err := FromEvalRun(dir, "")
 	if err != nil {
 		t.Fatal(err)

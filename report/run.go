@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -206,19 +205,11 @@ func runQuestions(path string) (map[string]eval.Entry, error) {
 	}
 	defer f.Close()
 	out := map[string]eval.Entry{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var e eval.Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		out[e.Key] = e
-	}
-	return out, sc.Err()
+	err = runner.ReadQuestions(f, path, func(e *eval.Entry) error {
+		out[e.Key] = *e
+		return nil
+	})
+	return out, err
 }
 
 // sampleOf turns a record into a sample; ctx is the text of its context.

@@ -431,6 +431,20 @@ func redactURL(s string) string {
 	return u.String()
 }
 
+// ReadQuestions calls fn for every entry of a run folder's questions.jsonl
+// (read from r; file names it in errors), in order. A line that is not an
+// entry is an error naming file and the line, and so is a line longer than
+// MaxRecordLine.
+func ReadQuestions(r io.Reader, file string, fn func(*eval.Entry) error) error {
+	return jsonl.Read(r, file, MaxRecordLine, func(line int, b []byte) error {
+		var e eval.Entry
+		if err := json.Unmarshal(b, &e); err != nil {
+			return fmt.Errorf("%s:%d: %w", file, line, err)
+		}
+		return fn(&e)
+	})
+}
+
 // ReadRecords calls fn for every well-formed record of an answer log, in
 // order. A line that is not a record (such as the torn last line of a
 // crashed run) is skipped; a line longer than MaxRecordLine is an error
