@@ -1,9 +1,11 @@
-// Package report turns evaluation observations into the tables, charts and
+// Package report turns evaluation observations into the tables and
 // pre-registered criteria of an isolda evaluation report: accuracies with
 // Wilson intervals per arm, model, task family and graph; paired McNemar
 // comparisons with bootstrap and BCa intervals; token summaries; run-to-run
 // spread; Pareto fronts of accuracy against input tokens; Markdown, CSV and
-// JSON tables; hand-written SVG charts and a self-contained HTML page.
+// JSON tables. It reads eval run folders (ReadRun, FromRun) and select runs
+// (FromSelectRun). Package report/page draws the charts and writes the
+// self-contained HTML page.
 //
 // Every output is deterministic: groups are sorted by explicit keys and the
 // bootstraps are seeded.

@@ -13,7 +13,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/isolda/isolda/adaptive"
-	"github.com/isolda/isolda/internal/chart"
 	"github.com/isolda/isolda/stats"
 )
 
@@ -212,25 +211,4 @@ func (p *PolicyReport) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(p)
-}
-
-// WriteHTML writes a self-contained HTML page (no script, no external
-// resource) with the tables and a bar chart of the accuracies with their
-// Wilson intervals.
-func (p *PolicyReport) WriteHTML(w io.Writer, title string) error {
-	var b strings.Builder
-	writeHead(&b, title, htmlStyle)
-	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(title))
-	var bars []chart.Bar
-	for _, r := range p.Rows {
-		bars = append(bars, chart.Bar{Label: r.Policy, Value: float64(r.Accuracy), Lo: float64(r.Lo), Hi: float64(r.Hi)})
-	}
-	c := chart.Bars{Title: "Accuracy by policy (Wilson 95%)", YLabel: "accuracy", Groups: []chart.Group{{Label: p.Split, Bars: bars}}}
-	fmt.Fprintf(&b, "<figure id=\"chart-policies\">\n%s</figure>\n", c.SVG())
-	for _, t := range p.Tables() {
-		writeHTMLTable(&b, t)
-	}
-	b.WriteString("</body>\n</html>\n")
-	_, err := io.WriteString(w, b.String())
-	return err
 }

@@ -1,13 +1,10 @@
 package report
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -105,24 +102,6 @@ retries: -1
 	return &testRun{dir: dir, plan: p, srv: srv}
 }
 
-// read reads the run and builds its report.
-func (tr *testRun) read(t *testing.T) (*Run, *Report) {
-	t.Helper()
-	run, err := ReadRun(tr.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obs, err := FromRun(tr.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Build(obs, Options{Seed: 1, Resamples: 200})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run, r
-}
-
 func TestReadRun(t *testing.T) {
 	tr := newTestRun(t)
 	run, err := ReadRun(tr.dir)
@@ -189,102 +168,5 @@ func TestReadRun(t *testing.T) {
 	}
 	if len(run.Contexts) != 2 {
 		t.Errorf("%d contexts kept, want 2 (one per arm)", len(run.Contexts))
-	}
-}
-
-func TestRunPage(t *testing.T) {
-	tr := newTestRun(t)
-	run, r := tr.read(t)
-	var b bytes.Buffer
-	must(t, Page{Title: "isolda report", Report: r, Run: run}.WriteHTML(&b))
-	s := b.String()
-	counts := xmlElements(t, s)
-	noExternal(t, s)
-	if counts["details.sample"] != 16 || counts["details.correct"] != 10 || counts["details.wrong"] != 4 || counts["details.failed"] != 2 {
-		t.Errorf("samples %v: want 16 (10 correct, 4 wrong, 2 failed)", counts)
-	}
-	// Filters: 2 arms, 2 models, 2 families, 3 outcomes, each a ticked
-	// check box with a CSS rule hiding its samples when unticked.
-	if counts["input"] != 9 {
-		t.Errorf("%d filter check boxes, want 9", counts["input"])
-	}
-	for _, rule := range []string{
-		"#samples:has(#f-arm-1:not(:checked)) .arm-1{display:none}",
-		"#samples:has(#f-model-0:not(:checked)) .model-0{display:none}",
-		"#samples:has(#f-family-1:not(:checked)) .family-1{display:none}",
-		"#samples:has(#f-failed:not(:checked)) .sample.failed{display:none}",
-	} {
-		if !strings.Contains(s, rule) {
-			t.Errorf("missing filter rule %s", rule)
-		}
-	}
-	// Run metadata.
-	for _, want := range []string{
-		run.Manifest.RunID, tr.srv.URL, "glossary=legend", run.Manifest.QuestionsSHA1, "model-two",
-		`<code>{&#34;top_k&#34;:5}</code>`, run.Manifest.Contexts[0].SHA1, run.Manifest.Contexts[0].GraphSHA1,
-		"14 answered, 2 failed, of 16 planned",
-	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("page does not show %q", want)
-		}
-	}
-	// A single graph: no graph column, no per-graph rows; one trial.
-	acc := s[strings.Index(s, `id="table-accuracy"`):]
-	acc = acc[:strings.Index(acc, "</table>")]
-	if !strings.Contains(acc, "Accuracy with Wilson 95% intervals (graph g)") || strings.Contains(acc, `data-label="graph"`) {
-		t.Error("the accuracy table repeats the single graph")
-	}
-	if !strings.Contains(s, "<p class=\"note\">"+NoRunToRun+"</p>") {
-		t.Error("the run-to-run table does not say why it is empty")
-	}
-	// Each context once, every reference pointing at it.
-	for _, c := range run.Manifest.Contexts {
-		if n := strings.Count(s, `id="ctx-`+c.SHA1+`"`); n != 1 {
-			t.Errorf("context %s shown %d times", c.SHA1, n)
-		}
-		if n := strings.Count(s, `href="#ctx-`+c.SHA1+`"`); n != 8 {
-			t.Errorf("context %s referred to %d times, want 8 (2 models × 4 questions)", c.SHA1, n)
-		}
-	}
-	// The page allows no script and loads nothing.
-	if !regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;sha256-[A-Za-z0-9+/=]+&#39;`).MatchString(s) {
-		t.Error("no Content-Security-Policy limited to the page's style")
-	}
-	if counts["script"] != 0 {
-		t.Error("the page has a script")
-	}
-	// Deterministic: the same run gives the same bytes.
-	var again bytes.Buffer
-	must(t, Page{Title: "isolda report", Report: r, Run: run}.WriteHTML(&again))
-	if again.String() != s {
-		t.Error("two renderings of the same run differ")
-	}
-	// MaxSamples cuts the view and says so.
-	var cut bytes.Buffer
-	must(t, Page{Title: "t", Report: r, Run: run, MaxSamples: 5}.WriteHTML(&cut))
-	if c := xmlElements(t, cut.String()); c["details.sample"] != 5 || !strings.Contains(cut.String(), "11 more calls are not shown") {
-		t.Errorf("MaxSamples 5: %d samples shown", c["details.sample"])
-	}
-	if dir := os.Getenv("REPORT_OUT"); dir != "" {
-		must(t, os.WriteFile(filepath.Join(dir, "run-report.html"), b.Bytes(), 0o644))
-	}
-}
-
-func TestWriteDir(t *testing.T) {
-	tr := newTestRun(t)
-	run, r := tr.read(t)
-	out := filepath.Join(t.TempDir(), "out")
-	must(t, WriteDir(out, Page{Title: "isolda report", Report: r, Run: run}))
-	ents, err := os.ReadDir(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	want := "[accuracy.csv pairs.csv pareto.csv report.html report.json report.md run_to_run.csv tokens.csv]"
-	if got := fmt.Sprint(names); got != want {
-		t.Errorf("files %v, want %s (no temporary file left)", names, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -175,4 +176,49 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// NoRunToRun is the note of the run-to-run table when no question was
+// answered in two trials.
+const NoRunToRun = "one trial per question: no run-to-run variation to show"
+
+// DisplayTables returns the tables as people read them (HTML and Markdown):
+// a run on a single graph does not repeat its accuracy rows per graph (the
+// graph column and the per-graph rows, equal to the "*" rows, are left
+// out), and an empty run-to-run table says why. CSV files keep the full
+// tables of Tables.
+func (r *Report) DisplayTables() []Table {
+	tables := r.Tables()
+	graphs := map[string]bool{}
+	for _, a := range r.Accuracy {
+		if a.Graph != All {
+			graphs[a.Graph] = true
+		}
+	}
+	for i, t := range tables {
+		switch t.Name {
+		case "accuracy":
+			col := slices.Index(t.Header, "graph")
+			if len(graphs) != 1 || col < 0 {
+				continue
+			}
+			var g string
+			for k := range graphs {
+				g = k
+			}
+			nt := Table{Name: t.Name, Title: t.Title + " (graph " + g + ")", Note: t.Note,
+				Header: slices.Delete(slices.Clone(t.Header), col, col+1)}
+			for _, row := range t.Rows {
+				if row[col] == All {
+					nt.Rows = append(nt.Rows, slices.Delete(slices.Clone(row), col, col+1))
+				}
+			}
+			tables[i] = nt
+		case "run_to_run":
+			if len(t.Rows) == 0 {
+				tables[i].Note = NoRunToRun
+			}
+		}
+	}
+	return tables
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/eval/runner"
 	"github.com/isolda/isolda/report"
+	"github.com/isolda/isolda/report/page"
 	"github.com/spf13/cobra"
 )
 
@@ -103,7 +104,7 @@ func newReportCmd(env *Env) *cobra.Command {
 				if err != nil {
 					return badInput(err)
 				}
-				if err := report.WriteDir(out, report.Page{Title: "isolda report", Report: rep, Results: results, Run: run}); err != nil {
+				if err := page.WriteDir(out, page.Page{Title: "isolda report", Report: rep, Results: results, Run: run}); err != nil {
 					return err
 				}
 				fmt.Fprintf(env.Stderr, "wrote %s\n", out)

@@ -18,6 +18,7 @@ import (
 	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/report"
+	"github.com/isolda/isolda/report/page"
 	"github.com/isolda/isolda/task/graphqa"
 	"github.com/isolda/isolda/token"
 	"github.com/spf13/cobra"
@@ -526,7 +527,7 @@ func newSelectCompareCmd(env *Env) *cobra.Command {
 			case "markdown":
 				err = pr.WriteMarkdown(w)
 			case "html":
-				err = pr.WriteHTML(w, "isolda select: "+args[0])
+				err = page.WritePolicy(w, pr, "isolda select: "+args[0])
 			case "json":
 				err = pr.WriteJSON(w)
 			default:
@@ -579,7 +580,7 @@ func selectReport(env *Env, dir string, seed uint64, resamples int, out string) 
 	}{
 		{"policies.md", pr.WriteMarkdown},
 		{"policies.json", pr.WriteJSON},
-		{"policies.html", func(w io.Writer) error { return pr.WriteHTML(w, "isolda select: "+dir) }},
+		{"policies.html", func(w io.Writer) error { return page.WritePolicy(w, pr, "isolda select: "+dir) }},
 	}
 	for _, t := range pr.Tables() {
 		files = append(files, struct {

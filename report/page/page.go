@@ -1,4 +1,4 @@
-package report
+package page
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/internal/chart"
+	"github.com/isolda/isolda/report"
 )
 
 // Chart is a rendered SVG chart with a name and caption.
@@ -28,7 +29,7 @@ type Chart struct {
 // model with Wilson intervals; for each model, accuracy by task family; mean
 // input tokens by arm and model with their range; for each model, accuracy
 // against mean input tokens with the Pareto front.
-func (r *Report) Charts() ([]Chart, error) {
+func Charts(r *report.Report) ([]Chart, error) {
 	var charts []Chart
 	add := func(name, title, kind, svg string) {
 		charts = append(charts, Chart{Name: name, Title: title, Kind: kind, SVG: svg})
@@ -37,11 +38,11 @@ func (r *Report) Charts() ([]Chart, error) {
 	families := map[string]*chart.Bars{}
 	var models []string
 	for _, a := range r.Accuracy {
-		if a.Graph != All {
+		if a.Graph != report.All {
 			continue
 		}
 		bar := chart.Bar{Label: a.Arm, Value: float64(a.Accuracy), Lo: float64(a.Lo), Hi: float64(a.Hi)}
-		if a.Family == All {
+		if a.Family == report.All {
 			overall.Groups = appendBar(overall.Groups, a.Model, bar)
 			continue
 		}
@@ -170,20 +171,13 @@ const maxShownContext = 256 << 10
 // Page is the report's HTML page.
 type Page struct {
 	Title   string
-	Report  *Report
-	Results []Result
+	Report  *report.Report
+	Results []report.Result
 	// Run, when set, adds the run's metadata and the per-sample view.
-	Run *Run
+	Run *report.Run
 	// MaxSamples bounds the samples shown (0 means DefaultMaxSamples); the
 	// page says how many were left out.
 	MaxSamples int
-}
-
-// WriteHTML writes a self-contained HTML page with the criteria results (if
-// any), the charts as inline SVG and every table. It references no external
-// resource and contains no script.
-func (r *Report) WriteHTML(w io.Writer, title string, results []Result) error {
-	return Page{Title: title, Report: r, Results: results}.WriteHTML(w)
 }
 
 // writeHead writes the document up to the opening body tag: a
@@ -204,13 +198,13 @@ func writeHead(b *strings.Builder, title, style string) {
 // counter counts the samples shown.
 func (p Page) WriteHTML(w io.Writer) error {
 	r := p.Report
-	charts, err := r.Charts()
+	charts, err := Charts(r)
 	if err != nil {
 		return err
 	}
 	var b strings.Builder
 	var filterCSS string
-	var samples []Sample
+	var samples []report.Sample
 	if p.Run != nil {
 		samples = p.Run.Samples
 		if limit := cmp0(p.MaxSamples, DefaultMaxSamples); len(samples) > limit {
@@ -271,10 +265,10 @@ func cmp0(v, def int) int {
 	return v
 }
 
-func writeCriteria(b *strings.Builder, results []Result) {
+func writeCriteria(b *strings.Builder, results []report.Result) {
 	b.WriteString("<section id=\"criteria\">\n<h2>Pre-registered criteria</h2>\n<table class=\"data\">\n<tr class=\"head\"><th>criterion</th><th>kind</th><th>outcome</th><th>description</th><th>figures</th></tr>\n")
-	var walk func(rs []Result, depth int)
-	walk = func(rs []Result, depth int) {
+	var walk func(rs []report.Result, depth int)
+	walk = func(rs []report.Result, depth int) {
 		for _, res := range rs {
 			var figs []string
 			for _, ch := range res.Checks {
@@ -304,7 +298,7 @@ func writeCriteria(b *strings.Builder, results []Result) {
 // writeHTMLTable writes one table as HTML, numbers right-aligned, each cell
 // labelled with its column for the narrow layout; an empty table with a
 // note shows the note.
-func writeHTMLTable(b *strings.Builder, t Table) {
+func writeHTMLTable(b *strings.Builder, t report.Table) {
 	fmt.Fprintf(b, "<h2 id=\"table-%s\">%s</h2>\n", esc(t.Name), esc(t.Title))
 	if len(t.Rows) == 0 && t.Note != "" {
 		fmt.Fprintf(b, "<p class=\"note\">%s</p>\n", esc(t.Note))

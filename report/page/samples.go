@@ -1,4 +1,4 @@
-package report
+package page
 
 import (
 	"encoding/json"
@@ -9,52 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/eval/runner"
+	"github.com/isolda/isolda/report"
 )
-
-// NoRunToRun is the note of the run-to-run table when no question was
-// answered in two trials.
-const NoRunToRun = "one trial per question: no run-to-run variation to show"
-
-// DisplayTables returns the tables as people read them (HTML and Markdown):
-// a run on a single graph does not repeat its accuracy rows per graph (the
-// graph column and the per-graph rows, equal to the "*" rows, are left
-// out), and an empty run-to-run table says why. CSV files keep the full
-// tables of Tables.
-func (r *Report) DisplayTables() []Table {
-	tables := r.Tables()
-	graphs := map[string]bool{}
-	for _, a := range r.Accuracy {
-		if a.Graph != All {
-			graphs[a.Graph] = true
-		}
-	}
-	for i, t := range tables {
-		switch t.Name {
-		case "accuracy":
-			col := slices.Index(t.Header, "graph")
-			if len(graphs) != 1 || col < 0 {
-				continue
-			}
-			var g string
-			for k := range graphs {
-				g = k
-			}
-			nt := Table{Name: t.Name, Title: t.Title + " (graph " + g + ")", Note: t.Note,
-				Header: slices.Delete(slices.Clone(t.Header), col, col+1)}
-			for _, row := range t.Rows {
-				if row[col] == All {
-					nt.Rows = append(nt.Rows, slices.Delete(slices.Clone(row), col, col+1))
-				}
-			}
-			tables[i] = nt
-		case "run_to_run":
-			if len(t.Rows) == 0 {
-				tables[i].Note = NoRunToRun
-			}
-		}
-	}
-	return tables
-}
 
 // filters are the values of the per-sample view's filters, each sorted;
 // a sample's classes index them.
@@ -65,7 +21,7 @@ type filters struct {
 // outcomes are the correctness filter's values, as class names.
 var outcomes = []string{"correct", "wrong", "failed"}
 
-func newFilters(samples []Sample) filters {
+func newFilters(samples []report.Sample) filters {
 	var f filters
 	for _, s := range samples {
 		for _, p := range []struct {
@@ -106,7 +62,7 @@ func (f filters) css() string {
 }
 
 // outcome is the correctness class of a sample.
-func outcome(s Sample) string {
+func outcome(s report.Sample) string {
 	switch {
 	case s.Status != runner.StatusOK:
 		return "failed"
@@ -128,7 +84,7 @@ func writeFieldset(b *strings.Builder, legend, kind string, values []string, cou
 // writeRunMeta writes the run section: identity, dates, parameters,
 // models with their endpoints, arms with their formats and options, and
 // the hashes of every input.
-func writeRunMeta(b *strings.Builder, run *Run) {
+func writeRunMeta(b *strings.Builder, run *report.Run) {
 	m := run.Manifest
 	b.WriteString("<section id=\"run\">\n<h2>Run</h2>\n<dl class=\"meta\">\n")
 	item := func(k, v string) { fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", esc(k), esc(v)) }
@@ -234,7 +190,7 @@ func writeRunMeta(b *strings.Builder, run *Run) {
 }
 
 // brief is the one-line answer and gold of a sample's summary.
-func brief(s Sample) string {
+func brief(s report.Sample) string {
 	if s.Status != runner.StatusOK {
 		return "call failed: " + clip(s.Error, 120)
 	}
@@ -261,7 +217,7 @@ func cmpStr(s, def string) string {
 
 // writeSamples writes the per-sample view (filters, count, one collapsible
 // entry per call) and the contexts the entries refer to, once each.
-func writeSamples(b *strings.Builder, run *Run, samples []Sample) {
+func writeSamples(b *strings.Builder, run *report.Run, samples []report.Sample) {
 	f := newFilters(samples)
 	counts := map[string]map[string]int{"arm": {}, "model": {}, "family": {}, "outcome": {}}
 	for _, s := range samples {

@@ -1,4 +1,4 @@
-package report
+package page
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/webdriver/browsertest"
+	"github.com/isolda/isolda/report"
 )
 
 // viewports are the window sizes the pages are checked at: a desktop
@@ -29,23 +30,23 @@ func TestReportInBrowser(t *testing.T) {
 
 	// The paper's report: criteria and all charts.
 	obs := paperRun()
-	paper, err := Build(obs, Options{Seed: 1, Resamples: 500, Reference: []string{"b-ttl-ids"}})
+	paper, err := report.Build(obs, report.Options{Seed: 1, Resamples: 500, Reference: []string{"b-ttl-ids"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := ParseCriteria(strings.NewReader("criteria:\n  - {id: \"3\", kind: not_worse, arm: isolda-0.1, than: [b-json, b-ttl, b-ttl-ids], best: true}\n"), "c.yaml")
+	set, err := report.ParseCriteria(strings.NewReader("criteria:\n  - {id: \"3\", kind: not_worse, arm: isolda-0.1, than: [b-json, b-ttl, b-ttl-ids], best: true}\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := set.Evaluate(Input{Observations: obs})
+	res, err := set.Evaluate(report.Input{Observations: obs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var page bytes.Buffer
-	must(t, paper.WriteHTML(&page, "isolda report: the paper's four models", res))
+	must(t, Page{Title: "isolda report: the paper's four models", Report: paper, Results: res}.WriteHTML(&page))
 	paperPath := filepath.Join(dir, "paper.html")
 	must(t, os.WriteFile(paperPath, page.Bytes(), 0o644))
-	charts, err := paper.Charts()
+	charts, err := Charts(paper)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,14 +121,14 @@ func checkLabels(t *testing.T, b *browsertest.Browser, size string) {
 
 // checkFilters unticks filters one after the other and counts the answers
 // shown, against the run's samples.
-func checkFilters(t *testing.T, b *browsertest.Browser, run *Run, size string) {
+func checkFilters(t *testing.T, b *browsertest.Browser, run *report.Run, size string) {
 	t.Helper()
 	visible := func() int {
 		var n int
 		b.Script(`return [...document.querySelectorAll("details.sample")].filter((d) => d.getClientRects().length > 0).length;`, &n)
 		return n
 	}
-	want := func(keep func(Sample) bool) int {
+	want := func(keep func(report.Sample) bool) int {
 		n := 0
 		for _, s := range run.Samples {
 			if keep(s) {
@@ -151,15 +152,15 @@ func checkFilters(t *testing.T, b *browsertest.Browser, run *Run, size string) {
 	m2 := fmt.Sprintf("f-model-%d", indexOf(f.models, "m2"))
 	steps := []struct {
 		click string
-		keep  func(Sample) bool
+		keep  func(report.Sample) bool
 	}{
-		{"", func(Sample) bool { return true }},
-		{iso, func(s Sample) bool { return s.Arm != "iso" }},
-		{"f-wrong", func(s Sample) bool { return s.Arm != "iso" && outcome(s) != "wrong" }},
-		{m2, func(s Sample) bool { return s.Arm != "iso" && outcome(s) != "wrong" && s.Model != "m2" }},
-		{iso, func(s Sample) bool { return outcome(s) != "wrong" && s.Model != "m2" }},
-		{"f-wrong", func(s Sample) bool { return s.Model != "m2" }},
-		{m2, func(Sample) bool { return true }},
+		{"", func(report.Sample) bool { return true }},
+		{iso, func(s report.Sample) bool { return s.Arm != "iso" }},
+		{"f-wrong", func(s report.Sample) bool { return s.Arm != "iso" && outcome(s) != "wrong" }},
+		{m2, func(s report.Sample) bool { return s.Arm != "iso" && outcome(s) != "wrong" && s.Model != "m2" }},
+		{iso, func(s report.Sample) bool { return outcome(s) != "wrong" && s.Model != "m2" }},
+		{"f-wrong", func(s report.Sample) bool { return s.Model != "m2" }},
+		{m2, func(report.Sample) bool { return true }},
 	}
 	var counts []string
 	for _, st := range steps {
@@ -172,7 +173,7 @@ func checkFilters(t *testing.T, b *browsertest.Browser, run *Run, size string) {
 		}
 		counts = append(counts, fmt.Sprintf("%s→%d", cmpStr(st.click, "none"), got))
 	}
-	if want(func(s Sample) bool { return s.Arm != "iso" }) == len(run.Samples) {
+	if want(func(s report.Sample) bool { return s.Arm != "iso" }) == len(run.Samples) {
 		t.Fatal("the filter steps hide nothing: a useless test")
 	}
 	t.Logf("%s: answers shown after each click: %s", size, strings.Join(counts, ", "))

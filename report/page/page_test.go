@@ -1,4 +1,4 @@
-package report
+package page
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/isolda/isolda/report"
 )
 
 // xmlElements parses s as XML (failing the test when it is not well formed)
@@ -84,20 +86,20 @@ func noExternal(t *testing.T, s string) {
 
 func TestReportHTML(t *testing.T) {
 	obs := paperRun()
-	r, err := Build(obs, Options{Seed: 1, Resamples: 500, Reference: []string{"b-ttl-ids"}})
+	r, err := report.Build(obs, report.Options{Seed: 1, Resamples: 500, Reference: []string{"b-ttl-ids"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := ParseCriteria(strings.NewReader("criteria:\n  - {id: \"3\", kind: not_worse, arm: isolda-0.1, than: [b-json, b-ttl, b-ttl-ids], best: true}\n"), "c.yaml")
+	set, err := report.ParseCriteria(strings.NewReader("criteria:\n  - {id: \"3\", kind: not_worse, arm: isolda-0.1, than: [b-json, b-ttl, b-ttl-ids], best: true}\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := set.Evaluate(Input{Observations: obs})
+	res, err := set.Evaluate(report.Input{Observations: obs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	must(t, r.WriteHTML(&b, "ISOLDA <report>", res))
+	must(t, Page{Title: "ISOLDA <report>", Report: r, Results: res}.WriteHTML(&b))
 	s := b.String()
 	counts := xmlElements(t, s)
 	noExternal(t, s)
@@ -107,13 +109,13 @@ func TestReportHTML(t *testing.T) {
 	}
 	// Accuracy chart: 4 models × 4 arms bars with error bars.
 	// One trial per question: the run-to-run table is a note.
-	if counts["table"] != 5 || !strings.Contains(s, NoRunToRun) {
+	if counts["table"] != 5 || !strings.Contains(s, report.NoRunToRun) {
 		t.Errorf("%d tables, want 5 (criteria + 4, run-to-run a note)", counts["table"])
 	}
 	if !strings.Contains(s, `<td data-label="outcome" class="FAIL">FAIL</td>`) || !strings.Contains(s, "<title>ISOLDA &lt;report&gt;</title>") {
 		t.Error("criteria outcome or escaped title missing")
 	}
-	charts, err := r.Charts()
+	charts, err := Charts(r)
 	if err != nil {
 		t.Fatal(err)
 	}
