@@ -12,50 +12,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/eval/internal/evaltest"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/task"
 )
 
-// demoTTL is a small graph whose questions the tests know by hand.
-const demoTTL = `@prefix ex: <http://example.org/> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:alice a ex:Person ; rdfs:label "Alice" ; ex:age "31" ; ex:knows ex:bob .
-ex:bob a ex:Person ; rdfs:label "Bob" ; ex:age "27" .
-ex:carol a ex:Person ; rdfs:label "Carol" ; ex:age "45" .
-`
-
 func writeExp(t *testing.T, dir, base string, extra string) *Experiment {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTTL), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	y := `name: t
-graphs:
-  - {name: g, file: g.ttl}
-arms:
-  - {name: a1, format: b-ttl}
-  - {name: a2, format: isolda, hide_name: true}
-models:
-  - name: m
-    base_url: ` + base + `
-    model: test-model
-    tokenizer: o200k_base
-    extra_body: {chat_template_kwargs: {enable_thinking: false}}
-    max_concurrency: 4
-tasks:
-  - name: kg
-    generate: {families: [lookup, count], per_family: 3, seed: 1}
-temperature: 0
-max_tokens: 50
-seed: 7
-trials: 2
-retries: 1
-` + extra
-	path := filepath.Join(dir, "exp.yaml")
-	if err := os.WriteFile(path, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e, err := LoadExperiment(path)
+	e, err := LoadExperiment(evaltest.WriteExp(t, dir, base, extra))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +163,7 @@ func TestFrozenSetOtherGraphRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "s.jsonl"), fb.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTTL+"<http://example.org/x> <http://example.org/y> \"z\" .\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(evaltest.DemoTTL+"<http://example.org/x> <http://example.org/y> \"z\" .\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	e.Tasks = []Task{{Name: "kg", Set: "s.jsonl", Graph: "g"}}

@@ -10,49 +10,9 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/adaptive"
+	"github.com/isolda/isolda/report/internal/reporttest"
 	"github.com/isolda/isolda/stats"
 )
-
-// paperResult builds a select run with the study's Table 3 accuracies on
-// n = 105 (§3 "Adaptive Format Selection"): router 64.76% (68), fixed-best
-// 66.67% (70), MV-5 71.43% (75), selector 76.19% (80), oracle 82.86% (87).
-// The selector/fixed-best discordant counts are derived in
-// TestPaperDiscordantCounts: b = 13, c = 3 (both right 67, both wrong 22).
-// Usage per question: fixed-best and router 1 call, 1000 input and 100
-// output tokens, 2 s; selector 6 calls, 5600/160, 5 s; MV-5 and oracle 5
-// calls, 5000/500, 3 s.
-func paperResult() *adaptive.Result {
-	const n = 105
-	right := func(k int) func(i int) bool { return func(i int) bool { return i < k } }
-	pattern := map[string]func(i int) bool{
-		// Questions 0–66 both right, 67–79 selector only, 80–82 fixed only.
-		adaptive.PolicySelector:  right(80),
-		adaptive.PolicyFixedBest: func(i int) bool { return i < 67 || (i >= 80 && i < 83) },
-		adaptive.PolicyRouter:    right(68),
-		adaptive.PolicyMV5:       right(75),
-		adaptive.PolicyOracle:    right(87),
-	}
-	usage := map[string]adaptive.Usage{
-		adaptive.PolicyFixedBest: {Calls: 1, PromptTokens: 1000, CompletionTokens: 100, LatencyMS: 2000},
-		adaptive.PolicyRouter:    {Calls: 1, PromptTokens: 1000, CompletionTokens: 100, LatencyMS: 2000},
-		adaptive.PolicySelector:  {Calls: 6, PromptTokens: 5600, CompletionTokens: 160, LatencyMS: 5000},
-		adaptive.PolicyMV5:       {Calls: 5, PromptTokens: 5000, CompletionTokens: 500, LatencyMS: 3000},
-		adaptive.PolicyOracle:    {Calls: 5, PromptTokens: 5000, CompletionTokens: 500, LatencyMS: 3000},
-	}
-	res := &adaptive.Result{Version: adaptive.ResultVersion, Model: "gpt-5.4", Split: "test", Band: 5, FixedBest: "nl_summary",
-		PriceIn: 2, PriceOut: 8, Picks: []adaptive.FormatCount{{Format: "adjacency", Count: 60}, {Format: "nl_summary", Count: 45}}}
-	for i := 0; i < n; i++ {
-		q := adaptive.QuestionResult{QuestionID: "q" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Task: "t"}
-		for _, p := range adaptive.Policies() {
-			u := usage[p]
-			u.Cost = (float64(u.PromptTokens)*2 + float64(u.CompletionTokens)*8) / 1e6
-			q.Outcomes = append(q.Outcomes, adaptive.Outcome{Policy: p, Correct: pattern[p](i), Usage: u})
-		}
-		res.Questions = append(res.Questions, q)
-	}
-	res.Summary = adaptive.Summarize(res.Questions)
-	return res
-}
 
 // b − c = 80 − 70 = 10 is fixed by the accuracies; among b + c ≤ 105 only
 // b = 13, c = 3 gives a mid-p McNemar p that rounds to the published 0.013.
@@ -69,7 +29,7 @@ func TestPaperDiscordantCounts(t *testing.T) {
 }
 
 func TestPolicyReportAgainstPaper(t *testing.T) {
-	pr, err := BuildPolicyReport(paperResult(), Options{Seed: 1101, Resamples: 10000})
+	pr, err := BuildPolicyReport(reporttest.PaperResult(), Options{Seed: 1101, Resamples: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +105,7 @@ func TestFromSelectRun(t *testing.T) {
 		t.Fatal("empty folder taken for a select run")
 	}
 	var b bytes.Buffer
-	if err := paperResult().WriteJSON(&b); err != nil {
+	if err := reporttest.PaperResult().WriteJSON(&b); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, adaptive.ResultFile), b.Bytes(), 0o644); err != nil {

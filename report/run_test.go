@@ -1,110 +1,16 @@
 package report
 
 import (
-	"context"
-	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/eval/runner"
-	"github.com/isolda/isolda/llm/llmtest"
+	"github.com/isolda/isolda/report/internal/reporttest"
 )
 
-// runTTL is a small graph whose questions are known by hand: three ages
-// to look up and one count of persons.
-const runTTL = `@prefix ex: <http://example.org/> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:alice a ex:Person ; rdfs:label "Alice" ; ex:age "31" ; ex:knows ex:bob .
-ex:bob a ex:Person ; rdfs:label "Bob" ; ex:age "27" .
-ex:carol a ex:Person ; rdfs:label "Carol" ; ex:age "45" .
-`
-
-// testRun is an eval run made against the scripted server: two arms (b-ttl;
-// isolda with a glossary option and its name hidden), two models, the four
-// questions of runTTL, one trial. The server answers the gold answer,
-// except "no idea" to the count question (wrong) and HTTP 400 to model m2
-// asking about Carol (failed).
-type testRun struct {
-	dir  string
-	plan *eval.Plan
-	srv  *llmtest.Server
-}
-
-func newTestRun(t *testing.T) *testRun {
-	t.Helper()
-	base := t.TempDir()
-	if err := os.WriteFile(filepath.Join(base, "g.ttl"), []byte(runTTL), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exp := func(url string) *eval.Experiment {
-		y := `name: report test
-graphs:
-  - {name: g, file: g.ttl}
-arms:
-  - {name: ttl, format: b-ttl}
-  - {name: iso, format: isolda, hide_name: true, options: {glossary: legend}}
-models:
-  - {name: m1, base_url: ` + url + `, model: model-one, tokenizer: o200k_base}
-  - {name: m2, base_url: ` + url + `, model: model-two, extra_body: {top_k: 5}}
-tasks:
-  - name: kg
-    generate: {families: [lookup, count], per_family: 3, seed: 1}
-temperature: 0
-max_tokens: 50
-seed: 7
-retries: -1
-`
-		path := filepath.Join(base, "exp.yaml")
-		if err := os.WriteFile(path, []byte(y), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		e, err := eval.LoadExperiment(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
-	e := exp("http://127.0.0.1:1/v1")
-	p, err := eval.Prepare(e, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gold := map[string]string{}
-	for _, en := range p.Entries {
-		gold[en.Q.Text] = en.Q.Gold.Value
-	}
-	if len(p.Entries) != 4 {
-		t.Fatalf("%d questions, want 4", len(p.Entries))
-	}
-	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
-		q := r.Messages[len(r.Messages)-1].Content
-		switch {
-		case strings.Contains(q, "How many"):
-			return llmtest.Reply{Text: "no idea"}
-		case r.Model == "model-two" && strings.Contains(q, "Carol"):
-			return llmtest.Reply{Status: http.StatusBadRequest}
-		}
-		return llmtest.Reply{Text: gold[q]}
-	})
-	t.Cleanup(srv.Close)
-	e = exp(srv.URL)
-	if p, err = eval.Prepare(e, base); err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(base, "run")
-	res, err := runner.Run(context.Background(), p, runner.RunOptions{Out: dir})
-	if err != nil && res.Failed == 0 {
-		t.Fatal(err)
-	}
-	return &testRun{dir: dir, plan: p, srv: srv}
-}
-
 func TestReadRun(t *testing.T) {
-	tr := newTestRun(t)
-	run, err := ReadRun(tr.dir)
+	tr := reporttest.NewRun(t)
+	run, err := ReadRun(tr.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +31,7 @@ func TestReadRun(t *testing.T) {
 	if correct != 10 {
 		t.Errorf("%d correct, want 10", correct)
 	}
-	want := tr.srv.URL
+	want := tr.Server.URL
 	for _, m := range []string{"m1", "m2"} {
 		if got := run.Endpoints[m]; len(got) != 1 || got[0] != want {
 			t.Errorf("endpoints of %s: %v, want [%s]", m, got, want)
@@ -140,7 +46,7 @@ func TestReadRun(t *testing.T) {
 	// The messages as the server received them (its own record, not the
 	// log's) are the samples' messages, context included.
 	received := map[string]bool{}
-	for _, r := range tr.srv.Requests() {
+	for _, r := range tr.Server.Requests() {
 		var b strings.Builder
 		b.WriteString(r.Model)
 		for _, m := range r.Messages {

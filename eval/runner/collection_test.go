@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"compress/gzip"
 	"context"
 	"os"
 	"path/filepath"
@@ -9,109 +8,16 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/internal/evaltest"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/task"
 )
 
-// Two small items in Turtle, with labels (so ISOLDA uses them as ids).
-var itemTTL = map[string]string{
-	"i1": `@prefix ex: <http://example.org/> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:a rdfs:label "Andorra" ; ex:border ex:b .
-ex:b rdfs:label "Spain" .
-`,
-	"i2": `@prefix ex: <http://example.org/> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:c rdfs:label "Malta" ; ex:currency ex:d .
-ex:d rdfs:label "euro" .
-`,
-}
-
-// writeSet writes a frozen set (gzip-compressed when name ends in .gz).
-func writeSet(t *testing.T, dir, name string, set *task.Set) {
-	t.Helper()
-	f, err := os.Create(filepath.Join(dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if strings.HasSuffix(name, ".gz") {
-		zw := gzip.NewWriter(f)
-		if err := task.WriteFrozen(zw, set); err != nil {
-			t.Fatal(err)
-		}
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err := task.WriteFrozen(f, set); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// collectionDir writes a collection of two Turtle items with one question
-// each (items.jsonl.gz), and a stored arm whose contexts are a fixed text
-// per item (edges.jsonl).
-func collectionDir(t *testing.T) string {
-	dir := t.TempDir()
-	items := &task.Set{Name: "items"}
-	for _, id := range []string{"i1", "i2"} {
-		items.Contexts = append(items.Contexts, task.Context{ID: id, Text: itemTTL[id]})
-	}
-	items.Questions = []task.Question{
-		{ID: "q1", Family: "lookup", Task: "TripleRetrieval", Text: "Does Andorra border Spain?", ContextID: "i1",
-			Gold: task.Answer{Text: "Yes", Kind: task.KindYesNo, Value: "yes"}, Meta: map[string]string{"hint": "H1"}},
-		{ID: "q2", Family: "lookup", Task: "AggByRelation", Text: "What is the currency of Malta?", ContextID: "i2",
-			Gold: task.Answer{Text: "euro", Kind: task.KindText, Value: "euro"}, Meta: map[string]string{"hint": "H2"}},
-	}
-	writeSet(t, dir, "items.jsonl.gz", items)
-	edges := &task.Set{Name: "edges", Contexts: []task.Context{
-		{ID: "i1", Text: "Edges: [\n(Andorra, border, Spain)\n]\n"},
-		{ID: "i2", Text: "Edges: [\n(Malta, currency, euro)\n]\n"},
-	}}
-	writeSet(t, dir, "edges.jsonl", edges)
-	return dir
-}
-
-const kgllmIntro = "Your job is to answer questions using the following knowledge graph. {{arm.description}}. You must rely exclusively on the information presented in the Knowledge Graph to answer questions.\n\nKnowledge Graph:\n{{context}}\n\n{{question}}"
-
-func collectionYAML(base string) string {
-	return `name: c
-graphs:
-  - {name: bench, set: items.jsonl.gz, syntax: turtle}
-arms:
-  - name: list_of_edges
-    stored: edges.jsonl
-    graphs: [bench]
-    vars: {description: "The knowledge graph is presented as a list of edges."}
-  - name: isolda-0.1
-    format: isolda-0.1
-    vars: {description: "The knowledge graph is presented in ISOLDA."}
-  - name: isolda-no-aliases
-    format: isolda
-    options: {spec: "0.2", no_term_aliases: true, glossary: legend}
-    vars: {description: "The knowledge graph is presented in ISOLDA."}
-    prompt:
-      system: "Hint {{meta.hint}}."
-      user: "{{format}} data:\n{{context}}\nQ: {{question}}"
-models:
-  - {name: big, base_url: ` + base + `, model: big}
-  - {name: small, base_url: ` + base + `, model: small, arms: [list_of_edges, isolda-0.1]}
-tasks:
-  - {name: bench, set: items.jsonl.gz, graph: bench}
-prompt:
-  user: "` + strings.ReplaceAll(kgllmIntro, "\n", `\n`) + `"
-temperature: 0
-max_tokens: 512
-`
-}
-
 func TestCollectionStoredArmsAndTemplates(t *testing.T) {
-	dir := collectionDir(t)
+	dir := evaltest.CollectionDir(t)
 	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "Yes"} })
 	defer srv.Close()
-	e, err := eval.ParseExperiment([]byte(collectionYAML(srv.URL)), "c.yaml")
+	e, err := eval.ParseExperiment([]byte(evaltest.CollectionYAML(srv.URL)), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +32,7 @@ func TestCollectionStoredArmsAndTemplates(t *testing.T) {
 	for _, c := range p.Contexts {
 		switch c.Arm {
 		case "list_of_edges":
-			if c.RoundTrip != "" || c.Format != "list_of_edges" || c.GraphSHA1 != task.SHA1Hex(itemTTL[c.Item]) {
+			if c.RoundTrip != "" || c.Format != "list_of_edges" || c.GraphSHA1 != task.SHA1Hex(evaltest.ItemTTL[c.Item]) {
 				t.Errorf("stored context %+v", c)
 			}
 		default:
@@ -186,8 +92,8 @@ func TestCollectionStoredArmsAndTemplates(t *testing.T) {
 // A task's template overrides the experiment's for its questions; a
 // model's graphs restrict the questions it is asked.
 func TestTaskPromptAndModelGraphs(t *testing.T) {
-	dir := collectionDir(t)
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTTL), 0o644); err != nil {
+	dir := evaltest.CollectionDir(t)
+	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(evaltest.DemoTTL), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "x"} })

@@ -14,51 +14,15 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/internal/evaltest"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/task/kg"
 )
 
-// demoTTL is a small graph whose questions the tests know by hand.
-const demoTTL = `@prefix ex: <http://example.org/> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:alice a ex:Person ; rdfs:label "Alice" ; ex:age "31" ; ex:knows ex:bob .
-ex:bob a ex:Person ; rdfs:label "Bob" ; ex:age "27" .
-ex:carol a ex:Person ; rdfs:label "Carol" ; ex:age "45" .
-`
-
 func writeExp(t *testing.T, dir, base string, extra string) *eval.Experiment {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTTL), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	y := `name: t
-graphs:
-  - {name: g, file: g.ttl}
-arms:
-  - {name: a1, format: b-ttl}
-  - {name: a2, format: isolda, hide_name: true}
-models:
-  - name: m
-    base_url: ` + base + `
-    model: test-model
-    tokenizer: o200k_base
-    extra_body: {chat_template_kwargs: {enable_thinking: false}}
-    max_concurrency: 4
-tasks:
-  - name: kg
-    generate: {families: [lookup, count], per_family: 3, seed: 1}
-temperature: 0
-max_tokens: 50
-seed: 7
-trials: 2
-retries: 1
-` + extra
-	path := filepath.Join(dir, "exp.yaml")
-	if err := os.WriteFile(path, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e, err := eval.LoadExperiment(path)
+	e, err := eval.LoadExperiment(evaltest.WriteExp(t, dir, base, extra))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +342,7 @@ func TestHashMismatchRefused(t *testing.T) {
 	n := len(srv.Requests())
 	before, _ := os.ReadFile(filepath.Join(out, AnswersFile))
 	// Change the graph: one age differs.
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(strings.Replace(demoTTL, `"45"`, `"46"`, 1)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(strings.Replace(evaltest.DemoTTL, `"45"`, `"46"`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p2 := prepare(t, e, dir)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/eval"
-	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/eval/internal/evaltest"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/token"
 )
@@ -17,28 +17,7 @@ import (
 // orderings, and checks the frozen contexts and every record.
 func TestBudgetOrderingRun(t *testing.T) {
 	dir := t.TempDir()
-	b, _ := examples.Read("demo.ttl")
-	if err := os.WriteFile(filepath.Join(dir, "demo.ttl"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	y := `name: shaped
-graphs: [{name: demo, file: demo.ttl}]
-budget: {tokens: 300, tokenizer: o200k_base}
-arms:
-  - {name: iso, format: isolda, budget: {tokens: 0}}
-  - {name: iso-bfs, format: isolda-0.3, ordering: {kind: bfs}, budget: {tokens: 0}}
-  - {name: nt-shuf, format: ntriples, ordering: {kind: shuffle, seed: 3}}
-  - {name: nt-bfs, format: ntriples, ordering: {kind: bfs}, budget: {tokens: 250, policy: raw, tokenizer: o200k_base}}
-  - {name: ttl, format: turtle}
-models:
-  - {name: m, base_url: http://127.0.0.1:1/v1, model: x}
-tasks:
-  - generate: {families: [lookup, multi_hop], per_family: 2, seed: 1}
-`
-	path := filepath.Join(dir, "exp.yaml")
-	if err := os.WriteFile(path, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := evaltest.WriteShapedExp(t, dir)
 	e, err := eval.LoadExperiment(path)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/isolda/isolda/internal/webdriver/browsertest"
 	"github.com/isolda/isolda/report"
+	"github.com/isolda/isolda/report/internal/reporttest"
 )
 
 // viewports are the window sizes the pages are checked at: a desktop
@@ -52,8 +53,8 @@ func TestReportInBrowser(t *testing.T) {
 	}
 
 	// A run: metadata and answers.
-	tr := newTestRun(t)
-	run, rr := tr.read(t)
+	tr := reporttest.NewRun(t)
+	run, rr := readRun(t, tr)
 	page.Reset()
 	must(t, Page{Title: "isolda report", Report: rr, Run: run}.WriteHTML(&page))
 	runPath := filepath.Join(dir, "run.html")

@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/report"
+	"github.com/isolda/isolda/report/internal/reporttest"
 )
 
 func TestRunPage(t *testing.T) {
-	tr := newTestRun(t)
-	run, r := tr.read(t)
+	tr := reporttest.NewRun(t)
+	run, r := readRun(t, tr)
 	var b bytes.Buffer
 	must(t, Page{Title: "isolda report", Report: r, Run: run}.WriteHTML(&b))
 	s := b.String()
@@ -40,7 +41,7 @@ func TestRunPage(t *testing.T) {
 	}
 	// Run metadata.
 	for _, want := range []string{
-		run.Manifest.RunID, tr.srv.URL, "glossary=legend", run.Manifest.QuestionsSHA1, "model-two",
+		run.Manifest.RunID, tr.Server.URL, "glossary=legend", run.Manifest.QuestionsSHA1, "model-two",
 		`<code>{&#34;top_k&#34;:5}</code>`, run.Manifest.Contexts[0].SHA1, run.Manifest.Contexts[0].GraphSHA1,
 		"14 answered, 2 failed, of 16 planned",
 	} {
@@ -91,8 +92,8 @@ func TestRunPage(t *testing.T) {
 }
 
 func TestWriteDir(t *testing.T) {
-	tr := newTestRun(t)
-	run, r := tr.read(t)
+	tr := reporttest.NewRun(t)
+	run, r := readRun(t, tr)
 	out := filepath.Join(t.TempDir(), "out")
 	must(t, WriteDir(out, Page{Title: "isolda report", Report: r, Run: run}))
 	ents, err := os.ReadDir(out)
@@ -135,7 +136,7 @@ func TestPageDeterministic(t *testing.T) {
 // TestPolicyPage checks the page of a select run's policy comparison: no
 // script, no external resource, the title escaped, both tables.
 func TestPolicyPage(t *testing.T) {
-	pr, err := report.BuildPolicyReport(paperResult(), report.Options{Seed: 1101, Resamples: 10000})
+	pr, err := report.BuildPolicyReport(reporttest.PaperResult(), report.Options{Seed: 1101, Resamples: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
