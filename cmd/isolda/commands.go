@@ -18,5 +18,6 @@ func commands(env *Env) []*cobra.Command {
 		newEvalCmd(env),
 		newReportCmd(env),
 		newSelectCmd(env),
+		newSynthCmd(env),
 	}
 }
