@@ -14,6 +14,7 @@ import (
 func newConvertCmd(env *Env) *cobra.Command {
 	var in inputFlags
 	var to string
+	var stream bool
 	cmd := &cobra.Command{
 		Use:   "convert [FILE|-] -t FORMAT",
 		Short: "Convert RDF between syntaxes, or to any format of the format lab",
@@ -27,6 +28,9 @@ func newConvertCmd(env *Env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if to == "" {
 				return badInput(fmt.Errorf("convert: -t FORMAT is required (an RDF syntax or a name from `isolda formats`)"))
+			}
+			if stream {
+				return convertStream(env, &in, argOrEmpty(args), to)
 			}
 			input, err := convertInput(env, &in, argOrEmpty(args))
 			if err != nil {
@@ -47,6 +51,7 @@ func newConvertCmd(env *Env) *cobra.Command {
 	}
 	in.register(cmd)
 	cmd.Flags().StringVarP(&to, "to", "t", "", "output syntax or format name (see `isolda formats`)")
+	cmd.Flags().BoolVar(&stream, "stream", false, streamHelp)
 	return cmd
 }
 
