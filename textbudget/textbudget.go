@@ -190,3 +190,9 @@ func searchFrom(n, guess int, fits func(k int) bool) int {
 	}
 	return lo
 }
+
+// LargestFitFrom is LargestFit starting the search from a guess: it
+// gallops up from the guess when it fits, down when it does not, then
+// bisects, so a guess e off costs about 2·log2(e+1)+3 calls of fits. It
+// makes LargestFit's assumptions and gives its guarantees.
+func LargestFitFrom(n, guess int, fits func(k int) bool) int { return searchFrom(n, guess, fits) }

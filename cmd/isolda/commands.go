@@ -18,6 +18,7 @@ func commands(env *Env) []*cobra.Command {
 		newEvalCmd(env),
 		newReportCmd(env),
 		newSelectCmd(env),
+		newChunkCmd(env),
 		newSynthCmd(env),
 	}
 }

@@ -50,6 +50,12 @@ func streamLimits() rdf.Limits {
 // embedded demo graph for "") statement by statement into sink, with the
 // reader limits of streaming.
 func (f *inputFlags) streamInto(env *Env, name string, sink rdf.Sink) error {
+	return f.streamIntoWrapped(env, name, sink, nil)
+}
+
+// streamIntoWrapped is streamInto with the input reader passed through
+// wrap, when not nil (to count the bytes read).
+func (f *inputFlags) streamIntoWrapped(env *Env, name string, sink rdf.Sink, wrap func(io.Reader) io.Reader) error {
 	opts, err := f.options(env)
 	if err != nil {
 		return err
@@ -75,6 +81,9 @@ func (f *inputFlags) streamInto(env *Env, name string, sink rdf.Sink) error {
 		if opts.Base == "" {
 			opts.Base = rdfio.FileBase(name)
 		}
+	}
+	if wrap != nil {
+		r = wrap(r)
 	}
 	return rdfio.ReadIntoPipelined(r, sink, opts)
 }
