@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -283,13 +284,19 @@ func LoadExperiment(path string) (*Experiment, error) {
 	if _, err := f.ReadAt(data, 0); err != nil && st.Size() > 0 {
 		return nil, err
 	}
-	return ParseExperiment(data, path)
+	return parseExperiment(data, path, filepath.Dir(path))
 }
 
 // ParseExperiment decodes and validates an experiment; file names it in
 // errors. Unknown fields, wrong types and invalid values are reported as a
 // *ValidationError (or *rdf.ParseError) with line and column.
 func ParseExperiment(data []byte, file string) (*Experiment, error) {
+	return parseExperiment(data, file, "")
+}
+
+// parseExperiment is ParseExperiment that, with a baseDir, also checks
+// that the graph and question-set files it names exist.
+func parseExperiment(data []byte, file, baseDir string) (*Experiment, error) {
 	if len(data) > MaxExperimentBytes {
 		return nil, &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: "experiment file too large"}
 	}
@@ -320,7 +327,7 @@ func ParseExperiment(data []byte, file string) (*Experiment, error) {
 	if err := unmarshal(data, &e, file); err != nil {
 		return nil, err
 	}
-	v := validator{file: file, ast: astFile}
+	v := validator{file: file, ast: astFile, baseDir: baseDir}
 	v.check(&e)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}
@@ -371,9 +378,25 @@ func yamlError(file string, err error) error {
 }
 
 type validator struct {
-	file     string
-	ast      *ast.File
+	file string
+	ast  *ast.File
+	// baseDir, when set, is the folder files are relative to: the files
+	// named must exist.
+	baseDir  string
 	problems []*rdf.ParseError
+}
+
+// checkFile records a problem at p when the validator has a base folder
+// and the file name does not name a file there.
+func (v *validator) checkFile(p, what, name string) {
+	if v.baseDir == "" || name == "" {
+		return
+	}
+	if st, err := os.Stat(resolvePath(v.baseDir, name)); err != nil {
+		v.addf(p, "%s: %v", what, err)
+	} else if st.IsDir() {
+		v.addf(p, "%s: %s is a folder", what, name)
+	}
 }
 
 // addf records a problem at the YAML path p (such as "$.arms[0].format").
@@ -421,6 +444,7 @@ func (v *validator) check(e *Experiment) {
 		if g.File == "" {
 			v.addf(p, "graph %d: file is required", i)
 		}
+		v.checkFile(p+".file", "graph "+g.GraphName(), g.File)
 		n := g.GraphName()
 		if graphNames[n] {
 			v.addf(p, "graph name %q used twice", n)
@@ -493,6 +517,8 @@ func (v *validator) check(e *Experiment) {
 			v.addf(p, "task %d: set and generate are exclusive", i)
 		case t.Set == "" && t.Generate == nil:
 			v.addf(p, "task %d: one of set or generate is required", i)
+		case t.Set != "":
+			v.checkFile(p+".set", "task "+t.TaskName()+" set", t.Set)
 		case t.Generate != nil:
 			if len(e.Graphs) == 0 {
 				v.addf(p+".generate", "generate needs graphs")

@@ -188,7 +188,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	}
 	datasets := map[string]*rdf.Dataset{}
 	for _, g := range e.Graphs {
-		path := filepath.Join(baseDir, g.File)
+		path := resolvePath(baseDir, g.File)
 		d, err := rdfio.ReadFile(path, nil, rdfio.Options{ReadOptions: rdf.ReadOptions{File: path}})
 		if err != nil {
 			return nil, fmt.Errorf("graph %s: %w", g.GraphName(), err)
@@ -232,7 +232,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 				}
 			}
 		default:
-			path := filepath.Join(baseDir, t.Set)
+			path := resolvePath(baseDir, t.Set)
 			f, err := os.Open(path)
 			if err != nil {
 				return nil, fmt.Errorf("task %s: %w", tn, err)
@@ -566,7 +566,7 @@ func defaultScorer(family string) string {
 	switch {
 	case strings.HasPrefix(family, "graphqa"):
 		return "graphqa"
-	case family == kgllm.Family:
+	case kgllm.IsFamily(family):
 		return "kgllm_strict"
 	case family == graphrag.Family:
 		return "impact"
@@ -608,4 +608,13 @@ func Messages(layout string, c *Context, q task.Question) []llm.Message {
 		{Role: "system", Content: "Answer the question about the data below.\n\n" + data},
 		{Role: "user", Content: q.Text},
 	}
+}
+
+// resolvePath resolves a file named in an experiment: an absolute path as
+// it is, a relative one against the experiment file's folder.
+func resolvePath(baseDir, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(baseDir, name)
 }

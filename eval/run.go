@@ -138,7 +138,18 @@ type RunResult struct {
 	Skipped, Done, Failed int
 	// Canceled is true when the context ended before every call was made.
 	Canceled bool
+	// Stopped says, one line per model, which models Run stopped calling
+	// because ConnectionFailuresToStop calls in a row got no HTTP response
+	// (the endpoint is down or unreachable); their remaining calls are left
+	// for the next run.
+	Stopped []string
 }
+
+// ConnectionFailuresToStop is the number of calls in a row, each after its
+// retries, that must get no HTTP response at all (connection refused, no
+// such host, timeout) for Run to stop calling that model's endpoint
+// instead of trying every remaining call.
+const ConnectionFailuresToStop = 5
 
 type job struct {
 	en    *Entry
@@ -218,8 +229,13 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 	states := make([]*modelState, len(e.Models))
 	start := time.Now()
 	var canceled atomic.Bool
+	stops := make([]context.CancelCauseFunc, len(e.Models))
+	modelCtxs := make([]context.Context, len(e.Models))
 	for mi, m := range e.Models {
 		st := &modelState{name: m.ModelName()}
+		mctx, stopModel := context.WithCancelCause(ctx)
+		modelCtxs[mi], stops[mi] = mctx, stopModel
+		var unreachable atomic.Int64 // calls in a row without an HTTP response
 		states[mi] = st
 		tok := toks[mi]
 		// The calls are counted first and generated one at a time by the
@@ -264,7 +280,7 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 				select {
 				case queue <- j:
 					return true
-				case <-ctx.Done():
+				case <-mctx.Done():
 					return false
 				}
 			})
@@ -274,15 +290,25 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 			go func() {
 				defer wg.Done()
 				for j := range queue {
-					r, ok := call(ctx, client, p, m, tok, j, now)
+					r, ok := call(mctx, client, p, m, tok, j, now)
 					if !ok {
-						canceled.Store(true)
+						if ctx.Err() != nil {
+							canceled.Store(true)
+						}
 						continue
 					}
 					if r.Status == StatusOK {
 						st.done.Add(1)
 					} else {
 						st.failed.Add(1)
+					}
+					if r.Status == StatusFailed && r.HTTPStatus == 0 {
+						if unreachable.Add(1) == ConnectionFailuresToStop {
+							stopModel(fmt.Errorf("model %s: stopped after %d calls in a row got no response from %s (last error: %s); "+
+								"its remaining calls are left for the next run", m.ModelName(), ConnectionFailuresToStop, m.BaseURL, r.Error))
+						}
+					} else {
+						unreachable.Store(0)
 					}
 					recs <- r
 				}
@@ -321,6 +347,12 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 		}
 	}()
 	wg.Wait()
+	for mi, stop := range stops {
+		if cause := context.Cause(modelCtxs[mi]); cause != nil && ctx.Err() == nil {
+			res.Stopped = append(res.Stopped, cause.Error())
+		}
+		stop(nil)
+	}
 	close(stopProgress)
 	<-progressDone
 	close(recs)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -46,24 +47,29 @@ func newChunkCmd(env *Env) *cobra.Command {
 			for _, c := range classes {
 				iri, err := expandClass(c)
 				if err != nil {
-					return badInput(err)
+					return err
 				}
 				opts.Classes = append(opts.Classes, iri)
 			}
 			limit, err := parseByteSize(memory)
 			if err != nil {
-				return badInput(fmt.Errorf("--memory-limit: %w", err))
+				return usageError("--memory-limit: %v", err)
 			}
 			tok, err := token.NewRegistry(token.Options{ModelsDir: modelsDir}).Get(opts.Tokenizer)
 			if err != nil {
 				return badInput(err)
 			}
+			if _, ok := lookupFormat(opts.Format); !ok {
+				return unknownOutputFormat("chunk", opts.Format)
+			}
+			f, _ := lookupFormat(opts.Format)
+			opts.Format = f.Name
 			c, err := chunk.New(opts, tok)
 			if err != nil {
 				return badInput(err)
 			}
 			names := args
-			if len(names) == 0 && stdinHasData(env) {
+			if len(names) == 0 && env.stdinPiped() {
 				names = []string{"-"}
 			}
 			// The sorts take most of the limit; the rest is for the
@@ -81,6 +87,10 @@ func newChunkCmd(env *Env) *cobra.Command {
 				prog.finish(st)
 			}
 			if err != nil {
+				var ee *exitError
+				if errors.As(err, &ee) {
+					return err
+				}
 				return badInput(err)
 			}
 			return nil
@@ -120,20 +130,7 @@ func expandClass(c string) (string, error) {
 	for _, p := range graph.CommonPrefixes() {
 		names = append(names, p.Name)
 	}
-	return "", fmt.Errorf("--class %q: give an IRI or a prefixed name with one of the prefixes %s", c, strings.Join(names, ", "))
-}
-
-// stdinHasData reports whether standard input is a pipe or a file rather
-// than a terminal (or nothing).
-func stdinHasData(env *Env) bool {
-	switch in := env.Stdin.(type) {
-	case nil:
-		return false
-	case *os.File:
-		st, err := in.Stat()
-		return err == nil && st.Mode()&os.ModeCharDevice == 0
-	}
-	return true
+	return "", usageError("--class %q: give an IRI or a prefixed name with one of the prefixes %s", c, strings.Join(names, ", "))
 }
 
 // readGraphs streams the named inputs (none: the demo graph) into sink.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/rdf"
@@ -46,9 +45,10 @@ func streamLimits() rdf.Limits {
 	return rdf.Limits{MaxBytes: -1, MaxQuads: -1}
 }
 
-// streamInto reads the named input (a file, - for standard input, or the
-// embedded demo graph for "") statement by statement into sink, with the
-// reader limits of streaming.
+// streamInto reads the named input statement by statement into sink: a
+// file, - for standard input, or with no name standard input when piped,
+// else the embedded demo graph; with the reader limits of streaming.
+// Reading and the sink run on two goroutines (rdfio.ReadIntoPipelined).
 func (f *inputFlags) streamInto(env *Env, name string, sink rdf.Sink) error {
 	return f.streamIntoWrapped(env, name, sink, nil)
 }
@@ -56,36 +56,40 @@ func (f *inputFlags) streamInto(env *Env, name string, sink rdf.Sink) error {
 // streamIntoWrapped is streamInto with the input reader passed through
 // wrap, when not nil (to count the bytes read).
 func (f *inputFlags) streamIntoWrapped(env *Env, name string, sink rdf.Sink, wrap func(io.Reader) io.Reader) error {
+	if lab, ok := f.labFormat(); ok {
+		return usageError("-f %s: streaming reads the RDF syntaxes (nt, nq, ttl, trig, rdfxml, jsonld), not the formats of the lab", lab.Name)
+	}
 	opts, err := f.options(env)
 	if err != nil {
 		return err
 	}
 	opts.Limits = streamLimits()
-	var r io.Reader = env.Stdin
-	opts.File = "<stdin>"
-	switch name {
+	var r io.Reader
+	switch name = graphSource(env, name); name {
 	case "":
 		data, err := examples.Read(examples.Default)
 		if err != nil {
 			return err
 		}
 		r, opts.File = bytes.NewReader(data), "examples/"+examples.Default
-	case "-":
 	default:
-		file, err := os.Open(name)
+		in, file, closeFn, err := openInput(env, name)
 		if err != nil {
 			return badInput(err)
 		}
-		defer file.Close()
-		r, opts.File = file, name
-		if opts.Base == "" {
+		defer closeFn()
+		r, opts.File = in, file
+		if opts.Base == "" && name != "-" {
 			opts.Base = rdfio.FileBase(name)
 		}
 	}
 	if wrap != nil {
 		r = wrap(r)
 	}
-	return rdfio.ReadIntoPipelined(r, sink, opts)
+	if err := rdfio.ReadIntoPipelined(r, sink, opts); err != nil {
+		return readError(err)
+	}
+	return nil
 }
 
 // convertStream converts statement by statement, in constant memory.
@@ -96,7 +100,7 @@ func convertStream(env *Env, in *inputFlags, name, to string) error {
 	}
 	if err := in.streamInto(env, name, sw); err != nil {
 		sw.Flush() // what was read before the error
-		return badInput(err)
+		return err
 	}
 	return sw.Flush()
 }

@@ -23,23 +23,30 @@ func newQuestionsCmd(env *Env) *cobra.Command {
 		Short: "Generate a frozen set of KG questions with gold answers from an RDF graph",
 		Long: "Generates questions of the ISOLDA studies' families (lookup, multi_hop, count, " +
 			"outgoing_aggregation, incoming_aggregation, language_choice, two_hop, filter) from the " +
-			"structure of an RDF graph (the embedded demo graph when no file is given), with gold answers, " +
-			"seeded. Prints the count per family (and why a family was skipped) and writes the frozen set " +
-			"as JSONL with SHA-1 hashes of every context and question.",
+			"structure of an RDF graph (FILE, standard input when piped or given -, else the embedded demo " +
+			"graph), with gold answers, seeded. Prints the count per family (and why a family was skipped) and " +
+			"writes the frozen set as JSONL with SHA-1 hashes of every context and question (the file an " +
+			"experiment's questions: entry names).",
+		Example: "  isolda questions --per-family 3 -o q.jsonl\n" +
+			"  isolda questions examples/wikidata-L691820-lexeme.ttl --families lookup,count -o lexeme.jsonl\n" +
+			"  cat examples/demo.ttl | isolda questions -o - | head -2",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fams, err := kg.ParseFamilies(families)
 			if err != nil {
 				return badInput(err)
 			}
-			name := argOrEmpty(args)
+			name := graphSource(env, argOrEmpty(args))
 			d, err := in.read(env, name)
 			if err != nil {
 				return err
 			}
 			setName := filepath.Base(name)
-			if name == "" {
+			switch name {
+			case "":
 				setName = examples.Default
+			case "-":
+				setName = "stdin"
 			}
 			set, err := kg.Generate(d, kg.Options{Families: fams, PerFamily: perFamily, Seed: seed, Name: setName})
 			if err != nil {

@@ -26,7 +26,7 @@ func newSynthCmd(env *Env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Triples < 0 {
-				return badInput(fmt.Errorf("synth: --triples must be 0 or more, not %d", opts.Triples))
+				return usageError("synth: --triples must be 0 or more, not %d", opts.Triples)
 			}
 			err := synth.Write(env.Stdout, opts)
 			if errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) {

@@ -66,7 +66,13 @@ func Description(format string) string {
 // the introduction with the format's description, the KG text and the
 // question.
 func Prompt(format, text, question string) string {
-	intro := "Your job is to answer questions using the following knowledge graph. " + Description(format) +
+	return PromptDescribed(Description(format), text, question)
+}
+
+// PromptDescribed is Prompt with a given DESCRIPTION, for textualizations
+// the benchmark does not have.
+func PromptDescribed(description, text, question string) string {
+	intro := "Your job is to answer questions using the following knowledge graph. " + description +
 		". You must rely exclusively on the information presented in the Knowledge Graph to answer questions. " +
 		"If the answer includes entities, always respond using the entity label rather than entity ID (if applicable)."
 	return intro + "\n\nKnowledge Graph:\n" + text + "\n\n" + question
@@ -79,9 +85,10 @@ func Prompt(format, text, question string) string {
 // (the benchmark raises KeyError).
 //
 // Where the benchmark's output depends on Python's hash seed, Textualize
-// writes one of the possible outputs: json_ld1/2/3 nodes come in subject
-// insertion order, nt lines in triple insertion order, and rdf_turtle1's
-// generated nsN prefixes are numbered in triple insertion order.
+// writes the output of PYTHONHASHSEED=0 for json_ld1/2/3 (the order of
+// their nodes, as the benchmark's regenerated instances have it), and one
+// of the possible outputs elsewhere: nt lines in triple insertion order,
+// rdf_turtle1's generated nsN prefixes numbered in triple insertion order.
 func Textualize(w io.Writer, kg *KG, format string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var err error

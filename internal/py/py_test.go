@@ -3,6 +3,7 @@ package py
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -12,16 +13,23 @@ import (
 type pyFixtures struct {
 	Python string `json:"python"`
 	Cases  struct {
-		Lower    [][2]string       `json:"lower"`
-		Strip    [][2]string       `json:"strip"`
-		Split    []json.RawMessage `json:"split"`
-		Repr     [][2]string       `json:"repr"`
-		ReprList []json.RawMessage `json:"reprlist"`
-		JSON     [][3]string       `json:"json"`
-		Quote    [][2]string       `json:"quote"`
-		IsSpace  []rune            `json:"isspace"`
-		Literal  []json.RawMessage `json:"literal"`
-		IntSet   struct {
+		Lower        [][2]string         `json:"lower"`
+		Strip        [][2]string         `json:"strip"`
+		Split        []json.RawMessage   `json:"split"`
+		Repr         [][2]string         `json:"repr"`
+		ReprList     []json.RawMessage   `json:"reprlist"`
+		JSON         [][3]string         `json:"json"`
+		Quote        [][2]string         `json:"quote"`
+		IsSpace      []rune              `json:"isspace"`
+		Literal      []json.RawMessage   `json:"literal"`
+		StrHash      [][]json.RawMessage `json:"strhash"`
+		TupleHashRaw [][]json.RawMessage `json:"tuplehash"`
+		SetOrder     []struct {
+			N     int   `json:"n"`
+			Order []int `json:"order"`
+			Copy  []int `json:"copy"`
+		} `json:"setorder"`
+		IntSet struct {
 			Adds   []int   `json:"adds"`
 			Orders [][]int `json:"orders"`
 		} `json:"intset"`
@@ -199,5 +207,56 @@ func TestIntSetOrderAgainstCPython(t *testing.T) {
 				t.Fatalf("after adding %d: %v, CPython %v", x, got, want)
 			}
 		}
+	}
+}
+
+func TestHashAgainstCPython(t *testing.T) {
+	f := loadPyFixtures(t)
+	for _, c := range f.Cases.StrHash {
+		var s string
+		var want int64
+		if json.Unmarshal(c[0], &s) != nil || json.Unmarshal(c[1], &want) != nil {
+			t.Fatalf("bad strhash case")
+		}
+		if got := StrHash(s); got != want {
+			t.Errorf("StrHash(%q) = %d, CPython %d", s, got, want)
+		}
+	}
+	if len(f.Cases.StrHash) < 60 {
+		t.Errorf("%d string hashes", len(f.Cases.StrHash))
+	}
+	for _, c := range f.Cases.TupleHashRaw {
+		var items []int64
+		var want int64
+		if json.Unmarshal(c[0], &items) != nil || json.Unmarshal(c[1], &want) != nil {
+			t.Fatalf("bad tuplehash case")
+		}
+		if got := TupleHash(items...); got != want {
+			t.Errorf("TupleHash(%v) = %d, CPython %d", items, got, want)
+		}
+	}
+	for _, c := range f.Cases.SetOrder {
+		s := NewHashSet[string]()
+		key := func(k int) string { return "http://example.org/countries#" + strconv.Itoa(k) }
+		var adds []int
+		for i := 0; i < c.N; i++ {
+			adds = append(adds, (i*7919)%5003)
+		}
+		adds = append(adds, adds[:3]...)
+		for _, k := range adds {
+			s.Add(key(k), StrHash(key(k)))
+		}
+		check := func(what string, got []string, want []int) {
+			if len(got) != len(want) {
+				t.Fatalf("n=%d %s: %d items, CPython %d", c.N, what, len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != key(want[i]) {
+					t.Fatalf("n=%d %s: item %d is %s, CPython %s", c.N, what, i, got[i], key(want[i]))
+				}
+			}
+		}
+		check("set", s.Items(), c.Order)
+		check("copy", s.Copy().Items(), c.Copy)
 	}
 }

@@ -390,7 +390,7 @@ func (p *ctxProc) processDefinition(result *context, c map[string]any, baseURL s
 		case nil:
 			result.lang = ""
 		case string:
-			result.lang = strings.ToLower(s)
+			result.lang = s
 		default:
 			return ldErr("invalid default language", "%v", v)
 		}
@@ -674,7 +674,7 @@ func (p *ctxProc) createTerm(active *context, ds *defState, term string) error {
 		case nil:
 			def.hasLang, def.langNull = true, true
 		case string:
-			def.hasLang, def.lang = true, strings.ToLower(s)
+			def.hasLang, def.lang = true, s
 		default:
 			return ldErr("invalid language mapping", "term %q: %v", term, v)
 		}

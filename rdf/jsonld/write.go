@@ -245,12 +245,19 @@ func sortByJSON(arr []any) {
 const nilPlaceholder = "urn:x-isolda:jsonld:nil"
 
 // brokenListGraphs returns the graphs with a blank node that has rdf:rest
-// but not exactly one rdf:first.
+// but not exactly one rdf:first, or a list node that is the object of
+// rdf:type: the JSON-LD from-RDF algorithm (§8.4 step 5.7.3) does not count
+// @type values as uses of a node, so it would fold that node into an @list
+// and the @type would name another node.
 func brokenListGraphs(quads []rdf.Quad) map[rdf.Term]bool {
 	type key struct{ g, s rdf.Term }
 	firsts := map[key]int{}
 	rests := map[key]bool{}
+	typed := map[key]bool{}
 	for _, q := range quads {
+		if q.P.Value == rdf.RDFType && q.O.IsBlank() {
+			typed[key{q.G, q.O}] = true
+		}
 		if !q.S.IsBlank() {
 			continue
 		}
@@ -263,7 +270,12 @@ func brokenListGraphs(quads []rdf.Quad) map[rdf.Term]bool {
 	}
 	broken := map[rdf.Term]bool{}
 	for k := range rests {
-		if firsts[k] != 1 {
+		if firsts[k] != 1 || typed[k] {
+			broken[k.g] = true
+		}
+	}
+	for k := range firsts {
+		if typed[k] {
 			broken[k.g] = true
 		}
 	}

@@ -826,9 +826,9 @@ type byteWriter interface {
 const hexDigits = "0123456789ABCDEF"
 
 // writeIRIBody writes an IRI. The characters an IRIREF may not contain
-// (found only in invalid IRIs kept from messy data) are percent-encoded, as
-// in the IRI-to-URI mapping: the output stays valid Turtle, but such an IRI
-// does not read back identical.
+// (found only in invalid IRIs kept from messy data) are written as \u00XX
+// escapes, which every reader reads back into the same IRI, with a warning
+// (the reader policy of package rdf).
 func writeIRIBody(w byteWriter, s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -837,7 +837,7 @@ func writeIRIBody(w byteWriter, s string) {
 			continue
 		}
 		w.WriteString(s[start:i])
-		w.WriteByte('%')
+		w.WriteString(`\u00`)
 		w.WriteByte(hexDigits[c>>4])
 		w.WriteByte(hexDigits[c&15])
 		start = i + 1

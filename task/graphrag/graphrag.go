@@ -477,11 +477,53 @@ func scoreQuestion(q task.Question, response string, parse func(string) (Answer,
 	}
 	a, err := parse(response)
 	if err != nil {
-		return task.Result{Rule: rule}
+		return task.Result{Rule: rule, Partial: &task.Score{}}
 	}
 	s := ScoreAnswer(gold, a)
-	return task.Result{Correct: s.ExactMatch, Score: s.AffectedServices.F1, Parsed: a.CanonicalJSON(), Rule: rule}
+	return task.Result{Correct: s.ExactMatch, Score: s.AffectedServices.F1, Parsed: a.CanonicalJSON(), Rule: rule, Partial: s.Partial(gold, a)}
 }
+
+// Partial returns s as task partial credit: the affected services as the
+// main field, with the owners' (service, team) pairs scored separately
+// (their ExactMatch is OwnersExactMatch). gold and got are the answers s
+// scored (for the item counts).
+func (s Score) Partial(gold, got Answer) *task.Score {
+	if !s.ParseSuccess {
+		return &task.Score{}
+	}
+	g, a := gold.Normalize(), got.Normalize()
+	field := func(ss SetScore, gold, pred []string, exact bool) task.SetScore {
+		gs := map[string]bool{}
+		for _, x := range gold {
+			gs[x] = true
+		}
+		m := 0
+		for _, x := range pred {
+			if gs[x] {
+				m++
+			}
+		}
+		return task.SetScore{Precision: ss.Precision, Recall: ss.Recall, F1: ss.F1, ExactMatch: exact,
+			Gold: len(gold), Predicted: len(pred), Matched: m}
+	}
+	return &task.Score{
+		ParseOK:    true,
+		ExactMatch: s.ExactMatch,
+		Precision:  s.AffectedServices.Precision,
+		Recall:     s.AffectedServices.Recall,
+		F1:         s.AffectedServices.F1,
+		Fields: map[string]task.SetScore{
+			FieldAffectedServices: field(s.AffectedServices, g.AffectedServices, a.AffectedServices, s.AffectedServices.ExactMatch),
+			FieldOwners:           field(s.OwnerPairs, pairs(g.Owners), pairs(a.Owners), s.OwnersExactMatch),
+		},
+	}
+}
+
+// Names of the fields of the partial credit (task.Score.Fields).
+const (
+	FieldAffectedServices = "affected_services"
+	FieldOwners           = "owners"
+)
 
 // RunRecord is the article's result schema for one model run.
 type RunRecord struct {
@@ -515,11 +557,7 @@ func (r *RunRecord) Fill(s Score) {
 // reference formats), one context per format.
 func NewSet(name string, g graphrag.Graph, failed string, formats []string) (*task.Set, error) {
 	if formats == nil {
-		for _, f := range graphrag.Formats() {
-			if f.Reference {
-				formats = append(formats, f.Name)
-			}
-		}
+		formats = referenceFormats()
 	}
 	set := &task.Set{Name: name}
 	for _, f := range formats {
@@ -533,4 +571,78 @@ func NewSet(name string, g graphrag.Graph, failed string, formats []string) (*ta
 	set.Counts = []task.FamilyCount{{Family: Family, Questions: len(set.Questions), Candidates: len(formats)}}
 	set.Seal()
 	return set, nil
+}
+
+// StudyQuestion is the question of the study run: the same in every
+// format (id "graphrag-impact-<failed>", Text the question of the prompt,
+// QuestionText), asked about the graph serialized in format, which is the
+// context. StudyTemplate builds the article's whole prompt around it, so
+// the graph appears once.
+func StudyQuestion(g graphrag.Graph, failed, format string) (task.Question, task.Context, error) {
+	text, err := graphrag.EncodeString(format, g)
+	if err != nil {
+		return task.Question{}, task.Context{}, err
+	}
+	gold := Gold(g, failed)
+	ctx := task.Context{ID: "graphrag-" + failed + "-" + format, Text: text, Source: "graphrag " + format}
+	q := task.Question{
+		ID:        "graphrag-impact-" + failed,
+		Family:    Family,
+		Task:      Family,
+		Text:      QuestionText(failed),
+		Gold:      task.Answer{Text: gold.CanonicalJSON(), Kind: KindJSON, Value: gold.CanonicalJSON(), Items: gold.AffectedServices},
+		ContextID: ctx.ID,
+		Meta:      map[string]string{"failed": failed, "format": format},
+	}
+	return q, ctx, nil
+}
+
+// StudyTemplate is the article's prompt template (Prompt) for a
+// StudyQuestion: no system message; the user message with the format's
+// name (Meta["format"]) and the context as GRAPH_DATA.
+func StudyTemplate(contextText string, q task.Question) (system, user string) {
+	return "", Prompt(q.Meta["failed"], q.Meta["format"], contextText)
+}
+
+var _ task.PromptFunc = StudyTemplate
+
+// StudySets returns one set per named graphrag format (nil: the five
+// reference formats), each with the StudyQuestion about g, named
+// graphrag-impact-<format>. Answers are scored with Scorer, whose
+// partial credit carries the article's fields.
+func StudySets(g graphrag.Graph, failed string, formats []string) ([]*task.Set, error) {
+	if formats == nil {
+		formats = referenceFormats()
+	}
+	var sets []*task.Set
+	for _, f := range formats {
+		q, ctx, err := StudyQuestion(g, failed, f)
+		if err != nil {
+			return nil, err
+		}
+		set := &task.Set{Name: "graphrag-impact-" + f, Contexts: []task.Context{ctx}, Questions: []task.Question{q},
+			Counts: []task.FamilyCount{{Family: Family, Questions: 1, Candidates: 1}}}
+		set.Seal()
+		sets = append(sets, set)
+	}
+	return sets, nil
+}
+
+// StudyGraph is the article's reference graph: graphrag.Generate with the
+// reference program's default parameters (40 services, 80 noise edges,
+// seed 7).
+func StudyGraph() (graphrag.Graph, error) {
+	p := graphrag.DefaultParameters()
+	return graphrag.Generate(p.Services, p.NoiseEdges, p.Seed)
+}
+
+// referenceFormats are the names of the reference program's five formats.
+func referenceFormats() []string {
+	var out []string
+	for _, f := range graphrag.Formats() {
+		if f.Reference {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }

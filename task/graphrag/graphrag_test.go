@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -277,6 +278,70 @@ func TestImpactFrozenSet(t *testing.T) {
 	for _, q := range back.Questions {
 		if r := Scorer.Score(q, q.Gold.Text); !r.Correct {
 			t.Errorf("%s: gold answer read back scores %+v", q.ID, r)
+		}
+	}
+}
+
+// TestScorerPartial checks the partial credit the scorer attaches, on
+// values derived by hand.
+func TestScorerPartial(t *testing.T) {
+	gold := Answer{AffectedServices: []string{"a", "b", "c"}, Owners: map[string][]string{"a": {"t1"}, "b": {"t2"}, "c": {}}}
+	q := task.Question{Gold: task.Answer{Text: gold.CanonicalJSON(), Kind: KindJSON}}
+	r := Scorer.Score(q, `{"affected_services": ["a", "b", "d"], "owners": {"a": ["t1"], "b": ["t3"], "d": ["t4"]}}`)
+	p := r.Partial
+	if p == nil || !p.ParseOK || p.ExactMatch || r.Correct {
+		t.Fatalf("partial %+v, result %+v", p, r)
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+	if !near(p.Precision, 2.0/3) || !near(p.Recall, 2.0/3) || !near(p.F1, 2.0/3) || !near(r.Score, 2.0/3) {
+		t.Errorf("affected services P/R/F1 %v %v %v, want 2/3 each", p.Precision, p.Recall, p.F1)
+	}
+	o := p.Fields[FieldOwners]
+	if !near(o.Precision, 1.0/3) || !near(o.Recall, 0.5) || !near(o.F1, 0.4) || o.ExactMatch || o.Gold != 2 || o.Predicted != 3 || o.Matched != 1 {
+		t.Errorf("owners %+v, want P 1/3, R 1/2, F1 0.4, 2 gold, 3 predicted, 1 matched", o)
+	}
+	if a := p.Fields[FieldAffectedServices]; a.Gold != 3 || a.Predicted != 3 || a.Matched != 2 {
+		t.Errorf("affected services counts %+v", a)
+	}
+	r = Scorer.Score(q, "The affected services are a and b.")
+	if r.Partial == nil || r.Partial.ParseOK || r.Correct {
+		t.Errorf("unparsable answer: %+v %+v", r, r.Partial)
+	}
+	r = Scorer.Score(q, gold.CanonicalJSON())
+	if !r.Correct || !r.Partial.ExactMatch || !r.Partial.Fields[FieldOwners].ExactMatch || r.Partial.F1 != 1 {
+		t.Errorf("gold answer: %+v %+v", r, r.Partial)
+	}
+}
+
+// TestStudySets checks that the study's prompt carries the graph once and
+// equals the article's template, and that the question pairs across
+// formats.
+func TestStudySets(t *testing.T) {
+	g, err := StudyGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets, err := StudySets(g, DefaultFailed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sets) != 5 {
+		t.Fatalf("%d sets", len(sets))
+	}
+	for _, set := range sets {
+		q, ctx := set.Questions[0], set.Contexts[0]
+		if q.ID != "graphrag-impact-db-identity" || q.Text != sets[0].Questions[0].Text || q.Gold.Text != sets[0].Questions[0].Gold.Text {
+			t.Errorf("%s: question %+v", set.Name, q)
+		}
+		sys, user := StudyTemplate(ctx.Text, q)
+		if sys != "" || user != Prompt(DefaultFailed, q.Meta["format"], ctx.Text) || strings.Count(user, ctx.Text) != 1 {
+			t.Errorf("%s: prompt does not hold the graph exactly once", set.Name)
+		}
+		if !strings.Contains(user, "Question:\nIf db-identity fails, which services are transitively affected,\nand which teams own those services?\n\nGRAPH_FORMAT:\n"+q.Meta["format"]+"\n\nGRAPH_DATA:\n") {
+			t.Errorf("%s: template differs from the article's", set.Name)
+		}
+		if r := Scorer.Score(q, q.Gold.Text); !r.Correct || !r.Partial.ExactMatch {
+			t.Errorf("%s: gold answer scored %+v", set.Name, r)
 		}
 	}
 }

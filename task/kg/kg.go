@@ -36,6 +36,57 @@ const (
 	FamilyFilter    = "filter"               // the one entity of a type with a given value
 )
 
+// The confirmatory run's sub-family (ISOLDA paper §4.4, criterion 4;
+// §5.2 calls it outgoing aggregation with degree above 4): the
+// outgoing_aggregation questions whose entity has more than
+// SubfamilyDegreeAbove values of the property, i.e. whose answer is above
+// 4. Generate records it in Question.Meta[MetaSubfamily]; Subfamily and
+// SplitSubfamilies read it.
+const (
+	MetaSubfamily         = "subfamily"
+	SubfamilyOutAggDegGT4 = "outgoing_aggregation_deg_gt4"
+	SubfamilyDegreeAbove  = 4
+)
+
+// Subfamily returns the sub-family of a question ("" for none).
+func Subfamily(q task.Question) string { return q.Meta[MetaSubfamily] }
+
+// SplitSubfamilies returns a copy of set in which every question of a
+// sub-family has the sub-family as its Family, the others unchanged: the
+// mapping a per-family test of the sub-family needs (criterion 4 of
+// §4.4). Counts keep the set's families with their questions recounted,
+// and list each sub-family after its parent family (its candidates are
+// its questions). Contexts are shared.
+func SplitSubfamilies(set *task.Set) *task.Set {
+	out := *set
+	out.Questions = make([]task.Question, len(set.Questions))
+	n := map[string]int{}
+	parent := map[string]string{} // sub-family -> family
+	var subs []string
+	for i, q := range set.Questions {
+		if sf := Subfamily(q); sf != "" {
+			if _, seen := parent[sf]; !seen {
+				parent[sf] = q.Family
+				subs = append(subs, sf)
+			}
+			q.Family = sf
+		}
+		out.Questions[i] = q
+		n[q.Family]++
+	}
+	out.Counts = nil
+	for _, c := range set.Counts {
+		c.Questions = n[c.Family]
+		out.Counts = append(out.Counts, c)
+		for _, sf := range subs {
+			if parent[sf] == c.Family {
+				out.Counts = append(out.Counts, task.FamilyCount{Family: sf, Questions: n[sf], Candidates: n[sf]})
+			}
+		}
+	}
+	return &out
+}
+
 // Families lists the KG question families in generation order.
 func Families() []string {
 	return []string{FamilyLookup, FamilyMultiHop, FamilyTypeCount, FamilyOutAgg, FamilyInAgg, FamilyLanguage,
@@ -600,8 +651,11 @@ func (k *kgIndex) candidates(fam string) []candidate {
 				if len(objs) < 2 || !allEntities(k, objs) {
 					continue
 				}
-				add(fmt.Sprintf("How many distinct %s values does %s have?", k.propertyName(p), e), countAnswer(len(objs)),
-					map[string]string{"subject": k.iri(s), "property": k.iri(p)})
+				meta := map[string]string{"subject": k.iri(s), "property": k.iri(p)}
+				if len(objs) > SubfamilyDegreeAbove {
+					meta[MetaSubfamily] = SubfamilyOutAggDegGT4
+				}
+				add(fmt.Sprintf("How many distinct %s values does %s have?", k.propertyName(p), e), countAnswer(len(objs)), meta)
 			}
 		}
 	case FamilyInAgg:

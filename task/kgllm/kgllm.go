@@ -25,9 +25,17 @@ import (
 	"github.com/isolda/isolda/task"
 )
 
-// Family is the Question.Family of KG-LLM-Bench questions; their
-// Question.Task is one of the five task names.
-const Family = "kgllmbench"
+// IsFamily reports whether f is the Question.Family of KG-LLM-Bench
+// questions: each task is its own family (the task's name), so results
+// come per task.
+func IsFamily(f string) bool {
+	for _, t := range Tasks() {
+		if f == t {
+			return true
+		}
+	}
+	return false
+}
 
 // The five KG-LLM-Bench tasks, named as the benchmark names them.
 const (
@@ -108,7 +116,7 @@ type entity struct {
 func InstanceQuestion(inst kgllmbench.Instance) (task.Question, error) {
 	q := task.Question{
 		ID:     fmt.Sprintf("kgllm-%s-%s-%03d", inst.Variant, inst.Task, inst.ID),
-		Family: Family,
+		Family: inst.Task,
 		Task:   inst.Task,
 		Text:   inst.Question,
 		Meta:   map[string]string{"task": inst.Task, "variant": inst.Variant, "instance": strconv.Itoa(inst.ID)},
@@ -204,17 +212,24 @@ func NewSet(name string, insts []kgllmbench.Instance, format string) (*task.Set,
 		q.Meta["format"] = format
 		set.Questions = append(set.Questions, q)
 	}
-	counts := map[string]int{}
-	for _, q := range set.Questions {
-		counts[q.Task]++
-	}
-	for _, t := range Tasks() {
-		if counts[t] > 0 {
-			set.Counts = append(set.Counts, task.FamilyCount{Family: Family + "/" + t, Questions: counts[t], Candidates: counts[t]})
-		}
-	}
+	set.Counts = taskCounts(set.Questions)
 	set.Seal()
 	return set, nil
+}
+
+// taskCounts counts questions per task (their family), in Tasks() order.
+func taskCounts(qs []task.Question) []task.FamilyCount {
+	counts := map[string]int{}
+	for _, q := range qs {
+		counts[q.Task]++
+	}
+	var out []task.FamilyCount
+	for _, t := range Tasks() {
+		if counts[t] > 0 {
+			out = append(out, task.FamilyCount{Family: t, Questions: counts[t], Candidates: counts[t]})
+		}
+	}
+	return out
 }
 
 // Strict scores a response to a KG-LLM-Bench question exactly as the
@@ -368,15 +383,23 @@ func EvalHighestDegreeNode(response string, labels []string) task.Result {
 // AnswerLabel returns group 1 of Python's
 // re.search(r'Answer:\s*([\w\s]+)', s), and whether it matched.
 func AnswerLabel(s string) (string, bool) {
+	return answerLabel(s, []string{"Answer:"}, func(r rune) bool { return py.IsWord(r) || py.IsSpace(r) })
+}
+
+// answerLabel is re.search(r'(?:K1|K2|...)\s*([C]+)', s) for keywords K
+// and the character class C given by isLabel (which must include \s):
+// the first keyword occurrence, from the left, after which at least one
+// label character follows.
+func answerLabel(s string, keywords []string, isLabel func(rune) bool) (string, bool) {
 	for off := 0; ; {
-		i := strings.Index(s[off:], "Answer:")
+		i, kw := indexAny(s[off:], keywords)
 		if i < 0 {
 			return "", false
 		}
-		p := off + i + len("Answer:")
+		p := off + i + len(kw)
 		// \s* greedy.
 		ws := p
-		var lastWS int = -1
+		var lastWS = -1
 		for ws < len(s) {
 			r, n := utf8.DecodeRuneInString(s[ws:])
 			if !py.IsSpace(r) {
@@ -385,11 +408,11 @@ func AnswerLabel(s string) (string, bool) {
 			lastWS = ws
 			ws += n
 		}
-		// [\w\s]+ greedy from ws.
+		// [C]+ greedy from ws.
 		end := ws
 		for end < len(s) {
 			r, n := utf8.DecodeRuneInString(s[end:])
-			if !py.IsWord(r) && !py.IsSpace(r) {
+			if !isLabel(r) {
 				break
 			}
 			end += n
@@ -398,11 +421,23 @@ func AnswerLabel(s string) (string, bool) {
 			return s[ws:end], true
 		}
 		if lastWS >= 0 {
-			// Backtracking: \s* gives its last space to [\w\s]+.
+			// Backtracking: \s* gives its last space to [C]+.
 			return s[lastWS:ws], true
 		}
 		off = off + i + 1
 	}
+}
+
+// indexAny returns the byte index of the leftmost occurrence in s of any
+// of the words, and that word, or -1.
+func indexAny(s string, words []string) (int, string) {
+	best, word := -1, ""
+	for _, w := range words {
+		if i := strings.Index(s, w); i >= 0 && (best < 0 || i < best) {
+			best, word = i, w
+		}
+	}
+	return best, word
 }
 
 // EvalAggregation is the aggregation tasks' evaluate_response:
@@ -420,12 +455,18 @@ func EvalAggregation(response, answer string) task.Result {
 // re.search(r'Answer:\s*(\d+)', s) with its digits converted to ASCII, and
 // whether it matched.
 func AnswerNumber(s string) (string, bool) {
+	return answerNumber(s, []string{"Answer:"})
+}
+
+// answerNumber is re.search(r'(?:K1|K2|...):\s*(\d+)', s) for keywords K,
+// with the digits converted to ASCII.
+func answerNumber(s string, keywords []string) (string, bool) {
 	for off := 0; ; {
-		i := strings.Index(s[off:], "Answer:")
+		i, kw := indexAny(s[off:], keywords)
 		if i < 0 {
 			return "", false
 		}
-		p := off + i + len("Answer:")
+		p := off + i + len(kw)
 		for p < len(s) {
 			r, n := utf8.DecodeRuneInString(s[p:])
 			if !py.IsSpace(r) {

@@ -32,21 +32,6 @@ func testInstances(t *testing.T, taskName, variant string) []kgllmbench.Instance
 	return insts
 }
 
-type testFields struct {
-	Triple *struct {
-		Head     entity `json:"head"`
-		Relation struct {
-			Label string `json:"label"`
-		} `json:"relation"`
-		Tail entity `json:"tail"`
-	} `json:"triple"`
-	ShortestPaths [][]entity `json:"shortest_paths"`
-	EdgeDirection string     `json:"edge_direction"`
-	AnchorEnt     *entity    `json:"anchor_ent"`
-	Relation      string     `json:"relation"`
-	Direction     string     `json:"direction"`
-}
-
 // testLabel maps an entity to its label in the instance's variant.
 func testLabel(inst kgllmbench.Instance, e entity) string {
 	for _, p := range inst.Pseudonyms {
@@ -98,7 +83,7 @@ func TestKGLLMQuestionsFromFields(t *testing.T) {
 	for _, variant := range Variants() {
 		for _, tk := range Tasks() {
 			for _, inst := range testInstances(t, tk, variant) {
-				var f testFields
+				var f instanceFields
 				if err := json.Unmarshal(inst.Fields, &f); err != nil {
 					t.Fatal(err)
 				}
@@ -154,7 +139,7 @@ func TestKGLLMStrictScoresGold(t *testing.T) {
 					// The answer string itself, and one rendered from the
 					// stored path entities with Python's list repr: it must
 					// equal the stored string (written by Python's str()).
-					var f testFields
+					var f instanceFields
 					if err := json.Unmarshal(inst.Fields, &f); err != nil {
 						t.Fatal(err)
 					}
@@ -361,7 +346,7 @@ func checkSampledAnswer(t *testing.T, inst kgllmbench.Instance, q task.Question,
 		}
 		return rlabel[e.Relation]
 	}
-	var f testFields
+	var f instanceFields
 	if err := json.Unmarshal(inst.Fields, &f); err != nil {
 		t.Fatal(err)
 	}
@@ -510,15 +495,12 @@ func BenchmarkKGLLMStrict(b *testing.B) {
 }
 
 // TestKGLLMPromptExamples rebuilds the exact full prompts of instance 0 of
-// every task, format and variant and compares them with the benchmark's own
-// prompts (shared/data/kgllmbench/instances/prompt_examples). JSON-LD
-// texts list their nodes in an order that depends on Python's hash seed
-// (the instances README §4), so they are compared after sorting their
-// lines; every other format byte for byte.
+// every task, format and variant and compares them byte for byte with the
+// benchmark's own prompts (shared/data/kgllmbench/instances/prompt_examples).
 func TestKGLLMPromptExamples(t *testing.T) {
 	dir := shared.MustPath(t, "data", "kgllmbench", "instances", "prompt_examples")
 	formats := []string{"list_of_edges", "structured_yaml", "structured_json", "rdf_turtle2", "rdf_turtle3", "json_ld2", "json_ld3"}
-	exact, sorted, total := 0, 0, 0
+	exact, total := 0, 0
 	for _, variant := range Variants() {
 		for _, tk := range Tasks() {
 			inst := testInstances(t, tk, variant)[0]
@@ -532,28 +514,19 @@ func TestKGLLMPromptExamples(t *testing.T) {
 					t.Fatal(err)
 				}
 				total++
-				switch {
-				case got == string(want):
+				if got == string(want) {
 					exact++
-				case strings.HasPrefix(f, "json_ld") && sortedLines(got) == sortedLines(string(want)):
-					sorted++
-				default:
+				} else {
 					t.Errorf("%s %s %s: prompt differs from the benchmark's", variant, tk, f)
 				}
 			}
 		}
 	}
-	t.Logf("KG-LLM-Bench prompts: %d/%d identical, %d equal up to JSON-LD node order", exact, total, sorted)
-	fmt.Printf("KG-LLM-Bench prompts: %d/%d identical, %d equal up to JSON-LD node order\n", exact, total, sorted)
-}
-
-func sortedLines(s string) string {
-	l := strings.Split(s, "\n")
-	for i := range l {
-		l[i] = strings.TrimSuffix(l[i], ",")
+	if total != 70 {
+		t.Errorf("%d prompts, want 70", total)
 	}
-	sort.Strings(l)
-	return strings.Join(l, "\n")
+	t.Logf("KG-LLM-Bench prompts: %d/%d identical", exact, total)
+	fmt.Printf("KG-LLM-Bench prompts: %d/%d identical\n", exact, total)
 }
 
 // TestKGLLMFrozenSet freezes the questions of one task in one format and

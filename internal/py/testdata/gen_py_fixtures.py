@@ -3,7 +3,10 @@
 urllib.parse.quote, ast.literal_eval and set iteration order for the tests
 of internal/py. Run from this directory:
 python3 gen_py_fixtures.py > py_fixtures.json"""
-import json, ast, sys, urllib.parse
+import json, ast, os, sys, urllib.parse
+if os.environ.get("PYTHONHASHSEED") != "0":
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.execv(sys.executable, [sys.executable] + sys.argv)
 cases = {}
 strs = ["", "  a b\t", "\x1c x \x1f", "\u3000Ünïcode\u2028", "İstanbul", "ΟΔΟΣ", "ΣΑΣ.", "aΣ b", "it's", 'say "hi"', "both ' and \"", "tab\there", "\x00\x7f\x80\xff", "\u200b\u00ad", "😀", "\ud7ff", "a\\b", "ǅ", "x\u0301y"]
 cases["lower"] = [[s, s.lower()] for s in strs]
@@ -38,4 +41,18 @@ order = []
 for x in seq:
     s.add(x); order.append(list(s))
 cases["intset"] = {"adds": seq, "orders": order}
+hs = strs + ["http://example.org/countries#" + str(i) for i in range(40)] + ["é" * 9, "€uro", "a" * 17]
+cases["strhash"] = [[x, hash(x)] for x in hs]
+cases["tuplehash"] = [[[hash(a), hash(b), hash(c)], hash((a, b, c))] for a, b, c in zip(hs, hs[1:], hs[2:])][:30] + [[[], hash(())]]
+orders = []
+# Keys are "http://example.org/countries#<k>" for k = (i * 7919) % 5003;
+# orders are lists of k.
+for n in [3, 5, 6, 20, 100, 333, 1000]:
+    ks = [(i * 7919) % 5003 for i in range(n)]
+    st = set()
+    for k in ks + ks[:3]:
+        st.add("http://example.org/countries#%d" % k)
+    num = lambda it: [int(x.rsplit("#", 1)[1]) for x in it]
+    orders.append({"n": n, "order": num(st), "copy": num(st.copy())})
+cases["setorder"] = orders
 json.dump({"python": sys.version.split()[0], "cases": cases}, sys.stdout, ensure_ascii=True, indent=0)

@@ -1,15 +1,14 @@
 //go:build unix
 
-package canon
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user + system) used by the process so far,
-// a fairer measure than wall time on a busy shared machine.
-func cpuTime() time.Duration {
+// Used returns the user and system CPU time this process has used.
+func Used() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

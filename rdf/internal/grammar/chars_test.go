@@ -1,4 +1,4 @@
-package ntriples
+package grammar
 
 import (
 	"strings"
@@ -14,18 +14,18 @@ func TestCharClass(t *testing.T) {
 		digit := c >= '0' && c <= '9'
 		want := map[byte]bool{
 			// IRIREF: [^#x00-#x20<>"{}|^`\] (non-ASCII bytes are checked as UTF-8 first).
-			cIRI: c >= 0x80 || c > 0x20 && !strings.ContainsRune("<>\"{}|^`\\", rune(c)),
+			IRI: c >= 0x80 || c > 0x20 && !strings.ContainsRune("<>\"{}|^`\\", rune(c)),
 			// STRING_LITERAL_QUOTE: [^#x22#x5C#xA#xD].
-			cLit:     c != '"' && c != '\\' && c != '\n' && c != '\r',
-			cPN:      alpha || digit || c == '_' || c == '-',
-			cPNStart: alpha || digit || c == '_',
-			cAlpha:   alpha,
-			cAlnum:   alpha || digit,
-			cHex:     digit || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F',
-			cWS:      c == ' ' || c == '\t',
+			Lit:     c != '"' && c != '\\' && c != '\n' && c != '\r',
+			PN:      alpha || digit || c == '_' || c == '-',
+			PNStart: alpha || digit || c == '_',
+			Alpha:   alpha,
+			Alnum:   alpha || digit,
+			Hex:     digit || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F',
+			WS:      c == ' ' || c == '\t',
 		}
 		for class, w := range want {
-			if is(c, class) != w {
+			if Is(c, class) != w {
 				t.Errorf("byte 0x%02X class %d: got %v, want %v", c, class, !w, w)
 			}
 		}
@@ -50,8 +50,8 @@ func TestPNChars(t *testing.T) {
 		{0xF0000, false},
 	}
 	for _, tc := range base {
-		if got := isPNCharsBase(tc.r); got != tc.want {
-			t.Errorf("isPNCharsBase(U+%04X) = %v, want %v", tc.r, got, tc.want)
+		if got := IsPNCharsBase(tc.r); got != tc.want {
+			t.Errorf("IsPNCharsBase(U+%04X) = %v, want %v", tc.r, got, tc.want)
 		}
 	}
 	chars := []struct {
@@ -62,16 +62,16 @@ func TestPNChars(t *testing.T) {
 		{0x300, true}, {0x36F, true}, {0x203E, false}, {0x203F, true}, {0x2040, true}, {0x2041, false},
 	}
 	for _, tc := range chars {
-		if got := isPNChars(tc.r); got != tc.want {
-			t.Errorf("isPNChars(U+%04X) = %v, want %v", tc.r, got, tc.want)
+		if got := IsPNChars(tc.r); got != tc.want {
+			t.Errorf("IsPNChars(U+%04X) = %v, want %v", tc.r, got, tc.want)
 		}
 	}
-	if !isPNCharsU('_') || isPNCharsU('-') {
-		t.Error("isPNCharsU: want '_' in and '-' out")
+	if !IsPNCharsU('_') || IsPNCharsU('-') {
+		t.Error("IsPNCharsU: want '_' in and '-' out")
 	}
 	for c, v := range map[byte]rune{'0': 0, '9': 9, 'a': 10, 'f': 15, 'A': 10, 'F': 15} {
-		if hexVal(c) != v {
-			t.Errorf("hexVal(%q) = %d, want %d", c, hexVal(c), v)
+		if HexVal(c) != v {
+			t.Errorf("HexVal(%q) = %d, want %d", c, HexVal(c), v)
 		}
 	}
 }
