@@ -51,6 +51,9 @@ func newChunkCmd(env *Env) *cobra.Command {
 				}
 				opts.Classes = append(opts.Classes, iri)
 			}
+			if opts.Hops < 1 || opts.Hops > chunk.MaxHops {
+				return usageError("--hops %d: give 1 to %d", opts.Hops, chunk.MaxHops)
+			}
 			limit, err := parseByteSize(memory)
 			if err != nil {
 				return usageError("--memory-limit: %v", err)
