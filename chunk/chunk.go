@@ -235,6 +235,25 @@ func isoldaVersion(name string) (string, bool) {
 	return "", false
 }
 
+// ExpandClass returns the IRI of a class given as an IRI or as a prefixed
+// name of one of graph.CommonPrefixes (schema:Person).
+func ExpandClass(c string) (string, error) {
+	if strings.Contains(c, "://") || strings.HasPrefix(c, "urn:") {
+		return c, nil
+	}
+	var names []string
+	pfx, local, ok := strings.Cut(c, ":")
+	for _, p := range graph.CommonPrefixes() {
+		if ok && p.Name == pfx {
+			return p.IRI + local, nil
+		}
+		if !slices.Contains(names, p.Name) {
+			names = append(names, p.Name)
+		}
+	}
+	return "", fmt.Errorf("%q is neither an IRI nor a prefixed name with one of the prefixes %s", c, strings.Join(names, ", "))
+}
+
 // Options returns the options with their defaults filled in.
 func (c *Chunker) Options() Options { return c.opts }
 

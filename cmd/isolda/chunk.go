@@ -6,12 +6,10 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/isolda/isolda/chunk"
-	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"
@@ -45,9 +43,9 @@ func newChunkCmd(env *Env) *cobra.Command {
 			"  isolda synth --triples 20000000 | isolda chunk -f nt --memory-limit 1GiB --tmp-dir /var/tmp > chunks.jsonl",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, c := range classes {
-				iri, err := expandClass(c)
+				iri, err := chunk.ExpandClass(c)
 				if err != nil {
-					return err
+					return usageError("--class: %v", err)
 				}
 				opts.Classes = append(opts.Classes, iri)
 			}
@@ -113,27 +111,6 @@ func newChunkCmd(env *Env) *cobra.Command {
 	fl.StringVar(&memory, "memory-limit", "1GiB", "memory of the process (sorts, then spilled to --tmp-dir): a size such as 512MiB or 2GiB")
 	fl.StringVar(&tmpDir, "tmp-dir", "", "folder of the sorted runs spilled to disk (default $TMPDIR or /tmp); the files are unlinked at once")
 	return cmd
-}
-
-// expandClass returns the IRI of a --class value: an IRI, or a prefixed
-// name of a common prefix (schema:Person).
-func expandClass(c string) (string, error) {
-	if strings.Contains(c, "://") || strings.HasPrefix(c, "urn:") {
-		return c, nil
-	}
-	pfx, local, ok := strings.Cut(c, ":")
-	if ok {
-		for _, p := range graph.CommonPrefixes() {
-			if p.Name == pfx {
-				return p.IRI + local, nil
-			}
-		}
-	}
-	var names []string
-	for _, p := range graph.CommonPrefixes() {
-		names = append(names, p.Name)
-	}
-	return "", usageError("--class %q: give an IRI or a prefixed name with one of the prefixes %s", c, strings.Join(names, ", "))
 }
 
 // readGraphs streams the named inputs (none: the demo graph) into sink.
