@@ -2,8 +2,6 @@ package main
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -14,7 +12,7 @@ import (
 func TestNoBeamInBinary(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Skip("no go command on PATH")
 	}
 	out, err := exec.Command(goTool, "list", "-deps", ".").Output()
 	if err != nil {
