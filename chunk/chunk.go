@@ -49,6 +49,7 @@
 package chunk
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -58,6 +59,7 @@ import (
 	"iter"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/graph"
@@ -146,7 +148,8 @@ type Chunker struct {
 	langs   map[string]bool
 	cap     int
 	hops    int
-	empty   int // tokens of the document of an empty graph
+	empty   int       // tokens of the document of an empty graph
+	bufs    sync.Pool // of *encodeBuf
 }
 
 // New returns a Chunker. tok is the tokenizer to use; nil loads the one
@@ -652,20 +655,38 @@ func (c *Chunker) Statements(nb *Neighbourhood) []rdf.Quad {
 	return out
 }
 
+// encodeBuf is where encode writes: the encoders buffer their output in a
+// bufio.Writer of 64 KiB, which they take as it is when given one
+// (bufio.NewWriterSize), so reusing one spares an allocation per call.
+type encodeBuf struct {
+	b  bytes.Buffer
+	bw *bufio.Writer
+}
+
 // encode writes the document of a list of statements.
 func (c *Chunker) encode(qs []rdf.Quad) (string, error) {
 	d := rdf.NewDataset()
 	for _, q := range qs {
 		d.Add(q)
 	}
-	var b strings.Builder
+	eb, _ := c.bufs.Get().(*encodeBuf)
+	if eb == nil {
+		eb = &encodeBuf{}
+		eb.bw = bufio.NewWriterSize(&eb.b, 64<<10)
+	}
+	defer c.bufs.Put(eb)
+	eb.b.Reset()
+	eb.bw.Reset(&eb.b)
 	var err error
 	if c.iso != nil {
-		err = isolda.Encode(&b, d, *c.iso)
+		err = isolda.Encode(eb.bw, d, *c.iso)
 	} else {
-		err = c.format.Encode(&b, formats.NewInput(d))
+		err = c.format.Encode(eb.bw, formats.NewInput(d))
 	}
-	return b.String(), err
+	if ferr := eb.bw.Flush(); err == nil {
+		err = ferr
+	}
+	return eb.b.String(), err
 }
 
 // Encode writes the document of a neighbourhood, cut to the budget.
@@ -681,21 +702,19 @@ func (c *Chunker) Encode(nb *Neighbourhood) (Chunk, error) {
 	if c.opts.Budget > 0 && n > c.opts.Budget {
 		var encErr error
 		best, bestText, bestN := 0, "", -1
-		// Start from the share of the statements that the budget left
-		// after the empty document's text would hold if every statement
-		// cost the same.
-		guess := len(qs) * (c.opts.Budget - c.empty) / max(n-c.empty, 1)
-		k = textbudget.LargestFitFrom(len(qs)-1, guess, func(k int) bool {
+		// The token count grows with the statements kept about linearly:
+		// interpolate between the empty document and the whole one.
+		k = textbudget.LargestWithin(len(qs), c.opts.Budget, c.empty, n, func(k int) int {
 			t, err := c.encode(qs[:k])
 			if err != nil {
 				encErr = err
-				return false
+				return c.opts.Budget + 1
 			}
 			m := c.tok.Count(t)
 			if m <= c.opts.Budget && k >= best {
 				best, bestText, bestN = k, t, m
 			}
-			return m <= c.opts.Budget
+			return m
 		})
 		if encErr != nil {
 			return ch, fmt.Errorf("chunk: %s: %w", nb.Entity.Value, encErr)
