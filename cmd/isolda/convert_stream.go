@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime/debug"
 
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/rdf"
@@ -98,6 +99,9 @@ func convertStream(env *Env, in *inputFlags, name, to string) error {
 	if err != nil {
 		return badInput(err)
 	}
+	// The live heap is a few buffers; a tighter collector target keeps
+	// the process small for little work (the readers allocate little).
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	if err := in.streamInto(env, name, sw); err != nil {
 		sw.Flush() // what was read before the error
 		return err

@@ -12,7 +12,7 @@ import (
 // enough to keep both goroutines busy, little enough to stay a few
 // hundred kilobytes.
 const (
-	pipeBatch = 512
+	pipeBatch = 256
 	pipeDepth = 4
 )
 
