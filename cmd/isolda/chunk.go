@@ -74,8 +74,10 @@ func newChunkCmd(env *Env) *cobra.Command {
 				names = []string{"-"}
 			}
 			// The sorts take most of the limit; the rest is for the
-			// documents being encoded and the collector's slack.
-			old := debug.SetMemoryLimit(limit)
+			// documents being encoded and the collector's slack. The
+			// collector's limit stays above what the runtime and the
+			// binary take anyway, or it would collect without end.
+			old := debug.SetMemoryLimit(max(limit, 64<<20))
 			defer debug.SetMemoryLimit(old)
 			run := chunk.RunOptions{Memory: limit * 6 / 10, TmpDir: tmpDir}
 			prog := newChunkProgress(env, names)

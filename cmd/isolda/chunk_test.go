@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/synth"
 )
 
 // chunkEntities runs isolda chunk and returns the entities of its lines,
@@ -62,6 +63,32 @@ func TestChunkCommand(t *testing.T) {
 		if code != 2 || errs == "" {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
+	}
+}
+
+// TestChunkSpills checks that a memory limit that makes the sorts spill to
+// --tmp-dir gives the same lines, and that nothing is drawn on a standard
+// error that is not a terminal.
+func TestChunkSpills(t *testing.T) {
+	var graph strings.Builder
+	if err := synth.Write(&graph, synth.Options{Triples: 20_000, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	code, a, errs := runCLI(t, graph.String(), "chunk", "-f", "nt", "--budget", "200", "--glossary", "none")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	tmp := t.TempDir()
+	code, b, errs := runCLI(t, graph.String(), "chunk", "-f", "nt", "--budget", "200", "--glossary", "none",
+		"--memory-limit", "1MiB", "--tmp-dir", tmp)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if a != b || strings.Count(a, "\n") < 1000 {
+		t.Fatalf("%d lines in memory, %d spilled; outputs differ: %v", strings.Count(a, "\n"), strings.Count(b, "\n"), a != b)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Fatalf("files left in --tmp-dir: %v", left)
 	}
 }
 
