@@ -55,7 +55,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"iter"
 	"slices"
 	"strings"
@@ -256,12 +255,6 @@ func ExpandClass(c string) (string, error) {
 	}
 	return "", fmt.Errorf("%q is neither an IRI nor a prefixed name with one of the prefixes %s", c, strings.Join(names, ", "))
 }
-
-// Options returns the options with their defaults filled in.
-func (c *Chunker) Options() Options { return c.opts }
-
-// Tokenizer returns the tokenizer of the counts.
-func (c *Chunker) Tokenizer() token.Tokenizer { return c.tok }
 
 // Hops returns the number of rounds to run between Map and Gather.
 func (c *Chunker) Hops() int { return c.hops }
@@ -731,16 +724,4 @@ func (c *Chunker) Encode(nb *Neighbourhood) (Chunk, error) {
 	sum := sha256.Sum256([]byte(text))
 	ch.Text, ch.Tokens, ch.SHA256, ch.Kept = text, n, hex.EncodeToString(sum[:]), k
 	return ch, nil
-}
-
-// WriteJSONLines writes chunks as JSON lines.
-func WriteJSONLines(w io.Writer, chunks []Chunk) error {
-	var buf []byte
-	for i := range chunks {
-		buf = chunks[i].AppendJSON(buf[:0])
-		if _, err := w.Write(buf); err != nil {
-			return err
-		}
-	}
-	return nil
 }
