@@ -538,26 +538,8 @@ func rdfFidelity(want, got *rdf.Dataset) (string, string) {
 // graphFidelity compares a decoded labelled graph with the input's view:
 // the sets of node ids and of edges (from, type, to) must be equal.
 func graphFidelity(want, got *graph.Graph) (string, string) {
-	ids := func(g *graph.Graph) []string {
-		var out []string
-		for _, n := range g.Nodes {
-			out = append(out, n.ID)
-		}
-		slices.Sort(out)
-		return slices.Compact(out)
-	}
-	edges := func(g *graph.Graph) []graph.Edge {
-		out := slices.Clone(g.Edges)
-		slices.SortFunc(out, graph.CompareEdges)
-		return slices.Compact(out)
-	}
-	wn, gn := ids(want), ids(got)
-	if !slices.Equal(wn, gn) {
-		return FidelityDiffers, fmt.Sprintf("node sets differ: decoded %d distinct nodes, input has %d", len(gn), len(wn))
-	}
-	we, ge := edges(want), edges(got)
-	if !slices.Equal(we, ge) {
-		return FidelityDiffers, fmt.Sprintf("edge sets differ: decoded %d distinct edges, input has %d", len(ge), len(we))
+	if d := graph.SameRecords(want, got); d != "" {
+		return FidelityDiffers, d
 	}
 	return FidelityEqual, ""
 }

@@ -25,8 +25,8 @@ func TestIsoldaOptionsString(t *testing.T) {
 	if got := none.String(); got != "" {
 		t.Errorf("nil options: %q", got)
 	}
-	o := &IsoldaOptions{Version: "0.2", Glossary: "legend", Theta: 0.5, InlineBlanks: true}
-	if got, want := o.String(), "version=0.2 glossary=legend theta=0.5 inline_blanks"; got != want {
+	o := &IsoldaOptions{Spec: "0.2", Glossary: "legend", Theta: 0.5, InlineBnodes: true}
+	if got, want := o.String(), "spec=0.2 glossary=legend theta=0.5 inline_bnodes"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 }

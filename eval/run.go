@@ -21,6 +21,7 @@ import (
 	"github.com/isolda/isolda/internal/jsonl"
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/token"
 )
 
@@ -43,11 +44,14 @@ const MaxRecordLine = 256 << 20
 
 // Record is one line of answers.jsonl: one call and its outcome.
 type Record struct {
-	RunID      string `json:"run_id"`
-	Key        string `json:"key"`
-	Time       string `json:"time"`
-	Task       string `json:"task"`
-	Graph      string `json:"graph"`
+	RunID string `json:"run_id"`
+	Key   string `json:"key"`
+	Time  string `json:"time"`
+	Task  string `json:"task"`
+	Graph string `json:"graph"`
+	// Item is the collection's item the question is about (omitted for a
+	// graph file).
+	Item       string `json:"item,omitempty"`
 	GraphSHA1  string `json:"graph_sha1"`
 	Arm        string `json:"arm"`
 	Format     string `json:"format"`
@@ -99,6 +103,9 @@ type Record struct {
 	Parsed  string  `json:"parsed,omitempty"`
 	Correct bool    `json:"correct"`
 	Score   float64 `json:"score"`
+	// Partial is the partial credit of an ok call, for scorers whose gold
+	// answer is a set (omitted otherwise).
+	Partial *task.Score `json:"partial,omitempty"`
 }
 
 // CallKey identifies a call: arm, model, question key and trial.
@@ -397,13 +404,19 @@ func writeRecords(log *jsonl.Log, recs <-chan *Record) error {
 // call makes one call; ok is false when ctx ended (nothing to log).
 func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.Tokenizer, j job, now func() time.Time) (*Record, bool) {
 	e := p.Experiment
-	msgs := Messages(e.layout(), j.c, j.en.Q)
-	resp, err := client.Chat(ctx, llm.Request{Messages: msgs, Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed})
-	if err != nil && ctx.Err() != nil {
-		return nil, false
+	msgs, merr := p.Messages(j.en, j.c)
+	var resp llm.Response
+	var err error
+	if merr == nil {
+		resp, err = client.Chat(ctx, llm.Request{Messages: msgs, Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed})
+		if err != nil && ctx.Err() != nil {
+			return nil, false
+		}
+	} else {
+		err = merr
 	}
 	r := &Record{RunID: p.Manifest.RunID, Key: j.key, Time: now().UTC().Format(time.RFC3339Nano),
-		Task: j.en.Task, Graph: j.en.Graph, GraphSHA1: j.c.GraphSHA1, Arm: j.c.Arm, Format: j.c.Format,
+		Task: j.en.Task, Graph: j.en.Graph, Item: j.en.Item, GraphSHA1: j.c.GraphSHA1, Arm: j.c.Arm, Format: j.c.Format,
 		ContextSHA: j.c.SHA1, Ordering: j.c.OrderingName(), OrderSeed: j.c.OrderSeed, Anchor: j.c.Anchor,
 		Budget: j.c.Budget, BudgetPolicy: j.c.Policy, BudgetTokenizer: j.c.Tokenizer, ContextTokens: j.c.Tokens,
 		Model: m.ModelName(), BaseURL: redactURL(m.BaseURL), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
@@ -428,6 +441,7 @@ func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.T
 	}
 	sc := scorerOf(j.en.Scorer).Score(j.en.Q, resp.Text)
 	r.Scorer, r.Rule, r.Parsed, r.Correct, r.Score = j.en.Scorer, sc.Rule, sc.Parsed, sc.Correct, sc.Score
+	r.Partial = sc.Partial
 	return r, true
 }
 
@@ -569,6 +583,9 @@ func diffManifest(old, cur *Manifest) []string {
 	}
 	name := func(c *Context) string {
 		k := c.Graph + "/" + c.Arm
+		if c.Item != "" {
+			k = c.Graph + "/" + c.Item + "/" + c.Arm
+		}
 		if c.Anchor != "" {
 			k += " anchor " + c.Anchor
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/chunk"
+	"github.com/isolda/isolda/internal/bytesize"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"
@@ -52,7 +53,7 @@ func newChunkCmd(env *Env) *cobra.Command {
 			if opts.Hops < 1 || opts.Hops > chunk.MaxHops {
 				return usageError("--hops %d: give 1 to %d", opts.Hops, chunk.MaxHops)
 			}
-			limit, err := parseByteSize(memory)
+			limit, err := bytesize.Parse(memory)
 			if err != nil {
 				return usageError("--memory-limit: %v", err)
 			}

@@ -20,6 +20,7 @@ func commands(env *Env) []*cobra.Command {
 		newEvalCmd(env),
 		newReportCmd(env),
 		newSelectCmd(env),
+		newStudyCmd(env),
 		newChunkCmd(env),
 		newSynthCmd(env),
 	}

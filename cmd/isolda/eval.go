@@ -277,5 +277,21 @@ func printDryRun(env *Env, p *eval.Plan) error {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", m.Model, m.Calls, tok, n)
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Per arm: the calls and the mean input tokens of one call.
+	fmt.Fprintln(env.Stdout)
+	tw = tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODEL\tARM\tCALLS\tINPUT_TOKENS\tMEAN_PER_CALL")
+	for _, m := range mc {
+		for _, a := range m.Arms {
+			n, mean := "-", "-"
+			if a.InputTokens >= 0 && a.Calls > 0 {
+				n, mean = fmt.Sprint(a.InputTokens), fmt.Sprintf("%.1f", float64(a.InputTokens)/float64(a.Calls))
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", m.Model, a.Arm, a.Calls, n, mean)
+		}
+	}
 	return tw.Flush()
 }

@@ -22,11 +22,13 @@ func newReportCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report RUNDIR",
 		Short: "Statistics, pre-registered criteria and an HTML report of an eval run",
-		Long: "Reads the folder of an isolda eval run and prints accuracy per arm × model × family × graph with " +
-			"Wilson 95% intervals, paired comparisons (discordant counts, exact and mid-p McNemar, paired " +
-			"bootstrap and BCa intervals), token summaries, run-to-run spread and Pareto fronts as Markdown. " +
-			"--criteria evaluates a pre-registered criteria file (PASS/FAIL with the figures); --bench adds " +
-			"round-trip results of an isolda bench --json file; --out writes report.md, report.json, " +
+		Long: "Reads the folder of an isolda eval run and prints its arms (with the round trips of their contexts), " +
+			"accuracy per arm × model × family (and task) × graph with Wilson 95% intervals and, where the scorer " +
+			"gives partial credit, mean F1, precision, recall, exact match and parse success; paired comparisons " +
+			"(discordant counts, exact and mid-p McNemar, paired bootstrap and BCa intervals, also on partial credit), " +
+			"token summaries, run-to-run spread and Pareto fronts as Markdown. " +
+			"--criteria evaluates a pre-registered criteria file (PASS/FAIL with the figures), with the round trips " +
+			"the run recorded when it was prepared; --bench adds those of an isolda bench --json file; --out writes report.md, report.json, " +
 			"report.html (self-contained: inline SVG, no JavaScript; with the run's metadata and every answer, " +
 			"filterable by arm, model, family and outcome) and one CSV per table. On the folder of an " +
 			"isolda select run it prints the policy comparison instead.\n\n" +
@@ -55,15 +57,20 @@ func newReportCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
+			man, err := report.ReadManifest(args[0])
+			if err != nil {
+				return badInput(err)
+			}
+			rep.Arms = report.ArmRows(man)
 			var results []report.Result
 			if criteria != "" {
-				in := report.Input{Observations: obs}
+				in := report.Input{Observations: obs, RoundTrips: report.RoundTripsFromManifest(man)}
 				if benchFile != "" {
 					b, err := readBenchReport(benchFile)
 					if err != nil {
 						return badInput(err)
 					}
-					in.RoundTrips = report.RoundTripsFromBench(b)
+					in.RoundTrips = append(in.RoundTrips, report.RoundTripsFromBench(b)...)
 				}
 				f, err := os.Open(criteria)
 				if err != nil {

@@ -3,6 +3,7 @@ package canon
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 
@@ -98,5 +99,30 @@ func TestBig(t *testing.T) {
 	// CPU time, not wall time: the machine is shared by many processes.
 	if cpu > 5*time.Second {
 		t.Errorf("hash + isomorphic took %v of CPU, want < 5s", cpu)
+	}
+}
+
+// BenchmarkHashRingRefused measures how fast RDFC-1.0 refuses a ring of
+// 50,000 alike blank nodes (a limit error from the lower bound).
+func BenchmarkHashRingRefused(b *testing.B) {
+	d := ring(50000)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Hash(d); err == nil {
+			b.Fatal("no limit error")
+		}
+	}
+}
+
+// BenchmarkHashPairList measures RDFC-1.0 on a 4,000-item list whose items
+// come in pairs: one chain of alike blank nodes, 2,000 levels of Hash
+// N-Degree Quads recursion per member, within the limit.
+func BenchmarkHashPairList(b *testing.B) {
+	d := listOf(4000, func(i int) rdf.Term { return rdf.NewLiteral(strconv.Itoa(i%2000), rdf.XSDInteger) })
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Hash(d); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -227,7 +227,7 @@ func (p *ctxProc) load(u string, code string) (any, error) {
 		if je, ok := p.st.ldError(err).(*Error); ok && je.Code == string(contextOverflow) {
 			return nil, je
 		}
-		return nil, &Error{Code: code, Msg: u, Err: err}
+		return nil, &Error{Code: code, Msg: u + ": " + loadFailure(err), Err: err}
 	}
 	m, ok := rd.Document.(map[string]any)
 	if !ok {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
 	"github.com/piprate/json-gold/ld"
 )
@@ -332,6 +333,7 @@ func (st *state) warn(msg, action string) { st.warnAt(msg, action, nil) }
 // when the warning is reported; with nil, the position is that of the
 // current document.
 func (st *state) warnAt(msg, action string, pos func() (line, column int)) {
+	msg = excerpt.Shorten(msg)
 	at := func() (int, int) {
 		if pos != nil {
 			return pos()

@@ -35,6 +35,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -162,7 +163,7 @@ func newParser(r io.Reader, sink rdf.Sink, opts rdf.ReadOptions) *parser {
 
 // errorf returns a ParseError at the given position.
 func (p *parser) errorf(line, col int, format string, args ...any) error {
-	return &rdf.ParseError{File: p.opts.File, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+	return &rdf.ParseError{File: p.opts.File, Line: line, Column: col, Msg: excerpt.Shorten(fmt.Sprintf(format, args...))}
 }
 
 // limitf returns a ParseError that also wraps rdf.ErrLimit.
@@ -172,7 +173,7 @@ func (p *parser) limitf(line, col int, format string, args ...any) error {
 
 // warnf reports a non-fatal problem, or returns it as an error in strict mode.
 func (p *parser) warnf(line, col int, format string, args ...any) error {
-	pe := &rdf.ParseError{File: p.opts.File, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+	pe := &rdf.ParseError{File: p.opts.File, Line: line, Column: col, Msg: excerpt.Shorten(fmt.Sprintf(format, args...))}
 	if p.opts.Strict {
 		return pe
 	}

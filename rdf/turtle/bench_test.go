@@ -2,6 +2,7 @@ package turtle_test
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"testing"
 
@@ -91,4 +92,16 @@ type countWriter struct{ n int64 }
 func (c *countWriter) Write(p []byte) (int, error) {
 	c.n += int64(len(p))
 	return len(p), nil
+}
+
+// BenchmarkWriteLongList writes "ex:a ex:p ( 1 1 ... )" with 40,000 items
+// as Turtle (list detection was quadratic in the list's length).
+func BenchmarkWriteLongList(b *testing.B) {
+	d := equalItemList(40000)
+	b.ResetTimer()
+	for b.Loop() {
+		if err := turtle.Write(io.Discard, d, turtle.Turtle, turtle.WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
