@@ -32,6 +32,11 @@ var errStopped = errors.New("rdfio: sink stopped")
 // sink is an rdf.PrefixSink). The sink is called from the caller's
 // goroutine only. Memory stays bounded: a few batches are in flight.
 func ReadIntoPipelined(r io.Reader, sink rdf.Sink, opts Options) error {
+	in, f, done, err := prepare(r, opts)
+	if err != nil {
+		return err
+	}
+	defer done()
 	full := make(chan []item, pipeDepth)
 	free := make(chan []item, pipeDepth+2)
 	stop := make(chan struct{})
@@ -42,7 +47,7 @@ func ReadIntoPipelined(r io.Reader, sink rdf.Sink, opts Options) error {
 	go func() {
 		defer close(full)
 		p := &pipeSink{full: full, free: free, stop: stop, cur: <-free}
-		readErr = ReadInto(r, p, opts)
+		readErr = parse(in, f, p, opts)
 		if p.err == nil && len(p.cur) > 0 { // also after a read error: the statements before it
 			select {
 			case full <- p.cur:
