@@ -98,8 +98,7 @@ func appendIRI(w writer, s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c > 0x20 && c != '<' && c != '>' && c != '"' && c != '{' && c != '}' &&
-			c != '|' && c != '^' && c != '`' && c != '\\' {
+		if !iriEscaped[c] {
 			continue
 		}
 		w.WriteString(s[start:i])
@@ -110,6 +109,19 @@ func appendIRI(w writer, s string) {
 	}
 	w.WriteString(s[start:])
 }
+
+// iriEscaped marks the bytes appendIRI escapes: controls, space and
+// <>"{}|^`\. A table, since writing IRIs is the hot loop of streaming
+// conversion.
+var iriEscaped = func() (t [256]bool) {
+	for c := 0; c <= 0x20; c++ {
+		t[c] = true
+	}
+	for _, c := range []byte("<>\"{}|^`\\") {
+		t[c] = true
+	}
+	return t
+}()
 
 func appendLiteralBody(w writer, s string) {
 	start := 0

@@ -9,6 +9,7 @@ package textbudget
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -186,6 +187,35 @@ func searchFrom(n, guess int, fits func(k int) bool) int {
 			lo = mid
 		} else {
 			hi = mid
+		}
+	}
+	return lo
+}
+
+// LargestWithin returns the largest k in [0, n] whose cost(k) is within
+// budget, for a cost that grows with k about linearly (such as the token
+// count of a document of k records), given cost0 = cost(0) and costN =
+// cost(n), which it does not recompute; cost0 must be within budget. It
+// interpolates between the nearest points known on each side of the
+// budget (regula falsi), and bisects once it has taken more steps than a
+// bisection would, so that any cost takes O(log n) calls; a cost near
+// linear takes two or three. As with LargestFit, for any cost the result
+// is 0 or was seen within budget, and is n or has cost(k+1) seen over it.
+func LargestWithin(n, budget, cost0, costN int, cost func(k int) int) int {
+	if costN <= budget {
+		return n
+	}
+	lo, clo, hi, chi := 0, cost0, n, costN
+	for steps := 0; hi-lo > 1; steps++ {
+		k := lo + (hi-lo)/2
+		if steps <= bits.Len(uint(n)) && chi > clo {
+			k = lo + int(float64(budget-clo)*float64(hi-lo)/float64(chi-clo))
+		}
+		k = min(max(k, lo+1), hi-1)
+		if c := cost(k); c <= budget {
+			lo, clo = k, c
+		} else {
+			hi, chi = k, c
 		}
 	}
 	return lo

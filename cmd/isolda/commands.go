@@ -21,6 +21,8 @@ func commands(env *Env) []*cobra.Command {
 		newReportCmd(env),
 		newSelectCmd(env),
 		newStudyCmd(env),
+		newChunkCmd(env),
+		newSynthCmd(env),
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 func newConvertCmd(env *Env) *cobra.Command {
 	var in inputFlags
 	var to string
+	var stream bool
 	cmd := &cobra.Command{
 		Use:   "convert [FILE|-] -t FORMAT",
 		Short: "Convert RDF between syntaxes, or to any format of the format lab",
@@ -34,6 +35,9 @@ func newConvertCmd(env *Env) *cobra.Command {
 			if _, ok := lookupFormat(to); !ok {
 				return unknownOutputFormat("convert", to)
 			}
+			if stream {
+				return convertStream(env, &in, argOrEmpty(args), to)
+			}
 			input, err := convertInput(env, &in, argOrEmpty(args))
 			if err != nil {
 				return err
@@ -47,6 +51,7 @@ func newConvertCmd(env *Env) *cobra.Command {
 	}
 	in.register(cmd)
 	cmd.Flags().StringVarP(&to, "to", "t", "", "output format: an RDF syntax or a format name (isolda formats lists them)")
+	cmd.Flags().BoolVar(&stream, "stream", false, streamHelp)
 	return cmd
 }
 

@@ -105,10 +105,6 @@ func graphSource(env *Env, name string) string {
 // count streams the named input without building a dataset and returns the
 // number of statements read.
 func (f *inputFlags) count(env *Env, name string) (int64, error) {
-	opts, err := f.options(env)
-	if err != nil {
-		return 0, err
-	}
 	if _, ok := f.labFormat(); ok {
 		d, err := f.read(env, name)
 		if err != nil {
@@ -117,35 +113,8 @@ func (f *inputFlags) count(env *Env, name string) (int64, error) {
 		return int64(d.Len()), nil
 	}
 	var n int64
-	sink := rdf.SinkFunc(func(rdf.Quad) error { n++; return nil })
-	var r io.Reader = env.Stdin
-	opts.File = "<stdin>"
-	switch name = graphSource(env, name); name {
-	case "":
-		data, err := examples.Read(examples.Default)
-		if err != nil {
-			return 0, err
-		}
-		r, opts.File = bytes.NewReader(data), "examples/"+examples.Default
-	case "-":
-		if r == nil {
-			r = strings.NewReader("")
-		}
-	default:
-		file, err := os.Open(name)
-		if err != nil {
-			return 0, badInput(err)
-		}
-		defer file.Close()
-		r, opts.File = file, name
-		if opts.Base == "" {
-			opts.Base = rdfio.FileBase(name)
-		}
-	}
-	if err := rdfio.ReadInto(r, sink, opts); err != nil {
-		return 0, readError(err)
-	}
-	return n, nil
+	err := f.streamInto(env, name, rdf.SinkFunc(func(rdf.Quad) error { n++; return nil }))
+	return n, err
 }
 
 // read loads the named input: a file, "-" for standard input, or with no

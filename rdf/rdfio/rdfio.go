@@ -128,19 +128,29 @@ func Read(r io.Reader, opts Options) (*rdf.Dataset, error) {
 // ReadInto reads one document into a sink (a *rdf.Dataset also receives the
 // prefixes).
 func ReadInto(r io.Reader, sink rdf.Sink, opts Options) error {
+	in, f, done, err := prepare(r, opts)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return parse(in, f, sink, opts)
+}
+
+// prepare unpacks a gzip stream and decides the syntax: opts.Format, else
+// from the file name, else sniffed. done releases the gzip reader.
+func prepare(r io.Reader, opts Options) (in *bufio.Reader, f Format, done func(), err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(2)
-	var in io.Reader = br
+	done = func() {}
 	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
-			return &rdf.ParseError{File: opts.File, Msg: "bad gzip stream: " + err.Error()}
+			return nil, "", nil, &rdf.ParseError{File: opts.File, Msg: "bad gzip stream: " + err.Error()}
 		}
-		defer gz.Close()
+		done = func() { gz.Close() }
 		br = bufio.NewReaderSize(gz, 64<<10)
-		in = br
 	}
-	f := opts.Format
+	f = opts.Format
 	if f == "" {
 		if g, ok := FormatFromName(opts.File); ok {
 			f = g
@@ -149,6 +159,11 @@ func ReadInto(r io.Reader, sink rdf.Sink, opts Options) error {
 			f = Sniff(h)
 		}
 	}
+	return br, f, done, nil
+}
+
+// parse reads a document of syntax f into sink.
+func parse(in io.Reader, f Format, sink rdf.Sink, opts Options) error {
 	switch f {
 	case NTriples:
 		return ntriples.Parse(in, ntriples.NTriples, sink, opts.ReadOptions)

@@ -1,0 +1,332 @@
+package chunk
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/isolda/isolda/chunk/extsort"
+	"github.com/isolda/isolda/rdf"
+)
+
+// RunOptions configure Run.
+type RunOptions struct {
+	// Memory is the memory, in bytes, the sort buffers may use in all; 0
+	// means 1 GiB. Records beyond it are sorted on disk.
+	Memory int64
+	// TmpDir holds the sorted runs; empty means os.TempDir().
+	TmpDir string
+	// Workers is the number of goroutines encoding documents; 0 means
+	// GOMAXPROCS.
+	Workers int
+	// Progress, when set, is called about twice a second, and once at
+	// the end of each phase, from one goroutine at a time.
+	Progress func(Progress)
+}
+
+// DefaultMemory is the sort memory of RunOptions when none is given.
+const DefaultMemory = 1 << 30
+
+// Progress is a snapshot of a Run.
+type Progress struct {
+	// Phase is "read", "hop N" or "write".
+	Phase string
+	// Statements counts the statements read.
+	Statements int64
+	// Records counts the records of the phase processed, of RecordsTotal
+	// (0 while reading, when the total is not known).
+	Records, RecordsTotal int64
+	// Entities counts the documents written.
+	Entities int64
+	// Elapsed is the time since the run started.
+	Elapsed time.Duration
+	// Done is set on the last call of a phase.
+	Done bool
+}
+
+// Stats describe a finished Run.
+type Stats struct {
+	Statements int64 // statements read
+	Records    int64 // records sorted, messages included
+	Entities   int64 // documents written
+	Spilled    int64 // bytes written to disk by the sorts
+	Runs       int   // sorted runs written to disk
+	InMemory   bool  // nothing was written to disk
+}
+
+// Run reads a graph with read (which sends every statement to the sink it
+// is given), and writes the document of every entity to w as JSON lines
+// sorted by entity IRI (bytewise). Memory stays within opts.Memory for the
+// sorts, plus what the documents being encoded hold.
+func (c *Chunker) Run(read func(rdf.Sink) error, w io.Writer, opts RunOptions) (Stats, error) {
+	if opts.Memory <= 0 {
+		opts.Memory = DefaultMemory
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	r := &runner{c: c, opts: opts, start: time.Now(), last: time.Now()}
+	defer r.close()
+	if err := r.read(read); err != nil {
+		return r.stats, err
+	}
+	prev := (*extsort.Sorted)(nil)
+	for j := 1; j <= c.hops; j++ {
+		msgs, err := r.round(j, prev)
+		if err != nil {
+			return r.stats, err
+		}
+		r.msgs = append(r.msgs, msgs)
+		prev = msgs
+	}
+	err := r.write(w)
+	r.stats.InMemory = r.stats.Spilled == 0
+	return r.stats, err
+}
+
+type runner struct {
+	c        *Chunker
+	opts     RunOptions
+	stmts    *extsort.Sorted
+	msgs     []*extsort.Sorted
+	retained int64 // bytes of sorted records kept in memory
+	stats    Stats
+	prog     Progress
+	start    time.Time
+	last     time.Time
+	written  atomic.Int64 // documents written, counted by the writer goroutine
+}
+
+func (r *runner) close() {
+	if r.stmts != nil {
+		r.stmts.Close()
+	}
+	for _, m := range r.msgs {
+		m.Close()
+	}
+}
+
+// sorter returns a sorter with half the memory, the other half being for
+// sorted records kept in memory by earlier phases.
+func (r *runner) sorter() *extsort.Sorter {
+	return extsort.New(extsort.Config{Memory: r.opts.Memory / 2, TmpDir: r.opts.TmpDir})
+}
+
+// finish finishes a sorter, keeping its records in memory when the
+// records kept so far leave room (at most half the memory in all).
+func (r *runner) finish(s *extsort.Sorter) (*extsort.Sorted, error) {
+	// An unspilled sorter holds at most one buffer, a quarter of the
+	// memory.
+	keep := r.retained+r.opts.Memory/4 <= r.opts.Memory/2
+	out, err := s.Finish(keep)
+	if err != nil {
+		return nil, err
+	}
+	st := out.Stats()
+	if st.InMemory {
+		r.retained += r.opts.Memory / 4
+	}
+	r.stats.Records += st.Records
+	r.stats.Spilled += st.Spilled
+	r.stats.Runs += st.Runs
+	return out, nil
+}
+
+// tick reports progress when half a second has passed, or at the end of
+// a phase.
+func (r *runner) tick(done bool) {
+	if r.opts.Progress == nil {
+		return
+	}
+	now := time.Now()
+	if !done && now.Sub(r.last) < 500*time.Millisecond {
+		return
+	}
+	r.last = now
+	r.prog.Elapsed = now.Sub(r.start)
+	r.prog.Done = done
+	r.opts.Progress(r.prog)
+}
+
+// read maps every statement into the statement sorter.
+func (r *runner) read(read func(rdf.Sink) error) error {
+	s := r.sorter()
+	m := r.c.NewMapper()
+	r.prog = Progress{Phase: "read"}
+	n := 0
+	sink := rdf.SinkFunc(func(q rdf.Quad) error {
+		r.stats.Statements++
+		r.prog.Statements++
+		if n++; n&4095 == 0 {
+			r.tick(false)
+		}
+		return m.Map(q, s.Add)
+	})
+	if err := read(sink); err != nil {
+		return err
+	}
+	r.tick(true)
+	var err error
+	r.stmts, err = r.finish(s)
+	return err
+}
+
+// groups calls f for each group of equal keys of the merged sets, with
+// the group's values; it skips what f leaves unread. It counts records
+// in r.prog.
+func (r *runner) groups(sets []*extsort.Sorted, f func(key []byte, vals Values) error) error {
+	it := extsort.Merge(sets...)
+	r.prog.Records, r.prog.RecordsTotal = 0, 0
+	for _, s := range sets {
+		r.prog.RecordsTotal += s.Stats().Records
+	}
+	ok := it.Next()
+	var key []byte
+	for ok {
+		key = append(key[:0], it.Key()...)
+		vals := func(yield func([]byte) bool) {
+			for ok && bytes.Equal(it.Key(), key) {
+				if !yield(it.Value()) {
+					return
+				}
+				r.prog.Records++
+				ok = it.Next()
+			}
+		}
+		if err := f(key, vals); err != nil {
+			return err
+		}
+		for ok && bytes.Equal(it.Key(), key) {
+			r.prog.Records++
+			ok = it.Next()
+		}
+		r.tick(false)
+	}
+	return it.Err()
+}
+
+// round runs hop j over the statements and the messages of hop j-1.
+func (r *runner) round(j int, prev *extsort.Sorted) (*extsort.Sorted, error) {
+	s := r.sorter()
+	sets := []*extsort.Sorted{r.stmts}
+	if prev != nil {
+		sets = append(sets, prev)
+	}
+	r.prog.Phase = fmt.Sprintf("hop %d", j)
+	err := r.groups(sets, func(key []byte, vals Values) error {
+		return r.c.Round(j, key, vals, s.Add)
+	})
+	if err != nil {
+		s.Finish(false)
+		return nil, err
+	}
+	r.tick(true)
+	return r.finish(s)
+}
+
+// batchSize is the number of neighbourhoods encoded by one worker at a
+// time.
+const batchSize = 64
+
+type batch struct {
+	seq int
+	nbs []*Neighbourhood
+	out []byte
+	n   int
+	err error
+}
+
+// write gathers the neighbourhoods in key order and encodes them on the
+// workers, writing the documents in the same order.
+func (r *runner) write(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	work := make(chan *batch, r.opts.Workers)
+	results := make(chan *batch, r.opts.Workers)
+	var wg sync.WaitGroup
+	for range r.opts.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				for _, nb := range b.nbs {
+					ch, err := r.c.Encode(nb)
+					if err != nil {
+						b.err = err
+						break
+					}
+					b.out = ch.AppendJSON(b.out)
+					b.n++
+				}
+				b.nbs = nil
+				results <- b
+			}
+		}()
+	}
+	// The writer: batches in sequence order.
+	writeErr := make(chan error, 1)
+	go func() {
+		pending := map[int]*batch{}
+		next := 0
+		var err error
+		for b := range results {
+			pending[b.seq] = b
+			for {
+				b, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				next++
+				if err == nil {
+					err = b.err
+				}
+				if err == nil {
+					_, err = bw.Write(b.out)
+				}
+				r.written.Add(int64(b.n))
+			}
+		}
+		if err == nil {
+			err = bw.Flush()
+		}
+		writeErr <- err
+	}()
+	r.prog.Phase = "write"
+	cur := &batch{}
+	seq := 0
+	gatherErr := r.groups(append([]*extsort.Sorted{r.stmts}, r.msgs...), func(key []byte, vals Values) error {
+		nb, err := r.c.Gather(key, vals)
+		if err != nil || nb == nil {
+			return err
+		}
+		cur.nbs = append(cur.nbs, nb)
+		if len(cur.nbs) == batchSize {
+			cur.seq = seq
+			seq++
+			work <- cur
+			cur = &batch{}
+		}
+		r.prog.Entities = r.written.Load()
+		return nil
+	})
+	if len(cur.nbs) > 0 {
+		cur.seq = seq
+		work <- cur
+	}
+	close(work)
+	wg.Wait()
+	close(results)
+	err := <-writeErr
+	r.stats.Entities = r.written.Load()
+	r.prog.Entities = r.stats.Entities
+	r.tick(true)
+	if gatherErr != nil {
+		return gatherErr
+	}
+	return err
+}

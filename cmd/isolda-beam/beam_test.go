@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/isolda/isolda/chunk"
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdfio"
+	"github.com/isolda/isolda/synth"
+)
+
+// writeShards writes a synthetic graph as three N-Triples shards (one of
+// them gzipped) and returns the whole graph's text.
+func writeShards(t *testing.T, dir string, triples int64) []byte {
+	t.Helper()
+	var all bytes.Buffer
+	if err := synth.Write(&all, synth.Options{Triples: triples, Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(all.Bytes(), []byte("\n"))
+	third := len(lines) / 3
+	parts := [][][]byte{lines[:third], lines[third : 2*third], lines[2*third:]}
+	for i, part := range parts {
+		data := bytes.Join(part, nil)
+		name := filepath.Join(dir, "shard-"+string(rune('a'+i))+".nt")
+		if i == 1 {
+			var z bytes.Buffer
+			zw := gzip.NewWriter(&z)
+			zw.Write(data)
+			zw.Close()
+			data, name = z.Bytes(), name+".gz"
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return all.Bytes()
+}
+
+// singleMachine runs chunk.Chunker.Run, what isolda chunk runs, on the
+// whole graph.
+func singleMachine(t *testing.T, graph []byte, opts chunk.Options) []string {
+	t.Helper()
+	c, err := chunk.New(opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	read := func(s rdf.Sink) error {
+		return rdfio.ReadInto(bytes.NewReader(graph), s, rdfio.Options{Format: rdfio.NTriples})
+	}
+	if _, err := c.Run(read, &out, chunk.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return strings.SplitAfter(strings.TrimSuffix(out.String(), "\n")+"\n", "\n")[:strings.Count(out.String(), "\n")]
+}
+
+// TestPipelineEqualsChunk runs the pipeline on the Prism runner, in
+// process, and checks that its output shards, concatenated and sorted,
+// are line for line the output of the single-machine run; with one hop
+// and a budget, and with two hops, another format and a class.
+func TestPipelineEqualsChunk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the Prism runner")
+	}
+	for _, tc := range []struct {
+		name    string
+		triples int64
+		opts    chunk.Options
+	}{
+		{"isolda, budget", 3000, chunk.Options{Budget: 300, Glossary: "none"}},
+		{"ntriples, two hops, class", 1500, chunk.Options{Format: "ntriples", Hops: 2, Budget: 0,
+			Classes: []string{synth.NS + "Person"}, MaxStatements: 50}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			graph := writeShards(t, dir, tc.triples)
+			want := singleMachine(t, graph, tc.opts)
+			if len(want) < 20 {
+				t.Fatalf("only %d documents", len(want))
+			}
+			if !slices.IsSorted(want) {
+				t.Fatal("the single-machine lines are not in line order")
+			}
+			const shards = 3
+			out := filepath.Join(dir, "out", "chunks")
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p, err := build(config{Inputs: []string{filepath.Join(dir, "shard-*")}, Output: out, Shards: shards, Opts: tc.opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := prism.Execute(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for i := range shards {
+				data, err := os.ReadFile(shardName(out, i, shards))
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines := strings.SplitAfter(string(data), "\n")
+				lines = lines[:len(lines)-1] // after the last LF
+				if !slices.IsSorted(lines) {
+					t.Fatalf("shard %d is not sorted", i)
+				}
+				got = append(got, lines...)
+			}
+			slices.Sort(got)
+			if len(got) != len(want) {
+				t.Fatalf("%d lines, want %d", len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("line %d:\n%s\nwant\n%s", i, got[i], want[i])
+				}
+			}
+			t.Logf("%d documents equal", len(got))
+		})
+	}
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	beam.Init() // what main does: the test binary is also the loopback worker
+	os.Exit(m.Run())
+}

@@ -1,0 +1,78 @@
+// Command isolda-beam runs isolda chunk as an Apache Beam pipeline (Go SDK),
+// for graphs too large for one machine: sharded N-Triples or N-Quads in
+// (local files or any filesystem Beam knows, such as gs://), one document
+// per entity out, as sharded JSON lines. It runs the same steps as isolda
+// chunk (package chunk) with Beam's group-by in place of the external
+// sort, so its lines equal isolda chunk's once the shards are concatenated
+// and sorted.
+//
+// It is a command of its own so that the isolda binary does not link Beam.
+//
+// Usage:
+//
+//	isolda-beam --input 'shards/*.nt.gz' --output out/chunks [chunk flags] [Beam flags]
+//
+// The chunk flags are those of isolda chunk: --to, --tokenizer, --budget,
+// --hops, --class (repeatable), --glossary, --lang, --max-statements. The
+// Beam flags choose the runner: --runner prism (the default: in process),
+// or a portable runner (flink, spark, universal) with --endpoint and
+// --environment_type, or dataflow with --project, --region and
+// --staging_location. README.md gives full command lines.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/isolda/isolda/chunk"
+)
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func main() {
+	var cfg config
+	var inputs, classes listFlag
+	var langs string
+	flag.Var(&inputs, "input", "glob of input shards: N-Triples or N-Quads, optionally gzipped (repeatable)")
+	flag.StringVar(&cfg.Output, "output", "", "prefix of the output shards: PREFIX-00000-of-00004.jsonl, ...")
+	flag.IntVar(&cfg.Shards, "shards", 4, "number of output shards")
+	flag.StringVar(&cfg.Opts.Format, "to", chunk.DefaultFormat, "format of the documents (see isolda formats)")
+	flag.StringVar(&cfg.Opts.Tokenizer, "tokenizer", chunk.DefaultTokenizer, "tokenizer of --budget and of the counts")
+	flag.IntVar(&cfg.Opts.Budget, "budget", 512, "most tokens of a document; 0 keeps every statement")
+	flag.IntVar(&cfg.Opts.Hops, "hops", 1, "radius of the neighbourhood")
+	flag.Var(&classes, "class", "write only the instances of this class: an IRI or a prefixed name (repeatable)")
+	flag.StringVar(&cfg.Opts.Glossary, "glossary", "full", "ISOLDA glossary: full, legend or none")
+	flag.StringVar(&langs, "lang", "en,", "label languages a neighbour's description keeps, comma-separated (an empty item: no language)")
+	flag.IntVar(&cfg.Opts.MaxStatements, "max-statements", chunk.DefaultMaxStatements, "bound of each part of a neighbourhood")
+	flag.Parse()
+	beam.Init()
+
+	cfg.Inputs = inputs
+	cfg.Opts.Languages = strings.Split(langs, ",")
+	for _, c := range classes {
+		iri, err := chunk.ExpandClass(c)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "isolda-beam: --class:", err)
+			os.Exit(2)
+		}
+		cfg.Opts.Classes = append(cfg.Opts.Classes, iri)
+	}
+	p, err := build(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if err := beamx.Run(context.Background(), p); err != nil {
+		log.Fatalf("isolda-beam: %v", err)
+	}
+}

@@ -1,0 +1,110 @@
+package rdfio
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// recorder records the events a sink receives, in order.
+type recorder struct {
+	events []string
+	failAt int // AddQuad fails at this event (0: never)
+}
+
+func (r *recorder) AddQuad(q rdf.Quad) error {
+	r.events = append(r.events, q.String())
+	if r.failAt > 0 && len(r.events) == r.failAt {
+		return errSink
+	}
+	return nil
+}
+
+func (r *recorder) AddPrefix(name, iri string) { r.events = append(r.events, "@prefix "+name+": "+iri) }
+
+var errSink = errors.New("sink failed")
+
+// turtleDoc returns a Turtle document of n statements with a prefix
+// declaration every 700 statements.
+func turtleDoc(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i%700 == 0 {
+			fmt.Fprintf(&b, "@prefix p%d: <http://ex.org/%d/> .\n", i, i)
+		}
+		fmt.Fprintf(&b, "<http://ex.org/s%d> <http://ex.org/p> \"%d\" .\n", i/3, i)
+	}
+	return b.String()
+}
+
+// TestPipelinedSameEvents checks that the pipelined reader gives the sink
+// the same statements and prefix declarations, in the same order, as
+// ReadInto, across many batches.
+func TestPipelinedSameEvents(t *testing.T) {
+	doc := turtleDoc(5000)
+	var want, got recorder
+	opts := Options{Format: Turtle}
+	if err := ReadInto(strings.NewReader(doc), &want, opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReadIntoPipelined(strings.NewReader(doc), &got, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(want.events) != 5000+8 {
+		t.Fatalf("%d events", len(want.events))
+	}
+	if strings.Join(got.events, "\n") != strings.Join(want.events, "\n") {
+		t.Fatal("the pipelined reader's events differ")
+	}
+}
+
+// TestPipelinedParseError checks that a syntax error is returned after
+// every statement before it was delivered.
+func TestPipelinedParseError(t *testing.T) {
+	doc := turtleDoc(2000) + "<http://ex.org/bad> <p> .\n"
+	var got recorder
+	err := ReadIntoPipelined(strings.NewReader(doc), &got, Options{Format: Turtle, ReadOptions: rdf.ReadOptions{File: "doc.ttl"}})
+	var pe *rdf.ParseError
+	if !errors.As(err, &pe) || pe.Line != 2000+3+1 {
+		t.Fatalf("error %v", err)
+	}
+	if n := len(got.events); n != 2000+3 {
+		t.Fatalf("%d events before the error, want 2003", n)
+	}
+}
+
+// endless is an N-Triples stream that never ends; it counts the lines it
+// produced.
+type endless struct {
+	lines int
+	buf   []byte
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for len(e.buf) < len(p) {
+		e.buf = fmt.Appendf(e.buf, "<http://ex.org/s%d> <http://ex.org/p> <http://ex.org/o> .\n", e.lines)
+		e.lines++
+	}
+	n := copy(p, e.buf)
+	e.buf = e.buf[n:]
+	return n, nil
+}
+
+// TestPipelinedSinkErrorStopsReader checks that a failing sink stops the
+// reader (on an endless input, the call would otherwise never return)
+// and that its error is returned.
+func TestPipelinedSinkErrorStopsReader(t *testing.T) {
+	src := &endless{}
+	rec := &recorder{failAt: 3000}
+	err := ReadIntoPipelined(io.Reader(src), rec, Options{Format: NTriples})
+	if !errors.Is(err, errSink) {
+		t.Fatalf("error %v", err)
+	}
+	if src.lines > 3000+(pipeDepth+3)*pipeBatch+10000 {
+		t.Fatalf("the reader went on for %d lines", src.lines)
+	}
+}
