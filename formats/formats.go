@@ -218,6 +218,7 @@ func rdfFormats() []Format {
 		isoldaFormat("isolda", isolda.V02),
 		isoldaFormat("isolda-0.1", isolda.V01),
 		isoldaFormat("isolda-0.3", isolda.V03),
+		isoldaFormat("isolda-0.4", isolda.V04),
 		syntax("nquads", rdfio.NQuads, ""),
 		syntax("ntriples", rdfio.NTriples, graphsOnly),
 		syntax("turtle", rdfio.Turtle, graphsOnly),

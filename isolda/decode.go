@@ -82,6 +82,7 @@ type decoder struct {
 	lim  rdf.Limits
 	v02  bool
 	v03  bool // (N) list cells
+	v04  bool // 0.4: bare terms with spaces, :x IRIs, predeclared prefixes, nested entities
 
 	vocab    string
 	prefixes map[string]string
@@ -314,13 +315,20 @@ func (d *decoder) directive(s string) error {
 	case "@isolda":
 		switch rest {
 		case V01:
-			d.v02, d.v03 = false, false
+			d.v02, d.v03, d.v04 = false, false, false
 		case V02:
-			d.v02, d.v03 = true, false
+			d.v02, d.v03, d.v04 = true, false, false
 		case V03:
-			d.v02, d.v03 = true, true
+			d.v02, d.v03, d.v04 = true, true, false
+		case V04:
+			d.v02, d.v03, d.v04 = true, true, true
+			for _, p := range wellKnown04 {
+				if _, ok := d.prefixes[p[0]]; !ok {
+					d.prefixes[p[0]] = p[1]
+				}
+			}
 		default:
-			return d.errAt(off, "expected @isolda 0.1, 0.2 or 0.3")
+			return d.errAt(off, "expected @isolda 0.1, 0.2, 0.3 or 0.4")
 		}
 	case "@graph":
 		if err := d.endGraph(); err != nil {
@@ -383,6 +391,9 @@ func (d *decoder) expandIRI(v string, quoted bool) string {
 	if quoted {
 		return v
 	}
+	if d.v04 && strings.HasPrefix(v, ":") {
+		return d.vocab + v[1:]
+	}
 	if i := strings.IndexByte(v, ':'); i > 0 {
 		if ns, ok := d.prefixes[v[:i]]; ok {
 			return ns + v[i+1:]
@@ -405,6 +416,9 @@ func (d *decoder) parseTerm(s string, off int) (string, int, error) {
 		return iri, n, nil
 	}
 	n := scanName(s)
+	if n == 0 && d.v04 {
+		n = scanTerm04(s)
+	}
 	if n == 0 {
 		return "", 0, d.errAt(off, "expected a term: a name, pfx:local or <IRI>")
 	}
@@ -415,11 +429,19 @@ func (d *decoder) parseTerm(s string, off int) (string, int, error) {
 			return ns + s[n+1:n+1+l], n + 1 + l, nil
 		}
 	}
+	if d.v04 {
+		// 0.4 bare terms: words separated by single spaces (%20).
+		n = scanTerm04(s)
+		name = s[:n]
+	}
 	if iri, ok := d.aliases[name]; ok {
 		return iri, n, nil
 	}
 	if d.vocab == "" {
 		return "", 0, d.errAt(off, "name %q used without @vocab", name)
+	}
+	if d.v04 {
+		return d.vocab + strings.ReplaceAll(name, " ", "%20"), n, nil
 	}
 	return d.vocab + name, n, nil
 }

@@ -40,7 +40,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"@vocab http://schema.org/\nPerson[1]{@iri, name}:\n  , x\n", 3, 3, "expected the entity id"},
 		{"@vocab http://schema.org/\nPerson[1]{@iri, @iri}:\n", 2, 17, "already the first column"},
 		{"@vocab http://schema.org/\nPerson[1]{@iri}:\n  [2] a | b\n", 3, 3, "not a list"},
-		{"@isolda 0.4\n", 1, 9, "expected @isolda 0.1, 0.2 or 0.3"},
+		{"@isolda 0.9\n", 1, 9, "expected @isolda 0.1, 0.2, 0.3 or 0.4"},
 	}
 	for _, c := range cases {
 		_, err := DecodeWith(strings.NewReader(c.doc), DecodeOptions{File: "doc.isolda"})

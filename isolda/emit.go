@@ -1,7 +1,6 @@
 package isolda
 
 import (
-	"bufio"
 	"cmp"
 	"slices"
 	"strconv"
@@ -582,8 +581,9 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 	return b
 }
 
-// writeHead writes the glossary and the directives.
-func (e *encoder) writeHead(w *bufio.Writer) {
+// head returns the glossary (the # lines, each ending in LF; empty with
+// --glossary none) and the directives (each ending in LF).
+func (e *encoder) head() (gloss, dirs []byte) {
 	typeCount := map[rdf.TermID]int{}
 	if e.typeID != 0 && !e.opts.NoTypes {
 		seen := map[[2]rdf.TermID]bool{}
@@ -598,47 +598,57 @@ func (e *encoder) writeHead(w *bufio.Writer) {
 	if len(typeCount) > 0 {
 		e.use["types"] = true
 	}
-	if len(e.n.prefixNS) > 0 {
-		e.use["prefix"] = true
+	for name := range e.n.prefixNS {
+		if !e.n.implicit[name] {
+			e.use["prefix"] = true
+		}
 	}
 	if len(e.n.alias) > 0 {
 		e.use["term"] = true
 	}
 	var b []byte
-	switch e.opts.Glossary {
-	case GlossaryNone:
+	if e.opts.Glossary == GlossaryNone || e.v04 {
 		b = append(b, "@isolda "...)
 		b = append(b, e.ver...)
 		b = append(b, '\n')
-	default:
+	}
+	if e.opts.Glossary != GlossaryNone {
+		entries, first := glossary, head02
 		switch e.ver {
 		case V01:
-			w.WriteString(head01)
+			first = head01
 		case V03:
-			w.WriteString(head03)
-		default:
-			w.WriteString(head02)
+			first = head03
+		case V04:
+			entries, first = glossary04, head04
 		}
-		w.WriteByte('\n')
+		gloss = append(gloss, first...)
+		gloss = append(gloss, '\n')
 		if e.opts.Glossary != GlossaryLegend {
-			for _, g := range glossary {
+			for _, g := range entries {
 				if e.use[g.flag] {
-					w.WriteString(g.text)
-					w.WriteByte('\n')
+					gloss = append(gloss, g.text...)
+					gloss = append(gloss, '\n')
 				}
 			}
 		}
-		if e.anchor != 0 {
-			var a []byte
-			a = append(a, "# The document starts from the entity "...)
-			a = e.appendID(a, e.anchor, ctxCell)
-			if e.opts.Hops > 0 {
-				a = append(a, "; it shows only the entities at most "...)
-				a = strconv.AppendInt(a, int64(e.opts.Hops), 10)
-				a = append(a, " links away from it, not the whole graph"...)
-			}
-			a = append(a, ".\n"...)
-			w.Write(a)
+	}
+	if e.anchor != 0 && e.opts.Glossary != GlossaryNone {
+		// The anchor line names this document's entity: in 0.4 it belongs
+		// to the body, so that the glossary depends on constructs only.
+		var a []byte
+		a = append(a, "# The document starts from the entity "...)
+		a = e.appendID(a, e.anchor, ctxCell)
+		if e.opts.Hops > 0 {
+			a = append(a, "; it shows only the entities at most "...)
+			a = strconv.AppendInt(a, int64(e.opts.Hops), 10)
+			a = append(a, " links away from it, not the whole graph"...)
+		}
+		a = append(a, ".\n"...)
+		if e.v04 {
+			b = append(b, a...)
+		} else {
+			gloss = append(gloss, a...)
 		}
 	}
 	if e.n.vocab != "" {
@@ -647,6 +657,9 @@ func (e *encoder) writeHead(w *bufio.Writer) {
 		b = append(b, '\n')
 	}
 	for _, p := range sortedKeys(e.n.prefixNS) {
+		if e.n.implicit[p] {
+			continue
+		}
 		b = append(b, "@prefix "...)
 		b = append(b, p...)
 		b = append(b, ": "...)
@@ -686,10 +699,5 @@ func (e *encoder) writeHead(w *bufio.Writer) {
 		}
 		b = append(b, '\n')
 	}
-	if len(b) > 0 {
-		if e.opts.Glossary != GlossaryNone {
-			w.WriteByte('\n')
-		}
-		w.Write(b)
-	}
+	return gloss, b
 }

@@ -74,6 +74,7 @@ type encoder struct {
 	v02   quoting // quoting rules of the version
 	qLink quoting // quoting rules of link values (ids): also '(' and '<' in 0.3
 	ver   string
+	v04   bool // ISOLDA 0.4 (SPEC.md section 17)
 
 	// Token-saving options of 0.3 (SPEC.md section 15).
 	iriIDs, dtPrefixes bool
@@ -112,26 +113,72 @@ type encoder struct {
 
 // Encode writes d as an ISOLDA document.
 func Encode(w io.Writer, d *rdf.Dataset, opts Options) error {
-	cropped, anchor, err := crop(d, opts)
+	gloss, body, err := encodeParts(d, opts)
 	if err != nil {
 		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(gloss)
+	if len(gloss) > 0 && len(body) > 0 {
+		bw.WriteByte('\n')
+	}
+	bw.Write(body)
+	return bw.Flush()
+}
+
+// Parts is an ISOLDA document split into its glossary and its body.
+type Parts struct {
+	// Glossary is the # lines that explain the notation, each ending in
+	// LF (empty with --glossary none). In 0.4 it depends only on the set of
+	// constructs the body uses: the same set gives the same bytes, so it
+	// can be sent once (a system prompt, a prompt cache) for many bodies.
+	Glossary string
+	// Body is the rest of the document. It decodes on its own: in 0.4 it
+	// starts with the @isolda directive; for the other versions EncodeParts
+	// adds one (the full document of those versions has none).
+	Body string
+}
+
+// EncodeParts encodes d and returns the glossary and the body apart. For
+// 0.4, Glossary + "\n" + Body (or Body alone without a glossary) is the
+// document Encode writes.
+func EncodeParts(d *rdf.Dataset, opts Options) (Parts, error) {
+	gloss, body, err := encodeParts(d, opts)
+	if err != nil {
+		return Parts{}, err
+	}
+	ver, _ := opts.version()
+	if ver != V04 && opts.Glossary != GlossaryNone {
+		body = append([]byte("@isolda "+ver+"\n"), body...)
+	}
+	return Parts{Glossary: string(gloss), Body: string(body)}, nil
+}
+
+// encodeParts encodes d: the glossary lines and the body (directives and
+// sections).
+func encodeParts(d *rdf.Dataset, opts Options) (gloss, body []byte, err error) {
+	cropped, anchor, err := crop(d, opts)
+	if err != nil {
+		return nil, nil, err
 	}
 	e, err := prepare(cropped, opts, anchor)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	body := e.body()
-	for len(body) > 0 && body[len(body)-1] == '\n' {
-		body = body[:len(body)-1]
+	sections := e.body()
+	for len(sections) > 0 && sections[len(sections)-1] == '\n' {
+		sections = sections[:len(sections)-1]
 	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	e.writeHead(bw)
-	if len(body) > 0 {
-		bw.WriteByte('\n')
-		bw.Write(body)
-		bw.WriteByte('\n')
+	gloss, dirs := e.head()
+	body = dirs
+	if len(sections) > 0 {
+		if len(body) > 0 {
+			body = append(body, '\n')
+		}
+		body = append(body, sections...)
+		body = append(body, '\n')
 	}
-	return bw.Flush()
+	return gloss, body, nil
 }
 
 // prepare runs every step of the encoder up to writing: order, names, ids
@@ -145,7 +192,8 @@ func prepare(d *rdf.Dataset, opts Options, anchor rdf.Term) (*encoder, error) {
 		return nil, err
 	}
 	v02 := ver != V01
-	v03 := ver == V03
+	v04 := ver == V04
+	v03 := ver == V03 || v04 // 0.4 keeps every change of 0.3
 	var q quoting
 	if v02 {
 		q |= quoteAt
@@ -154,11 +202,15 @@ func prepare(d *rdf.Dataset, opts Options, anchor rdf.Term) (*encoder, error) {
 	if v03 {
 		ql |= quoteParen
 	}
-	e := &encoder{d: d, opts: opts, v02: q, qLink: ql, ver: ver, n: newNamer(q), headers: map[gkey]string{}, use: map[string]bool{},
+	e := &encoder{d: d, opts: opts, v02: q, qLink: ql, ver: ver, v04: v04, n: newNamer(q), headers: map[gkey]string{}, use: map[string]bool{},
 		prefLang: v02 && !opts.NoPreferredLanguage, rowIDs: v02 && !opts.NoRowLabelIDs,
 		termAliases: v02 && !opts.NoTermAliases, vocabPrefix: v02 && !opts.NoVocabPrefix,
 		iriIDs: v02 && (v03 || opts.IRIIDs), dtPrefixes: v02 && opts.DatatypePrefixes, lists: v03,
 		continuation: opts.Continuation || v03}
+	e.n.v04 = v04
+	if v04 {
+		e.n.use = e.use
+	}
 	if err := e.validate(); err != nil {
 		return nil, err
 	}
@@ -575,6 +627,10 @@ func (e *encoder) labels() {
 
 // names chooses @vocab, the prefixes and the @term aliases.
 func (e *encoder) names() {
+	if e.v04 {
+		e.names04()
+		return
+	}
 	// @vocab: the namespace of most predicate and class occurrences.
 	vc := map[string]int{}
 	for _, q := range e.d.IDQuads() {

@@ -1,0 +1,101 @@
+package isolda
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/canon"
+	"github.com/isolda/isolda/rdf/turtle"
+	"github.com/isolda/isolda/token"
+)
+
+// kgllmTexts reads the 500 rdf_turtle2 texts of KG-LLM-Bench's regenerated
+// instances (pseudonymized variant) and parses each as Turtle.
+func kgllmTexts(t *testing.T) (texts []string, graphs []*rdf.Dataset) {
+	t.Helper()
+	path := shared.MustPath(t, "data", "kgllmbench", "instances", "textualized", "rdf_turtle2.pseudo.jsonl.gz")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var rec struct {
+			Task string `json:"task"`
+			ID   int    `json:"id"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		d := rdf.NewDataset()
+		if err := turtle.Parse(strings.NewReader(rec.Text), turtle.Turtle, d, rdf.ReadOptions{File: fmt.Sprintf("%s#%d", rec.Task, rec.ID)}); err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, rec.Text)
+		graphs = append(graphs, d)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return texts, graphs
+}
+
+// TestKGLLMBenchTokens encodes KG-LLM-Bench's 500 pseudonymized instances
+// from rdf_turtle2's RDF in every version, checks that every round trip is
+// isomorphic, and prints the mean o200k token counts beside rdf_turtle2's
+// own text (go test -run TestKGLLMBenchTokens -v ./isolda/).
+func TestKGLLMBenchTokens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("KG-LLM-Bench tokens: not in -short")
+	}
+	tok, err := token.NewRegistry(token.Options{}).Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts, graphs := kgllmTexts(t)
+	if len(graphs) != 500 {
+		t.Fatalf("%d instances, want 500", len(graphs))
+	}
+	sum := map[string]int{}
+	for _, s := range texts {
+		sum["rdf_turtle2"] += tok.Count(s)
+	}
+	vs := append([]string{}, versions...)
+	for _, v := range vs {
+		lossless := 0
+		for i, d := range graphs {
+			text := encodeString(t, d, Options{Version: v})
+			sum[v] += tok.Count(text)
+			back, err := Decode(strings.NewReader(text))
+			if err != nil {
+				t.Fatalf("%s instance %d: %v", v, i, err)
+			}
+			if iso, err := canon.Isomorphic(d, back); err == nil && iso {
+				lossless++
+			}
+		}
+		if lossless != len(graphs) {
+			t.Errorf("%s: %d/%d round trips isomorphic", v, lossless, len(graphs))
+		}
+	}
+	line := "KG-LLM-Bench pseudonymized, mean o200k text tokens:"
+	for _, k := range append([]string{"rdf_turtle2"}, vs...) {
+		line += fmt.Sprintf(" %s %.0f;", k, float64(sum[k])/float64(len(graphs)))
+	}
+	t.Log(line)
+	fmt.Println(line)
+}

@@ -1,0 +1,365 @@
+package isolda
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// wellKnown04 is ISOLDA 0.4's table of well-known prefixes (SPEC.md section
+// 17.3): the RDFa 1.1 initial context, the Wikidata and DBpedia namespaces
+// and other widely used vocabularies and identifier spaces. In a 0.4
+// document these prefixes are predeclared: they are used without a @prefix
+// line. The table is part of the version: it never changes for 0.4.
+var wellKnown04 = [][2]string{
+	{"adms", "http://www.w3.org/ns/adms#"},
+	{"as", "https://www.w3.org/ns/activitystreams#"},
+	{"bf", "http://id.loc.gov/ontologies/bibframe/"},
+	{"bibo", "http://purl.org/ontology/bibo/"},
+	{"cc", "http://creativecommons.org/ns#"},
+	{"cito", "http://purl.org/spar/cito/"},
+	{"csvw", "http://www.w3.org/ns/csvw#"},
+	{"ctag", "http://commontag.org/ns#"},
+	{"dbo", "http://dbpedia.org/ontology/"},
+	{"dbp", "http://dbpedia.org/property/"},
+	{"dbr", "http://dbpedia.org/resource/"},
+	{"dc", "http://purl.org/dc/elements/1.1/"},
+	{"dcam", "http://purl.org/dc/dcam/"},
+	{"dcat", "http://www.w3.org/ns/dcat#"},
+	{"dcmitype", "http://purl.org/dc/dcmitype/"},
+	{"dct", "http://purl.org/dc/terms/"},
+	{"doap", "http://usefulinc.com/ns/doap#"},
+	{"doi", "https://doi.org/"},
+	{"dpv", "https://w3id.org/dpv#"},
+	{"dqv", "http://www.w3.org/ns/dqv#"},
+	{"duv", "http://www.w3.org/ns/duv#"},
+	{"earl", "http://www.w3.org/ns/earl#"},
+	{"edm", "http://www.europeana.eu/schemas/edm/"},
+	{"fabio", "http://purl.org/spar/fabio/"},
+	{"foaf", "http://xmlns.com/foaf/0.1/"},
+	{"geo", "http://www.opengis.net/ont/geosparql#"},
+	{"gn", "http://www.geonames.org/ontology#"},
+	{"gnd", "https://d-nb.info/gnd/"},
+	{"gndo", "https://d-nb.info/standards/elementset/gnd#"},
+	{"gr", "http://purl.org/goodrelations/v1#"},
+	{"grddl", "http://www.w3.org/2003/g/data-view#"},
+	{"hydra", "http://www.w3.org/ns/hydra/core#"},
+	{"ical", "http://www.w3.org/2002/12/cal/icaltzd#"},
+	{"ldp", "http://www.w3.org/ns/ldp#"},
+	{"lexinfo", "http://www.lexinfo.net/ontology/3.0/lexinfo#"},
+	{"locn", "http://www.w3.org/ns/locn#"},
+	{"ma", "http://www.w3.org/ns/ma-ont#"},
+	{"mads", "http://www.loc.gov/mads/rdf/v1#"},
+	{"nmo", "http://nomisma.org/ontology#"},
+	{"np", "http://www.nanopub.org/nschema#"},
+	{"npx", "http://purl.org/nanopub/x/"},
+	{"oa", "http://www.w3.org/ns/oa#"},
+	{"odrl", "http://www.w3.org/ns/odrl/2/"},
+	{"og", "http://ogp.me/ns#"},
+	{"ontolex", "http://www.w3.org/ns/lemon/ontolex#"},
+	{"orcid", "https://orcid.org/"},
+	{"ore", "http://www.openarchives.org/ore/terms/"},
+	{"org", "http://www.w3.org/ns/org#"},
+	{"owl", "http://www.w3.org/2002/07/owl#"},
+	{"p", "http://www.wikidata.org/prop/"},
+	{"pav", "http://purl.org/pav/"},
+	{"pq", "http://www.wikidata.org/prop/qualifier/"},
+	{"pqn", "http://www.wikidata.org/prop/qualifier/value-normalized/"},
+	{"pqv", "http://www.wikidata.org/prop/qualifier/value/"},
+	{"pr", "http://www.wikidata.org/prop/reference/"},
+	{"prn", "http://www.wikidata.org/prop/reference/value-normalized/"},
+	{"prov", "http://www.w3.org/ns/prov#"},
+	{"prv", "http://www.wikidata.org/prop/reference/value/"},
+	{"ps", "http://www.wikidata.org/prop/statement/"},
+	{"psn", "http://www.wikidata.org/prop/statement/value-normalized/"},
+	{"psv", "http://www.wikidata.org/prop/statement/value/"},
+	{"qb", "http://purl.org/linked-data/cube#"},
+	{"rdf", rdf.RDFNS},
+	{"rdfa", "http://www.w3.org/ns/rdfa#"},
+	{"rdfs", rdf.RDFSNS},
+	{"rev", "http://purl.org/stuff/rev#"},
+	{"rif", "http://www.w3.org/2007/rif#"},
+	{"rr", "http://www.w3.org/ns/r2rml#"},
+	{"schema", "http://schema.org/"},
+	{"sd", "http://www.w3.org/ns/sparql-service-description#"},
+	{"sdo", "https://schema.org/"},
+	{"sf", "http://www.opengis.net/ont/sf#"},
+	{"sh", "http://www.w3.org/ns/shacl#"},
+	{"sioc", "http://rdfs.org/sioc/ns#"},
+	{"skos", "http://www.w3.org/2004/02/skos/core#"},
+	{"skosxl", "http://www.w3.org/2008/05/skos-xl#"},
+	{"sosa", "http://www.w3.org/ns/sosa/"},
+	{"ssn", "http://www.w3.org/ns/ssn/"},
+	{"time", "http://www.w3.org/2006/time#"},
+	{"vann", "http://purl.org/vocab/vann/"},
+	{"vcard", "http://www.w3.org/2006/vcard/ns#"},
+	{"viaf", "http://viaf.org/viaf/"},
+	{"void", "http://rdfs.org/ns/void#"},
+	{"vs", "http://www.w3.org/2003/06/sw-vocab-status/ns#"},
+	{"wd", "http://www.wikidata.org/entity/"},
+	{"wdata", "https://www.wikidata.org/wiki/Special:EntityData/"},
+	{"wdno", "http://www.wikidata.org/prop/novalue/"},
+	{"wdref", "http://www.wikidata.org/reference/"},
+	{"wdrs", "http://www.w3.org/2007/05/powder-s#"},
+	{"wds", "http://www.wikidata.org/entity/statement/"},
+	{"wdt", "http://www.wikidata.org/prop/direct/"},
+	{"wdtn", "http://www.wikidata.org/prop/direct-normalized/"},
+	{"wdv", "http://www.wikidata.org/value/"},
+	{"wgs", "http://www.w3.org/2003/01/geo/wgs84_pos#"},
+	{"wikibase", "http://wikiba.se/ontology#"},
+	{"xhv", "http://www.w3.org/1999/xhtml/vocab#"},
+	{"xml", "http://www.w3.org/XML/1998/namespace"},
+	{"xsd", rdf.XSD},
+}
+
+// WellKnownPrefixes returns ISOLDA 0.4's predeclared prefixes (name and
+// namespace), sorted by name.
+func WellKnownPrefixes() []rdf.Prefix {
+	out := make([]rdf.Prefix, len(wellKnown04))
+	for i, p := range wellKnown04 {
+		out[i] = rdf.Prefix{Name: p[0], IRI: p[1]}
+	}
+	return out
+}
+
+// prefixStop are the words a derived prefix name skips: they say nothing
+// about a namespace.
+var prefixStop = map[string]bool{
+	"www": true, "com": true, "org": true, "net": true, "edu": true, "gov": true, "info": true, "html": true,
+	"htm": true, "php": true, "jsp": true, "asp": true, "xml": true, "rdf": true, "owl": true, "ttl": true,
+	"def": true, "ns": true, "id": true, "uri": true, "uris": true, "resource": true, "resources": true,
+	"ontology": true, "ontologies": true, "vocab": true, "vocabulary": true, "vocabularies": true,
+	"terms": true, "term": true, "schema": true, "schemas": true, "data": true, "entity": true,
+	"entities": true, "wiki": true, "page": true, "pages": true, "core": true, "http": true,
+	"https": true, "urn": true, "index": true, "api": true, "v1": true, "v2": true, "v3": true,
+}
+
+// derivePrefix makes a prefix name from a namespace IRI (SPEC.md section
+// 17.3): the last word of letters and digits (split at every other
+// character, scheme excluded) that has three or more characters, starts
+// with a letter and is not a stop word, lower-cased and cut to 12 bytes;
+// "ns" when there is none.
+func derivePrefix(ns string) string {
+	s := ns
+	if i := strings.Index(s, "://"); i >= 0 {
+		s = s[i+3:]
+	} else if i := strings.IndexByte(s, ':'); i >= 0 {
+		s = s[i+1:]
+	}
+	words := strings.FieldsFunc(s, func(r rune) bool { return r >= 0x80 || !isNameChar(byte(r)) || r == '-' || r == '_' })
+	for i := len(words) - 1; i >= 0; i-- {
+		w := strings.ToLower(words[i])
+		if len(w) < 3 || !(w[0] >= 'a' && w[0] <= 'z') || prefixStop[w] {
+			continue
+		}
+		if len(w) > 12 {
+			w = w[:12]
+		}
+		return w
+	}
+	return "ns"
+}
+
+// bareTerm04 returns how a local name of the @vocab namespace is written
+// as a bare term in 0.4 (SPEC.md section 17.2): "%20" becomes a space, and
+// the result must start with a letter or '_', hold only letters, digits,
+// '_', '-', '.', single spaces between words and %XX escapes, and not end
+// with '.' or a space.
+func bareTerm04(local string) (string, bool) {
+	if local == "" {
+		return "", false
+	}
+	w := strings.ReplaceAll(local, "%20", " ")
+	first, _ := utf8.DecodeRuneInString(w)
+	if !(first == '_' || unicode.IsLetter(first)) {
+		return "", false
+	}
+	if w[len(w)-1] == '.' || w[len(w)-1] == ' ' {
+		return "", false
+	}
+	// "a x" and "id x" would read as the reserved column names a and id.
+	if first, _, ok := strings.Cut(w, " "); ok && reservedBare(first) {
+		return "", false
+	}
+	prev := rune(0)
+	for i := 0; i < len(w); {
+		r, n := utf8.DecodeRuneInString(w[i:])
+		switch {
+		case r == utf8.RuneError:
+			return "", false
+		case r == ' ':
+			if prev == ' ' {
+				return "", false
+			}
+		case r == '%':
+			if i+2 >= len(w) || !isHex(w[i+1]) || !isHex(w[i+2]) {
+				return "", false
+			}
+		case r == '_' || r == '-' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r):
+		default:
+			return "", false
+		}
+		if prev == ' ' && !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return "", false
+		}
+		prev = r
+		i += n
+	}
+	return w, true
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// isTermRune reports whether r may appear in a 0.4 bare term word.
+func isTermRune(r rune) bool {
+	return r == '_' || r == '-' || r == '.' || r == '%' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// scanTerm04 returns the length of the 0.4 bare term at the start of s:
+// words of term characters separated by single spaces (a space followed by
+// a letter, a digit or '_'), not ending with '.'.
+func scanTerm04(s string) int {
+	r, _ := utf8.DecodeRuneInString(s)
+	if !(r == '_' || unicode.IsLetter(r)) {
+		return 0
+	}
+	n := 0
+	for n < len(s) {
+		r, w := utf8.DecodeRuneInString(s[n:])
+		if isTermRune(r) {
+			n += w
+			continue
+		}
+		if r == ' ' && n+1 < len(s) {
+			r2, _ := utf8.DecodeRuneInString(s[n+1:])
+			if r2 == '_' || unicode.IsLetter(r2) || unicode.IsDigit(r2) {
+				n++
+				continue
+			}
+		}
+		break
+	}
+	for n > 0 && s[n-1] == '.' {
+		n--
+	}
+	return n
+}
+
+// names04 chooses @vocab, the prefixes and the @term aliases of a 0.4
+// document (SPEC.md section 17.3): the vocabulary as in 0.2 but counting
+// 0.4 bare terms; the well-known prefixes are predeclared; every other
+// namespace gets a derived name and is declared only when that saves
+// tokens by the estimate of tokenEstimate.
+func (e *encoder) names04() {
+	vc := map[string]int{}
+	for _, q := range e.d.IDQuads() {
+		if e.listNode[q[0]] {
+			continue
+		}
+		iri := e.term(q[1]).Value
+		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+			iri = e.term(q[2]).Value
+		}
+		ns, l := splitNS(iri)
+		if t, ok := bareTerm04(l); ok && !reservedBare(t) {
+			vc[ns]++
+		}
+	}
+	best := 0
+	for _, ns := range sortedKeys(vc) {
+		if vc[ns] > best {
+			best, e.n.vocab = vc[ns], ns
+		}
+	}
+	for _, p := range wellKnown04 {
+		e.n.prefixNS[p[0]] = p[1]
+		e.n.nsPrefix[p[1]] = p[0]
+		e.n.implicit[p[0]] = true
+	}
+	// Uses of each namespace that is neither well known nor @vocab: one
+	// per entity IRI and graph, per distinct predicate, class and
+	// datatype, per IRI value.
+	uses := map[string]int{}
+	add := func(iri string) {
+		if ns, _ := splitNS(iri); ns != "" && ns != e.n.vocab {
+			if _, ok := e.n.nsPrefix[ns]; !ok {
+				uses[ns]++
+			}
+		}
+	}
+	type sg struct{ s, g rdf.TermID }
+	seenSG := map[sg]bool{}
+	seenTerm := map[rdf.TermID]bool{}
+	addTerm := func(id rdf.TermID, iri string) {
+		if !seenTerm[id] {
+			seenTerm[id] = true
+			add(iri)
+		}
+	}
+	for _, q := range e.d.IDQuads() {
+		s, p, o, g := e.term(q[0]), e.term(q[1]), e.term(q[2]), e.term(q[3])
+		if e.listNode[q[0]] {
+			if p.Value == rdf.RDFFirst {
+				switch {
+				case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
+					add(o.Value)
+				case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
+					addTerm(0, o.Datatype)
+				}
+			}
+			continue
+		}
+		if s.Kind == rdf.IRIKind && !seenSG[sg{q[0], q[3]}] {
+			seenSG[sg{q[0], q[3]}] = true
+			add(s.Value)
+		}
+		isType := q[1] == e.typeID && o.Kind == rdf.IRIKind
+		if !isType {
+			addTerm(q[1], p.Value)
+		}
+		switch {
+		case isType:
+			addTerm(q[2], o.Value)
+		case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
+			add(o.Value)
+		case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
+			if id, ok := e.d.Lookup(rdf.NewIRI(o.Datatype)); ok {
+				addTerm(id, o.Datatype)
+			} else {
+				add(o.Datatype)
+			}
+		}
+		if g.Kind == rdf.IRIKind && !seenSG[sg{0, q[3]}] {
+			seenSG[sg{0, q[3]}] = true
+			add(g.Value)
+		}
+	}
+	namespaces := sortedKeys(uses)
+	taken := func(name string) bool {
+		_, ok := e.n.prefixNS[name]
+		return ok || reservedPrefix(name)
+	}
+	for _, ns := range namespaces {
+		base := derivePrefix(ns)
+		name := base
+		for k := 2; taken(name); k++ {
+			name = base + strconv.Itoa(k)
+		}
+		// Each use writes "name:" instead of the namespace; the
+		// declaration costs its line.
+		gain := uses[ns]*(tokenEstimate(ns)-tokenEstimate(name)-1) - (tokenEstimate(ns) + tokenEstimate(name) + 3)
+		if gain <= 0 {
+			continue
+		}
+		e.n.prefixNS[name] = ns
+		e.n.nsPrefix[ns] = name
+	}
+	if e.termAliases {
+		e.aliases()
+	}
+}
