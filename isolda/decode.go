@@ -111,8 +111,22 @@ type decoder struct {
 	blockIRI string // @iri of the current entity of a blocks section
 	hasBIRI  bool
 
+	nest []nestFrame // open nested tables (0.4), innermost last
+
 	line int
 	text string
+}
+
+// nestFrame is an open nested table of a 0.4 document: its rows, at
+// indentation indent, are blank nodes that are values of pred of parent.
+type nestFrame struct {
+	indent int
+	h      tableHeader
+	got    int
+	line   int
+	parent *node
+	pred   string
+	row    *node // the entity of the frame's last row
 }
 
 const (
@@ -221,6 +235,9 @@ func (d *decoder) finishEntity() error {
 }
 
 func (d *decoder) endSection() error {
+	if err := d.closeNested(0); err != nil {
+		return err
+	}
 	if err := d.finishEntity(); err != nil {
 		return err
 	}
@@ -622,7 +639,7 @@ func (d *decoder) parseCell(s string, off int, link bool) ([]val, error) {
 			if p == "" {
 				return nil, d.errAt(offs[i], "expected a value in the list")
 			}
-			if p[0] == '{' {
+			if p[0] == '{' || d.inline04(p, link) {
 				out[i] = val{text: p, inline: true, off: offs[i]}
 				continue
 			}
@@ -637,7 +654,7 @@ func (d *decoder) parseCell(s string, off int, link bool) ([]val, error) {
 		}
 		return out, nil
 	}
-	if s[0] == '{' {
+	if s[0] == '{' || d.inline04(s, link) {
 		return []val{{text: s, inline: true, off: off}}, nil
 	}
 	if s[0] == '(' && d.v03 && link {
@@ -698,8 +715,12 @@ func (d *decoder) parseList(s string, off int) (*listVal, error) {
 		if p == "" {
 			return nil, d.errAt(offs[i], "expected an item in the list")
 		}
-		if p[0] == '{' {
-			return nil, d.errAt(offs[i], "a list item is an id or a value, not an inline entity")
+		if p[0] == '{' || d.inline04(p, lv.col.kind == clsLink) {
+			if !d.v04 || lv.col.kind != clsLink {
+				return nil, d.errAt(offs[i], "a list item is an id or a value, not an inline entity")
+			}
+			lv.items = append(lv.items, val{text: p, inline: true, off: offs[i]})
+			continue
 		}
 		if p[0] == '<' && lv.col.kind == clsLink {
 			iri, m, msg := scanAngle(p)
@@ -745,10 +766,24 @@ func (d *decoder) addList(lv *listVal) (*node, error) {
 // inlineEntity decodes {p: v, q> w} as a new blank node and counts it for
 // its class (its first a value, else Thing_).
 func (d *decoder) inlineEntity(text string, off int) (*node, error) {
+	n := &node{defined: true}
+	if d.v04 && text[0] != '{' {
+		// 0.4: the main class before the brace.
+		iri, m, err := d.parseTerm(text, off)
+		if err != nil {
+			return nil, err
+		}
+		if m >= len(text) || text[m] != '{' {
+			return nil, d.errAt(off+m, "expected '{' after the class of a nested entity")
+		}
+		if err := d.addQuad(pquad{s: n, p: rdf.RDFType, o: rdf.NewIRI(iri)}); err != nil {
+			return nil, err
+		}
+		text, off = text[m:], off+m
+	}
 	if len(text) < 2 || text[len(text)-1] != '}' {
 		return nil, d.errAt(off, "expected '}' at the end of the inline entity")
 	}
-	n := &node{defined: true}
 	inner := text[1 : len(text)-1]
 	class := ""
 	if strings.Trim(inner, " ") != "" {
@@ -792,8 +827,16 @@ func (d *decoder) inlineEntity(text string, off int) (*node, error) {
 			}
 		}
 	}
-	d.inlineN[class]++
+	if !d.v04 { // 0.4 counts nested entities in no table header
+		d.inlineN[class]++
+	}
 	return n, nil
+}
+
+// inline04 reports whether a cell value of a 0.4 link column is a nested
+// entity written Class{...}: a bare id never holds a brace.
+func (d *decoder) inline04(s string, link bool) bool {
+	return d.v04 && link && s != "" && s[0] != '"' && s[0] != '(' && s[0] != '<' && strings.IndexByte(s, '{') > 0
 }
 
 func (d *decoder) addQuad(q pquad) error {
@@ -874,97 +917,127 @@ func (d *decoder) sectionHeader(s string) error {
 	}
 	s = s[:len(s)-1]
 	d.text = d.text[:len(s)]
+	h, err := d.parseHeader(s, 0, false)
+	if err != nil {
+		return err
+	}
+	d.class, d.hasClass = h.class, h.hasClass
+	if h.blocks {
+		d.state, d.want, d.got, d.headLine, d.block = stBlocks, h.want, 0, d.line, nil
+		return nil
+	}
+	d.cols = append(d.cols[:0], h.cols...)
+	d.consts = append(d.consts[:0], h.consts...)
+	d.state, d.want, d.got, d.headLine, d.block = stTable, h.want, 0, d.line, nil
+	return nil
+}
+
+// tableHeader is a parsed table header: Type[N]{columns} constants.
+type tableHeader struct {
+	class    string
+	hasClass bool
+	want     int
+	blocks   bool // Type[N] without columns: a blocks section
+	cols     []colSpec
+	consts   []constant
+}
+
+// parseHeader parses a table header without its final ':'; base is the
+// offset of s in the line. A nested table (0.4) has no id column: its
+// first column is a property.
+func (d *decoder) parseHeader(s string, base int, nested bool) (tableHeader, error) {
+	var h tableHeader
 	pos := 0
 	if strings.HasPrefix(s, "Thing_[") {
-		d.hasClass = false
 		pos = len("Thing_")
 	} else {
-		iri, n, err := d.parseTerm(s, 0)
+		iri, n, err := d.parseTerm(s, base)
 		if err != nil {
-			return err
+			return h, err
 		}
-		d.class, d.hasClass = iri, true
+		h.class, h.hasClass = iri, true
 		pos = n
 	}
 	if pos >= len(s) || s[pos] != '[' {
-		return d.errAt(pos, "expected [N] after the type")
+		return h, d.errAt(base+pos, "expected [N] after the type")
 	}
 	end := strings.IndexByte(s[pos:], ']')
 	if end < 0 {
-		return d.errAt(pos, "expected ']'")
+		return h, d.errAt(base+pos, "expected ']'")
 	}
 	n, err := strconv.Atoi(s[pos+1 : pos+end])
 	if err != nil || n < 0 || s[pos+1] == '+' || s[pos+1] == '-' {
-		return d.errAt(pos+1, "expected the number of rows in [N]")
+		return h, d.errAt(base+pos+1, "expected the number of rows in [N]")
 	}
+	h.want = n
 	pos += end + 1
-	if pos == len(s) {
-		d.state, d.want, d.got, d.headLine, d.block = stBlocks, n, 0, d.line, nil
-		return nil
+	if pos == len(s) && !nested {
+		h.blocks = true
+		return h, nil
 	}
-	if s[pos] != '{' {
-		return d.errAt(pos, "expected '{' and the columns")
+	if pos >= len(s) || s[pos] != '{' {
+		return h, d.errAt(base+pos, "expected '{' and the columns")
 	}
 	pos++
-	d.cols = d.cols[:0]
-	for {
-		c, m, err := d.parseSpec(s[pos:], pos)
+	for !(nested && pos < len(s) && s[pos] == '}' && len(h.cols) == 0) {
+		c, m, err := d.parseSpec(s[pos:], base+pos)
 		if err != nil {
-			return err
+			return h, err
 		}
-		if len(d.cols) == 0 {
+		switch {
+		case nested && (c.kind == colID || c.kind == colAtIRI):
+			return h, d.errAt(base+pos, "a nested table has no id or @iri column")
+		case len(h.cols) == 0 && !nested:
 			if c.kind != colID && c.kind != colAtIRI && c.kind != clsPlain && c.kind != clsLang {
-				return d.errAt(pos, "expected id, @iri or a label column as the first column")
+				return h, d.errAt(base+pos, "expected id, @iri or a label column as the first column")
 			}
-		} else if c.kind == colID {
-			return d.errAt(pos, "id can only be the first column")
-		} else if c.kind == colAtIRI && d.cols[0].kind == colAtIRI {
-			return d.errAt(pos, "@iri is already the first column")
+		case c.kind == colID:
+			return h, d.errAt(base+pos, "id can only be the first column")
+		case c.kind == colAtIRI && h.cols[0].kind == colAtIRI:
+			return h, d.errAt(base+pos, "@iri is already the first column")
 		}
-		d.cols = append(d.cols, c)
+		h.cols = append(h.cols, c)
 		pos += m
 		if pos < len(s) && s[pos] == '}' {
-			pos++
 			break
 		}
 		if !strings.HasPrefix(s[pos:], ", ") {
-			return d.errAt(pos, "expected ', ' or '}' in the column list")
+			return h, d.errAt(base+pos, "expected ', ' or '}' in the column list")
 		}
 		pos += 2
 	}
-	d.consts = d.consts[:0]
+	pos++
 	if pos < len(s) {
 		if s[pos] != ' ' {
-			return d.errAt(pos, "expected ':' or constants after '}'")
+			return h, d.errAt(base+pos, "expected ':' or constants after '}'")
 		}
 		pos++
-		parts, offs, err := d.splitTop(s[pos:], pos, ',')
+		parts, offs, err := d.splitTop(s[pos:], base+pos, ',')
 		if err != nil {
-			return err
+			return h, err
 		}
 		for i, p := range parts {
 			c, m, err := d.parseSpec(p, offs[i])
 			if err != nil {
-				return err
+				return h, err
 			}
 			if c.kind == colID || c.kind == colAtIRI {
-				return d.errAt(offs[i], "id and @iri cannot be constants")
+				return h, d.errAt(offs[i], "id and @iri cannot be constants")
 			}
 			if m >= len(p) || p[m] != '=' {
-				return d.errAt(offs[i]+m, "expected '=' after the constant's property")
+				return h, d.errAt(offs[i]+m, "expected '=' after the constant's property")
 			}
 			vals, err := d.parseCell(p[m+1:], offs[i]+m+1, c.kind == clsLink)
 			if err != nil {
-				return err
+				return h, err
 			}
 			if len(vals) == 0 {
-				return d.errAt(offs[i]+m+1, "expected a constant value")
+				return h, d.errAt(offs[i]+m+1, "expected a constant value")
 			}
-			d.consts = append(d.consts, constant{c, vals})
+			h.consts = append(h.consts, constant{c, vals})
 		}
 	}
-	d.state, d.want, d.got, d.headLine, d.block = stTable, n, 0, d.line, nil
-	return nil
+	return h, nil
 }
 
 func (d *decoder) indented(s string) error {
@@ -972,6 +1045,9 @@ func (d *decoder) indented(s string) error {
 	case stIgnore:
 		return nil
 	case stTable:
+		if d.v04 {
+			return d.indented04(s)
+		}
 		if len(s) >= 5 && strings.HasPrefix(s, "    ") && s[4] != ' ' {
 			if d.block == nil {
 				return d.errAt(4, "expected a table row before its continuation lines")
@@ -1091,6 +1167,9 @@ func (d *decoder) tableRow(s string, off int) error {
 	}
 	// First cell: the id, maybe also the label.
 	first, fo := cells[0], offs[0]
+	if first == "" && d.v04 && d.cols[0].kind != colAtIRI {
+		return d.anonRow(cells, offs)
+	}
 	if first == "" {
 		return d.errAt(fo, "expected the entity id in the first cell")
 	}
@@ -1194,4 +1273,154 @@ func (d *decoder) build() *rdf.Dataset {
 		ds.AddPrefix(p, d.prefixes[p])
 	}
 	return ds
+}
+
+// indented04 reads an indented line of a 0.4 table section: a row of the
+// table (two spaces), a row of an open nested table, a property line of
+// the entity of the row above it, or the header of a nested table (a
+// property line whose value is Type[N]{columns}:).
+func (d *decoder) indented04(s string) error {
+	k := len(s) - len(strings.TrimLeft(s, " "))
+	if k%2 != 0 || k == 0 {
+		return d.errAt(0, "expected an indentation of an even number of spaces")
+	}
+	if k == 2 {
+		if err := d.closeNested(0); err != nil {
+			return err
+		}
+		return d.tableRow(s[2:], 2)
+	}
+	if err := d.closeNested(k); err != nil {
+		return err
+	}
+	if len(d.nest) > 0 && d.nest[len(d.nest)-1].indent == k {
+		return d.nestedRow(&d.nest[len(d.nest)-1], s[k:], k)
+	}
+	// A property line of the entity of the row at k-2.
+	var ent *node
+	switch {
+	case k == 4:
+		ent = d.block
+	case len(d.nest) > 0 && d.nest[len(d.nest)-1].indent == k-2:
+		ent = d.nest[len(d.nest)-1].row
+	}
+	if ent == nil {
+		return d.errAt(k, "expected a row before this indented line")
+	}
+	c, m, err := d.parseSpec(s[k:], k)
+	if err != nil {
+		return err
+	}
+	if c.kind == clsLink && strings.HasPrefix(s[k+m:], " ") && strings.HasSuffix(s, ":") && nestedHeader(s[k+m+1:]) {
+		h, err := d.parseHeader(s[k+m+1:len(s)-1], k+m+1, true)
+		if err != nil {
+			return err
+		}
+		d.nest = append(d.nest, nestFrame{indent: k + 2, h: h, line: d.line, parent: ent, pred: c.pred})
+		return nil
+	}
+	saved := d.block
+	d.block = ent
+	err = d.blockProp(s[k:], k)
+	d.block = saved
+	return err
+}
+
+// nestedHeader reports whether the value of a link property line is the
+// header of a nested table, Type[N]{...: a bare id never holds a brace.
+func nestedHeader(v string) bool {
+	if v == "" || v[0] == '"' || v[0] == '[' || v[0] == '(' || v[0] == '{' {
+		return false
+	}
+	i := strings.IndexByte(v, '{')
+	return i > 0 && v[i-1] == ']' && strings.IndexByte(v[:i], '[') > 0
+}
+
+// closeNested closes the nested tables whose rows are indented by more
+// than k spaces (all of them for k = 0), checking their row counts.
+func (d *decoder) closeNested(k int) error {
+	for len(d.nest) > 0 && d.nest[len(d.nest)-1].indent > k {
+		f := d.nest[len(d.nest)-1]
+		d.nest = d.nest[:len(d.nest)-1]
+		if f.got != f.h.want {
+			return &rdf.ParseError{File: d.file, Line: f.line, Column: 1,
+				Msg: fmt.Sprintf("nested table header declares %d rows but %d follow", f.h.want, f.got)}
+		}
+	}
+	return nil
+}
+
+// nestedRow reads a row of a nested table: a new blank node, value of the
+// frame's property of its parent.
+func (d *decoder) nestedRow(f *nestFrame, s string, off int) error {
+	if f.got >= f.h.want {
+		return d.errAt(off, "more rows than the %d the nested table header declares", f.h.want)
+	}
+	f.got++
+	cells, offs, err := d.splitTop(s, off, ',')
+	if err != nil {
+		return err
+	}
+	if len(cells) != len(f.h.cols) {
+		return d.errAt(off, "expected %d cells, found %d", len(f.h.cols), len(cells))
+	}
+	n := &node{defined: true}
+	f.row = n
+	if err := d.addQuad(pquad{s: f.parent, p: f.pred, on: n}); err != nil {
+		return err
+	}
+	if f.h.hasClass {
+		if err := d.addQuad(pquad{s: n, p: rdf.RDFType, o: rdf.NewIRI(f.h.class)}); err != nil {
+			return err
+		}
+	}
+	for i, c := range f.h.cols {
+		vals, err := d.parseCell(cells[i], offs[i], c.kind == clsLink)
+		if err != nil {
+			return err
+		}
+		if err := d.addValues(n, c, vals); err != nil {
+			return err
+		}
+	}
+	for _, c := range f.h.consts {
+		if err := d.addValues(n, c.col, c.vals); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// anonRow reads a 0.4 table row whose first cell is empty: a blank node
+// that no link points to (and, in a label column, without that label).
+func (d *decoder) anonRow(cells []string, offs []int) error {
+	n := &node{defined: true}
+	d.block = n
+	if d.hasClass {
+		if err := d.addQuad(pquad{s: n, p: rdf.RDFType, o: rdf.NewIRI(d.class)}); err != nil {
+			return err
+		}
+	}
+	for i := 1; i < len(d.cols); i++ {
+		c := d.cols[i]
+		if c.kind == colAtIRI {
+			if cells[i] != "" {
+				return d.errAt(offs[i], "a row with an empty first cell is a blank node: its @iri must be empty")
+			}
+			continue
+		}
+		vals, err := d.parseCell(cells[i], offs[i], c.kind == clsLink)
+		if err != nil {
+			return err
+		}
+		if err := d.addValues(n, c, vals); err != nil {
+			return err
+		}
+	}
+	for _, c := range d.consts {
+		if err := d.addValues(n, c.col, c.vals); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -172,7 +172,12 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 	e.use["inline"] = true
 	ie := e.inlineRows[v]
 	groups := slices.Clone(ie.row.groups)
-	if ie.main != 0 {
+	if e.v04 {
+		// 0.4: the main class before the brace, the others under a.
+		if ie.main != 0 {
+			b = e.n.appendTerm(b, e.term(ie.main).Value)
+		}
+	} else if ie.main != 0 {
 		typeKey := gkey{pred: e.typeID, cls: clsType}
 		i := slices.IndexFunc(groups, func(g group) bool { return g.key == typeKey })
 		if i < 0 {
@@ -248,7 +253,11 @@ func (e *encoder) body() []byte {
 		}
 		var extras []extraBlock
 		for _, t := range part.tables {
-			b = e.writeTable(b, t, &extras)
+			if e.v04 {
+				b = e.writeTable04(b, t)
+			} else {
+				b = e.writeTable(b, t, &extras)
+			}
 			b = append(b, '\n')
 		}
 		if len(extras) > 0 {

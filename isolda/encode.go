@@ -463,7 +463,7 @@ func (e *encoder) inlineSet() {
 	n := e.d.NumTerms() + 1
 	e.inline = make([]bool, n)
 	e.inlineRows = map[rdf.TermID]inlineEnt{}
-	if !e.opts.InlineBlanks {
+	if !e.opts.InlineBlanks && !e.v04 {
 		return
 	}
 	refs := make([]int32, n)
@@ -486,9 +486,11 @@ func (e *encoder) inlineSet() {
 	for id, x := range e.listNode {
 		bad[id] = bad[id] || x // list nodes are written as (N) cells
 	}
-	for _, lc := range e.listItems {
-		for _, it := range lc.items {
-			bad[it] = true // list items are ids, so inline nodes never nest through a list
+	if !e.v04 {
+		for _, lc := range e.listItems {
+			for _, it := range lc.items {
+				bad[it] = true // list items are ids, so inline nodes never nest through a list
+			}
 		}
 	}
 	for id := 1; id < n; id++ {
@@ -1003,7 +1005,9 @@ func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPar
 		}
 	}
 	for _, t := range part.tables {
-		t.inlineN = inlineCount[t.class]
+		if !e.v04 { // 0.4 counts nested entities in no table header
+			t.inlineN = inlineCount[t.class]
+		}
 	}
 	return part
 }
@@ -1134,10 +1138,11 @@ func (e *encoder) assignIDs() {
 		}
 	}
 	eligible := e.iriEligible()
+	anon := e.anonymous()
 	counters := map[string]int{}
 	next := map[string]int{} // next suffix to try per slug base
 	for _, id := range e.order {
-		if e.ids[id] != "" || e.listNode[id] {
+		if e.ids[id] != "" || e.listNode[id] || (anon != nil && anon[id]) || (e.inline[id] && e.v04) {
 			continue
 		}
 		base := ""
@@ -1186,6 +1191,44 @@ func (e *encoder) assignIDs() {
 			}
 		}
 	}
+}
+
+// anonymous marks the blank nodes of a 0.4 document that need no id: never
+// the object of a quad nor a graph name, a subject in one graph only, and
+// without a label id (SPEC.md section 17.6). Not with --ids slug or the
+// blocks and hybrid layouts, where every entity has an id line.
+func (e *encoder) anonymous() []bool {
+	if !e.v04 || e.opts.IDs == IDsSlug || e.opts.Layout == LayoutBlocks || e.opts.Layout == LayoutHybrid {
+		return nil
+	}
+	n := e.d.NumTerms() + 1
+	anon := make([]bool, n)
+	graphOf := make([]rdf.TermID, n)
+	for id := 1; id < n; id++ {
+		anon[id] = e.term(rdf.TermID(id)).Kind == rdf.BlankKind && e.entity[id] && !e.labelOK[id]
+	}
+	// A row must keep a cell or property line: a value that is neither its
+	// class nor a nested entity.
+	hasValue := make([]bool, n)
+	for _, q := range e.d.IDQuads() {
+		if q[1] != e.typeID && !e.inline[q[2]] {
+			hasValue[q[0]] = true
+		}
+	}
+	for _, q := range e.d.IDQuads() {
+		anon[q[2]] = false
+		anon[q[3]] = false
+		anon[q[0]] = anon[q[0]] && hasValue[q[0]]
+		if graphOf[q[0]] == 0 {
+			graphOf[q[0]] = q[3] + 1
+		} else if graphOf[q[0]] != q[3]+1 {
+			anon[q[0]] = false
+		}
+	}
+	if e.anchor != 0 {
+		anon[e.anchor] = false
+	}
+	return anon
 }
 
 // iriText returns the text of an IRI as an @iri cell holds it: pfx:local or

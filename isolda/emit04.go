@@ -1,0 +1,412 @@
+package isolda
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// nestGroup is a set of nested blank nodes of one class that are values of
+// one property of one entity, written as a nested table under its row
+// (SPEC.md section 17.5).
+type nestGroup struct {
+	key   gkey
+	class rdf.TermID // 0 for Thing_
+	rows  []*row
+}
+
+// row04 is a row ready to be written: the groups left for its cells and
+// property lines, and its nested tables.
+type row04 struct {
+	r      *row
+	rem    []group
+	nested []nestGroup
+}
+
+// spec04 describes a 0.4 table: a top-level table, or a nested table whose
+// header follows a property key.
+type spec04 struct {
+	class    rdf.TermID
+	labelCol gkey // top-level tables only
+	nested   bool // rows are nested blank nodes: no id, no @iri
+	key      gkey // nested: the property the rows are values of
+	indent   int  // indentation of the header line
+}
+
+// columnCost04 reports whether a key present in cnt of n rows is cheaper
+// as a column (its header once plus one separator per row) than as cnt
+// property lines (key, ": " and a line break each), by tokenEstimate.
+func columnCost04(header string, cnt, n int) bool {
+	t := tokenEstimate(header)
+	return t+1+n <= cnt*(t+2)
+}
+
+// splitNested moves the nested values of a row's link groups into nested
+// tables: for each property, the nested blank nodes of one class, when
+// there are two or more of them and every one has a property that all of
+// them have (so that no nested row is empty).
+func (e *encoder) splitNested(gs []group) ([]group, []nestGroup) {
+	var out []group
+	var nests []nestGroup
+	for _, g := range gs {
+		if g.key.cls != clsLink || len(g.vals) < 2 {
+			out = append(out, g)
+			continue
+		}
+		byClass := map[rdf.TermID][]rdf.TermID{}
+		var classes []rdf.TermID
+		for _, v := range g.vals {
+			if !e.inline[v] {
+				continue
+			}
+			c := e.inlineRows[v].main
+			if byClass[c] == nil {
+				classes = append(classes, c)
+			}
+			byClass[c] = append(byClass[c], v)
+		}
+		moved := map[rdf.TermID]bool{}
+		for _, c := range classes {
+			vs := byClass[c]
+			if len(vs) < 2 || !e.haveCommonKey(vs) {
+				continue
+			}
+			ng := nestGroup{key: g.key, class: c}
+			for _, v := range vs {
+				ng.rows = append(ng.rows, e.inlineRows[v].row)
+				moved[v] = true
+			}
+			nests = append(nests, ng)
+		}
+		if len(moved) == 0 {
+			out = append(out, g)
+			continue
+		}
+		var rest []rdf.TermID
+		for _, v := range g.vals {
+			if !moved[v] {
+				rest = append(rest, v)
+			}
+		}
+		if len(rest) > 0 {
+			out = append(out, group{key: g.key, vals: rest})
+		}
+	}
+	slices.SortFunc(nests, func(a, b nestGroup) int {
+		if c := strings.Compare(e.header(a.key), e.header(b.key)); c != 0 {
+			return c
+		}
+		return strings.Compare(e.className(a.class), e.className(b.class))
+	})
+	return out, nests
+}
+
+// haveCommonKey reports whether the nested entities vs share a column key
+// whose values are not all the same (so that it stays a cell of every
+// row, constants aside).
+func (e *encoder) haveCommonKey(vs []rdf.TermID) bool {
+	for _, g := range e.inlineRows[vs[0]].row.groups {
+		common, same := true, true
+		for _, v := range vs[1:] {
+			found := false
+			for _, h := range e.inlineRows[v].row.groups {
+				if h.key == g.key {
+					found = true
+					same = same && slices.Equal(h.vals, g.vals)
+					break
+				}
+			}
+			if !found {
+				common = false
+				break
+			}
+		}
+		if common && !same {
+			return true
+		}
+	}
+	return false
+}
+
+// className is the written name of a class (Thing_ for 0).
+func (e *encoder) className(c rdf.TermID) string {
+	if c == 0 {
+		return "Thing_"
+	}
+	return string(e.n.appendTerm(nil, e.term(c).Value))
+}
+
+// writeTable04 writes a top-level table of a 0.4 document.
+func (e *encoder) writeTable04(b []byte, t *table) []byte {
+	hasLabel := t.labelCol.pred != 0
+	rows := make([]row04, len(t.rows))
+	for i, r := range t.rows {
+		var gs []group
+		for _, g := range r.groups {
+			if hasLabel && g.key == t.labelCol && r.label {
+				lv := e.labelVal[r.ent]
+				var vals []rdf.TermID
+				for _, v := range g.vals {
+					if v != lv {
+						vals = append(vals, v)
+					}
+				}
+				if len(vals) == 0 {
+					continue
+				}
+				g = group{key: g.key, vals: vals}
+			}
+			gs = append(gs, g)
+		}
+		rows[i].r = r
+		rows[i].rem, rows[i].nested = e.splitNested(gs)
+	}
+	if e.opts.Layout == LayoutBlocks {
+		return e.writeBlocks(b, t)
+	}
+	return e.emitTable04(b, spec04{class: t.class, labelCol: t.labelCol}, rows, t)
+}
+
+// emitTable04 writes a table: header, rows, their property lines and
+// their nested tables.
+func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byte {
+	n := len(rows)
+	hasLabel := sp.labelCol.pred != 0
+	count := map[gkey]int{}
+	var keys []gkey
+	anon := false
+	hasIRI := false
+	for _, r := range rows {
+		if !sp.nested {
+			if e.term(r.r.ent).Kind == rdf.IRIKind {
+				hasIRI = true
+			} else {
+				e.use["blank"] = true
+				anon = anon || e.ids[r.r.ent] == ""
+			}
+		}
+		for _, g := range r.rem {
+			if hasLabel && g.key == sp.labelCol {
+				continue
+			}
+			if count[g.key] == 0 {
+				keys = append(keys, g.key)
+			}
+			count[g.key]++
+		}
+	}
+	var cols []gkey
+	for _, k := range keys {
+		if columnCost04(e.header(k), count[k], n) || (sp.nested && count[k] == n) {
+			cols = append(cols, k)
+		}
+	}
+	slices.SortFunc(cols, func(a, b gkey) int {
+		if (a.cls == clsType) != (b.cls == clsType) {
+			if a.cls == clsType {
+				return -1
+			}
+			return 1
+		}
+		if count[a] != count[b] {
+			return cmp.Compare(count[b], count[a])
+		}
+		return strings.Compare(e.header(a), e.header(b))
+	})
+	if len(cols) == 0 && anon && len(keys) > 0 {
+		// An anonymous row must not be an empty line: keep one column.
+		best := keys[0]
+		for _, k := range keys[1:] {
+			if count[k] > count[best] || count[k] == count[best] && e.header(k) < e.header(best) {
+				best = k
+			}
+		}
+		cols = []gkey{best}
+	}
+	find := func(gs []group, k gkey) []rdf.TermID {
+		for _, g := range gs {
+			if g.key == k {
+				return g.vals
+			}
+		}
+		return nil
+	}
+	if t != nil && e.opts.Layout == LayoutHybrid {
+		filled := 0
+		for _, r := range rows {
+			for _, k := range cols {
+				if find(r.rem, k) != nil {
+					filled++
+				}
+			}
+		}
+		if len(cols) > 0 && float64(filled) < e.opts.Theta*float64(n*len(cols)) {
+			return e.writeBlocks(b, t)
+		}
+	}
+	e.use["table"] = true
+	isConst := make([]bool, len(cols))
+	if n >= 2 && !e.opts.NoConstants {
+		for ci, k := range cols {
+			first := find(rows[0].rem, k)
+			same := first != nil
+			for i := 1; same && i < n; i++ {
+				same = slices.Equal(first, find(rows[i].rem, k))
+			}
+			isConst[ci] = same
+		}
+		if sp.nested && !slices.Contains(isConst, false) {
+			// A nested row needs a cell: the first column stays one.
+			isConst[0] = false
+		}
+	}
+	iriFirst := !sp.nested && !hasLabel && e.iriIDs && n > 0
+	for _, r := range rows {
+		iriFirst = iriFirst && e.iriID[r.r.ent]
+	}
+	// Header.
+	b = appendIndent(b, sp.indent)
+	if sp.nested {
+		e.use["nested"] = true
+		b = append(b, e.header(sp.key)...)
+		b = append(b, ' ')
+	}
+	b = e.appendClassName(b, sp.class)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, "]{"...)
+	sep := ""
+	if !sp.nested {
+		switch {
+		case hasLabel:
+			b = append(b, e.header(sp.labelCol)...)
+		case iriFirst:
+			e.use["iriid"] = true
+			b = append(b, "@iri"...)
+		default:
+			b = append(b, "id"...)
+		}
+		if hasIRI && !iriFirst {
+			e.use["iri"] = true
+			b = append(b, ", @iri"...)
+		}
+		sep = ", "
+	}
+	for ci, k := range cols {
+		if !isConst[ci] {
+			b = append(b, sep...)
+			sep = ", "
+			b = append(b, e.header(k)...)
+		}
+	}
+	b = append(b, '}')
+	sep = " "
+	for ci, k := range cols {
+		if isConst[ci] {
+			e.use["constant"] = true
+			b = append(b, sep...)
+			sep = ", "
+			b = append(b, e.header(k)...)
+			b = append(b, '=')
+			b = e.appendCell(b, k, find(rows[0].rem, k), ctxConstant)
+		}
+	}
+	b = append(b, ":\n"...)
+	rowIndent := sp.indent + 2
+	for _, r := range rows {
+		b = appendIndent(b, rowIndent)
+		first := true
+		if !sp.nested {
+			id := e.ids[r.r.ent]
+			switch {
+			case iriFirst:
+				b = e.n.appendIRICell(b, e.term(r.r.ent).Value, ctxCell)
+			case id == "":
+				e.use["anon"] = true
+			case r.r.label:
+				b = e.appendID(b, r.r.ent, ctxCell)
+			case hasLabel:
+				e.use["slugcell"] = true
+				b = append(b, '@')
+				b = e.appendID(b, r.r.ent, ctxCell)
+			default:
+				b = e.appendID(b, r.r.ent, ctxCell)
+			}
+			if hasIRI && !iriFirst {
+				b = append(b, ", "...)
+				if tm := e.term(r.r.ent); tm.Kind == rdf.IRIKind {
+					b = e.n.appendIRICell(b, tm.Value, ctxCell)
+				}
+			}
+			first = false
+		}
+		for ci, k := range cols {
+			if isConst[ci] {
+				continue
+			}
+			if !first {
+				b = append(b, ", "...)
+			}
+			first = false
+			if vals := find(r.rem, k); vals != nil {
+				b = e.appendCell(b, k, vals, ctxCell)
+			} else {
+				e.use["empty"] = true
+			}
+		}
+		for len(b) > 0 && b[len(b)-1] == ' ' {
+			b = b[:len(b)-1]
+		}
+		b = append(b, '\n')
+		var rest []group
+		for _, g := range r.rem {
+			if !slices.Contains(cols, g.key) {
+				rest = append(rest, g)
+			}
+		}
+		if len(rest) > 0 {
+			e.use["continuation"] = true
+			b = e.appendProps04(b, rest, rowIndent+2)
+		}
+		for _, ng := range r.nested {
+			nrows := make([]row04, len(ng.rows))
+			for i, nr := range ng.rows {
+				nrows[i].r = nr
+				nrows[i].rem, nrows[i].nested = e.splitNested(nr.groups)
+			}
+			b = e.emitTable04(b, spec04{class: ng.class, nested: true, key: ng.key, indent: rowIndent + 2}, nrows, nil)
+		}
+	}
+	return b
+}
+
+// appendProps04 writes one "spec: cell" (or "spec> cell") line per group,
+// sorted by header, at the given indentation.
+func (e *encoder) appendProps04(b []byte, groups []group, indent int) []byte {
+	groups = slices.Clone(groups)
+	slices.SortFunc(groups, func(p, q group) int {
+		return strings.Compare(e.header(p.key), e.header(q.key))
+	})
+	for _, g := range groups {
+		b = appendIndent(b, indent)
+		b = append(b, e.header(g.key)...)
+		if g.key.cls == clsLink {
+			b = append(b, ' ')
+		} else {
+			b = append(b, ": "...)
+		}
+		b = e.appendCell(b, g.key, g.vals, ctxCell)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func appendIndent(b []byte, n int) []byte {
+	for range n {
+		b = append(b, ' ')
+	}
+	return b
+}
