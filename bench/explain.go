@@ -229,6 +229,9 @@ func (ex *explainer) cell(c, kind string) int {
 	}
 	construct := map[string]string{kindID: ConstructID, kindIRI: ConstructIRI, kindLink: ConstructLink,
 		kindIRIVal: ConstructIRIValue, kindLiteral: ConstructLiteral}[kind]
+	if kind == kindLink && c[0] != '"' && strings.IndexByte(c, '{') >= 0 && !strings.HasPrefix(c, "[") && !strings.HasPrefix(c, "(") {
+		return ex.add(ConstructNested, c) // Class{...}: a nested entity
+	}
 	switch c[0] {
 	case '{':
 		return ex.add(ConstructNested, c)

@@ -836,7 +836,15 @@ func (d *decoder) inlineEntity(text string, off int) (*node, error) {
 // inline04 reports whether a cell value of a 0.4 link column is a nested
 // entity written Class{...}: a bare id never holds a brace.
 func (d *decoder) inline04(s string, link bool) bool {
-	return d.v04 && link && s != "" && s[0] != '"' && s[0] != '(' && s[0] != '<' && strings.IndexByte(s, '{') > 0
+	if !d.v04 || !link || s == "" || s[0] == '"' || s[0] == '(' {
+		return false
+	}
+	if s[0] == '<' {
+		// <IRI>{...}: a class written in angle brackets.
+		_, n, msg := scanAngle(s)
+		return msg == "" && n < len(s) && s[n] == '{'
+	}
+	return strings.IndexByte(s, '{') > 0
 }
 
 func (d *decoder) addQuad(q pquad) error {

@@ -604,6 +604,23 @@ func (e *encoder) head() (gloss, dirs []byte) {
 			}
 		}
 	}
+	if e.v04 {
+		// 0.4: a class whose one table header already gives its count is
+		// not repeated in @types.
+		tables := map[rdf.TermID]int{}
+		rows := map[rdf.TermID]int{}
+		for _, part := range e.parts {
+			for _, t := range part.tables {
+				tables[t.class]++
+				rows[t.class] += len(t.rows)
+			}
+		}
+		for c, k := range typeCount {
+			if tables[c] == 1 && rows[c] == k {
+				delete(typeCount, c)
+			}
+		}
+	}
 	if len(typeCount) > 0 {
 		e.use["types"] = true
 	}

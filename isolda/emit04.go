@@ -184,7 +184,6 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			if e.term(r.r.ent).Kind == rdf.IRIKind {
 				hasIRI = true
 			} else {
-				e.use["blank"] = true
 				anon = anon || e.ids[r.r.ent] == ""
 			}
 		}
@@ -258,14 +257,18 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			}
 			isConst[ci] = same
 		}
-		if sp.nested && !slices.Contains(isConst, false) {
-			// A nested row needs a cell: the first column stays one.
+		if (sp.nested || anon) && !slices.Contains(isConst, false) {
+			// A nested or anonymous row needs a cell: the first column
+			// stays one.
 			isConst[0] = false
 		}
 	}
 	iriFirst := !sp.nested && !hasLabel && e.iriIDs && n > 0
 	for _, r := range rows {
 		iriFirst = iriFirst && e.iriID[r.r.ent]
+	}
+	if !sp.nested && !hasIRI {
+		e.use["blank"] = true // rows of blank nodes and no @iri column
 	}
 	// Header.
 	b = appendIndent(b, sp.indent)

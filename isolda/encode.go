@@ -620,9 +620,45 @@ func (e *encoder) labels() {
 		e.labelOK[s] = ok
 		count[e.term(best.val).Value]++
 	}
+	// 0.4: of the entities that share a label, the one with strictly the
+	// most outgoing triples (the entity the document is about, beside its
+	// sitelinks or namesakes) keeps it as its id.
+	var keeper map[string]rdf.TermID
+	if e.v04 {
+		out := make([]int32, n)
+		for _, q := range e.d.IDQuads() {
+			out[q[0]]++
+		}
+		keeper = map[string]rdf.TermID{}
+		tie := map[string]bool{}
+		for s := range cands {
+			if !e.labelOK[s] {
+				continue
+			}
+			l := e.term(e.labelVal[s]).Value
+			k, ok := keeper[l]
+			switch {
+			case !ok || out[s] > out[k]:
+				keeper[l], tie[l] = s, false
+			case out[s] == out[k]:
+				tie[l] = true
+			}
+		}
+		for l := range tie {
+			if tie[l] {
+				delete(keeper, l)
+			}
+		}
+	}
 	for s := range cands {
-		if e.opts.IDs == IDsSlug || (e.labelOK[s] && count[e.term(e.labelVal[s]).Value] > 1) {
+		if e.opts.IDs == IDsSlug {
 			e.labelOK[s] = false
+			continue
+		}
+		if e.labelOK[s] && count[e.term(e.labelVal[s]).Value] > 1 {
+			if k, ok := keeper[e.term(e.labelVal[s]).Value]; !ok || k != s {
+				e.labelOK[s] = false
+			}
 		}
 	}
 }
@@ -1259,6 +1295,7 @@ func (e *encoder) iriEligible() []bool {
 		}
 	}
 	ok := make([]bool, n)
+	costIRI, costSlug := make([]int, n), make([]int, n)
 	for _, id := range e.order {
 		t := e.term(id)
 		if t.Kind != rdf.IRIKind || e.labelVal[id] != 0 {
@@ -1274,17 +1311,21 @@ func (e *encoder) iriEligible() []bool {
 			slug = "node-1"
 		}
 		r := 1 + int(incoming[id])
-		ok[id] = r*tokenEstimate(s) < r*tokenEstimate(slug)+tokenEstimate(s)
+		costIRI[id], costSlug[id] = r*tokenEstimate(s), r*tokenEstimate(slug)+tokenEstimate(s)
+		// 0.3 decides entity by entity, 0.4 table by table (below).
+		ok[id] = e.v04 || costIRI[id] < costSlug[id]
 	}
 	for changed := true; changed; {
 		changed = false
 		for _, part := range e.parts {
 			for _, t := range part.tables {
 				all := t.labelCol.pred == 0
+				ci, cs := 0, 0
 				for _, r := range t.rows {
 					all = all && ok[r.ent]
+					ci, cs = ci+costIRI[r.ent], cs+costSlug[r.ent]
 				}
-				if all {
+				if all && (!e.v04 || ci <= cs) {
 					continue
 				}
 				for _, r := range t.rows {

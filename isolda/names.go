@@ -207,7 +207,7 @@ func (n *namer) appendIRICell(b []byte, iri string, ctx int) []byte {
 			return append(b, c...)
 		}
 	}
-	if !needsQuote(iri, n.v02, ctx) && !strings.HasPrefix(iri, "_:") && !strings.HasPrefix(iri, "<") {
+	if !needsQuote(iri, n.v02, ctx) && !strings.HasPrefix(iri, "_:") && !strings.HasPrefix(iri, "<") && !(n.v04 && strings.HasPrefix(iri, ":")) {
 		if i := strings.IndexByte(iri, ':'); i < 0 || n.prefixNS[iri[:i]] == "" {
 			return append(b, iri...)
 		}

@@ -140,8 +140,9 @@ var prefixStop = map[string]bool{
 // derivePrefix makes a prefix name from a namespace IRI (SPEC.md section
 // 17.3): the last word of letters and digits (split at every other
 // character, scheme excluded) that has three or more characters, starts
-// with a letter and is not a stop word, lower-cased and cut to 12 bytes;
-// "ns" when there is none.
+// with a letter and is not a stop word, lower-cased and cut to 12 bytes
+// (a camelCase word longer than 10 bytes gives its first part of three or
+// more letters); "ns" when there is none.
 func derivePrefix(ns string) string {
 	s := ns
 	if i := strings.Index(s, "://"); i >= 0 {
@@ -151,7 +152,17 @@ func derivePrefix(ns string) string {
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool { return r >= 0x80 || !isNameChar(byte(r)) || r == '-' || r == '_' })
 	for i := len(words) - 1; i >= 0; i-- {
-		w := strings.ToLower(words[i])
+		w := words[i]
+		if len(w) > 10 {
+			// A long camelCase word: its first hump (TopicCategoryCode: topic).
+			for j := 1; j < len(w); j++ {
+				if w[j] >= 'A' && w[j] <= 'Z' && w[j-1] >= 'a' && w[j-1] <= 'z' && j >= 3 {
+					w = w[:j]
+					break
+				}
+			}
+		}
+		w = strings.ToLower(w)
 		if len(w) < 3 || !(w[0] >= 'a' && w[0] <= 'z') || prefixStop[w] {
 			continue
 		}
@@ -169,8 +180,8 @@ func derivePrefix(ns string) string {
 // '_', '-', '.', single spaces between words and %XX escapes, and not end
 // with '.' or a space.
 func bareTerm04(local string) (string, bool) {
-	if local == "" {
-		return "", false
+	if local == "" || strings.IndexByte(local, ' ') >= 0 {
+		return "", false // a space in a bare term stands for %20 only
 	}
 	w := strings.ReplaceAll(local, "%20", " ")
 	first, _ := utf8.DecodeRuneInString(w)
