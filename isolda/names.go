@@ -190,11 +190,28 @@ func (n *namer) appendDatatype(b []byte, dt string) []byte {
 // appendIRICell appends an IRI as a cell value: pfx:local, the bare IRI, or
 // the IRI as a JSON string.
 func (n *namer) appendIRICell(b []byte, iri string, ctx int) []byte {
-	if n.v04 && n.vocab != "" && len(iri) > len(n.vocab) && strings.HasPrefix(iri, n.vocab) {
-		// 0.4: an IRI of the @vocab namespace is written :local.
-		if c := ":" + iri[len(n.vocab):]; !needsQuote(c, n.v02, ctx) {
-			n.use["vocabiri"] = true
-			return append(b, c...)
+	if n.v04 {
+		// 0.4: the longest namespace the IRI starts with: @vocab (:rest)
+		// or a declared or well-known prefix (pfx:rest).
+		for j := len(iri); j > 0; j-- {
+			if c := iri[j-1]; c != '/' && c != '#' && c != ':' {
+				continue
+			}
+			ns := iri[:j]
+			if ns == n.vocab && j < len(iri) {
+				if c := ":" + iri[j:]; !needsQuote(c, n.v02, ctx) {
+					n.use["vocabiri"] = true
+					return append(b, c...)
+				}
+				break
+			}
+			if p, ok := n.nsPrefix[ns]; ok {
+				if c := p + ":" + iri[j:]; !needsQuote(c, n.v02, ctx) {
+					n.use["prefix"] = true
+					return append(b, c...)
+				}
+				break
+			}
 		}
 	}
 	ns, local := splitNS(iri)

@@ -1,6 +1,8 @@
 package isolda
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -140,10 +142,20 @@ var prefixStop = map[string]bool{
 // derivePrefix makes a prefix name from a namespace IRI (SPEC.md section
 // 17.3): the last word of letters and digits (split at every other
 // character, scheme excluded) that has three or more characters, starts
-// with a letter and is not a stop word, lower-cased and cut to 12 bytes
+// with a letter and is not a stop word, lower-cased and cut to 14 bytes
 // (a camelCase word longer than 10 bytes gives its first part of three or
 // more letters); "ns" when there is none.
 func derivePrefix(ns string) string {
+	if names := prefixNames(ns); len(names) > 0 {
+		return names[0]
+	}
+	return "ns"
+}
+
+// prefixNames lists the names derivePrefix can give a namespace, best
+// first: the words that are not stop words from the last to the first,
+// then the stop words likewise.
+func prefixNames(ns string) []string {
 	s := ns
 	if i := strings.Index(s, "://"); i >= 0 {
 		s = s[i+3:]
@@ -151,27 +163,32 @@ func derivePrefix(ns string) string {
 		s = s[i+1:]
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool { return r >= 0x80 || !isNameChar(byte(r)) || r == '-' || r == '_' })
+	var good, stop []string
 	for i := len(words) - 1; i >= 0; i-- {
 		w := words[i]
 		if len(w) > 10 {
 			// A long camelCase word: its first hump (TopicCategoryCode: topic).
-			for j := 1; j < len(w); j++ {
-				if w[j] >= 'A' && w[j] <= 'Z' && w[j-1] >= 'a' && w[j-1] <= 'z' && j >= 3 {
+			for j := 3; j < len(w); j++ {
+				if w[j] >= 'A' && w[j] <= 'Z' && w[j-1] >= 'a' && w[j-1] <= 'z' {
 					w = w[:j]
 					break
 				}
 			}
 		}
 		w = strings.ToLower(w)
-		if len(w) < 3 || !(w[0] >= 'a' && w[0] <= 'z') || prefixStop[w] {
+		if len(w) < 3 || !(w[0] >= 'a' && w[0] <= 'z') {
 			continue
 		}
-		if len(w) > 12 {
-			w = w[:12]
+		if len(w) > 14 {
+			w = w[:14]
 		}
-		return w
+		if prefixStop[w] {
+			stop = append(stop, w)
+		} else {
+			good = append(good, w)
+		}
 	}
-	return "ns"
+	return append(good, stop...)
 }
 
 // bareTerm04 returns how a local name of the @vocab namespace is written
@@ -292,33 +309,49 @@ func (e *encoder) names04() {
 		e.n.nsPrefix[p[1]] = p[0]
 		e.n.implicit[p[0]] = true
 	}
-	// Uses of each namespace that is neither well known nor @vocab: one
-	// per entity IRI and graph, per distinct predicate, class and
-	// datatype, per IRI value.
-	uses := map[string]int{}
-	add := func(iri string) {
-		if ns, _ := splitNS(iri); ns != "" && ns != e.n.vocab {
-			if _, ok := e.n.nsPrefix[ns]; !ok {
-				uses[ns]++
-			}
+	e.choosePrefixes04()
+	if e.termAliases {
+		e.aliases()
+	}
+}
+
+// maxPrefixes04 bounds the prefixes a 0.4 document declares.
+const maxPrefixes04 = 64
+
+// choosePrefixes04 declares the prefixes of a 0.4 document (SPEC.md
+// section 17.3). Every IRI written in a cell (an entity's IRI, an IRI
+// value, a graph name) may use the longest declared namespace it starts
+// with, a term (predicate, class, datatype) only its own namespace. A
+// candidate is every namespace of a term and every prefix of an IRI that
+// ends in '/', '#' or ':' after the scheme; candidates are declared
+// greedily, the largest estimated saving first (tokenEstimate: each use
+// saves the namespace minus "name:", the declaration costs its line),
+// while the saving is positive.
+func (e *encoder) choosePrefixes04() {
+	terms := map[string]int{} // namespace -> distinct terms in it
+	iris := map[string]int{}  // IRI written in cells -> uses
+	seenTerm := map[rdf.TermID]bool{}
+	addTerm := func(id rdf.TermID, iri string) {
+		if id != 0 && seenTerm[id] {
+			return
+		}
+		seenTerm[id] = true
+		if _, bare := e.n.bare(iri); bare {
+			return
+		}
+		if ns, l := splitNS(iri); ns != "" && isLocal(l) {
+			terms[ns]++
 		}
 	}
 	type sg struct{ s, g rdf.TermID }
 	seenSG := map[sg]bool{}
-	seenTerm := map[rdf.TermID]bool{}
-	addTerm := func(id rdf.TermID, iri string) {
-		if !seenTerm[id] {
-			seenTerm[id] = true
-			add(iri)
-		}
-	}
 	for _, q := range e.d.IDQuads() {
 		s, p, o, g := e.term(q[0]), e.term(q[1]), e.term(q[2]), e.term(q[3])
 		if e.listNode[q[0]] {
 			if p.Value == rdf.RDFFirst {
 				switch {
 				case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
-					add(o.Value)
+					iris[o.Value]++
 				case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
 					addTerm(0, o.Datatype)
 				}
@@ -327,7 +360,7 @@ func (e *encoder) names04() {
 		}
 		if s.Kind == rdf.IRIKind && !seenSG[sg{q[0], q[3]}] {
 			seenSG[sg{q[0], q[3]}] = true
-			add(s.Value)
+			iris[s.Value]++
 		}
 		isType := q[1] == e.typeID && o.Kind == rdf.IRIKind
 		if !isType {
@@ -337,40 +370,141 @@ func (e *encoder) names04() {
 		case isType:
 			addTerm(q[2], o.Value)
 		case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
-			add(o.Value)
+			iris[o.Value]++
 		case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
-			if id, ok := e.d.Lookup(rdf.NewIRI(o.Datatype)); ok {
-				addTerm(id, o.Datatype)
-			} else {
-				add(o.Datatype)
-			}
+			id, _ := e.d.Lookup(rdf.NewIRI(o.Datatype))
+			addTerm(id, o.Datatype)
 		}
 		if g.Kind == rdf.IRIKind && !seenSG[sg{0, q[3]}] {
 			seenSG[sg{0, q[3]}] = true
-			add(g.Value)
+			iris[g.Value]++
 		}
 	}
-	namespaces := sortedKeys(uses)
-	taken := func(name string) bool {
-		_, ok := e.n.prefixNS[name]
-		return ok || reservedPrefix(name)
+	free := func(ns string) bool {
+		_, ok := e.n.nsPrefix[ns]
+		return ok || ns == e.n.vocab
 	}
-	for _, ns := range namespaces {
-		base := derivePrefix(ns)
-		name := base
-		for k := 2; taken(name); k++ {
-			name = base + strconv.Itoa(k)
+	// Candidates and the IRIs under each.
+	type cand struct {
+		ns, base  string
+		sav, decl int
+		terms     int
+		iris      []int
+		done      bool
+	}
+	byNS := map[string]*cand{}
+	var cands []*cand
+	get := func(ns string) *cand {
+		c := byNS[ns]
+		if c == nil {
+			base := derivePrefix(ns)
+			t, tn := tokenEstimate(ns), tokenEstimate(base)
+			c = &cand{ns: ns, base: base, sav: t - tn - 1, decl: t + tn + 3}
+			byNS[ns] = c
+			cands = append(cands, c)
 		}
-		// Each use writes "name:" instead of the namespace; the
-		// declaration costs its line.
-		gain := uses[ns]*(tokenEstimate(ns)-tokenEstimate(name)-1) - (tokenEstimate(ns) + tokenEstimate(name) + 3)
-		if gain <= 0 {
+		return c
+	}
+	for _, ns := range sortedKeys(terms) {
+		if !free(ns) {
+			get(ns).terms = terms[ns]
+		}
+	}
+	list := sortedKeys(iris)
+	use := make([]int, len(list))
+	have := make([]int, len(list)) // saving of the best namespace so far
+	for i, iri := range list {
+		use[i] = iris[iri]
+		start := strings.Index(iri, "://")
+		if start < 0 {
+			start = strings.IndexByte(iri, ':')
+		} else {
+			start += 3
+		}
+		if start < 0 {
 			continue
 		}
-		e.n.prefixNS[name] = ns
-		e.n.nsPrefix[ns] = name
+		for j := start + 1; j <= len(iri); j++ {
+			if c := iri[j-1]; c != '/' && c != '#' && c != ':' {
+				continue
+			}
+			ns := iri[:j]
+			if free(ns) {
+				have[i] = max(have[i], tokenEstimate(ns)-tokenEstimate(e.n.nsPrefix[ns])-1)
+				continue
+			}
+			c := get(ns)
+			c.iris = append(c.iris, i)
+		}
 	}
-	if e.termAliases {
-		e.aliases()
+	// Greedy: declare the candidate with the largest positive gain.
+	for picked := 0; picked < maxPrefixes04; picked++ {
+		var best *cand
+		bestGain := 0
+		for _, c := range cands {
+			if c.done || (c.terms == 0 && len(c.iris) == 1 && use[c.iris[0]] < 2) {
+				continue // one use never pays for a declaration
+			}
+			gain := c.terms*c.sav - c.decl
+			for _, i := range c.iris {
+				if d := c.sav - have[i]; d > 0 {
+					gain += use[i] * d
+				}
+			}
+			if gain > bestGain || (gain == bestGain && best != nil && gain > 0 && c.ns < best.ns) {
+				best, bestGain = c, gain
+			}
+		}
+		if best == nil {
+			break
+		}
+		best.done = true
+		for _, i := range best.iris {
+			have[i] = max(have[i], best.sav)
+		}
 	}
+	// Names: the most used namespace first (ties in bytewise order) takes
+	// its first free derived name; a number is added only when all are
+	// taken.
+	var chosen []*cand
+	for _, c := range cands {
+		if c.done {
+			chosen = append(chosen, c)
+		}
+	}
+	total := func(c *cand) int {
+		n := c.terms
+		for _, i := range c.iris {
+			n += use[i]
+		}
+		return n
+	}
+	slices.SortFunc(chosen, func(a, b *cand) int {
+		if ta, tb := total(a), total(b); ta != tb {
+			return cmp.Compare(tb, ta)
+		}
+		return strings.Compare(a.ns, b.ns)
+	})
+	for _, c := range chosen {
+		name := ""
+		for _, w := range prefixNames(c.ns) {
+			if !e.prefixTaken(w) {
+				name = w
+				break
+			}
+		}
+		for k := 2; name == ""; k++ {
+			if w := c.base + strconv.Itoa(k); !e.prefixTaken(w) {
+				name = w
+			}
+		}
+		e.n.prefixNS[name] = c.ns
+		e.n.nsPrefix[c.ns] = name
+	}
+}
+
+// prefixTaken reports whether a prefix name is in use or reserved.
+func (e *encoder) prefixTaken(name string) bool {
+	_, ok := e.n.prefixNS[name]
+	return ok || reservedPrefix(name)
 }
