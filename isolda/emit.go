@@ -616,8 +616,8 @@ func (e *encoder) head() (gloss, dirs []byte) {
 			}
 		}
 		for c, k := range typeCount {
-			if tables[c] == 1 && rows[c] == k {
-				delete(typeCount, c)
+			if tables[c] == 1 && rows[c] == k || k == 1 {
+				delete(typeCount, c) // nor a class of one entity
 			}
 		}
 	}

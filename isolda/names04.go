@@ -328,14 +328,17 @@ const maxPrefixes04 = 64
 // saves the namespace minus "name:", the declaration costs its line),
 // while the saving is positive.
 func (e *encoder) choosePrefixes04() {
-	terms := map[string]int{} // namespace -> distinct terms in it
+	terms := map[string]int{} // namespace -> estimated writings of its terms
 	iris := map[string]int{}  // IRI written in cells -> uses
-	seenTerm := map[rdf.TermID]bool{}
+	// A term is written in table headers and on property lines: count
+	// each use up to termUses (a header column is written once).
+	const termUses = 4
+	seenTerm := map[rdf.TermID]int{}
 	addTerm := func(id rdf.TermID, iri string) {
-		if id != 0 && seenTerm[id] {
+		if id != 0 && seenTerm[id] >= termUses {
 			return
 		}
-		seenTerm[id] = true
+		seenTerm[id]++
 		if _, bare := e.n.bare(iri); bare {
 			return
 		}
