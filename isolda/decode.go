@@ -500,6 +500,11 @@ func (d *decoder) parseSuffix(c colSpec, s string, off int) (colSpec, int, error
 			j++
 		}
 		tag := s[n+1 : j]
+		if tag == "" && d.v04 {
+			c.kind = clsLangAny // p@: each value carries its language
+			n = j
+			break
+		}
 		if l, dir, ok := strings.Cut(tag, "--"); ok {
 			if dir != "ltr" && dir != "rtl" {
 				return c, 0, d.errAt(off+n, "expected --ltr or --rtl after the language tag")
@@ -595,6 +600,8 @@ func (d *decoder) splitTop(s string, off int, sep byte) ([]string, []int, error)
 }
 
 type val struct {
+	lang   string // language tag and direction of a p@ value (0.4)
+	dir    string
 	text   string
 	quoted bool
 	inline bool // {p: v, ...}
@@ -814,7 +821,7 @@ func (d *decoder) inlineEntity(text string, off int) (*node, error) {
 			if rest == "" {
 				return nil, d.errAt(offs[i]+m, "expected a value")
 			}
-			vals, err := d.parseCell(rest, offs[i]+m, c.kind == clsLink)
+			vals, err := d.cell(rest, offs[i]+m, c)
 			if err != nil {
 				return nil, err
 			}
@@ -899,6 +906,12 @@ func (d *decoder) addValues(s *node, c colSpec, vals []val) error {
 			q.o = rdf.NewLangString(v.text, c.lang)
 			if c.dir != "" {
 				q.o.Dir = c.dir
+				q.o.Datatype = rdf.RDFDirLangString
+			}
+		case clsLangAny:
+			q.o = rdf.NewLangString(v.text, v.lang)
+			if v.dir != "" {
+				q.o.Dir = v.dir
 				q.o.Datatype = rdf.RDFDirLangString
 			}
 		case clsTyped:
@@ -1035,7 +1048,7 @@ func (d *decoder) parseHeader(s string, base int, nested bool) (tableHeader, err
 			if m >= len(p) || p[m] != '=' {
 				return h, d.errAt(offs[i]+m, "expected '=' after the constant's property")
 			}
-			vals, err := d.parseCell(p[m+1:], offs[i]+m+1, c.kind == clsLink)
+			vals, err := d.cell(p[m+1:], offs[i]+m+1, c)
 			if err != nil {
 				return h, err
 			}
@@ -1154,7 +1167,7 @@ func (d *decoder) blockProp(s string, off int) error {
 	if rest == "" {
 		return d.errAt(off+m, "expected a value")
 	}
-	vals, err := d.parseCell(rest, off+m, c.kind == clsLink)
+	vals, err := d.cell(rest, off+m, c)
 	if err != nil {
 		return err
 	}
@@ -1235,7 +1248,7 @@ func (d *decoder) tableRow(s string, off int) error {
 		if d.cols[i].kind == colAtIRI {
 			continue
 		}
-		vals, err := d.parseCell(cells[i], offs[i], d.cols[i].kind == clsLink)
+		vals, err := d.cell(cells[i], offs[i], d.cols[i])
 		if err != nil {
 			return err
 		}
@@ -1383,7 +1396,7 @@ func (d *decoder) nestedRow(f *nestFrame, s string, off int) error {
 		}
 	}
 	for i, c := range f.h.cols {
-		vals, err := d.parseCell(cells[i], offs[i], c.kind == clsLink)
+		vals, err := d.cell(cells[i], offs[i], c)
 		if err != nil {
 			return err
 		}
@@ -1417,7 +1430,7 @@ func (d *decoder) anonRow(cells []string, offs []int) error {
 			}
 			continue
 		}
-		vals, err := d.parseCell(cells[i], offs[i], c.kind == clsLink)
+		vals, err := d.cell(cells[i], offs[i], c)
 		if err != nil {
 			return err
 		}
@@ -1431,4 +1444,80 @@ func (d *decoder) anonRow(cells []string, offs []int) error {
 		}
 	}
 	return nil
+}
+
+// cell parses a cell of column c: a p@ cell (0.4) holds values that each
+// end with their language, any other cell is read by parseCell.
+func (d *decoder) cell(s string, off int, c colSpec) ([]val, error) {
+	if c.kind != clsLangAny {
+		return d.parseCell(s, off, c.kind == clsLink)
+	}
+	if s == "" {
+		return nil, nil
+	}
+	parts, offs := []string{s}, []int{off}
+	if s[0] == '[' {
+		end := strings.IndexByte(s, ']')
+		if end < 0 {
+			return nil, d.errAt(off, "expected [N] followed by N values")
+		}
+		n, err := strconv.Atoi(s[1:end])
+		if err != nil || n < 1 || s[1] == '+' || s[1] == '-' {
+			return nil, d.errAt(off+1, "expected a count in [N]")
+		}
+		if end+1 >= len(s) || s[end+1] != ' ' {
+			return nil, d.errAt(off+end+1, "expected a space after [N]")
+		}
+		if parts, offs, err = d.splitTop(s[end+2:], off+end+2, '|'); err != nil {
+			return nil, err
+		}
+		if len(parts) != n {
+			return nil, d.errAt(off, "[%d] announces %d values but %d follow", n, n, len(parts))
+		}
+	}
+	out := make([]val, len(parts))
+	for i, p := range parts {
+		v, err := d.langValue(p, offs[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// langValue reads text@tag (the tag after the last '@') or "text"@tag,
+// with an optional --ltr or --rtl after the tag.
+func (d *decoder) langValue(p string, off int) (val, error) {
+	var text, rest string
+	if strings.HasPrefix(p, `"`) {
+		t, n, msg := unquote(p)
+		if msg != "" {
+			return val{}, d.errAt(off+n, "%s", msg)
+		}
+		text, rest = t, p[n:]
+		if !strings.HasPrefix(rest, "@") {
+			return val{}, d.errAt(off+n, "expected @ and a language tag after the quoted value")
+		}
+		rest = rest[1:]
+	} else {
+		i := strings.LastIndexByte(p, '@')
+		if i <= 0 {
+			return val{}, d.errAt(off, "expected a value followed by @ and its language tag")
+		}
+		text, rest = p[:i], p[i+1:]
+	}
+	v := val{text: text, off: off}
+	tag := rest
+	if l, dir, ok := strings.Cut(tag, "--"); ok {
+		if dir != "ltr" && dir != "rtl" {
+			return val{}, d.errAt(off+len(p)-len(rest), "expected --ltr or --rtl after the language tag")
+		}
+		tag, v.dir = l, dir
+	}
+	if !validLang(tag) {
+		return val{}, d.errAt(off+len(p)-len(rest), "expected a language tag after '@'")
+	}
+	v.lang = tag
+	return v, nil
 }

@@ -77,6 +77,9 @@ func (e *encoder) header(k gkey) string {
 		e.use["typed"] = true
 	case clsType:
 		e.use["a"] = true
+	case clsLangAny:
+		b = append(b, '@')
+		e.use["langs"] = true
 	}
 	h := string(b)
 	e.headers[k] = h
@@ -112,6 +115,14 @@ func (e *encoder) appendValue(b []byte, k gkey, v rdf.TermID, ctx int) []byte {
 		b = e.n.appendIRICell(b, t.Value, ctx)
 	case clsType:
 		return e.n.appendTerm(b, t.Value)
+	case clsLangAny:
+		b = appendText(b, t.Value, e.v02, ctx)
+		b = append(b, '@')
+		b = append(b, t.Lang...)
+		if t.Dir != "" {
+			b = append(b, "--"...)
+			b = append(b, t.Dir...)
+		}
 	default:
 		b = appendText(b, t.Value, e.v02, ctx)
 	}
@@ -177,6 +188,7 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 		if ie.main != 0 {
 			b = e.n.appendTerm(b, e.term(ie.main).Value)
 		}
+		groups = mergeLangs(groups)
 	} else if ie.main != 0 {
 		typeKey := gkey{pred: e.typeID, cls: clsType}
 		i := slices.IndexFunc(groups, func(g group) bool { return g.key == typeKey })

@@ -372,7 +372,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 		}
 		if len(rest) > 0 {
 			e.use["continuation"] = true
-			b = e.appendProps04(b, rest, rowIndent+2)
+			b = e.appendProps04(b, mergeLangs(rest), rowIndent+2)
 		}
 		for _, ng := range r.nested {
 			nrows := make([]row04, len(ng.rows))
@@ -412,4 +412,32 @@ func appendIndent(b []byte, n int) []byte {
 		b = append(b, ' ')
 	}
 	return b
+}
+
+// mergeLangs joins the language groups of a predicate that has values in
+// two or more languages into one p@ group, values ordered by language tag,
+// direction, then term order (SPEC.md section 17.7).
+func mergeLangs(gs []group) []group {
+	tags := map[rdf.TermID]int{}
+	for _, g := range gs {
+		if g.key.cls == clsLang {
+			tags[g.key.pred]++
+		}
+	}
+	var out []group
+	merged := map[rdf.TermID]int{} // predicate -> index in out
+	for _, g := range gs {
+		if g.key.cls != clsLang || tags[g.key.pred] < 2 {
+			out = append(out, g)
+			continue
+		}
+		i, ok := merged[g.key.pred]
+		if !ok {
+			i = len(out)
+			merged[g.key.pred] = i
+			out = append(out, group{key: gkey{pred: g.key.pred, cls: clsLangAny}})
+		}
+		out[i].vals = append(out[i].vals, g.vals...)
+	}
+	return out
 }

@@ -21,6 +21,7 @@ const (
 	clsPlain            // xsd:string
 	clsLang             // language-tagged string
 	clsTyped            // any other datatype
+	clsLangAny          // 0.4: language-tagged strings, each value with its tag (p@)
 )
 
 // gkey is a column: a predicate and a value class.

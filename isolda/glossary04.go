@@ -33,6 +33,7 @@ var glossary04 = []struct{ flag, text string }{
 	{"empty", "# Empty cell: no value."},
 	{"typed", "# p:int, p:xsd:gYear, p:iri: type of p's values."},
 	{"lang", "# p@en: text in that language."},
+	{"langs", "# p@: each value ends with @ and its language."},
 	{"constant", "# p=v after a header: every row has p = v."},
 	{"continuation", "# Indented p: v: one more property of the row above."},
 	{"extra", "# ~extra: lists more properties of entities from the tables above, by id."},
