@@ -15,13 +15,13 @@ import (
 
 // Value classes of a column (SPEC.md, "Columns and value classes").
 const (
-	clsLink  = iota + 1 // an entity, written by its id
-	clsIRI              // an IRI that is not an entity
-	clsType             // an rdf:type class (the "a" column)
-	clsPlain            // xsd:string
-	clsLang             // language-tagged string
-	clsTyped            // any other datatype
-	clsLangAny          // 0.4: language-tagged strings, each value with its tag (p@)
+	clsLink    = iota + 1 // an entity, written by its id
+	clsIRI                // an IRI that is not an entity
+	clsType               // an rdf:type class (the "a" column)
+	clsPlain              // xsd:string
+	clsLang               // language-tagged string
+	clsTyped              // any other datatype
+	clsLangAny            // 0.4: language-tagged strings, each value with its tag (p@)
 )
 
 // gkey is a column: a predicate and a value class.
