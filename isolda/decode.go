@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -38,6 +39,7 @@ func DecodeWith(r io.Reader, opts DecodeOptions) (*rdf.Dataset, error) {
 const (
 	colID    = iota + 100 // "id": the first cell is only the id
 	colAtIRI              // "@iri"
+	colGraph              // "@graph" (0.4): the graph of the row's quads
 )
 
 type colSpec struct {
@@ -97,6 +99,10 @@ type decoder struct {
 
 	graph  rdf.Term
 	graphN *node
+	// The graph of the current @graph section; graph and graphN differ
+	// from it while a row with a @graph cell (0.4) is read.
+	secGraph  rdf.Term
+	secGraphN *node
 
 	// current section
 	state    int // 0 top, 1 table, 2 extra, 3 ignored (~in)
@@ -238,6 +244,7 @@ func (d *decoder) endSection() error {
 	if err := d.closeNested(0); err != nil {
 		return err
 	}
+	d.graph, d.graphN = d.secGraph, d.secGraphN
 	if err := d.finishEntity(); err != nil {
 		return err
 	}
@@ -357,12 +364,14 @@ func (d *decoder) directive(s string) error {
 				return err
 			}
 			d.graph, d.graphN = rdf.Term{}, d.ref(id)
+			d.secGraph, d.secGraphN = d.graph, d.graphN
 		} else {
 			v, quoted, err := d.oneValue(rest, off)
 			if err != nil {
 				return err
 			}
 			d.graph, d.graphN = rdf.NewIRI(d.expandIRI(v, quoted)), nil
+			d.secGraph, d.secGraphN = d.graph, d.graphN
 		}
 	default:
 		return d.errAt(0, "expected a directive: @vocab, @prefix, @term, @types, @graph or @isolda")
@@ -467,6 +476,8 @@ func (d *decoder) parseTerm(s string, off int) (string, int, error) {
 func (d *decoder) parseSpec(s string, off int) (colSpec, int, error) {
 	delim := func(i int) bool { return i >= len(s) || strings.IndexByte(",}= :", s[i]) >= 0 }
 	switch {
+	case d.v04 && strings.HasPrefix(s, "@graph") && delim(6):
+		return colSpec{kind: colGraph}, 6, nil
 	case strings.HasPrefix(s, "@iri") && delim(4):
 		return colSpec{kind: colAtIRI}, 4, nil
 	case strings.HasPrefix(s, "id") && delim(2) && (len(s) == 2 || s[2] != ':'):
@@ -1006,8 +1017,10 @@ func (d *decoder) parseHeader(s string, base int, nested bool) (tableHeader, err
 			return h, err
 		}
 		switch {
-		case nested && (c.kind == colID || c.kind == colAtIRI):
-			return h, d.errAt(base+pos, "a nested table has no id or @iri column")
+		case nested && (c.kind == colID || c.kind == colAtIRI || c.kind == colGraph):
+			return h, d.errAt(base+pos, "a nested table has no id, @iri or @graph column")
+		case c.kind == colGraph && (len(h.cols) == 0 || slices.ContainsFunc(h.cols, func(x colSpec) bool { return x.kind == colGraph })):
+			return h, d.errAt(base+pos, "@graph is a column after the first, once")
 		case len(h.cols) == 0 && !nested:
 			if c.kind != colID && c.kind != colAtIRI && c.kind != clsPlain && c.kind != clsLang {
 				return h, d.errAt(base+pos, "expected id, @iri or a label column as the first column")
@@ -1042,8 +1055,8 @@ func (d *decoder) parseHeader(s string, base int, nested bool) (tableHeader, err
 			if err != nil {
 				return h, err
 			}
-			if c.kind == colID || c.kind == colAtIRI {
-				return h, d.errAt(offs[i], "id and @iri cannot be constants")
+			if c.kind == colID || c.kind == colAtIRI || c.kind == colGraph {
+				return h, d.errAt(offs[i], "id, @iri and @graph cannot be constants")
 			}
 			if m >= len(p) || p[m] != '=' {
 				return h, d.errAt(offs[i]+m, "expected '=' after the constant's property")
@@ -1186,6 +1199,9 @@ func (d *decoder) tableRow(s string, off int) error {
 	if len(cells) != len(d.cols) {
 		return d.errAt(off, "expected %d cells, found %d", len(d.cols), len(cells))
 	}
+	if err := d.rowGraph(cells, offs); err != nil {
+		return err
+	}
 	// First cell: the id, maybe also the label.
 	first, fo := cells[0], offs[0]
 	if first == "" && d.v04 && d.cols[0].kind != colAtIRI {
@@ -1245,7 +1261,7 @@ func (d *decoder) tableRow(s string, off int) error {
 		}
 	}
 	for i := 1; i < len(d.cols); i++ {
-		if d.cols[i].kind == colAtIRI {
+		if d.cols[i].kind == colAtIRI || d.cols[i].kind == colGraph {
 			continue
 		}
 		vals, err := d.cell(cells[i], offs[i], d.cols[i])
@@ -1424,6 +1440,9 @@ func (d *decoder) anonRow(cells []string, offs []int) error {
 	}
 	for i := 1; i < len(d.cols); i++ {
 		c := d.cols[i]
+		if c.kind == colGraph {
+			continue
+		}
 		if c.kind == colAtIRI {
 			if cells[i] != "" {
 				return d.errAt(offs[i], "a row with an empty first cell is a blank node: its @iri must be empty")
@@ -1520,4 +1539,33 @@ func (d *decoder) langValue(p string, off int) (val, error) {
 	}
 	v.lang = tag
 	return v, nil
+}
+
+// rowGraph sets the graph of a row's quads from its @graph cell (0.4): an
+// IRI value, _: and the id of a blank node, or empty for the graph of the
+// section.
+func (d *decoder) rowGraph(cells []string, offs []int) error {
+	for i, c := range d.cols {
+		if c.kind != colGraph {
+			continue
+		}
+		d.graph, d.graphN = d.secGraph, d.secGraphN
+		v := cells[i]
+		switch {
+		case v == "":
+		case strings.HasPrefix(v, "_:"):
+			id, err := d.wholeText(v[2:], offs[i]+2)
+			if err != nil {
+				return err
+			}
+			d.graph, d.graphN = rdf.Term{}, d.ref(id)
+		default:
+			iri, quoted, err := d.oneValue(v, offs[i])
+			if err != nil {
+				return err
+			}
+			d.graph, d.graphN = rdf.NewIRI(d.expandIRI(iri, quoted)), nil
+		}
+	}
+	return nil
 }

@@ -178,8 +178,9 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 	count := map[gkey]int{}
 	var keys []gkey
 	anon := false
-	hasIRI := false
+	hasIRI, hasGraph := false, false
 	for _, r := range rows {
+		hasGraph = hasGraph || e.graphCol && r.r.graph != 0
 		if !sp.nested {
 			if e.term(r.r.ent).Kind == rdf.IRIKind {
 				hasIRI = true
@@ -296,6 +297,10 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			e.use["iri"] = true
 			b = append(b, ", @iri"...)
 		}
+		if hasGraph {
+			e.use["graphcol"] = true
+			b = append(b, ", @graph"...)
+		}
 		sep = ", "
 	}
 	for ci, k := range cols {
@@ -342,6 +347,12 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 				b = append(b, ", "...)
 				if tm := e.term(r.r.ent); tm.Kind == rdf.IRIKind {
 					b = e.n.appendIRICell(b, tm.Value, ctxCell)
+				}
+			}
+			if hasGraph {
+				b = append(b, ", "...)
+				if r.r.graph != 0 {
+					b = e.appendGraphName(b, r.r.graph)
 				}
 			}
 			first = false
@@ -440,4 +451,14 @@ func mergeLangs(gs []group) []group {
 		out[i].vals = append(out[i].vals, g.vals...)
 	}
 	return out
+}
+
+// appendGraphName writes a graph name as a @graph line or cell holds it:
+// an IRI value, or _: and the id of a blank node.
+func (e *encoder) appendGraphName(b []byte, g rdf.TermID) []byte {
+	if t := e.term(g); t.Kind == rdf.BlankKind {
+		b = append(b, "_:"...)
+		return e.appendID(b, g, ctxCell)
+	}
+	return e.n.appendIRICell(b, e.term(g).Value, ctxCell)
 }

@@ -41,7 +41,8 @@ type group struct {
 type row struct {
 	ent    rdf.TermID
 	groups []group
-	label  bool // the first cell is the entity's label (label column)
+	label  bool       // the first cell is the entity's label (label column)
+	graph  rdf.TermID // 0.4 @graph column: the graph of the row's quads
 }
 
 type table struct {
@@ -70,12 +71,13 @@ type graphPart struct {
 }
 
 type encoder struct {
-	d     *rdf.Dataset
-	opts  Options
-	v02   quoting // quoting rules of the version
-	qLink quoting // quoting rules of link values (ids): also '(' and '<' in 0.3
-	ver   string
-	v04   bool // ISOLDA 0.4 (SPEC.md section 17)
+	d        *rdf.Dataset
+	opts     Options
+	v02      quoting // quoting rules of the version
+	qLink    quoting // quoting rules of link values (ids): also '(' and '<' in 0.3
+	ver      string
+	v04      bool // ISOLDA 0.4 (SPEC.md section 17)
+	graphCol bool // 0.4: named graphs as a @graph column instead of sections
 
 	// Token-saving options of 0.3 (SPEC.md section 15).
 	iriIDs, dtPrefixes bool
@@ -162,7 +164,39 @@ func encodeParts(d *rdf.Dataset, opts Options) (gloss, body []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	e, err := prepare(cropped, opts, anchor)
+	gloss, body, err = encodeMode(cropped, opts, anchor, false)
+	if err != nil || !hasNamedGraph(cropped) {
+		return gloss, body, err
+	}
+	if ver, _ := opts.version(); ver != V04 || (opts.Layout != "" && opts.Layout != LayoutTable) {
+		return gloss, body, nil
+	}
+	// 0.4: named graphs as sections or as a @graph column, whichever the
+	// token estimate finds smaller (sections on a tie).
+	g2, b2, err := encodeMode(cropped, opts, anchor, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tokenEstimate(string(g2))+tokenEstimate(string(b2)) < tokenEstimate(string(gloss))+tokenEstimate(string(body)) {
+		return g2, b2, nil
+	}
+	return gloss, body, nil
+}
+
+// hasNamedGraph reports whether d has a quad in a named graph.
+func hasNamedGraph(d *rdf.Dataset) bool {
+	for _, q := range d.IDQuads() {
+		if q[3] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// encodeMode encodes d with named graphs as sections or (graphCol, 0.4)
+// as a @graph column.
+func encodeMode(d *rdf.Dataset, opts Options, anchor rdf.Term, graphCol bool) (gloss, body []byte, err error) {
+	e, err := prepareMode(d, opts, anchor, graphCol)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -185,6 +219,11 @@ func encodeParts(d *rdf.Dataset, opts Options) (gloss, body []byte, err error) {
 // prepare runs every step of the encoder up to writing: order, names, ids
 // and layout. anchor, when set, is the first start of the search.
 func prepare(d *rdf.Dataset, opts Options, anchor rdf.Term) (*encoder, error) {
+	return prepareMode(d, opts, anchor, false)
+}
+
+// prepareMode is prepare with named graphs as a @graph column (0.4).
+func prepareMode(d *rdf.Dataset, opts Options, anchor rdf.Term, graphCol bool) (*encoder, error) {
 	ver, err := opts.version()
 	if err != nil {
 		return nil, err
@@ -209,6 +248,7 @@ func prepare(d *rdf.Dataset, opts Options, anchor rdf.Term) (*encoder, error) {
 		iriIDs: v02 && (v03 || opts.IRIIDs), dtPrefixes: v02 && opts.DatatypePrefixes, lists: v03,
 		continuation: opts.Continuation || v03}
 	e.n.v04 = v04
+	e.graphCol = graphCol && v04
 	if v04 {
 		e.n.use = e.use
 	}
@@ -915,6 +955,19 @@ func (e *encoder) layout() {
 		}
 		return e.cmpNode(a, b)
 	}
+	if e.graphCol {
+		// 0.4 @graph column: one part; a row per entity and graph, in
+		// document order, then graph order.
+		slices.SortFunc(idx, func(a, b int) int {
+			qa, qb := qs[a], qs[b]
+			if c := cmp.Compare(e.pos[qa[0]], e.pos[qb[0]]); c != 0 {
+				return c
+			}
+			return cmpGraph(qa[3], qb[3])
+		})
+		e.parts = []graphPart{e.layoutGraph(0, qs, idx)}
+		return
+	}
 	slices.SortFunc(idx, func(a, b int) int {
 		qa, qb := qs[a], qs[b]
 		if c := cmpGraph(qa[3], qb[3]); c != 0 {
@@ -936,16 +989,17 @@ func (e *encoder) layout() {
 func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPart {
 	type subj struct {
 		id    rdf.TermID
+		graph rdf.TermID
 		quads []int
 	}
 	var subs []subj
 	for i := 0; i < len(idx); {
-		s := qs[idx[i]][0]
+		s, sg := qs[idx[i]][0], qs[idx[i]][3]
 		j := i
-		for j < len(idx) && qs[idx[j]][0] == s {
+		for j < len(idx) && qs[idx[j]][0] == s && qs[idx[j]][3] == sg {
 			j++
 		}
-		subs = append(subs, subj{s, idx[i:j]})
+		subs = append(subs, subj{s, sg, idx[i:j]})
 		i = j
 	}
 	// Entities per class in this graph.
@@ -981,7 +1035,7 @@ func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPar
 				}
 			}
 		}
-		r := &row{ent: s.id}
+		r := &row{ent: s.id, graph: s.graph}
 		kvs = kvs[:0]
 		for _, k := range s.quads {
 			q := qs[k]
@@ -1299,7 +1353,8 @@ func (e *encoder) iriEligible() []bool {
 	costIRI, costSlug := make([]int, n), make([]int, n)
 	for _, id := range e.order {
 		t := e.term(id)
-		if t.Kind != rdf.IRIKind || e.labelVal[id] != 0 {
+		// 0.4: also an entity whose label is not its id (shared labels).
+		if t.Kind != rdf.IRIKind || e.labelVal[id] != 0 && (!e.v04 || e.labelOK[id]) {
 			continue
 		}
 		s := e.iriText(t.Value)

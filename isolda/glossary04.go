@@ -39,4 +39,5 @@ var glossary04 = []struct{ flag, text string }{
 	{"extra", "# ~extra: lists more properties of entities from the tables above, by id."},
 	{"in", "# ~in: lists, for each entity that two or more links point to, the entities that link to it: p< a | b means a and b have p> to it."},
 	{"graph", "# @graph g: what follows is in graph g."},
+	{"graphcol", "# @graph column: the graph of the row's statements (empty: the default graph)."},
 }

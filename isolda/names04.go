@@ -153,8 +153,9 @@ func derivePrefix(ns string) string {
 }
 
 // prefixNames lists the names derivePrefix can give a namespace, best
-// first: the words that are not stop words from the last to the first,
-// then the stop words likewise.
+// first: the words of three or more characters that are not stop words
+// from the last to the first (a number of one or two digits joined to the
+// word before it), then the words of two letters, then the stop words.
 func prefixNames(ns string) []string {
 	s := ns
 	if i := strings.Index(s, "://"); i >= 0 {
@@ -163,9 +164,16 @@ func prefixNames(ns string) []string {
 		s = s[i+1:]
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool { return r >= 0x80 || !isNameChar(byte(r)) || r == '-' || r == '_' })
-	var good, stop []string
+	var good, short, stop []string
 	for i := len(words) - 1; i >= 0; i-- {
 		w := words[i]
+		if len(w) <= 2 && w[0] >= '0' && w[0] <= '9' && i > 0 {
+			// A version number joins the word before it (vocab-dcat-3: dcat3).
+			if p := strings.ToLower(words[i-1]); len(p) >= 3 && !prefixStop[p] && p[0] >= 'a' && p[0] <= 'z' {
+				good = append(good, p+w)
+			}
+			continue
+		}
 		if len(w) > 10 {
 			// A long camelCase word: its first hump (TopicCategoryCode: topic).
 			for j := 3; j < len(w); j++ {
@@ -176,7 +184,11 @@ func prefixNames(ns string) []string {
 			}
 		}
 		w = strings.ToLower(w)
-		if len(w) < 3 || !(w[0] >= 'a' && w[0] <= 'z') {
+		if len(w) < 2 || !(w[0] >= 'a' && w[0] <= 'z') {
+			continue
+		}
+		if len(w) == 2 {
+			short = append(short, w)
 			continue
 		}
 		if len(w) > 14 {
@@ -188,7 +200,7 @@ func prefixNames(ns string) []string {
 			good = append(good, w)
 		}
 	}
-	return append(good, stop...)
+	return append(append(good, short...), stop...)
 }
 
 // bareTerm04 returns how a local name of the @vocab namespace is written
