@@ -810,6 +810,15 @@ func (d *decoder) inlineEntity(text string, off int) (*node, error) {
 			return nil, err
 		}
 		for i, p := range props {
+			if v, ok := strings.CutPrefix(p, "@iri: "); ok && d.v04 && i == 0 {
+				// 0.4: a nested IRI entity.
+				iri, q, err := d.oneValue(v, offs[i]+6)
+				if err != nil {
+					return nil, err
+				}
+				n.hasIRI, n.iri = true, d.expandIRI(iri, q)
+				continue
+			}
 			c, m, err := d.parseSpec(p, offs[i])
 			if err != nil {
 				return nil, err
@@ -1017,8 +1026,10 @@ func (d *decoder) parseHeader(s string, base int, nested bool) (tableHeader, err
 			return h, err
 		}
 		switch {
-		case nested && (c.kind == colID || c.kind == colAtIRI || c.kind == colGraph):
-			return h, d.errAt(base+pos, "a nested table has no id, @iri or @graph column")
+		case nested && (c.kind == colID || c.kind == colGraph):
+			return h, d.errAt(base+pos, "a nested table has no id or @graph column")
+		case nested && c.kind == colAtIRI && len(h.cols) > 0:
+			return h, d.errAt(base+pos, "@iri can only be the first column of a nested table")
 		case c.kind == colGraph && (len(h.cols) == 0 || slices.ContainsFunc(h.cols, func(x colSpec) bool { return x.kind == colGraph })):
 			return h, d.errAt(base+pos, "@graph is a column after the first, once")
 		case len(h.cols) == 0 && !nested:
@@ -1027,7 +1038,7 @@ func (d *decoder) parseHeader(s string, base int, nested bool) (tableHeader, err
 			}
 		case c.kind == colID:
 			return h, d.errAt(base+pos, "id can only be the first column")
-		case c.kind == colAtIRI && h.cols[0].kind == colAtIRI:
+		case c.kind == colAtIRI && len(h.cols) > 0 && h.cols[0].kind == colAtIRI:
 			return h, d.errAt(base+pos, "@iri is already the first column")
 		}
 		h.cols = append(h.cols, c)
@@ -1403,6 +1414,13 @@ func (d *decoder) nestedRow(f *nestFrame, s string, off int) error {
 	}
 	n := &node{defined: true}
 	f.row = n
+	if len(f.h.cols) > 0 && f.h.cols[0].kind == colAtIRI && cells[0] != "" {
+		v, q, err := d.oneValue(cells[0], offs[0])
+		if err != nil {
+			return err
+		}
+		n.hasIRI, n.iri = true, d.expandIRI(v, q)
+	}
 	if err := d.addQuad(pquad{s: f.parent, p: f.pred, on: n}); err != nil {
 		return err
 	}
@@ -1412,6 +1430,9 @@ func (d *decoder) nestedRow(f *nestFrame, s string, off int) error {
 		}
 	}
 	for i, c := range f.h.cols {
+		if c.kind == colAtIRI {
+			continue
+		}
 		vals, err := d.cell(cells[i], offs[i], c)
 		if err != nil {
 			return err

@@ -202,8 +202,16 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 		return strings.Compare(e.header(p.key), e.header(q.key))
 	})
 	b = append(b, '{')
+	sep := ""
+	if t := e.term(v); t.Kind == rdf.IRIKind {
+		// 0.4: a nested IRI entity gives its IRI first.
+		e.use["iri"] = true
+		b = append(b, "@iri: "...)
+		b = e.n.appendIRICell(b, t.Value, ctxCell)
+		sep = ", "
+	}
 	for i, g := range groups {
-		if i > 0 {
+		if i > 0 || sep != "" {
 			b = append(b, ", "...)
 		}
 		b = append(b, e.header(g.key)...)

@@ -181,12 +181,10 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 	hasIRI, hasGraph := false, false
 	for _, r := range rows {
 		hasGraph = hasGraph || e.graphCol && r.r.graph != 0
-		if !sp.nested {
-			if e.term(r.r.ent).Kind == rdf.IRIKind {
-				hasIRI = true
-			} else {
-				anon = anon || e.ids[r.r.ent] == ""
-			}
+		if e.term(r.r.ent).Kind == rdf.IRIKind {
+			hasIRI = true
+		} else if !sp.nested {
+			anon = anon || e.ids[r.r.ent] == ""
 		}
 		for _, g := range r.rem {
 			if hasLabel && g.key == sp.labelCol {
@@ -283,6 +281,11 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 	b = strconv.AppendInt(b, int64(n), 10)
 	b = append(b, "]{"...)
 	sep := ""
+	if sp.nested && hasIRI {
+		e.use["iri"] = true
+		b = append(b, "@iri"...)
+		sep = ", "
+	}
 	if !sp.nested {
 		switch {
 		case hasLabel:
@@ -327,6 +330,12 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 	for _, r := range rows {
 		b = appendIndent(b, rowIndent)
 		first := true
+		if sp.nested && hasIRI {
+			if tm := e.term(r.r.ent); tm.Kind == rdf.IRIKind {
+				b = e.n.appendIRICell(b, tm.Value, ctxCell)
+			}
+			first = false
+		}
 		if !sp.nested {
 			id := e.ids[r.r.ent]
 			switch {

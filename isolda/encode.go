@@ -267,8 +267,8 @@ func prepareMode(d *rdf.Dataset, opts Options, anchor rdf.Term, graphCol bool) (
 	}
 	e.bfs()
 	e.findLists()
-	e.inlineSet()
 	e.labels()
+	e.inlineSet()
 	e.names()
 	e.layout()
 	e.decideLabels()
@@ -511,15 +511,27 @@ func (e *encoder) inlineSet() {
 	parent := make([]rdf.TermID, n)
 	refGraph := make([]rdf.TermID, n)
 	bad := make([]bool, n)
+	// 0.4 also nests IRI entities without a label that one link points
+	// to (as statement nodes of Wikidata), their IRI in an @iri cell.
+	nestable := func(id rdf.TermID) bool {
+		t := e.term(id)
+		if e.v04 && id == e.anchor {
+			return false
+		}
+		return t.Kind == rdf.BlankKind || e.v04 && t.Kind == rdf.IRIKind && e.entity[id] && e.labelVal[id] == 0
+	}
 	for _, q := range e.d.IDQuads() {
-		if e.term(q[2]).Kind == rdf.BlankKind {
+		if nestable(q[2]) {
 			refs[q[2]]++
 			parent[q[2]], refGraph[q[2]] = q[0], q[3]
+			if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+				bad[q[2]] = true // a class, not a link
+			}
 		}
 		bad[q[3]] = true // graph names are never inline
 	}
 	for _, q := range e.d.IDQuads() {
-		if e.term(q[0]).Kind == rdf.BlankKind && (refs[q[0]] != 1 || refGraph[q[0]] != q[3]) {
+		if nestable(q[0]) && (refs[q[0]] != 1 || refGraph[q[0]] != q[3]) {
 			bad[q[0]] = true
 		}
 	}
@@ -535,12 +547,12 @@ func (e *encoder) inlineSet() {
 		}
 	}
 	for id := 1; id < n; id++ {
-		if e.term(rdf.TermID(id)).Kind == rdf.BlankKind && refs[id] == 1 && !bad[id] {
+		if nestable(rdf.TermID(id)) && refs[id] == 1 && !bad[id] {
 			e.inline[id] = true
 			cands = append(cands, rdf.TermID(id))
 		}
 	}
-	slices.SortFunc(cands, func(a, b rdf.TermID) int { return cmp.Compare(e.rank[a], e.rank[b]) })
+	slices.SortFunc(cands, e.cmpNode)
 	// Break cycles of inline nodes: the member with the smallest rank gets
 	// a row. Then cut chains deeper than maxInlineDepth.
 	state := make([]uint8, n) // 0 new, 1 on the current walk, 2 done
@@ -555,7 +567,7 @@ func (e *encoder) inlineSet() {
 		}
 		if e.inline[x] && state[x] == 1 {
 			i := slices.Index(path, x)
-			m := slices.MinFunc(path[i:], func(a, b rdf.TermID) int { return cmp.Compare(e.rank[a], e.rank[b]) })
+			m := slices.MinFunc(path[i:], e.cmpNode)
 			e.inline[m] = false
 		}
 		for _, p := range path {
