@@ -48,6 +48,18 @@ type colSpec struct {
 	dt   string
 	lang string
 	dir  string
+	nest *nestSpec // 0.4 nested column: p> Class{a, b}
+}
+
+// nestSpec is the nested part of a 0.4 nested column header: the class of
+// its entities, their properties by position (an optional @iri first),
+// and the properties every one of them has with the same values.
+type nestSpec struct {
+	class    string
+	hasClass bool
+	iri      bool
+	subs     []colSpec
+	consts   []constant
 }
 
 type node struct {
@@ -898,7 +910,11 @@ func (d *decoder) addValues(s *node, c colSpec, vals []val) error {
 			} else if v.angle {
 				q.o = rdf.NewIRI(v.text)
 			} else if v.inline {
-				n, err := d.inlineEntity(v.text, v.off)
+				inline := d.inlineEntity
+				if c.nest != nil {
+					inline = func(text string, off int) (*node, error) { return d.nestCell(c.nest, text, off) }
+				}
+				n, err := inline(v.text, v.off)
 				if err != nil {
 					return err
 				}
@@ -1024,6 +1040,15 @@ func (d *decoder) parseHeader(s string, base int, nested bool) (tableHeader, err
 		c, m, err := d.parseSpec(s[pos:], base+pos)
 		if err != nil {
 			return h, err
+		}
+		if c.kind == clsLink && d.v04 && strings.HasPrefix(s[pos+m:], " ") {
+			// A nested column: p> Class{a, b}.
+			ns, k, err := d.parseNestSpec(s[pos+m+1:], base+pos+m+1)
+			if err != nil {
+				return h, err
+			}
+			c.nest = ns
+			m += 1 + k
 		}
 		switch {
 		case nested && (c.kind == colID || c.kind == colGraph):
@@ -1489,6 +1514,15 @@ func (d *decoder) anonRow(cells []string, offs []int) error {
 // cell parses a cell of column c: a p@ cell (0.4) holds values that each
 // end with their language, any other cell is read by parseCell.
 func (d *decoder) cell(s string, off int, c colSpec) ([]val, error) {
+	if c.nest != nil {
+		if s == "" {
+			return nil, nil
+		}
+		if s[0] != '{' || s[len(s)-1] != '}' {
+			return nil, d.errAt(off, "expected {values} in a nested column")
+		}
+		return []val{{text: s, off: off, inline: true}}, nil
+	}
 	if c.kind != clsLangAny {
 		return d.parseCell(s, off, c.kind == clsLink)
 	}
@@ -1589,4 +1623,144 @@ func (d *decoder) rowGraph(cells []string, offs []int) error {
 		}
 	}
 	return nil
+}
+
+// parseNestSpec parses the nested part of a column header, " Class{a, b=v}"
+// without its leading space, and returns it and the bytes consumed.
+func (d *decoder) parseNestSpec(s string, off int) (*nestSpec, int, error) {
+	ns := &nestSpec{}
+	pos := 0
+	if !strings.HasPrefix(s, "{") {
+		iri, n, err := d.parseTerm(s, off)
+		if err != nil {
+			return nil, 0, err
+		}
+		ns.class, ns.hasClass, pos = iri, true, n
+	}
+	if pos >= len(s) || s[pos] != '{' {
+		return nil, 0, d.errAt(off+pos, "expected '{' and the properties of a nested column")
+	}
+	end := matchBrace(s, pos)
+	if end < 0 {
+		return nil, 0, d.errAt(off+pos, "expected '}' to close the nested column")
+	}
+	parts, offs, err := d.splitTop(s[pos+1:end], off+pos+1, ',')
+	if err != nil {
+		return nil, 0, err
+	}
+	for i, p := range parts {
+		if p == "" && len(parts) == 1 {
+			break
+		}
+		if p == "@iri" && i == 0 {
+			ns.iri = true
+			continue
+		}
+		c, m, err := d.parseSpec(p, offs[i])
+		if err != nil {
+			return nil, 0, err
+		}
+		if c.kind == colID || c.kind == colAtIRI || c.kind == colGraph {
+			return nil, 0, d.errAt(offs[i], "id, @iri and @graph cannot be properties of a nested column")
+		}
+		switch {
+		case m == len(p):
+			ns.subs = append(ns.subs, c)
+		case p[m] == '=':
+			vals, err := d.cell(p[m+1:], offs[i]+m+1, c)
+			if err != nil {
+				return nil, 0, err
+			}
+			if len(vals) == 0 {
+				return nil, 0, d.errAt(offs[i]+m+1, "expected a constant value")
+			}
+			ns.consts = append(ns.consts, constant{c, vals})
+		default:
+			return nil, 0, d.errAt(offs[i]+m, "expected ',' or '=' after a property of a nested column")
+		}
+	}
+	return ns, end + 1, nil
+}
+
+// matchBrace returns the index of the '}' that closes the '{' at s[i],
+// skipping JSON strings and <IRI>s, or -1.
+func matchBrace(s string, i int) int {
+	depth := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '<':
+			if j := strings.IndexByte(s[i:], '>'); j > 0 {
+				i += j
+			}
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// nestCell decodes a cell {v1, v2} of a nested column: a new blank node
+// (or IRI node, with @iri) with the column's class, its values by
+// position and its constants.
+func (d *decoder) nestCell(ns *nestSpec, text string, off int) (*node, error) {
+	n := &node{defined: true}
+	parts, offs := []string{}, []int{}
+	if inner := text[1 : len(text)-1]; strings.Trim(inner, " ") != "" || len(ns.subs)+b2i(ns.iri) > 0 {
+		var err error
+		if parts, offs, err = d.splitTop(inner, off+1, ','); err != nil {
+			return nil, err
+		}
+	}
+	want := len(ns.subs) + b2i(ns.iri)
+	if len(parts) != want {
+		return nil, d.errAt(off, "expected %d values in the nested cell, found %d", want, len(parts))
+	}
+	if ns.iri {
+		if parts[0] != "" {
+			v, q, err := d.oneValue(parts[0], offs[0])
+			if err != nil {
+				return nil, err
+			}
+			n.hasIRI, n.iri = true, d.expandIRI(v, q)
+		}
+		parts, offs = parts[1:], offs[1:]
+	}
+	if ns.hasClass {
+		if err := d.addQuad(pquad{s: n, p: rdf.RDFType, o: rdf.NewIRI(ns.class)}); err != nil {
+			return nil, err
+		}
+	}
+	for i, c := range ns.subs {
+		vals, err := d.cell(parts[i], offs[i], c)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.addValues(n, c, vals); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range ns.consts {
+		if err := d.addValues(n, c.col, c.vals); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

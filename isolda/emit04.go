@@ -262,6 +262,18 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			isConst[0] = false
 		}
 	}
+	// Nested columns: a link column whose values are single nested
+	// entities of one class writes their properties by position.
+	nestCols := make([]*nestCol, len(cols))
+	for ci, k := range cols {
+		if !isConst[ci] && k.cls == clsLink {
+			var vals [][]rdf.TermID
+			for _, r := range rows {
+				vals = append(vals, find(r.rem, k))
+			}
+			nestCols[ci] = e.nestColumn(vals)
+		}
+	}
 	iriFirst := !sp.nested && !hasLabel && e.iriIDs && n > 0
 	for _, r := range rows {
 		iriFirst = iriFirst && e.iriID[r.r.ent]
@@ -311,6 +323,9 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			b = append(b, sep...)
 			sep = ", "
 			b = append(b, e.header(k)...)
+			if nc := nestCols[ci]; nc != nil {
+				b = e.appendNestSpec(b, nc)
+			}
 		}
 	}
 	b = append(b, '}')
@@ -375,7 +390,11 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			}
 			first = false
 			if vals := find(r.rem, k); vals != nil {
-				b = e.appendCell(b, k, vals, ctxCell)
+				if nc := nestCols[ci]; nc != nil {
+					b = e.appendNestCell(b, nc, vals[0])
+				} else {
+					b = e.appendCell(b, k, vals, ctxCell)
+				}
 			} else {
 				e.use["empty"] = true
 			}
@@ -470,4 +489,129 @@ func (e *encoder) appendGraphName(b []byte, g rdf.TermID) []byte {
 		return e.appendID(b, g, ctxCell)
 	}
 	return e.n.appendIRICell(b, e.term(g).Value, ctxCell)
+}
+
+// nestCol is a nested column (SPEC.md section 17.5): the values of a link
+// column are nested entities, at most one per row, of one class; their
+// properties are written by position in the order of subs, except the
+// constant ones (same values in every nested entity), written once in
+// the header.
+type nestCol struct {
+	class  rdf.TermID
+	iri    bool // some are IRIs: an @iri position first
+	subs   []gkey
+	consts map[gkey][]rdf.TermID
+}
+
+// nestColumn returns the nested column of a link column with the given
+// cells, or nil when the column is not one: two or more rows must have a
+// value, every value must be one nested entity of one class without nested
+// tables of its own.
+func (e *encoder) nestColumn(cells [][]rdf.TermID) *nestCol {
+	var ents []rdf.TermID
+	for _, vs := range cells {
+		if len(vs) > 1 {
+			return nil
+		}
+		if len(vs) == 1 {
+			if !e.inline[vs[0]] || e.listItems[vs[0]].items != nil {
+				return nil
+			}
+			ents = append(ents, vs[0])
+		}
+	}
+	if len(ents) < 2 {
+		return nil
+	}
+	nc := &nestCol{class: e.inlineRows[ents[0]].main, consts: map[gkey][]rdf.TermID{}}
+	count := map[gkey]int{}
+	first := map[gkey][]rdf.TermID{}
+	same := map[gkey]bool{}
+	for _, v := range ents {
+		ie := e.inlineRows[v]
+		if ie.main != nc.class {
+			return nil
+		}
+		if rest, nests := e.splitNested(ie.row.groups); len(nests) > 0 || len(rest) != len(ie.row.groups) {
+			return nil
+		}
+		nc.iri = nc.iri || e.term(v).Kind == rdf.IRIKind
+		for _, g := range mergeLangs(ie.row.groups) {
+			if count[g.key] == 0 {
+				nc.subs = append(nc.subs, g.key)
+				first[g.key], same[g.key] = g.vals, true
+			} else {
+				same[g.key] = same[g.key] && slices.Equal(first[g.key], g.vals)
+			}
+			count[g.key]++
+		}
+	}
+	slices.SortFunc(nc.subs, func(a, b gkey) int {
+		if count[a] != count[b] {
+			return cmp.Compare(count[b], count[a])
+		}
+		return strings.Compare(e.header(a), e.header(b))
+	})
+	for _, k := range nc.subs {
+		if count[k] == len(ents) && same[k] && !e.opts.NoConstants {
+			nc.consts[k] = first[k]
+		}
+	}
+	return nc
+}
+
+// appendNestSpec writes the nested part of a column header: " Class{a, b,
+// c=v}" (no class: " {a, b}").
+func (e *encoder) appendNestSpec(b []byte, nc *nestCol) []byte {
+	e.use["nestcol"] = true
+	b = append(b, ' ')
+	if nc.class != 0 {
+		b = e.n.appendTerm(b, e.term(nc.class).Value)
+	}
+	b = append(b, '{')
+	sep := ""
+	if nc.iri {
+		e.use["iri"] = true
+		b = append(b, "@iri"...)
+		sep = ", "
+	}
+	for _, k := range nc.subs {
+		b = append(b, sep...)
+		sep = ", "
+		b = append(b, e.header(k)...)
+		if vals, ok := nc.consts[k]; ok {
+			b = append(b, '=')
+			b = e.appendCell(b, k, vals, ctxConstant)
+		}
+	}
+	return append(b, '}')
+}
+
+// appendNestCell writes a nested entity of a nested column: {v1, v2}, its
+// values in the order of the header, constants left out.
+func (e *encoder) appendNestCell(b []byte, nc *nestCol, v rdf.TermID) []byte {
+	ie := e.inlineRows[v]
+	groups := mergeLangs(ie.row.groups)
+	b = append(b, '{')
+	sep := ""
+	if nc.iri {
+		if t := e.term(v); t.Kind == rdf.IRIKind {
+			b = e.n.appendIRICell(b, t.Value, ctxCell)
+		}
+		sep = ", "
+	}
+	for _, k := range nc.subs {
+		if _, ok := nc.consts[k]; ok {
+			continue
+		}
+		b = append(b, sep...)
+		sep = ", "
+		for _, g := range groups {
+			if g.key == k {
+				b = e.appendCell(b, k, g.vals, ctxCell)
+				break
+			}
+		}
+	}
+	return append(b, '}')
 }

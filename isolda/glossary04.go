@@ -27,6 +27,7 @@ var glossary04 = []struct{ flag, text string }{
 	{"link", "# p>: the value is an entity's id."},
 	{"inline", "# T{p: v}: a blank node of class T."},
 	{"nested", "# p> T[N]{a, b}: under a row: its p values, N blank nodes of class T."},
+	{"nestcol", "# Column p> T{a, b=v}: cells {x, y} are blank nodes of class T with a = x, b = y, b = v."},
 	{"multi", "# [N] a | b: N values."},
 	{"list", "# (N) a | b: an rdf:List of N items; (N:int): typed items."},
 	{"quoted", "# \"...\": a JSON string."},
