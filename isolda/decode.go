@@ -1240,7 +1240,7 @@ func (d *decoder) tableRow(s string, off int) error {
 	}
 	// First cell: the id, maybe also the label.
 	first, fo := cells[0], offs[0]
-	if first == "" && d.v04 && d.cols[0].kind != colAtIRI {
+	if (first == "" || first == "_") && d.v04 && d.cols[0].kind != colAtIRI {
 		return d.anonRow(cells, offs)
 	}
 	if first == "" {

@@ -658,6 +658,9 @@ func (e *encoder) head() (gloss, dirs []byte) {
 		b = append(b, e.ver...)
 		b = append(b, '\n')
 	}
+	if e.v04 && e.use["iri"] {
+		e.use["blank"] = false // the @iri entry says it
+	}
 	if e.opts.Glossary != GlossaryNone {
 		entries, first := glossary, head02
 		switch e.ver {

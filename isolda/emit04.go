@@ -104,31 +104,65 @@ func (e *encoder) splitNested(gs []group) ([]group, []nestGroup) {
 	return out, nests
 }
 
-// haveCommonKey reports whether the nested entities vs share a column key
-// whose values are not all the same (so that it stays a cell of every
-// row, constants aside).
+// haveCommonKey reports whether nested entities vs can be the rows of a
+// nested table: every one of them must have a value in a column of that
+// table (columns chosen as emitTable04 does) that is not a constant, so
+// that no row is empty.
 func (e *encoder) haveCommonKey(vs []rdf.TermID) bool {
-	for _, g := range e.inlineRows[vs[0]].row.groups {
-		common, same := true, true
-		for _, v := range vs[1:] {
-			found := false
-			for _, h := range e.inlineRows[v].row.groups {
-				if h.key == g.key {
-					found = true
-					same = same && slices.Equal(h.vals, g.vals)
-					break
-				}
+	count := map[gkey]int{}
+	first := map[gkey][]rdf.TermID{}
+	same := map[gkey]bool{}
+	for _, v := range vs {
+		for _, g := range e.inlineRows[v].row.groups {
+			if count[g.key] == 0 {
+				first[g.key], same[g.key] = g.vals, true
+			} else {
+				same[g.key] = same[g.key] && slices.Equal(first[g.key], g.vals)
 			}
-			if !found {
-				common = false
+			count[g.key]++
+		}
+	}
+	n := len(vs)
+	cell := func(k gkey) bool {
+		col := columnCost04(e.header(k), count[k], n) || count[k] == n
+		constant := count[k] == n && same[k] && !e.opts.NoConstants
+		return col && !constant
+	}
+	for _, v := range vs {
+		ok := false
+		for _, g := range e.inlineRows[v].row.groups {
+			if g.key.cls != clsLink && cell(g.key) || g.key.cls == clsLink && cell(g.key) && !e.allNested(g.vals) {
+				ok = true
 				break
 			}
 		}
-		if common && !same {
-			return true
+		if !ok && e.term(v).Kind != rdf.IRIKind {
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// allNested reports whether every value would go to a nested table (two
+// or more nested entities of a class), leaving its cell empty.
+func (e *encoder) allNested(vals []rdf.TermID) bool {
+	if len(vals) < 2 {
+		return false
+	}
+	byClass := map[rdf.TermID][]rdf.TermID{}
+	for _, v := range vals {
+		if !e.inline[v] {
+			return false
+		}
+		c := e.inlineRows[v].main
+		byClass[c] = append(byClass[c], v)
+	}
+	for _, vs := range byClass {
+		if len(vs) < 2 || !e.haveCommonKey(vs) {
+			return false
+		}
+	}
+	return true
 }
 
 // className is the written name of a class (Thing_ for 0).
@@ -214,16 +248,6 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 		}
 		return strings.Compare(e.header(a), e.header(b))
 	})
-	if len(cols) == 0 && anon && len(keys) > 0 {
-		// An anonymous row must not be an empty line: keep one column.
-		best := keys[0]
-		for _, k := range keys[1:] {
-			if count[k] > count[best] || count[k] == count[best] && e.header(k) < e.header(best) {
-				best = k
-			}
-		}
-		cols = []gkey{best}
-	}
 	find := func(gs []group, k gkey) []rdf.TermID {
 		for _, g := range gs {
 			if g.key == k {
@@ -256,9 +280,8 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			}
 			isConst[ci] = same
 		}
-		if (sp.nested || anon) && !slices.Contains(isConst, false) {
-			// A nested or anonymous row needs a cell: the first column
-			// stays one.
+		if sp.nested && !slices.Contains(isConst, false) {
+			// A nested row needs a cell: the first column stays one.
 			isConst[0] = false
 		}
 	}
@@ -341,6 +364,9 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 		}
 	}
 	b = append(b, ":\n"...)
+	// An anonymous row is an empty first cell, or "_" when the row has
+	// no other cell (a line is never empty).
+	anonMark := hasGraph || hasIRI && !iriFirst || slices.Contains(isConst, false)
 	rowIndent := sp.indent + 2
 	for _, r := range rows {
 		b = appendIndent(b, rowIndent)
@@ -358,6 +384,9 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 				b = e.n.appendIRICell(b, e.term(r.r.ent).Value, ctxCell)
 			case id == "":
 				e.use["anon"] = true
+				if !anonMark {
+					b = append(b, '_')
+				}
 			case r.r.label:
 				b = e.appendID(b, r.r.ent, ctxCell)
 			case hasLabel:

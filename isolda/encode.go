@@ -238,6 +238,9 @@ func prepareMode(d *rdf.Dataset, opts Options, anchor rdf.Term, graphCol bool) (
 	if v02 {
 		q |= quoteAt
 	}
+	if v04 {
+		q |= quoteUnder
+	}
 	ql := q
 	if v03 {
 		ql |= quoteParen
@@ -511,14 +514,21 @@ func (e *encoder) inlineSet() {
 	parent := make([]rdf.TermID, n)
 	refGraph := make([]rdf.TermID, n)
 	bad := make([]bool, n)
-	// 0.4 also nests IRI entities without a label that one link points
-	// to (as statement nodes of Wikidata), their IRI in an @iri cell.
+	// 0.4 also nests the IRI entities that one link points to and that
+	// have no label (as statement nodes of Wikidata) or no class, their
+	// IRI in an @iri cell.
+	typed := make([]bool, n)
+	for _, q := range e.d.IDQuads() {
+		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+			typed[q[0]] = true
+		}
+	}
 	nestable := func(id rdf.TermID) bool {
 		t := e.term(id)
 		if e.v04 && id == e.anchor {
 			return false
 		}
-		return t.Kind == rdf.BlankKind || e.v04 && t.Kind == rdf.IRIKind && e.entity[id] && e.labelVal[id] == 0
+		return t.Kind == rdf.BlankKind || e.v04 && t.Kind == rdf.IRIKind && e.entity[id] && (e.labelVal[id] == 0 || !typed[id])
 	}
 	for _, q := range e.d.IDQuads() {
 		if nestable(q[2]) {
@@ -1310,18 +1320,9 @@ func (e *encoder) anonymous() []bool {
 	for id := 1; id < n; id++ {
 		anon[id] = e.term(rdf.TermID(id)).Kind == rdf.BlankKind && e.entity[id] && !e.labelOK[id]
 	}
-	// A row must keep a cell or property line: a value that is neither its
-	// class nor a nested entity.
-	hasValue := make([]bool, n)
-	for _, q := range e.d.IDQuads() {
-		if q[1] != e.typeID && !e.inline[q[2]] {
-			hasValue[q[0]] = true
-		}
-	}
 	for _, q := range e.d.IDQuads() {
 		anon[q[2]] = false
 		anon[q[3]] = false
-		anon[q[0]] = anon[q[0]] && hasValue[q[0]]
 		if graphOf[q[0]] == 0 {
 			graphOf[q[0]] = q[3] + 1
 		} else if graphOf[q[0]] != q[3]+1 {

@@ -3,7 +3,7 @@ package isolda
 // head04 is the first glossary line of ISOLDA 0.4. It names no version:
 // the body's @isolda directive does, so that one glossary serves any body
 // with the same constructs.
-const head04 = "# ISOLDA: an RDF graph as text. Bare names are terms of @vocab."
+const head04 = "# ISOLDA: RDF as text; bare names are @vocab terms."
 
 // glossary04 are the entries of the 0.4 glossary in document order: the
 // construct flag and its wording (SPEC.md section 17.8). An entry appears
@@ -12,30 +12,30 @@ const head04 = "# ISOLDA: an RDF graph as text. Bare names are terms of @vocab."
 var glossary04 = []struct{ flag, text string }{
 	{"space", "# A space in a name stands for %20."},
 	{"types", "# @types: entities per class."},
-	{"prefix", "# pfx:x is an IRI (pfx: a @prefix or well known)."},
+	{"prefix", "# pfx:x: IRI with a @prefix or well-known prefix."},
 	{"vocabiri", "# :x is the IRI x in @vocab."},
 	{"term", "# @term n = t: n means t."},
-	{"table", "# T[N]{a, b}: N entities of class T, a row each; first cell: id."},
+	{"table", "# T[N]{a, b}: N entities of class T, a row each, id first."},
 	{"blocks", "# T[N]: then id: lines: N entities of class T, a property per line."},
 	{"iriid", "# First column @iri: the IRI is the id."},
 	{"thing", "# Thing_: no class."},
 	{"slugcell", "# First cell @x: only the id x."},
-	{"anon", "# Empty first cell: a blank node without id."},
+	{"anon", "# First cell empty or _: a blank node without id."},
 	{"a", "# a: other classes."},
-	{"iri", "# @iri: the IRI (empty: a blank node)."},
+	{"iri", "# @iri: IRI; without it, a blank node."},
 	{"blank", "# No @iri: blank nodes."},
-	{"link", "# p>: the value is an entity's id."},
-	{"inline", "# T{p: v}: a blank node of class T."},
-	{"nested", "# p> T[N]{a, b}: under a row: its p values, N blank nodes of class T."},
-	{"nestcol", "# Column p> T{a, b=v}: cells {x, y} are blank nodes of class T with a = x, b = y, b = v."},
+	{"link", "# p>: values are entity ids."},
+	{"inline", "# T{p: v}: an entity of class T, in place."},
+	{"nested", "# p> T[N]{a, b} under a row: its p values, N entities of class T."},
+	{"nestcol", "# Column p> T{a, b=v}: a cell {x} means T{a: x, b: v}."},
 	{"multi", "# [N] a | b: N values."},
 	{"list", "# (N) a | b: an rdf:List of N items; (N:int): typed items."},
 	{"quoted", "# \"...\": a JSON string."},
 	{"empty", "# Empty cell: no value."},
-	{"typed", "# p:int, p:xsd:gYear, p:iri: type of p's values."},
+	{"typed", "# p:int, p:iri...: type of p's values."},
 	{"lang", "# p@en: text in that language."},
 	{"langs", "# p@: each value ends with @ and its language."},
-	{"constant", "# p=v after a header: every row has p = v."},
+	{"constant", "# p=v in a header: every row has it."},
 	{"continuation", "# Indented p: v: one more property of the row above."},
 	{"extra", "# ~extra: lists more properties of entities from the tables above, by id."},
 	{"in", "# ~in: lists, for each entity that two or more links point to, the entities that link to it: p< a | b means a and b have p> to it."},
