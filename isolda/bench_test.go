@@ -83,3 +83,6 @@ func BenchmarkDecode757k(b *testing.B) { benchDecode(b, 0) }
 
 func BenchmarkEncode757kV03(b *testing.B) { benchEncodeWith(b, 0, Options{Version: V03}) }
 func BenchmarkDecode757kV03(b *testing.B) { benchDecodeWith(b, 0, Options{Version: V03}) }
+
+func BenchmarkEncode757kV04(b *testing.B) { benchEncodeWith(b, 0, Options{Version: V04}) }
+func BenchmarkDecode757kV04(b *testing.B) { benchDecodeWith(b, 0, Options{Version: V04}) }

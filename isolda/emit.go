@@ -182,7 +182,10 @@ func (e *encoder) appendSuffix(b []byte, k gkey) []byte {
 func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 	e.use["inline"] = true
 	ie := e.inlineRows[v]
-	groups := slices.Clone(ie.row.groups)
+	groups := ie.row.groups
+	if !e.v04 {
+		groups = slices.Clone(groups)
+	}
 	if e.v04 {
 		// 0.4: the main class before the brace, the others under a.
 		if ie.main != 0 {
@@ -198,9 +201,11 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 			groups[i] = group{key: typeKey, vals: append([]rdf.TermID{ie.main}, groups[i].vals...)}
 		}
 	}
-	slices.SortFunc(groups, func(p, q group) int {
-		return strings.Compare(e.header(p.key), e.header(q.key))
-	})
+	byHeader := func(p, q group) int { return strings.Compare(e.header(p.key), e.header(q.key)) }
+	if !slices.IsSortedFunc(groups, byHeader) {
+		groups = slices.Clone(groups) // the row's groups stay in key order
+		slices.SortFunc(groups, byHeader)
+	}
 	b = append(b, '{')
 	sep := ""
 	if t := e.term(v); t.Kind == rdf.IRIKind {

@@ -248,21 +248,29 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 		}
 		return strings.Compare(e.header(a), e.header(b))
 	})
-	find := func(gs []group, k gkey) []rdf.TermID {
-		for _, g := range gs {
-			if g.key == k {
-				return g.vals
+	// The cells of every row, by column, and the rest of its groups.
+	nc := len(cols)
+	colIdx := make(map[gkey]int, nc)
+	for ci, k := range cols {
+		colIdx[k] = ci
+	}
+	cells := make([][]rdf.TermID, n*nc)
+	rests := make([][]group, n)
+	for i, r := range rows {
+		for _, g := range r.rem {
+			if ci, ok := colIdx[g.key]; ok {
+				cells[i*nc+ci] = g.vals
+			} else {
+				rests[i] = append(rests[i], g)
 			}
 		}
-		return nil
 	}
+	cell := func(i, ci int) []rdf.TermID { return cells[i*nc+ci] }
 	if t != nil && e.opts.Layout == LayoutHybrid {
 		filled := 0
-		for _, r := range rows {
-			for _, k := range cols {
-				if find(r.rem, k) != nil {
-					filled++
-				}
+		for _, c := range cells {
+			if c != nil {
+				filled++
 			}
 		}
 		if len(cols) > 0 && float64(filled) < e.opts.Theta*float64(n*len(cols)) {
@@ -272,11 +280,11 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 	e.use["table"] = true
 	isConst := make([]bool, len(cols))
 	if n >= 2 && !e.opts.NoConstants {
-		for ci, k := range cols {
-			first := find(rows[0].rem, k)
+		for ci := range cols {
+			first := cell(0, ci)
 			same := first != nil
 			for i := 1; same && i < n; i++ {
-				same = slices.Equal(first, find(rows[i].rem, k))
+				same = slices.Equal(first, cell(i, ci))
 			}
 			isConst[ci] = same
 		}
@@ -290,9 +298,9 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 	nestCols := make([]*nestCol, len(cols))
 	for ci, k := range cols {
 		if !isConst[ci] && k.cls == clsLink {
-			var vals [][]rdf.TermID
-			for _, r := range rows {
-				vals = append(vals, find(r.rem, k))
+			vals := make([][]rdf.TermID, n)
+			for i := range rows {
+				vals[i] = cell(i, ci)
 			}
 			nestCols[ci] = e.nestColumn(vals)
 		}
@@ -360,7 +368,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			sep = ", "
 			b = append(b, e.header(k)...)
 			b = append(b, '=')
-			b = e.appendCell(b, k, find(rows[0].rem, k), ctxConstant)
+			b = e.appendCell(b, k, cell(0, ci), ctxConstant)
 		}
 	}
 	b = append(b, ":\n"...)
@@ -368,7 +376,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 	// no other cell (a line is never empty).
 	anonMark := hasGraph || hasIRI && !iriFirst || slices.Contains(isConst, false)
 	rowIndent := sp.indent + 2
-	for _, r := range rows {
+	for i, r := range rows {
 		b = appendIndent(b, rowIndent)
 		first := true
 		if sp.nested && hasIRI {
@@ -418,7 +426,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 				b = append(b, ", "...)
 			}
 			first = false
-			if vals := find(r.rem, k); vals != nil {
+			if vals := cell(i, ci); vals != nil {
 				if nc := nestCols[ci]; nc != nil {
 					b = e.appendNestCell(b, nc, vals[0])
 				} else {
@@ -432,13 +440,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			b = b[:len(b)-1]
 		}
 		b = append(b, '\n')
-		var rest []group
-		for _, g := range r.rem {
-			if !slices.Contains(cols, g.key) {
-				rest = append(rest, g)
-			}
-		}
-		if len(rest) > 0 {
+		if rest := rests[i]; len(rest) > 0 {
 			e.use["continuation"] = true
 			b = e.appendProps04(b, mergeLangs(rest), rowIndent+2)
 		}
@@ -486,6 +488,14 @@ func appendIndent(b []byte, n int) []byte {
 // two or more languages into one p@ group, values ordered by language tag,
 // direction, then term order (SPEC.md section 17.7).
 func mergeLangs(gs []group) []group {
+	// Most rows have no predicate in two languages: keep them as they are.
+	multi := false
+	for i := 1; i < len(gs) && !multi; i++ {
+		multi = gs[i].key.cls == clsLang && gs[i-1].key.cls == clsLang && gs[i].key.pred == gs[i-1].key.pred
+	}
+	if !multi {
+		return gs
+	}
 	tags := map[rdf.TermID]int{}
 	for _, g := range gs {
 		if g.key.cls == clsLang {

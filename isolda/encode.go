@@ -101,7 +101,7 @@ type encoder struct {
 	anchor rdf.TermID // the first start of the search (0: none)
 
 	inline     []bool // blank nodes written in place (InlineBlanks)
-	inlineRows map[rdf.TermID]inlineEnt
+	inlineRows []inlineEnt // by TermID: the row of a blank node written in place
 
 	labelVal []rdf.TermID // preferred label literal, by TermID (0 = none)
 	labelOK  []bool       // the label may be the entity's id
@@ -506,7 +506,7 @@ const maxInlineDepth = 16
 func (e *encoder) inlineSet() {
 	n := e.d.NumTerms() + 1
 	e.inline = make([]bool, n)
-	e.inlineRows = map[rdf.TermID]inlineEnt{}
+	e.inlineRows = make([]inlineEnt, n)
 	if !e.opts.InlineBlanks && !e.v04 {
 		return
 	}
@@ -562,7 +562,12 @@ func (e *encoder) inlineSet() {
 			cands = append(cands, rdf.TermID(id))
 		}
 	}
-	slices.SortFunc(cands, e.cmpNode)
+	if !e.v04 {
+		// The cuts below do not depend on this order (each cycle loses
+		// its smallest node, depths count from the top of each chain);
+		// 0.4 skips the sort.
+		slices.SortFunc(cands, e.cmpNode)
+	}
 	// Break cycles of inline nodes: the member with the smallest rank gets
 	// a row. Then cut chains deeper than maxInlineDepth.
 	state := make([]uint8, n) // 0 new, 1 on the current walk, 2 done
@@ -1111,7 +1116,7 @@ func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPar
 	// Inline blank nodes that are not subjects count as Thing_.
 	for _, k := range idx {
 		if o := qs[k][2]; e.inline[o] {
-			if _, ok := e.inlineRows[o]; !ok {
+			if e.inlineRows[o].row == nil {
 				e.inlineRows[o] = inlineEnt{row: &row{ent: o}}
 				inlineCount[0]++
 			}
@@ -1366,8 +1371,9 @@ func (e *encoder) iriEligible() []bool {
 	costIRI, costSlug := make([]int, n), make([]int, n)
 	for _, id := range e.order {
 		t := e.term(id)
-		// 0.4: also an entity whose label is not its id (shared labels).
-		if t.Kind != rdf.IRIKind || e.labelVal[id] != 0 && (!e.v04 || e.labelOK[id]) {
+		// 0.4: also an entity whose label is not its id (shared labels);
+		// nested entities have no id.
+		if t.Kind != rdf.IRIKind || e.labelVal[id] != 0 && (!e.v04 || e.labelOK[id]) || e.v04 && e.inline[id] {
 			continue
 		}
 		s := e.iriText(t.Value)

@@ -296,18 +296,27 @@ func scanTerm04(s string) int {
 // namespace gets a derived name and is declared only when that saves
 // tokens by the estimate of tokenEstimate.
 func (e *encoder) names04() {
-	vc := map[string]int{}
+	// Occurrences of each term, then of each namespace whose local names
+	// can be bare.
+	occ := make([]int32, e.d.NumTerms()+1)
 	for _, q := range e.d.IDQuads() {
 		if e.listNode[q[0]] {
 			continue
 		}
-		iri := e.term(q[1]).Value
 		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
-			iri = e.term(q[2]).Value
+			occ[q[2]]++
+		} else {
+			occ[q[1]]++
 		}
-		ns, l := splitNS(iri)
+	}
+	vc := map[string]int{}
+	for id, k := range occ {
+		if k == 0 {
+			continue
+		}
+		ns, l := splitNS(e.term(rdf.TermID(id)).Value)
 		if t, ok := bareTerm04(l); ok && !reservedBare(t) {
-			vc[ns]++
+			vc[ns] += int(k)
 		}
 	}
 	best := 0
@@ -341,11 +350,12 @@ const maxPrefixes04 = 64
 // while the saving is positive.
 func (e *encoder) choosePrefixes04() {
 	terms := map[string]int{} // namespace -> estimated writings of its terms
-	iris := map[string]int{}  // IRI written in cells -> uses
+	nIRI := make([]int32, e.d.NumTerms()+1)
+	iriUse := func(id rdf.TermID) { nIRI[id]++ } // IRI written in cells -> uses
 	// A term is written in table headers and on property lines: count
 	// each use up to termUses (a header column is written once).
 	const termUses = 4
-	seenTerm := map[rdf.TermID]int{}
+	seenTerm := make([]int8, e.d.NumTerms()+1)
 	addTerm := func(id rdf.TermID, iri string) {
 		if id != 0 && seenTerm[id] >= termUses {
 			return
@@ -359,23 +369,29 @@ func (e *encoder) choosePrefixes04() {
 		}
 	}
 	type sg struct{ s, g rdf.TermID }
-	seenSG := map[sg]bool{}
+	seenSG := map[sg]bool{}                   // subjects of named graphs
+	seenDef := make([]int8, e.d.NumTerms()+1) // subjects of the default graph
+	lastDT, lastDTID := "", rdf.TermID(0)     // datatypes come in runs
 	for _, q := range e.d.IDQuads() {
 		s, p, o, g := e.term(q[0]), e.term(q[1]), e.term(q[2]), e.term(q[3])
 		if e.listNode[q[0]] {
 			if p.Value == rdf.RDFFirst {
 				switch {
 				case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
-					iris[o.Value]++
+					iriUse(q[2])
 				case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
 					addTerm(0, o.Datatype)
 				}
 			}
 			continue
 		}
-		if s.Kind == rdf.IRIKind && !seenSG[sg{q[0], q[3]}] {
-			seenSG[sg{q[0], q[3]}] = true
-			iris[s.Value]++
+		if s.Kind == rdf.IRIKind && (q[3] == 0 && seenDef[q[0]] == 0 || q[3] != 0 && !seenSG[sg{q[0], q[3]}]) {
+			if q[3] == 0 {
+				seenDef[q[0]] = 1
+			} else {
+				seenSG[sg{q[0], q[3]}] = true
+			}
+			iriUse(q[0])
 		}
 		isType := q[1] == e.typeID && o.Kind == rdf.IRIKind
 		if !isType {
@@ -385,14 +401,17 @@ func (e *encoder) choosePrefixes04() {
 		case isType:
 			addTerm(q[2], o.Value)
 		case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
-			iris[o.Value]++
+			iriUse(q[2])
 		case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
-			id, _ := e.d.Lookup(rdf.NewIRI(o.Datatype))
-			addTerm(id, o.Datatype)
+			if o.Datatype != lastDT {
+				lastDT = o.Datatype
+				lastDTID, _ = e.d.Lookup(rdf.NewIRI(o.Datatype))
+			}
+			addTerm(lastDTID, o.Datatype)
 		}
 		if g.Kind == rdf.IRIKind && !seenSG[sg{0, q[3]}] {
 			seenSG[sg{0, q[3]}] = true
-			iris[g.Value]++
+			iriUse(q[3])
 		}
 	}
 	free := func(ns string) bool {
@@ -412,9 +431,7 @@ func (e *encoder) choosePrefixes04() {
 	get := func(ns string) *cand {
 		c := byNS[ns]
 		if c == nil {
-			base := derivePrefix(ns)
-			t, tn := tokenEstimate(ns), tokenEstimate(base)
-			c = &cand{ns: ns, base: base, sav: t - tn - 1, decl: t + tn + 3}
+			c = &cand{ns: ns}
 			byNS[ns] = c
 			cands = append(cands, c)
 		}
@@ -425,11 +442,21 @@ func (e *encoder) choosePrefixes04() {
 			get(ns).terms = terms[ns]
 		}
 	}
-	list := sortedKeys(iris)
-	use := make([]int, len(list))
+	var ids []rdf.TermID
+	for id, k := range nIRI {
+		if k > 0 {
+			ids = append(ids, rdf.TermID(id))
+		}
+	}
+	// The order of the IRIs does not matter: only sums over them do.
+	list := make([]string, len(ids))
+	use := make([]int, len(ids))
+	for i, id := range ids {
+		list[i], use[i] = e.term(id).Value, int(nIRI[id])
+	}
 	have := make([]int, len(list)) // saving of the best namespace so far
+	freeSaving := map[string]int{}
 	for i, iri := range list {
-		use[i] = iris[iri]
 		start := strings.Index(iri, "://")
 		if start < 0 {
 			start = strings.IndexByte(iri, ':')
@@ -445,20 +472,38 @@ func (e *encoder) choosePrefixes04() {
 			}
 			ns := iri[:j]
 			if free(ns) {
-				have[i] = max(have[i], tokenEstimate(ns)-tokenEstimate(e.n.nsPrefix[ns])-1)
+				sv, ok := freeSaving[ns]
+				if !ok {
+					sv = tokenEstimate(ns) - tokenEstimate(e.n.nsPrefix[ns]) - 1
+					freeSaving[ns] = sv
+				}
+				have[i] = max(have[i], sv)
 				continue
 			}
 			c := get(ns)
 			c.iris = append(c.iris, i)
 		}
 	}
+	// Estimates, for the candidates that can gain: a derived name is
+	// only worth computing for a namespace used twice or more.
+	live := cands[:0]
+	for _, c := range cands {
+		if c.terms == 0 && (len(c.iris) == 0 || len(c.iris) == 1 && use[c.iris[0]] < 2) {
+			continue // one use never pays for a declaration
+		}
+		c.base = derivePrefix(c.ns)
+		t, tn := tokenEstimate(c.ns), tokenEstimate(c.base)
+		c.sav, c.decl = t-tn-1, t+tn+3
+		live = append(live, c)
+	}
+	cands = live
 	// Greedy: declare the candidate with the largest positive gain.
 	for picked := 0; picked < maxPrefixes04; picked++ {
 		var best *cand
 		bestGain := 0
 		for _, c := range cands {
-			if c.done || (c.terms == 0 && len(c.iris) == 1 && use[c.iris[0]] < 2) {
-				continue // one use never pays for a declaration
+			if c.done {
+				continue
 			}
 			gain := c.terms*c.sav - c.decl
 			for _, i := range c.iris {
