@@ -100,7 +100,7 @@ type encoder struct {
 
 	anchor rdf.TermID // the first start of the search (0: none)
 
-	inline     []bool // blank nodes written in place (InlineBlanks)
+	inline     []bool      // blank nodes written in place (InlineBlanks)
 	inlineRows []inlineEnt // by TermID: the row of a blank node written in place
 
 	labelVal []rdf.TermID // preferred label literal, by TermID (0 = none)
