@@ -278,11 +278,12 @@ func (d *decoder) handle(s string) error {
 	}
 	switch s[0] {
 	case '#':
-		if d.line == 1 && strings.HasPrefix(s, "# ISOLDA 0.1") {
-			d.v02 = false
-		}
-		if d.line == 1 && strings.HasPrefix(s, "# ISOLDA 0.3") {
-			d.v03 = true
+		if d.line == 1 {
+			for _, v := range []string{V01, V03, V04} {
+				if strings.HasPrefix(s, "# ISOLDA "+v) {
+					d.setVersion(v)
+				}
+			}
 		}
 		return nil
 	case '@':
@@ -310,6 +311,29 @@ func (d *decoder) handle(s string) error {
 		return err
 	}
 	return d.sectionHeader(s)
+}
+
+// setVersion sets the notation version v (false if v is none). 0.4
+// predeclares the well-known prefixes.
+func (d *decoder) setVersion(v string) bool {
+	switch v {
+	case V01:
+		d.v02, d.v03, d.v04 = false, false, false
+	case V02:
+		d.v02, d.v03, d.v04 = true, false, false
+	case V03:
+		d.v02, d.v03, d.v04 = true, true, false
+	case V04:
+		d.v02, d.v03, d.v04 = true, true, true
+		for _, p := range wellKnown04 {
+			if _, ok := d.prefixes[p[0]]; !ok {
+				d.prefixes[p[0]] = p[1]
+			}
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 func (d *decoder) directive(s string) error {
@@ -349,21 +373,7 @@ func (d *decoder) directive(s string) error {
 	case "@types":
 		// Redundant with the tables: ignored.
 	case "@isolda":
-		switch rest {
-		case V01:
-			d.v02, d.v03, d.v04 = false, false, false
-		case V02:
-			d.v02, d.v03, d.v04 = true, false, false
-		case V03:
-			d.v02, d.v03, d.v04 = true, true, false
-		case V04:
-			d.v02, d.v03, d.v04 = true, true, true
-			for _, p := range wellKnown04 {
-				if _, ok := d.prefixes[p[0]]; !ok {
-					d.prefixes[p[0]] = p[1]
-				}
-			}
-		default:
+		if !d.setVersion(rest) {
 			return d.errAt(off, "expected @isolda 0.1, 0.2, 0.3 or 0.4")
 		}
 	case "@graph":

@@ -658,7 +658,7 @@ func (e *encoder) head() (gloss, dirs []byte) {
 		e.use["term"] = true
 	}
 	var b []byte
-	if e.opts.Glossary == GlossaryNone || e.v04 {
+	if e.opts.Glossary == GlossaryNone {
 		b = append(b, "@isolda "...)
 		b = append(b, e.ver...)
 		b = append(b, '\n')

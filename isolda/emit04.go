@@ -52,7 +52,7 @@ func (e *encoder) splitNested(gs []group) ([]group, []nestGroup) {
 	var out []group
 	var nests []nestGroup
 	for _, g := range gs {
-		if g.key.cls != clsLink || len(g.vals) < 2 {
+		if g.key.cls != clsLink || len(g.vals) < 2 || e.noNestTable {
 			out = append(out, g)
 			continue
 		}
@@ -297,7 +297,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 	// entities of one class writes their properties by position.
 	nestCols := make([]*nestCol, len(cols))
 	for ci, k := range cols {
-		if !isConst[ci] && k.cls == clsLink {
+		if !isConst[ci] && k.cls == clsLink && !e.noNestCol {
 			vals := make([][]rdf.TermID, n)
 			for i := range rows {
 				vals[i] = cell(i, ci)

@@ -78,6 +78,9 @@ type encoder struct {
 	ver      string
 	v04      bool // ISOLDA 0.4 (SPEC.md section 17)
 	graphCol bool // 0.4: named graphs as a @graph column instead of sections
+	// 0.4 alternatives for small documents: no nested columns, no nested
+	// tables (their entities are then written in place, T{...}).
+	noNestCol, noNestTable bool
 
 	// Token-saving options of 0.3 (SPEC.md section 15).
 	iriIDs, dtPrefixes bool
@@ -136,22 +139,21 @@ type Parts struct {
 	// constructs the body uses: the same set gives the same bytes, so it
 	// can be sent once (a system prompt, a prompt cache) for many bodies.
 	Glossary string
-	// Body is the rest of the document. It decodes on its own: in 0.4 it
-	// starts with the @isolda directive; for the other versions EncodeParts
-	// adds one (the full document of those versions has none).
+	// Body is the rest of the document, after an @isolda directive that
+	// names the version (the full document names it in the glossary's
+	// first line instead), so that it decodes on its own.
 	Body string
 }
 
-// EncodeParts encodes d and returns the glossary and the body apart. For
-// 0.4, Glossary + "\n" + Body (or Body alone without a glossary) is the
-// document Encode writes.
+// EncodeParts encodes d and returns the glossary and the body apart.
+// Glossary + "\n" + Body without its first line (the @isolda directive)
+// is the document Encode writes; with GlossaryNone, Body is that document.
 func EncodeParts(d *rdf.Dataset, opts Options) (Parts, error) {
 	gloss, body, err := encodeParts(d, opts)
 	if err != nil {
 		return Parts{}, err
 	}
-	ver, _ := opts.version()
-	if ver != V04 && opts.Glossary != GlossaryNone {
+	if ver, _ := opts.version(); opts.Glossary != GlossaryNone {
 		body = append([]byte("@isolda "+ver+"\n"), body...)
 	}
 	return Parts{Glossary: string(gloss), Body: string(body)}, nil
@@ -200,6 +202,36 @@ func encodeMode(d *rdf.Dataset, opts Options, anchor rdf.Term, graphCol bool) (g
 	if err != nil {
 		return nil, nil, err
 	}
+	gloss, body = e.emit()
+	if !e.v04 || len(body) >= smallBody {
+		return gloss, body, nil
+	}
+	// A small 0.4 document: a nested column or a nested table must save
+	// more than its glossary entry costs, else the entities are written
+	// in place (by the token estimate; the default on a tie).
+	best := tokenEstimate(string(gloss)) + tokenEstimate(string(body))
+	for _, alt := range [][2]bool{{true, false}, {false, true}, {true, true}} {
+		e.noNestCol, e.noNestTable = alt[0], alt[1]
+		g2, b2 := e.emit()
+		if n := tokenEstimate(string(g2)) + tokenEstimate(string(b2)); n < best {
+			best, gloss, body = n, g2, b2
+		}
+	}
+	return gloss, body, nil
+}
+
+// smallBody is the size under which a 0.4 encoder tries the document
+// without nested columns or nested tables (whose glossary entries weigh
+// on small documents).
+const smallBody = 1 << 14
+
+// emit writes the glossary and the body of a prepared encoder.
+func (e *encoder) emit() (gloss, body []byte) {
+	e.use = map[string]bool{}
+	e.headers = map[gkey]string{}
+	if e.v04 {
+		e.n.use = e.use
+	}
 	sections := e.body()
 	for len(sections) > 0 && sections[len(sections)-1] == '\n' {
 		sections = sections[:len(sections)-1]
@@ -213,7 +245,7 @@ func encodeMode(d *rdf.Dataset, opts Options, anchor rdf.Term, graphCol bool) (g
 		body = append(body, sections...)
 		body = append(body, '\n')
 	}
-	return gloss, body, nil
+	return gloss, body
 }
 
 // prepare runs every step of the encoder up to writing: order, names, ids
