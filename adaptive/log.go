@@ -79,7 +79,7 @@ type CallRecord struct {
 	Prior      *float64 `json:"prior,omitempty"`
 	Chain      *Chain   `json:"chain,omitempty"`
 	ParseError string   `json:"parse_error,omitempty"`
-	// Answer calls: the score of the reply (task.ScoreFinal).
+	// Answer calls: the score of the reply (graphqa.ScoreFinal).
 	Rule    string `json:"rule,omitempty"`
 	Parsed  string `json:"parsed,omitempty"`
 	Correct bool   `json:"correct"`

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 )
 
 // Policy names, in the order of Policies.
@@ -457,7 +457,7 @@ func BestOnTest(counts []FormatCount) []FormatCount {
 
 // Vote returns the index of MV-5's answer among the slate's answer records:
 // each record whose reply has a FINAL: line votes for its parsed answer
-// (task.ScoreFinal's Parsed, e.g. the first integer); the answer with most
+// (graphqa.ScoreFinal's Parsed, e.g. the first integer); the answer with most
 // votes wins, a tie going to the answer given first in slate order; the
 // index returned is the first record giving the winning answer. It is -1
 // when no record has a final answer (MV-5 then counts as wrong).
@@ -466,7 +466,7 @@ func Vote(recs []*CallRecord) int {
 	first := map[string]int{}
 	var order []string
 	for i, r := range recs {
-		if r == nil || r.Status != StatusOK || r.Rule == task.RuleFinalMissing || strings.TrimSpace(r.Parsed) == "" {
+		if r == nil || r.Status != StatusOK || r.Rule == graphqa.RuleFinalMissing || strings.TrimSpace(r.Parsed) == "" {
 			continue
 		}
 		k := r.Parsed

@@ -11,6 +11,7 @@ import (
 
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 	"github.com/isolda/isolda/token"
 )
 
@@ -147,7 +148,7 @@ func (c *caller) answer(ctx context.Context, kind, split string, it Item, format
 	sys, user := AnswerMessages(it.Q, rendered)
 	msgs := []llm.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}
 	return c.call(ctx, kind, split, it.Q, format, msgs, func(r *CallRecord) {
-		sc := task.ScoreFinal.Score(it.Q, r.Response)
+		sc := graphqa.ScoreFinal.Score(it.Q, r.Response)
 		r.Rule, r.Parsed, r.Correct = sc.Rule, sc.Parsed, sc.Correct
 	})
 }

@@ -17,13 +17,14 @@ import (
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 )
 
 // The scripted world of the integration tests: two Hardened tasks, a
 // calibration split of 4 graphs and a test split of 3, seven formats.
 const (
-	taskA = task.TaskKCoreSize
-	taskB = task.TaskDiameter
+	taskA = graphqa.TaskKCoreSize
+	taskB = graphqa.TaskDiameter
 )
 
 func scriptFormats() []string {
@@ -149,7 +150,7 @@ func newWorld(t *testing.T) *world {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, user := task.FinalPrompt(it.Q, text)
+				_, user := graphqa.FinalPrompt(it.Q, text)
 				w.answerAt[user] = struct {
 					split  string
 					qi     int
@@ -199,7 +200,7 @@ func (w *world) handler(t *testing.T) llmtest.Handler {
 		}
 		sys, user := r.Messages[0].Content, r.Messages[1].Content
 		switch sys {
-		case task.FinalSystemPrompt:
+		case graphqa.FinalSystemPrompt:
 			at, ok := w.answerAt[user]
 			if !ok {
 				t.Errorf("answer prompt not of any (question, format): %.200q", user)
@@ -424,7 +425,7 @@ func TestCalibrateAndRun(t *testing.T) {
 	// is asked once.
 	asked := map[string]int{}
 	for _, r := range reqs {
-		if r.Messages[0].Content != task.FinalSystemPrompt {
+		if r.Messages[0].Content != graphqa.FinalSystemPrompt {
 			continue
 		}
 		at, ok := w.answerAt[r.Messages[1].Content]

@@ -7,10 +7,11 @@ import (
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 )
 
 // Seeds of the default splits. They are independent (neither is the other
-// plus one, which task.GraphQA uses for the question stream of a seed) and
+// plus one, which graphqa.Generate uses for the question stream of a seed) and
 // the splits they generate share no graph (DefaultSplits checks it).
 const (
 	CalibrationSeed int64 = 110501
@@ -32,7 +33,7 @@ type Item struct {
 type Split struct {
 	// Name is "calibration", "test" or a caller's name.
 	Name string
-	// Seed is the task.GraphQA seed.
+	// Seed is the graphqa.Generate seed.
 	Seed  int64
 	Items []Item
 }
@@ -49,7 +50,7 @@ func HardenedSplit(name string, seed int64, graphs int, tasks []string) (*Split,
 		gs = append(gs, g)
 		return fmt.Sprintf("graph %d", len(gs)-1), nil
 	}
-	set, err := task.GraphQA(task.GraphQAOptions{Regime: task.RegimeHardened, Graphs: graphs, Seed: seed, Tasks: tasks, Render: keep})
+	set, err := graphqa.Generate(graphqa.Options{Regime: graphqa.RegimeHardened, Graphs: graphs, Seed: seed, Tasks: tasks, Render: keep})
 	if err != nil {
 		return nil, err
 	}
@@ -128,8 +129,8 @@ func Render(format string, g *graph.Graph) (string, error) {
 }
 
 // AnswerMessages returns the answer call's messages: the study's GraphQA
-// chain-of-thought prompt (task.FinalPrompt) with the graph rendered in the
+// chain-of-thought prompt (graphqa.FinalPrompt) with the graph rendered in the
 // chosen format. Nothing of the selector is in them.
 func AnswerMessages(q task.Question, rendered string) (system, user string) {
-	return task.FinalPrompt(q, rendered)
+	return graphqa.FinalPrompt(q, rendered)
 }

@@ -3,7 +3,7 @@ package adaptive
 import (
 	"testing"
 
-	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 )
 
 func TestDefaultSplits(t *testing.T) {
@@ -18,11 +18,11 @@ func TestDefaultSplits(t *testing.T) {
 		per := map[string]int{}
 		for _, it := range s.Items {
 			per[it.Q.Task]++
-			if it.Graph == nil || it.Q.Family != task.FamilyHardened {
+			if it.Graph == nil || it.Q.Family != graphqa.FamilyHardened {
 				t.Fatalf("%s: %s without graph or not Hardened", s.Name, it.Q.ID)
 			}
 		}
-		for _, tk := range task.HardenedTasks() {
+		for _, tk := range graphqa.HardenedTasks() {
 			if per[tk] != 15 {
 				t.Errorf("%s: %d questions of %s, want 15", s.Name, per[tk], tk)
 			}

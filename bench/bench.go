@@ -159,7 +159,16 @@ type GraphInfo struct {
 	// Pareto is the Pareto analysis of the lossless formats (see
 	// Report.ParetoOf).
 	Pareto []ParetoPoint `json:"pareto"`
+	// GlossaryTokens is, per tokenizer, what the glossary of the default
+	// ISOLDA document costs: its tokens minus those of the same document
+	// with --glossary none (absent when the isolda format was not run).
+	GlossaryTokens map[string]int `json:"isolda_glossary_tokens,omitempty"`
 }
+
+// NotOntology is the Error of an ontology format (onto_*) on a graph
+// without RDFS or OWL classes or properties: such a graph has no ontology
+// view, and the format would print an empty template.
+const NotOntology = "not an ontology: no RDFS/OWL classes or properties"
 
 // Result is the measurement of one format on one graph.
 type Result struct {
@@ -360,6 +369,14 @@ func runGraph(in Input, fs []formats.Format, toks []token.Tokenizer, nq int, ste
 	for _, f := range fs {
 		r := Result{Graph: in.Name, GraphHash: info.Hash, Format: f.Name, Family: f.Family,
 			Input: f.Input.String(), Lossless: f.Lossless, Scope: scopeOf(f), Loses: f.Loses}
+		if f.Input == formats.InputOntology && in.Dataset != nil {
+			if o := fin.Ontology(); len(o.Concepts) == 0 && len(o.Relations) == 0 {
+				r.Error, r.Fidelity = NotOntology, FidelityNotApplicable
+				results = append(results, r)
+				step()
+				continue
+			}
+		}
 		var b strings.Builder
 		t0 := time.Now()
 		err := guard(func() error { return f.Encode(&b, fin) })
@@ -407,7 +424,37 @@ func runGraph(in Input, fs []formats.Format, toks []token.Tokenizer, nq int, ste
 		step()
 	}
 	setRatios(results, info.Reference)
+	if in.Dataset != nil && slices.ContainsFunc(results, func(r Result) bool { return r.Format == GlossaryFormat && r.Error == "" }) {
+		info.GlossaryTokens = glossaryTokens(in.Dataset, results, toks)
+	}
 	return info, results
+}
+
+// GlossaryFormat is the format whose glossary cost GraphInfo records: the
+// default ISOLDA notation.
+const GlossaryFormat = "isolda"
+
+// glossaryTokens returns, per tokenizer, the tokens of GlossaryFormat's
+// document minus those of the same document without its glossary (nil if
+// that document cannot be written).
+func glossaryTokens(d *rdf.Dataset, results []Result, toks []token.Tokenizer) map[string]int {
+	var full map[string]int
+	for _, r := range results {
+		if r.Format == GlossaryFormat {
+			full = r.Tokens
+		}
+	}
+	var b strings.Builder
+	if err := guard(func() error {
+		return isolda.Encode(&b, d, isolda.Options{Version: isolda.V02, Glossary: isolda.GlossaryNone})
+	}); err != nil {
+		return nil
+	}
+	out := make(map[string]int, len(toks))
+	for _, t := range toks {
+		out[t.Name()] = full[t.Name()] - t.Count(b.String())
+	}
+	return out
 }
 
 // inputOf returns the formats input of a benchmark input.
@@ -491,26 +538,8 @@ func rdfFidelity(want, got *rdf.Dataset) (string, string) {
 // graphFidelity compares a decoded labelled graph with the input's view:
 // the sets of node ids and of edges (from, type, to) must be equal.
 func graphFidelity(want, got *graph.Graph) (string, string) {
-	ids := func(g *graph.Graph) []string {
-		var out []string
-		for _, n := range g.Nodes {
-			out = append(out, n.ID)
-		}
-		slices.Sort(out)
-		return slices.Compact(out)
-	}
-	edges := func(g *graph.Graph) []graph.Edge {
-		out := slices.Clone(g.Edges)
-		slices.SortFunc(out, graph.CompareEdges)
-		return slices.Compact(out)
-	}
-	wn, gn := ids(want), ids(got)
-	if !slices.Equal(wn, gn) {
-		return FidelityDiffers, fmt.Sprintf("node sets differ: decoded %d distinct nodes, input has %d", len(gn), len(wn))
-	}
-	we, ge := edges(want), edges(got)
-	if !slices.Equal(we, ge) {
-		return FidelityDiffers, fmt.Sprintf("edge sets differ: decoded %d distinct edges, input has %d", len(ge), len(we))
+	if d := graph.SameRecords(want, got); d != "" {
+		return FidelityDiffers, d
 	}
 	return FidelityEqual, ""
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
@@ -354,7 +353,7 @@ func RunFailureCase(name string, toks []token.Tokenizer) (*FailureResult, error)
 // WriteFailures writes one line per case and format: the case, the format,
 // SURVIVES or FAILS, and why.
 func WriteFailures(w io.Writer, results []*FailureResult) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw, flush := newTable(w)
 	fmt.Fprintln(tw, "case\tformat\toutcome\tdetail")
 	for _, r := range results {
 		for _, o := range r.Outcomes {
@@ -366,5 +365,5 @@ func WriteFailures(w io.Writer, results []*FailureResult) error {
 		}
 		fmt.Fprintf(tw, "# %s: %d of %d formats survive\n", r.Case, len(r.Survivors()), len(r.Outcomes))
 	}
-	return tw.Flush()
+	return flush()
 }

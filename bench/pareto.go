@@ -71,10 +71,17 @@ func Pareto(points []ParetoPoint) []ParetoPoint {
 
 // ParetoOf returns the Pareto analysis of one graph's lossless formats of
 // a Report: tokens of the primary tokenizer against traversal accuracy and
-// round-trip fidelity (1 or 0).
+// round-trip fidelity (1 or 0); on a graph without traversal queries,
+// against round-trip fidelity alone (GraphInfo.HasQueries).
 func (rep *Report) ParetoOf(graph string) []ParetoPoint {
 	if len(rep.Tokenizers) == 0 {
 		return nil
+	}
+	queries := true
+	for _, g := range rep.Graphs {
+		if g.Name == graph {
+			queries = g.HasQueries()
+		}
 	}
 	var pts []ParetoPoint
 	for _, r := range rep.Results {
@@ -88,10 +95,19 @@ func (rep *Report) ParetoOf(graph string) []ParetoPoint {
 		if r.RoundTripEqual {
 			fid = 1
 		}
-		pts = append(pts, ParetoPoint{Name: r.Format, Tokens: r.Tokens[rep.Tokenizers[0]], Scores: []float64{tr, fid}})
+		scores := []float64{tr, fid}
+		if !queries {
+			scores = []float64{fid}
+		}
+		pts = append(pts, ParetoPoint{Name: r.Format, Tokens: r.Tokens[rep.Tokenizers[0]], Scores: scores})
 	}
 	return Pareto(pts)
 }
+
+// HasQueries reports whether traversal queries could be generated for the
+// graph: a graph without links between named nodes has none, and its
+// traversal accuracy is not measured.
+func (g GraphInfo) HasQueries() bool { return len(g.Queries) > 0 }
 
 // ParetoFrontier returns the Pareto analysis of the synthetic report: with a budget
 // study, the formats of the study scored by traversal accuracy at every

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/graph"
@@ -539,7 +538,7 @@ func WriteGraphBudgetTable(w io.Writer, results []GraphBudgetResult, budgets []i
 	if len(budgets) == 0 {
 		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw, flush := newTable(w)
 	fmt.Fprintln(tw, "# budget study: per budget, traversal accuracy, gold paths surviving/queries, retained nodes n and edges e (- does not parse, n/a ordering not applicable); records kept at the largest budget")
 	head := []string{"graph", "format", "ordering", "policy", "text order"}
 	for _, b := range budgets {
@@ -594,7 +593,7 @@ func WriteGraphBudgetTable(w io.Writer, results []GraphBudgetResult, budgets []i
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
-	if err := tw.Flush(); err != nil {
+	if err := flush(); err != nil {
 		return err
 	}
 	for j, r := range reasons {

@@ -7,127 +7,70 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
+
+	"github.com/isolda/isolda/internal/atomicfile"
+	"github.com/isolda/isolda/internal/chart"
 )
 
-// Bar is one bar of a token chart.
-type Bar struct {
-	Label    string
-	Value    int
-	Lossless bool
-}
-
-// WriteTokensSVG writes a horizontal bar chart of token counts: lossless
+// tokenChart is the horizontal bar chart of token counts: lossless
 // formats in blue, lossy ones in grey and marked "(lossy)", in the given
 // order.
-func WriteTokensSVG(w io.Writer, title string, bars []Bar) error {
-	const left, right, row, top = 230, 90, 18, 40
-	width := 820
-	height := top + row*len(bars) + 20
-	maxV := 1
-	for _, b := range bars {
-		maxV = max(maxV, b.Value)
-	}
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
-		width, height, width, height)
-	fmt.Fprintf(bw, `<text x="10" y="22" font-size="15" font-weight="bold">%s</text>`+"\n", html.EscapeString(title))
-	for i, b := range bars {
-		y := top + i*row
-		length := float64(width-left-right) * float64(b.Value) / float64(maxV)
-		fill, label := "#3465a4", b.Label
-		if !b.Lossless {
-			fill, label = "#aaaaaa", b.Label+" (lossy)"
+func tokenChart(title string, results []Result, tokenizer string) chart.HBars {
+	c := chart.HBars{Title: title, Unit: tokenizer + " tokens", Plain: "lossless", Muted: "lossy"}
+	for _, r := range results {
+		label := r.Format
+		if !r.Lossless {
+			label += " (lossy)"
 		}
-		fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", left-6, y+12, html.EscapeString(label))
-		fmt.Fprintf(bw, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n", left, y+2, length, row-4, fill)
-		fmt.Fprintf(bw, `<text x="%.1f" y="%d">%d</text>`+"\n", float64(left)+length+4, y+12, b.Value)
+		c.Bars = append(c.Bars, chart.HBar{Label: label, Value: float64(r.Tokens[tokenizer]), Muted: !r.Lossless})
 	}
-	fmt.Fprintln(bw, "</svg>")
-	return bw.Flush()
+	return c
 }
 
-// WriteParetoSVG writes a scatter plot of tokens (x) against mean score
-// (y): frontier formats as filled red dots joined by a line, dominated
-// formats as hollow grey circles.
-func WriteParetoSVG(w io.Writer, title, yLabel string, pts []ParetoPoint) error {
-	const width, height, left, bottom, top, right = 820, 520, 70, 60, 40, 160
-	maxT := 1
+// paretoChart plots tokens (x) against mean score (y): frontier formats
+// filled and joined by a step line, dominated ones hollow, their
+// dominating format named in the tooltip.
+func paretoChart(title, yLabel string, pts []ParetoPoint) chart.Scatter {
+	c := chart.Scatter{Title: title, XLabel: "tokens of the complete text", YLabel: yLabel}
 	for _, p := range pts {
-		maxT = max(maxT, p.Tokens)
-	}
-	x := func(t int) float64 { return left + float64(width-left-right)*float64(t)/float64(maxT) }
-	y := func(s float64) float64 { return float64(height-bottom) - float64(height-bottom-top)*s }
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n",
-		width, height, width, height)
-	fmt.Fprintf(bw, `<text x="10" y="22" font-size="15" font-weight="bold">%s</text>`+"\n", html.EscapeString(title))
-	fmt.Fprintf(bw, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, height-bottom, width-right, height-bottom)
-	fmt.Fprintf(bw, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, top, left, height-bottom)
-	for _, s := range []float64{0, 0.25, 0.5, 0.75, 1} {
-		fmt.Fprintf(bw, `<text x="%d" y="%.1f" text-anchor="end">%.2f</text>`+"\n", left-4, y(s)+4, s)
-	}
-	for i := 0; i <= 4; i++ {
-		t := maxT * i / 4
-		fmt.Fprintf(bw, `<text x="%.1f" y="%d" text-anchor="middle">%d</text>`+"\n", x(t), height-bottom+16, t)
-	}
-	fmt.Fprintf(bw, `<text x="%d" y="%d" text-anchor="middle">tokens of the complete text</text>`+"\n", (left+width-right)/2, height-bottom+36)
-	fmt.Fprintf(bw, `<text x="16" y="%d" transform="rotate(-90 16 %d)" text-anchor="middle">%s</text>`+"\n",
-		(top+height-bottom)/2, (top+height-bottom)/2, html.EscapeString(yLabel))
-	var line []string
-	for _, p := range pts {
-		if !p.Dominated {
-			line = append(line, strconv.FormatFloat(x(p.Tokens), 'f', 1, 64)+","+strconv.FormatFloat(y(p.Mean()), 'f', 1, 64))
-		}
-	}
-	if len(line) > 1 {
-		fmt.Fprintf(bw, `<polyline points="%s" fill="none" stroke="#cc0000" stroke-dasharray="4 3"/>`+"\n", strings.Join(line, " "))
-	}
-	for i, p := range pts {
-		px, py := x(p.Tokens), y(p.Mean())
-		label := p.Name
+		note := ""
 		if p.Dominated {
-			label += " (dominated by " + p.DominatedBy + ")"
-			fmt.Fprintf(bw, `<circle cx="%.1f" cy="%.1f" r="5" fill="none" stroke="#888888"/>`+"\n", px, py)
-		} else {
-			fmt.Fprintf(bw, `<circle cx="%.1f" cy="%.1f" r="5" fill="#cc0000"/>`+"\n", px, py)
+			note = "dominated by " + p.DominatedBy
 		}
-		// Stagger labels so that formats with equal scores stay readable;
-		// labels of points on the right half run leftwards.
-		lx, anchor := px+7, "start"
-		if px > float64(left+width-right)/2 {
-			lx, anchor = px-7, "end"
-		}
-		fmt.Fprintf(bw, `<text x="%.1f" y="%.1f" text-anchor="%s">%s</text>`+"\n", lx, py-6-float64(i%4)*11, anchor, html.EscapeString(label))
+		c.Points = append(c.Points, chart.Point{Label: p.Name, X: float64(p.Tokens), Y: p.Mean(), Front: !p.Dominated, Note: note})
 	}
-	fmt.Fprintln(bw, "</svg>")
-	return bw.Flush()
+	return c
 }
 
-// createFile writes one file of an output directory.
+// createFile writes one file of an output directory, atomically.
 func createFile(dir, name string, write func(io.Writer) error) error {
-	f, err := os.Create(filepath.Join(dir, name))
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(filepath.Join(dir, name), 0o644, write)
 }
+
+// section is one chart of index.html, or a note where a chart is left
+// out.
+type section struct {
+	title, file, note string
+}
+
+// indexStyle lets the charts scale down to narrow windows.
+const indexStyle = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:1rem;max-width:1200px}img{max-width:100%;height:auto}p.note{color:#555;font-style:italic}"
 
 // writeIndex writes index.html showing the charts and linking the data.
-func writeIndex(dir, title string, sections [][2]string) error {
+func writeIndex(dir, title string, sections []section) error {
 	return createFile(dir, "index.html", func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
-		fmt.Fprintf(bw, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head><body>\n<h1>%s</h1>\n",
-			html.EscapeString(title), html.EscapeString(title))
+		fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"+
+			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>%s</title><style>%s</style></head><body>\n<h1>%s</h1>\n",
+			html.EscapeString(title), indexStyle, html.EscapeString(title))
 		fmt.Fprintln(bw, `<p>Data: <a href="report.json">report.json</a>, <a href="results.csv">results.csv</a>.</p>`)
 		for _, s := range sections {
-			fmt.Fprintf(bw, "<h2>%s</h2>\n<p><img src=\"%s\" alt=\"%s\"></p>\n",
-				html.EscapeString(s[0]), html.EscapeString(s[1]), html.EscapeString(s[0]))
+			fmt.Fprintf(bw, "<h2>%s</h2>\n", html.EscapeString(s.title))
+			if s.file == "" {
+				fmt.Fprintf(bw, "<p class=\"note\">%s</p>\n", html.EscapeString(s.note))
+				continue
+			}
+			fmt.Fprintf(bw, "<p><img src=\"%s\" alt=\"%s\"></p>\n", html.EscapeString(s.file), html.EscapeString(s.title))
 		}
 		fmt.Fprintln(bw, "</body></html>")
 		return bw.Flush()
@@ -151,28 +94,35 @@ func WriteDir(dir string, rep *Report) error {
 	if len(rep.Tokenizers) > 0 {
 		primary = rep.Tokenizers[0]
 	}
-	var sections [][2]string
+	var sections []section
 	for i, g := range rep.Graphs {
-		var bars []Bar
+		var shown []Result
 		for _, r := range rep.Ranked(g.Name) {
-			if r.Error == "" {
-				bars = append(bars, Bar{Label: r.Format, Value: r.Tokens[primary], Lossless: r.Lossless})
+			// A format that wrote nothing (a template for another kind
+			// of graph) has no bar.
+			if r.Error == "" && r.UTF8Bytes > 0 {
+				shown = append(shown, r)
 			}
 		}
 		tokName := fmt.Sprintf("tokens-%d.svg", i+1)
 		title := fmt.Sprintf("%s: %s tokens per format", g.Name, primary)
-		if err := createFile(dir, tokName, func(w io.Writer) error { return WriteTokensSVG(w, title, bars) }); err != nil {
+		if err := createFile(dir, tokName, tokenChart(title, shown, primary).WriteSVG); err != nil {
 			return err
+		}
+		sections = append(sections, section{title: title, file: tokName})
+		ptitle := fmt.Sprintf("%s: Pareto frontier of the lossless formats", g.Name)
+		// Without traversal queries every format would score the same
+		// made-up traversal accuracy: no chart.
+		if len(g.Queries) == 0 {
+			sections = append(sections, section{title: ptitle, note: "no traversal queries on this graph: no Pareto chart of traversal accuracy"})
+			continue
 		}
 		parName := fmt.Sprintf("pareto-%d.svg", i+1)
-		ptitle := fmt.Sprintf("%s: Pareto frontier of the lossless formats", g.Name)
-		pts := rep.ParetoOf(g.Name)
-		if err := createFile(dir, parName, func(w io.Writer) error {
-			return WriteParetoSVG(w, ptitle, "mean of traversal accuracy and round-trip fidelity", pts)
-		}); err != nil {
+		pc := paretoChart(ptitle, "mean of traversal accuracy and round-trip fidelity", rep.ParetoOf(g.Name))
+		if err := createFile(dir, parName, pc.WriteSVG); err != nil {
 			return err
 		}
-		sections = append(sections, [2]string{title, tokName}, [2]string{ptitle, parName})
+		sections = append(sections, section{title: ptitle, file: parName})
 	}
 	return writeIndex(dir, "isolda bench", sections)
 }
@@ -189,15 +139,19 @@ func WriteSyntheticDir(dir string, rep *SyntheticReport) error {
 	if err := createFile(dir, "results.csv", func(w io.Writer) error { return WriteSyntheticCSV(w, rep) }); err != nil {
 		return err
 	}
-	var bars []Bar
-	for _, f := range rep.Formats {
-		if f.Result.UTF8Bytes > 0 {
-			bars = append(bars, Bar{Label: f.Name, Value: f.Result.Tokens, Lossless: f.Result.Lossless})
-		}
-	}
 	title := fmt.Sprintf("synthetic services %d/%d/%d: %s tokens per format", rep.Parameters.Services,
 		rep.Parameters.NoiseEdges, rep.Parameters.Seed, rep.Parameters.Encoding)
-	if err := createFile(dir, "tokens.svg", func(w io.Writer) error { return WriteTokensSVG(w, title, bars) }); err != nil {
+	tc := chart.HBars{Title: title, Unit: rep.Parameters.Encoding + " tokens", Plain: "lossless", Muted: "lossy"}
+	for _, f := range rep.Formats {
+		if f.Result.UTF8Bytes > 0 {
+			label := f.Name
+			if !f.Result.Lossless {
+				label += " (lossy)"
+			}
+			tc.Bars = append(tc.Bars, chart.HBar{Label: label, Value: float64(f.Result.Tokens), Muted: !f.Result.Lossless})
+		}
+	}
+	if err := createFile(dir, "tokens.svg", tc.WriteSVG); err != nil {
 		return err
 	}
 	ptitle := "Pareto frontier: tokens against budget survival"
@@ -205,9 +159,8 @@ func WriteSyntheticDir(dir string, rep *SyntheticReport) error {
 	if len(rep.Budgets) == 0 {
 		ylabel = "traversal accuracy"
 	}
-	pts := rep.ParetoFrontier()
-	if err := createFile(dir, "pareto.svg", func(w io.Writer) error { return WriteParetoSVG(w, ptitle, ylabel, pts) }); err != nil {
+	if err := createFile(dir, "pareto.svg", paretoChart(ptitle, ylabel, rep.ParetoFrontier()).WriteSVG); err != nil {
 		return err
 	}
-	return writeIndex(dir, "isolda bench --synthetic services", [][2]string{{title, "tokens.svg"}, {ptitle, "pareto.svg"}})
+	return writeIndex(dir, "isolda bench --synthetic services", []section{{title: title, file: "tokens.svg"}, {title: ptitle, file: "pareto.svg"}})
 }

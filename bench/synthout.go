@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/isolda/isolda/formats/graphrag"
 )
@@ -18,7 +17,7 @@ import (
 // budget for each format, ordering and policy ("-" where the kept text
 // does not parse).
 func WriteSyntheticTable(w io.Writer, rep *SyntheticReport) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw, flush := newTable(w)
 	p := rep.Parameters
 	fmt.Fprintf(tw, "# synthetic services: services %d, noise edges %d, seed %d -> %d nodes, %d edges; graph sha256 %s\n",
 		p.Services, p.NoiseEdges, p.Seed, rep.Graph.Nodes, rep.Graph.Edges, rep.GraphHash)
@@ -102,7 +101,7 @@ func WriteSyntheticTable(w io.Writer, rep *SyntheticReport) error {
 		}
 	}
 	fmt.Fprintf(tw, "# %d formats, %.0f ms\n", len(rep.Formats), rep.Millis)
-	return tw.Flush()
+	return flush()
 }
 
 // short abbreviates a hash for the table.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // benchSet writes a frozen set of 100 questions about one stored context
@@ -27,8 +28,8 @@ func benchSet(b *testing.B, dir string) {
 	b.Helper()
 	set := &task.Set{Name: "s", Contexts: []task.Context{{ID: "c", Text: "Edges: A-B, B-C."}}}
 	for i := range 100 {
-		set.Questions = append(set.Questions, task.Question{ID: fmt.Sprintf("q%03d", i), Family: task.FamilyLookup,
-			Task: task.FamilyLookup, Text: fmt.Sprintf("Question %d?", i), ContextID: "c",
+		set.Questions = append(set.Questions, task.Question{ID: fmt.Sprintf("q%03d", i), Family: kg.FamilyLookup,
+			Task: kg.FamilyLookup, Text: fmt.Sprintf("Question %d?", i), ContextID: "c",
 			Gold: task.Answer{Text: "A", Kind: task.KindText, Value: "A"}})
 	}
 	set.Seal()

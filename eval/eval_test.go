@@ -17,6 +17,7 @@ import (
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // demoTTL is a small graph whose questions the tests know by hand.
@@ -502,7 +503,7 @@ func TestFrozenSetOwnContextsUserLayoutStream(t *testing.T) {
 		Questions: []task.Question{
 			{ID: "q1", Family: "graphqa", Task: "edge_count", Text: "How many edges are there?", ContextID: "c1",
 				Gold: task.Answer{Text: " 2.", Kind: task.KindInt, Value: "2"}},
-			{ID: "q2", Family: task.FamilyLookup, Task: task.FamilyLookup, Text: "What colour is A?", ContextID: "c1",
+			{ID: "q2", Family: kg.FamilyLookup, Task: kg.FamilyLookup, Text: "What colour is A?", ContextID: "c1",
 				Gold: task.Answer{Text: "blue", Kind: task.KindText, Value: "blue"}},
 		}}
 	set.Seal()

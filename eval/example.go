@@ -48,7 +48,8 @@ models:
     price_in: 0.05                 # per million input tokens (summaries only)
     price_out: 0.20
 # Question sets: generated from every graph, or a frozen set file
-# (` + "`isolda questions --frozen`" + `), asked about a graph or its own contexts.
+# (written by ` + "`isolda questions FILE -o questions.jsonl`" + `), asked about a
+# graph or its own contexts.
 tasks:
   - name: kg
     generate: {families: [lookup, count, multi_hop], per_family: 5, seed: 1}

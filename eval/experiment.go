@@ -4,8 +4,13 @@
 // inputs and an append-only answer log.
 //
 // An Experiment is read from a YAML file (ParseExperiment, see ExampleYAML).
-// Prepare renders every (graph × arm) context and every question and hashes
-// them (SHA-1); Run writes the frozen inputs to the run folder (contexts/,
+// A graph is an RDF file or a collection of items (the contexts of a frozen
+// set: one RDF document, labelled graph or ontology each); an arm renders
+// graphs in a format of the registry (ISOLDA arms with every encoder option)
+// or reads stored texts; a Prompt template, when given, is the whole prompt.
+// Prepare renders every (graph × arm) context and every question, decodes
+// every context of a lossless format and compares it with its graph, and
+// hashes everything (SHA-1); Run writes the frozen inputs to the run folder (contexts/,
 // questions.jsonl, manifest.json), refuses to continue a run whose inputs
 // differ, and sends the calls through package llm, appending one Record per
 // call to answers.jsonl. A run that was cancelled or had failed calls is
@@ -15,18 +20,23 @@
 package eval
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/rdf/rdfio"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // Message layouts.
@@ -75,6 +85,9 @@ type Experiment struct {
 	// Ordering is the record order of every arm that sets none (nil:
 	// canonical).
 	Ordering *Ordering `yaml:"ordering"`
+	// Prompt is the message template of every arm that sets none (nil:
+	// the built-in prompt of Layout).
+	Prompt *Prompt `yaml:"prompt"`
 }
 
 // Budget policies.
@@ -128,45 +141,108 @@ type Ordering struct {
 	Seed uint64 `yaml:"seed"`
 }
 
-// Graph is one RDF graph file.
+// Graph is one RDF graph file, or a collection of graphs stored as the
+// contexts of a frozen set (one item per context, named by its id).
 type Graph struct {
 	// Name identifies the graph in the run (default: the file's base name).
 	Name string `yaml:"name"`
 	// File is the path of the RDF file, relative to the experiment file.
 	File string `yaml:"file"`
+	// Set is the path of a frozen set (task.WriteFrozen, gzip-compressed
+	// when it ends in .gz) whose contexts are the collection's items.
+	Set string `yaml:"set"`
+	// Syntax says how the items' texts are read: an RDF syntax (turtle,
+	// ntriples, ...), a format of the registry with a decoder (its labelled
+	// graph or dataset), or SyntaxOntology. Only with Set.
+	Syntax string `yaml:"syntax"`
 }
+
+// SyntaxOntology reads an item as a Text2KGBench ontology (JSON).
+const SyntaxOntology = "text2kgbench-ontology"
 
 // Arm is one way of rendering a graph.
 type Arm struct {
 	// Name identifies the arm (default: the format name).
 	Name string `yaml:"name"`
-	// Format is a name of the format registry (`isolda formats`).
+	// Format is a name of the format registry (`isolda formats`); with
+	// Stored, only a label (default: the arm's name).
 	Format string `yaml:"format"`
+	// Stored is the path of a frozen set whose contexts are this arm's
+	// renderings of the items of collections, by item id (such as a
+	// benchmark's own textualizations). Such an arm is asked only about
+	// collections and needs Graphs.
+	Stored string `yaml:"stored"`
+	// Graphs, when set, are the only graphs this arm renders.
+	Graphs []string `yaml:"graphs"`
 	// Options configure the ISOLDA encoder; only for isolda formats.
 	Options *IsoldaOptions `yaml:"options"`
-	// HideName leaves the format's name out of the prompt.
+	// HideName leaves the format's name out of the built-in prompt.
 	HideName bool `yaml:"hide_name"`
 	// Budget overrides the experiment's budget (tokens: 0 for none).
 	Budget *Budget `yaml:"budget"`
 	// Ordering overrides the experiment's ordering.
 	Ordering *Ordering `yaml:"ordering"`
+	// Prompt overrides the experiment's prompt template.
+	Prompt *Prompt `yaml:"prompt"`
+	// Vars are the values of the template's {{arm.NAME}} placeholders.
+	Vars map[string]string `yaml:"vars"`
 }
 
-// IsoldaOptions are the encoder options an arm of an isolda format may set
-// (see isolda.Options for their meaning).
+// IsoldaOptions are the encoder options an arm of an isolda format may set,
+// under the names of the flags of `isolda encode` (with "_" for "-"); see
+// isolda.Options for their meaning.
 type IsoldaOptions struct {
-	Version          string  `yaml:"version"`
-	IDs              string  `yaml:"ids"`
-	Glossary         string  `yaml:"glossary"`
-	Layout           string  `yaml:"layout"`
-	Theta            float64 `yaml:"theta"`
-	NoConstants      bool    `yaml:"no_constants"`
-	NoTypes          bool    `yaml:"no_types"`
-	Continuation     bool    `yaml:"continuation"`
-	InlineBlanks     bool    `yaml:"inline_blanks"`
-	InverseIndex     bool    `yaml:"inverse_index"`
-	IRIIDs           bool    `yaml:"iri_ids"`
-	DatatypePrefixes bool    `yaml:"datatype_prefixes"`
+	Spec                string  `yaml:"spec"`
+	IDs                 string  `yaml:"ids"`
+	NoConstants         bool    `yaml:"no_constants"`
+	NoTypes             bool    `yaml:"no_types"`
+	Glossary            string  `yaml:"glossary"`
+	InverseIndex        bool    `yaml:"inverse_index"`
+	Layout              string  `yaml:"layout"`
+	Theta               float64 `yaml:"theta"`
+	Continuation        bool    `yaml:"continuation"`
+	InlineBnodes        bool    `yaml:"inline_bnodes"`
+	Anchor              string  `yaml:"anchor"`
+	Hops                int     `yaml:"hops"`
+	NoPreferredLanguage bool    `yaml:"no_preferred_language"`
+	NoRowLabelIDs       bool    `yaml:"no_row_label_ids"`
+	NoTermAliases       bool    `yaml:"no_term_aliases"`
+	NoVocabPrefix       bool    `yaml:"no_vocab_prefix"`
+	IRIIDs              bool    `yaml:"iri_ids"`
+	DatatypePrefixes    bool    `yaml:"datatype_prefixes"`
+}
+
+// GlossarySystem is the value of IsoldaOptions.Glossary that moves the
+// ISOLDA glossary out of the context into the system message (the
+// template's {{glossary}} placeholder, else the start of the system
+// message). It needs the glossary text from package isolda, which is not
+// available yet; experiments asking for it are refused.
+const GlossarySystem = "system"
+
+// MaxHops bounds IsoldaOptions.Hops.
+const MaxHops = 1000
+
+// String lists the options set (non-zero fields) as "name=value" words,
+// named as in experiment files, in field order; true flags are bare names.
+func (o *IsoldaOptions) String() string {
+	if o == nil {
+		return ""
+	}
+	var words []string
+	v := reflect.ValueOf(*o)
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.IsZero() {
+			continue
+		}
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
+		if f.Kind() == reflect.Bool {
+			words = append(words, name)
+			continue
+		}
+		words = append(words, fmt.Sprintf("%s=%v", name, f.Interface()))
+	}
+	return strings.Join(words, " ")
 }
 
 // Model is one model of one endpoint.
@@ -191,6 +267,10 @@ type Model struct {
 	// used only by summaries, never written to the log.
 	PriceIn  float64 `yaml:"price_in"`
 	PriceOut float64 `yaml:"price_out"`
+	// Arms, when set, are the only arms this model is asked with; Graphs,
+	// when set, the only graphs it is asked about.
+	Arms   []string `yaml:"arms"`
+	Graphs []string `yaml:"graphs"`
 }
 
 // Task is one question set: a frozen set file, or questions generated from
@@ -202,17 +282,23 @@ type Task struct {
 	// experiment file.
 	Set string `yaml:"set"`
 	// Graph, with Set, names the graph (of Graphs) the set's questions are
-	// asked about, rendered by every arm; without it the set's own stored
-	// contexts are used as they are, under the arm "context".
+	// asked about, rendered by every arm (for a collection, each question
+	// about the item its context id names); without it the set's own
+	// stored contexts are used as they are, under the arm "context".
 	Graph string `yaml:"graph"`
-	// Generate generates KG questions from every graph.
+	// Generate generates KG questions from every graph file (not from
+	// collections).
 	Generate *Generate `yaml:"generate"`
-	// Scorer is kg, graphqa, final, kgllm_strict, kgllm_lenient or impact;
-	// empty: chosen by each question's family.
+	// Scorer is kg, graphqa, final, kgllm_strict, kgllm_lenient,
+	// kgllm_adapted (the Catalan study's), impact or text2kg; empty: chosen
+	// by each question's family.
 	Scorer string `yaml:"scorer"`
+	// Prompt is the template of this task's questions, for every arm
+	// without its own (it overrides the experiment's).
+	Prompt *Prompt `yaml:"prompt"`
 }
 
-// Generate configures task.Generate.
+// Generate configures kg.Generate.
 type Generate struct {
 	Families  []string `yaml:"families"`
 	PerFamily int      `yaml:"per_family"`
@@ -259,13 +345,19 @@ func LoadExperiment(path string) (*Experiment, error) {
 	if _, err := f.ReadAt(data, 0); err != nil && st.Size() > 0 {
 		return nil, err
 	}
-	return ParseExperiment(data, path)
+	return parseExperiment(data, path, filepath.Dir(path))
 }
 
 // ParseExperiment decodes and validates an experiment; file names it in
 // errors. Unknown fields, wrong types and invalid values are reported as a
 // *ValidationError (or *rdf.ParseError) with line and column.
 func ParseExperiment(data []byte, file string) (*Experiment, error) {
+	return parseExperiment(data, file, "")
+}
+
+// parseExperiment is ParseExperiment that, with a baseDir, also checks
+// that the graph and question-set files it names exist.
+func parseExperiment(data []byte, file, baseDir string) (*Experiment, error) {
 	if len(data) > MaxExperimentBytes {
 		return nil, &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: "experiment file too large"}
 	}
@@ -296,7 +388,7 @@ func ParseExperiment(data []byte, file string) (*Experiment, error) {
 	if err := unmarshal(data, &e, file); err != nil {
 		return nil, err
 	}
-	v := validator{file: file, ast: astFile}
+	v := validator{file: file, ast: astFile, baseDir: baseDir}
 	v.check(&e)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}
@@ -347,9 +439,25 @@ func yamlError(file string, err error) error {
 }
 
 type validator struct {
-	file     string
-	ast      *ast.File
+	file string
+	ast  *ast.File
+	// baseDir, when set, is the folder files are relative to: the files
+	// named must exist.
+	baseDir  string
 	problems []*rdf.ParseError
+}
+
+// checkFile records a problem at p when the validator has a base folder
+// and the file name does not name a file there.
+func (v *validator) checkFile(p, what, name string) {
+	if v.baseDir == "" || name == "" {
+		return
+	}
+	if st, err := os.Stat(resolvePath(v.baseDir, name)); err != nil {
+		v.addf(p, "%s: %v", what, err)
+	} else if st.IsDir() {
+		v.addf(p, "%s: %s is a folder", what, name)
+	}
 }
 
 // addf records a problem at the YAML path p (such as "$.arms[0].format").
@@ -377,7 +485,7 @@ func (v *validator) addf(p, format string, args ...any) {
 	v.problems = append(v.problems, pe)
 }
 
-var scorerNames = []string{"kg", "graphqa", "final", "kgllm_strict", "kgllm_lenient", "impact"}
+var scorerNames = []string{"kg", "graphqa", "final", "kgllm_strict", "kgllm_lenient", "kgllm_adapted", "impact", "text2kg"}
 
 func (v *validator) check(e *Experiment) {
 	if len(e.Graphs) == 0 {
@@ -392,11 +500,26 @@ func (v *validator) check(e *Experiment) {
 		}
 	}
 	graphNames := map[string]bool{}
+	collections := map[string]bool{}
 	for i, g := range e.Graphs {
 		p := fmt.Sprintf("$.graphs[%d]", i)
-		if g.File == "" {
-			v.addf(p, "graph %d: file is required", i)
+		switch {
+		case g.File == "" && g.Set == "":
+			v.addf(p, "graph %d: file (an RDF file) or set (a collection) is required", i)
+		case g.File != "" && g.Set != "":
+			v.addf(p, "graph %d: file and set are exclusive", i)
+		case g.Set != "" && g.Syntax == "":
+			v.addf(p, "graph %d: a collection needs the syntax of its items", i)
+		case g.Set != "":
+			if err := checkSyntax(g.Syntax); err != nil {
+				v.addf(p+".syntax", "%v", err)
+			}
+			collections[g.GraphName()] = true
+		case g.Syntax != "":
+			v.addf(p+".syntax", "syntax is only for a collection (set); the syntax of a file comes from its name or content")
 		}
+		v.checkFile(p+".file", "graph "+g.GraphName(), g.File)
+		v.checkFile(p+".set", "graph "+g.GraphName()+" set", g.Set)
 		n := g.GraphName()
 		if graphNames[n] {
 			v.addf(p, "graph name %q used twice", n)
@@ -412,14 +535,43 @@ func (v *validator) check(e *Experiment) {
 	armNames := map[string]bool{SetContextArm: true}
 	for i, a := range e.Arms {
 		p := fmt.Sprintf("$.arms[%d]", i)
-		if a.Format == "" {
+		switch {
+		case a.Stored != "":
+			v.checkFile(p+".stored", "arm "+a.ArmName()+" stored contexts", a.Stored)
+			if len(a.Graphs) == 0 {
+				v.addf(p, "arm %s: a stored arm needs graphs (the collections its contexts are of)", a.ArmName())
+			}
+			for j, gn := range a.Graphs {
+				if graphNames[gn] && !collections[gn] {
+					v.addf(fmt.Sprintf("%s.graphs[%d]", p, j), "arm %s: stored contexts are only for collections, and %s is a file", a.ArmName(), gn)
+				}
+			}
+			if a.Options != nil || a.Ordering != nil || a.Budget != nil {
+				v.addf(p, "arm %s: a stored arm's contexts are used as they are: no options, ordering or budget", a.ArmName())
+			}
+		case a.Format == "":
 			v.addf(p, "arm %d: format is required", i)
-		} else if _, ok := formats.Get(a.Format); !ok {
-			v.addf(p+".format", "unknown format %q (see `isolda formats`)", a.Format)
-		} else if a.Options != nil && !strings.HasPrefix(a.Format, "isolda") {
-			v.addf(p+".options", "options are only for isolda formats, not %q", a.Format)
+		default:
+			if _, ok := formats.Get(a.Format); !ok {
+				v.addf(p+".format", "unknown format %q (see `isolda formats`)", a.Format)
+			} else if a.Options != nil && !isISOLDA(a.Format) {
+				v.addf(p+".options", "options are only for isolda formats, not %q", a.Format)
+			} else if a.Options != nil {
+				v.checkOptions(p+".options", e, a)
+			}
+			v.checkArmShaping(e, i, a)
 		}
-		v.checkArmShaping(e, i, a)
+		for j, gn := range a.Graphs {
+			if !graphNames[gn] {
+				v.addf(fmt.Sprintf("%s.graphs[%d]", p, j), "unknown graph %q", gn)
+			}
+		}
+		for k := range a.Vars {
+			if !validVar(k) {
+				v.addf(p+".vars", "variable name %q: use letters, digits and '_'", k)
+			}
+		}
+		v.checkPrompt(e, i, a)
 		n := a.ArmName()
 		if armNames[n] {
 			v.addf(p, "arm name %q used twice (or reserved)", n)
@@ -427,6 +579,14 @@ func (v *validator) check(e *Experiment) {
 		armNames[n] = true
 		if !validName(n) {
 			v.addf(p, "arm name %q: use letters, digits, '.', '_' and '-'", n)
+		}
+	}
+	if e.Prompt != nil {
+		if e.Layout != "" {
+			v.addf("$.layout", "layout is for the built-in prompt; this experiment has a prompt template")
+		}
+		if _, err := e.Prompt.compile(); err != nil {
+			v.addf("$.prompt."+err.(*promptError).field, "%v", err)
 		}
 	}
 	if len(e.Models) == 0 {
@@ -457,6 +617,16 @@ func (v *validator) check(e *Experiment) {
 		if m.PriceIn < 0 || m.PriceOut < 0 {
 			v.addf(p, "prices must not be negative")
 		}
+		for j, an := range m.Arms {
+			if !armNames[an] || an == SetContextArm {
+				v.addf(fmt.Sprintf("%s.arms[%d]", p, j), "model %s: unknown arm %q", n, an)
+			}
+		}
+		for j, gn := range m.Graphs {
+			if !graphNames[gn] {
+				v.addf(fmt.Sprintf("%s.graphs[%d]", p, j), "model %s: unknown graph %q", n, gn)
+			}
+		}
 	}
 	if len(e.Tasks) == 0 {
 		v.addf("$.tasks", "no tasks")
@@ -469,22 +639,30 @@ func (v *validator) check(e *Experiment) {
 			v.addf(p, "task %d: set and generate are exclusive", i)
 		case t.Set == "" && t.Generate == nil:
 			v.addf(p, "task %d: one of set or generate is required", i)
+		case t.Set != "":
+			v.checkFile(p+".set", "task "+t.TaskName()+" set", t.Set)
 		case t.Generate != nil:
 			if len(e.Graphs) == 0 {
 				v.addf(p+".generate", "generate needs graphs")
 			}
-			if _, err := task.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil && len(t.Generate.Families) > 0 {
+			if _, err := kg.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil && len(t.Generate.Families) > 0 {
 				v.addf(p+".generate.families", "%v", err)
 			}
-			if t.Generate.PerFamily < 0 || t.Generate.PerFamily > task.MaxPerFamily {
-				v.addf(p+".generate.per_family", "per_family must be between 0 and %d", task.MaxPerFamily)
+			if t.Generate.PerFamily < 0 || t.Generate.PerFamily > kg.MaxPerFamily {
+				v.addf(p+".generate.per_family", "per_family must be between 0 and %d", kg.MaxPerFamily)
 			}
 		}
 		if t.Graph != "" && !graphNames[t.Graph] {
 			v.addf(p+".graph", "unknown graph %q", t.Graph)
 		}
+		if t.Generate != nil && len(collections) == len(e.Graphs) && len(e.Graphs) > 0 {
+			v.addf(p+".generate", "generate asks about graph files, and this experiment has only collections")
+		}
 		if t.Graph != "" && t.Set == "" {
 			v.addf(p+".graph", "graph is only for a task with a set")
+		}
+		if t.Prompt != nil {
+			v.checkTaskPrompt(e, i, t)
 		}
 		if t.Scorer != "" && !contains(scorerNames, t.Scorer) {
 			v.addf(p+".scorer", "unknown scorer %q (one of %s)", t.Scorer, strings.Join(scorerNames, ", "))
@@ -543,6 +721,138 @@ func (v *validator) checkArmShaping(e *Experiment, i int, a Arm) {
 		v.addf(op+".kind", "arm %s: ordering %s needs a format whose records can be reordered (%s), not %q",
 			a.ArmName(), o.Kind, strings.Join(orderable, ", "), a.Format)
 	}
+}
+
+// checkOptions checks an isolda arm's encoder options.
+func (v *validator) checkOptions(p string, e *Experiment, a Arm) {
+	o := a.Options
+	fixed := map[string]string{"isolda-0.1": "0.1", "isolda-0.3": "0.3"}[a.Format]
+	switch o.Spec {
+	case "", "0.1", "0.2", "0.3":
+		if fixed != "" && o.Spec != "" && o.Spec != fixed {
+			v.addf(p+".spec", "format %s is spec %s; use format isolda for spec %s", a.Format, fixed, o.Spec)
+		}
+	default:
+		v.addf(p+".spec", "spec must be 0.1, 0.2 or 0.3")
+	}
+	spec := cmp.Or(fixed, o.Spec, "0.2")
+	switch o.IDs {
+	case "", isolda.IDsLabel, isolda.IDsSlug:
+	default:
+		v.addf(p+".ids", "ids must be %s or %s", isolda.IDsLabel, isolda.IDsSlug)
+	}
+	switch o.Glossary {
+	case "", isolda.GlossaryFull, isolda.GlossaryLegend, isolda.GlossaryNone:
+	case GlossarySystem:
+		v.addf(p+".glossary", "glossary: system (the ISOLDA glossary in the system message) needs the glossary text from package isolda, which this build does not have yet")
+	default:
+		v.addf(p+".glossary", "glossary must be %s, %s or %s", isolda.GlossaryFull, isolda.GlossaryLegend, isolda.GlossaryNone)
+	}
+	switch o.Layout {
+	case "", isolda.LayoutTable, isolda.LayoutBlocks, isolda.LayoutHybrid:
+	default:
+		v.addf(p+".layout", "layout must be %s, %s or %s", isolda.LayoutTable, isolda.LayoutBlocks, isolda.LayoutHybrid)
+	}
+	if o.Theta < 0 || o.Theta > 1 || o.Theta != o.Theta {
+		v.addf(p+".theta", "theta must be between 0 and 1")
+	} else if o.Theta != 0 && o.Layout != isolda.LayoutHybrid {
+		v.addf(p+".theta", "theta is only for layout %s", isolda.LayoutHybrid)
+	}
+	bfs := e.orderingOf(a).Kind == OrderBFS
+	switch {
+	case o.Hops < 0 || o.Hops > MaxHops:
+		v.addf(p+".hops", "hops must be between 0 and %d", MaxHops)
+	case o.Hops > 0 && o.Anchor == "" && !bfs:
+		v.addf(p+".hops", "hops crops around an anchor: set anchor, or ordering bfs (each question's anchor)")
+	}
+	if o.Anchor != "" && bfs {
+		v.addf(p+".anchor", "anchor fixes one entity for every question; ordering bfs starts from each question's own: choose one")
+	}
+	if spec == "0.1" {
+		for _, f := range []struct {
+			on   bool
+			name string
+		}{{o.NoPreferredLanguage, "no_preferred_language"}, {o.NoRowLabelIDs, "no_row_label_ids"}, {o.NoTermAliases, "no_term_aliases"},
+			{o.NoVocabPrefix, "no_vocab_prefix"}, {o.IRIIDs, "iri_ids"}, {o.DatatypePrefixes, "datatype_prefixes"}} {
+			if f.on {
+				v.addf(p+"."+f.name, "%s has no effect on spec 0.1", f.name)
+			}
+		}
+	}
+}
+
+// checkPrompt checks the template an arm uses (its own or the
+// experiment's): it compiles, and the arm defines every {{arm.NAME}}.
+func (v *validator) checkPrompt(e *Experiment, i int, a Arm) {
+	p := fmt.Sprintf("$.arms[%d]", i)
+	pr := a.Prompt
+	if pr == nil {
+		pr, p = e.Prompt, "$.prompt"
+	} else {
+		p += ".prompt"
+	}
+	if pr == nil {
+		return
+	}
+	t, err := pr.compile()
+	if err != nil {
+		if a.Prompt != nil {
+			v.addf(p+"."+err.(*promptError).field, "%v", err)
+		}
+		return // the experiment's prompt is reported once
+	}
+	for _, n := range t.vars(phArm) {
+		if _, ok := a.Vars[n]; !ok {
+			v.addf(fmt.Sprintf("$.arms[%d]", i), "arm %s: its prompt uses {{arm.%s}}, and the arm has no such variable in vars", a.ArmName(), n)
+		}
+	}
+}
+
+// checkTaskPrompt checks a task's template: it compiles, and every arm
+// asked about the task without a template of its own defines the
+// {{arm.NAME}} variables it uses.
+func (v *validator) checkTaskPrompt(e *Experiment, i int, t Task) {
+	p := fmt.Sprintf("$.tasks[%d].prompt", i)
+	tp, err := t.Prompt.compile()
+	if err != nil {
+		v.addf(p+"."+err.(*promptError).field, "%v", err)
+		return
+	}
+	names := tp.vars(phArm)
+	if len(names) == 0 {
+		return
+	}
+	if t.Set != "" && t.Graph == "" {
+		v.addf(p, "task %s: its questions are asked about the set's own contexts, which have no arm variables; {{arm.%s}} cannot be filled", t.TaskName(), names[0])
+		return
+	}
+	for _, a := range e.Arms {
+		if a.Prompt != nil || (t.Graph != "" && !a.rendersGraph(t.Graph)) {
+			continue
+		}
+		for _, n := range names {
+			if _, ok := a.Vars[n]; !ok {
+				v.addf(p, "task %s: its prompt uses {{arm.%s}}, and arm %s, asked about it, has no such variable in vars", t.TaskName(), n, a.ArmName())
+			}
+		}
+	}
+}
+
+// checkSyntax checks the syntax of a collection's items.
+func checkSyntax(s string) error {
+	if s == SyntaxOntology {
+		return nil
+	}
+	if _, err := rdfio.ParseFormat(s); err == nil {
+		return nil
+	}
+	if f, ok := formats.Get(s); ok {
+		if f.Decode == nil && f.DecodeGraph == nil {
+			return fmt.Errorf("format %s has no decoder: items must be in a syntax that can be read back", s)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown syntax %q: an RDF syntax (nt, nq, ttl, trig, rdfxml, jsonld), a registry format with a decoder, or %s", s, SyntaxOntology)
 }
 
 func (v *validator) checkBudget(p string, b *Budget, models []Model) {
@@ -611,7 +921,7 @@ func (g Graph) GraphName() string {
 	if g.Name != "" {
 		return g.Name
 	}
-	b := g.File
+	b := cmp.Or(g.File, g.Set)
 	if i := strings.LastIndexAny(b, `/\`); i >= 0 {
 		b = b[i+1:]
 	}

@@ -2,42 +2,54 @@ package eval
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
+	"github.com/isolda/isolda/task/graphrag"
+	"github.com/isolda/isolda/task/kg"
+	"github.com/isolda/isolda/task/kgllm"
+	"github.com/isolda/isolda/task/text2kg"
 	"github.com/isolda/isolda/token"
 )
 
-// ManifestVersion is the version of the manifest format.
-const ManifestVersion = 1
+// ManifestVersion is the version of the manifest format. Version 2 added
+// collections (items), stored arms, prompt templates, per-model arms and
+// the round trip of every context.
+const ManifestVersion = 2
 
-// Context is one rendered context: a graph in the format of an arm, or a
-// frozen set's own stored context.
+// Context is one rendered context: a graph (or an item of a collection) in
+// the format of an arm, or a frozen set's own stored context.
 type Context struct {
-	Graph    string `json:"graph"`
+	Graph string `json:"graph"`
+	// Item is the id of the collection's item; empty for a graph file.
+	Item     string `json:"item,omitempty"`
 	Arm      string `json:"arm"`
 	Format   string `json:"format"`
 	HideName bool   `json:"hide_name,omitempty"`
-	// GraphSHA1 is task.DatasetSHA1 of the graph (canonical N-Quads), or
-	// the stored context's hash for a set's own context.
+	// GraphSHA1 is kg.DatasetSHA1 of the graph (canonical N-Quads), the
+	// SHA-1 of an item's stored text, or the stored context's hash for a
+	// set's own context.
 	GraphSHA1 string `json:"graph_sha1"`
 	// SHA1 is the SHA-1 of Text; File its path in the run folder.
 	SHA1 string `json:"sha1"`
 	File string `json:"file"`
 	Text string `json:"-"`
+	// Glossary is the text an arm with glossary: system puts in the
+	// system message (empty otherwise).
+	Glossary string `json:"glossary,omitempty"`
 	// Ordering is the order the records are in: empty for the format's
 	// canonical order, else OrderShuffle (with OrderSeed) or OrderBFS
 	// (from Anchor, the IRI of the entity the questions asked about this
@@ -55,7 +67,28 @@ type Context struct {
 	// whole rendering and of Text, under the record policy.
 	Records int `json:"records,omitempty"`
 	Kept    int `json:"kept_records,omitempty"`
+	// RoundTrip is the result of decoding Text when the arm's format is
+	// lossless (one of the RoundTrip* values; empty for lossy formats,
+	// stored arms and sets' own contexts), RoundTripDetail says why it is
+	// not RoundTripIsomorphic.
+	RoundTrip       string `json:"round_trip,omitempty"`
+	RoundTripDetail string `json:"round_trip_detail,omitempty"`
 }
+
+// Round trip results of a context of a lossless format.
+const (
+	// RoundTripIsomorphic: the text decodes to a dataset isomorphic to the
+	// graph (or, for a cropped ISOLDA document, to its crop), or to a
+	// labelled graph with the same nodes and edges.
+	RoundTripIsomorphic = "isomorphic"
+	// RoundTripDiffers: the text decodes to something else.
+	RoundTripDiffers = "differs"
+	// RoundTripDecodeError: the text does not decode.
+	RoundTripDecodeError = "decode_error"
+	// RoundTripCut: the text was cut to a token budget, so it holds less
+	// than the graph by design; it is not compared.
+	RoundTripCut = "cut"
+)
 
 // OrderingName returns the context's ordering: "canonical" when empty.
 func (c *Context) OrderingName() string {
@@ -66,16 +99,24 @@ func (c *Context) OrderingName() string {
 }
 
 // ctxKey identifies a context of a plan.
-type ctxKey struct{ graph, arm, anchor, tokenizer string }
+type ctxKey struct{ graph, item, arm, anchor, tokenizer string }
 
-func (c *Context) key() ctxKey { return ctxKey{c.Graph, c.Arm, c.Anchor, c.Tokenizer} }
+func (c *Context) key() ctxKey { return ctxKey{c.Graph, c.Item, c.Arm, c.Anchor, c.Tokenizer} }
+
+func compareCtxKeys(a, b ctxKey) int {
+	return strings.Compare(a.graph+"\x00"+a.item+"\x00"+a.arm+"\x00"+a.anchor+"\x00"+a.tokenizer,
+		b.graph+"\x00"+b.item+"\x00"+b.arm+"\x00"+b.anchor+"\x00"+b.tokenizer)
+}
 
 // Entry is one question of the run, asked about one graph.
 type Entry struct {
 	// Key is unique in the run: task/graph/question id.
-	Key    string        `json:"key"`
-	Task   string        `json:"task"`
-	Graph  string        `json:"graph"`
+	Key   string `json:"key"`
+	Task  string `json:"task"`
+	Graph string `json:"graph"`
+	// Item is the collection's item the question is about (empty for a
+	// graph file).
+	Item   string        `json:"item,omitempty"`
 	Scorer string        `json:"scorer"`
 	Q      task.Question `json:"question"`
 }
@@ -88,6 +129,18 @@ type Params struct {
 	Seed        *int64        `json:"seed"`
 	Trials      int           `json:"trials"`
 	Models      []ModelParams `json:"models"`
+	// Prompts are the templates of the experiment, its tasks and its arms
+	// (ScopedPrompt.Scope "experiment", "task NAME", "arm NAME"), in that
+	// order; ArmVars the variables of the arms that have some.
+	Prompts []ScopedPrompt               `json:"prompts,omitempty"`
+	ArmVars map[string]map[string]string `json:"arm_vars,omitempty"`
+}
+
+// ScopedPrompt is a template and where it applies.
+type ScopedPrompt struct {
+	Scope  string `json:"scope"`
+	System string `json:"system,omitempty"`
+	User   string `json:"user"`
 }
 
 // ModelParams are the parameters of one model recorded in the manifest (the
@@ -99,6 +152,8 @@ type ModelParams struct {
 	Tokenizer string         `json:"tokenizer,omitempty"`
 	ExtraBody map[string]any `json:"extra_body,omitempty"`
 	Stream    bool           `json:"stream,omitempty"`
+	Arms      []string       `json:"arms,omitempty"`
+	Graphs    []string       `json:"graphs,omitempty"`
 }
 
 // Manifest describes the frozen inputs of a run folder.
@@ -107,7 +162,7 @@ type Manifest struct {
 	RunID   string `json:"run_id"`
 	Name    string `json:"name"`
 	Params  Params `json:"params"`
-	// Contexts are sorted by graph, then arm.
+	// Contexts are sorted by graph, item, arm, anchor and tokenizer.
 	Contexts []Context `json:"contexts"`
 	// Questions is the number of lines of questions.jsonl, QuestionsSHA1
 	// the SHA-1 of its bytes.
@@ -115,6 +170,20 @@ type Manifest struct {
 	QuestionsSHA1 string `json:"questions_sha1"`
 	// Calls is the number of calls of a complete run.
 	Calls int `json:"calls"`
+	// Arms describe the arms for reports. Like RunID they are not part of
+	// the hashed manifest (the contexts pin what each arm rendered), so
+	// manifests written before they existed stay valid.
+	Arms []ArmInfo `json:"arms,omitempty"`
+}
+
+// ArmInfo is an arm as the experiment file defined it.
+type ArmInfo struct {
+	Name   string `json:"name"`
+	Format string `json:"format"`
+	// Options are the ISOLDA options set, as "name=value" words in the
+	// experiment file's names ("glossary=legend inline_blanks").
+	Options  string `json:"options,omitempty"`
+	HideName bool   `json:"hide_name,omitempty"`
 }
 
 // Plan is a prepared experiment: every context and question rendered and
@@ -122,16 +191,18 @@ type Manifest struct {
 type Plan struct {
 	Experiment *Experiment
 	Manifest   Manifest
-	// Contexts by graph, then arm (as in Manifest).
+	// Contexts by graph, item, then arm (as in Manifest).
 	Contexts []Context
 	// Entries in the order of questions.jsonl.
 	Entries []Entry
 	// QuestionsJSONL is the content of questions.jsonl.
 	QuestionsJSONL []byte
 
-	index   map[ctxKey]int // Contexts by key
-	anchors []string       // the anchor of each entry ("" when none)
-	arms    []Arm          // the arms, by name
+	index     map[ctxKey]int       // Contexts by key
+	anchors   []string             // the anchor of each entry ("" when none)
+	arms      []Arm                // the arms, by name
+	armByName map[string]*Arm      // the arms of the experiment
+	templates map[string]*template // compiled templates by scope ("", "task NAME", "arm NAME")
 }
 
 // PrepareOptions configure PrepareWith.
@@ -152,203 +223,107 @@ func Prepare(e *Experiment, baseDir string) (*Plan, error) {
 }
 
 // PrepareWith loads the graphs and question sets of e (paths relative to
-// baseDir), renders every (graph × arm) context in the arm's ordering (for
-// OrderBFS, one per anchor entity of the graph's questions) and cut to the
-// arm's budget (one per tokenizer counting it), and hashes everything. It
-// calls no model.
+// baseDir), renders every (graph or item × arm) context in the arm's
+// ordering (for OrderBFS, one per anchor entity of the graph's questions)
+// and cut to the arm's budget (one per tokenizer counting it), decodes
+// every context of a lossless format and compares it with its graph
+// (Context.RoundTrip), and hashes everything. It calls no model.
 func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, error) {
 	reg := opts.Tokenizers
 	if reg == nil {
 		reg = token.NewRegistry(token.Options{})
 	}
-	p := &Plan{Experiment: e, index: map[ctxKey]int{}}
+	p := &Plan{Experiment: e, index: map[ctxKey]int{}, armByName: map[string]*Arm{}, templates: map[string]*template{}}
+	for i := range e.Arms {
+		p.armByName[e.Arms[i].ArmName()] = &e.Arms[i]
+	}
+	if err := p.compileTemplates(); err != nil {
+		return nil, err
+	}
 	addCtx := func(c Context) {
 		c.SHA1 = sha1Hex([]byte(c.Text))
 		c.File = "contexts/" + c.SHA1 + ".txt"
 		p.index[c.key()] = len(p.Contexts)
 		p.Contexts = append(p.Contexts, c)
 	}
-	datasets := map[string]*rdf.Dataset{}
+	sources := map[string]*source{}
 	for _, g := range e.Graphs {
-		path := filepath.Join(baseDir, g.File)
-		d, err := rdfio.ReadFile(path, nil, rdfio.Options{ReadOptions: rdf.ReadOptions{File: path}})
+		src, err := loadSource(g, baseDir)
 		if err != nil {
-			return nil, fmt.Errorf("graph %s: %w", g.GraphName(), err)
+			return nil, err
 		}
-		datasets[g.GraphName()] = d
+		sources[g.GraphName()] = src
 	}
-	seen := map[string]bool{}
-	addEntry := func(en Entry) error {
-		en.Key = en.Task + "/" + en.Graph + "/" + en.Q.ID
-		if seen[en.Key] {
-			return fmt.Errorf("task %s: question key %q twice", en.Task, en.Key)
-		}
-		seen[en.Key] = true
-		if en.Scorer == "" {
-			en.Scorer = defaultScorer(en.Q.Family)
-		}
-		p.Entries = append(p.Entries, en)
-		return nil
-	}
-	for _, t := range e.Tasks {
-		tn := t.TaskName()
-		switch {
-		case t.Generate != nil:
-			var fams []string
-			if len(t.Generate.Families) > 0 {
-				var err error
-				if fams, err = task.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil {
-					return nil, fmt.Errorf("task %s: %w", tn, err)
-				}
-			}
-			for _, g := range e.Graphs {
-				set, err := task.Generate(datasets[g.GraphName()], task.GenerateOptions{
-					Families: fams, PerFamily: t.Generate.PerFamily, Seed: t.Generate.Seed, Name: g.GraphName()})
-				if err != nil {
-					return nil, fmt.Errorf("task %s, graph %s: %w", tn, g.GraphName(), err)
-				}
-				for _, q := range set.Questions {
-					if err := addEntry(Entry{Task: tn, Graph: g.GraphName(), Scorer: t.Scorer, Q: q}); err != nil {
-						return nil, err
-					}
-				}
-			}
-		default:
-			path := filepath.Join(baseDir, t.Set)
-			f, err := os.Open(path)
-			if err != nil {
-				return nil, fmt.Errorf("task %s: %w", tn, err)
-			}
-			set, err := task.ReadFrozen(f)
-			f.Close()
-			if err != nil {
-				if pe, ok := err.(*rdf.ParseError); ok && pe.File == "" {
-					pe.File = path
-				}
-				return nil, fmt.Errorf("task %s: %w", tn, err)
-			}
-			own := map[string]string{}
-			if t.Graph != "" {
-				// A context without text stands for a dataset: it must be
-				// the named graph.
-				want := task.DatasetSHA1(datasets[t.Graph])
-				for _, c := range set.Contexts {
-					if c.Text == "" && c.SHA1 != want {
-						return nil, fmt.Errorf("task %s: set context %q has SHA-1 %s, graph %s has %s: the set was made from another graph", tn, c.ID, c.SHA1, t.Graph, want)
-					}
-				}
-			} else {
-				for _, c := range set.Contexts {
-					if c.Text == "" {
-						continue
-					}
-					g := tn + "." + c.ID
-					if _, dup := p.index[ctxKey{graph: g, arm: SetContextArm}]; !dup {
-						addCtx(Context{Graph: g, Arm: SetContextArm, Format: SetContextArm, HideName: true, GraphSHA1: c.SHA1, Text: c.Text})
-					}
-					own[c.ID] = g
-				}
-			}
-			for _, q := range set.Questions {
-				g := t.Graph
-				if g == "" {
-					var ok bool
-					if g, ok = own[q.ContextID]; !ok {
-						return nil, fmt.Errorf("task %s: question %s: its context %q has no stored text; name a graph for the set", tn, q.ID, q.ContextID)
-					}
-				}
-				if err := addEntry(Entry{Task: tn, Graph: g, Scorer: t.Scorer, Q: q}); err != nil {
-					return nil, err
-				}
-			}
-		}
+	if err := p.addEntries(sources, baseDir, addCtx); err != nil {
+		return nil, err
 	}
 
-	// The anchor of every entry asked about a graph, and the anchors of
-	// each graph.
+	// The anchor of every entry asked about an RDF graph, and the anchors
+	// of each graph or item.
 	p.anchors = make([]string, len(p.Entries))
-	graphAnchors := map[string]map[string]bool{}
-	for _, g := range e.Graphs {
-		graphAnchors[g.GraphName()] = map[string]bool{}
-	}
-	subjects := map[string]map[string]bool{}
+	itemAnchors := map[*item]map[string]bool{}
+	subjects := map[*item]map[string]bool{}
 	for i, en := range p.Entries {
-		d := datasets[en.Graph]
-		if d == nil {
+		src := sources[en.Graph]
+		if src == nil {
 			continue
 		}
-		if subjects[en.Graph] == nil {
-			subjects[en.Graph] = subjectIRIs(d)
+		it := src.byID[en.Item]
+		if it == nil || it.d == nil {
+			continue
 		}
-		p.anchors[i] = anchorOf(en.Q, subjects[en.Graph])
-		graphAnchors[en.Graph][p.anchors[i]] = true
+		if subjects[it] == nil {
+			subjects[it] = subjectIRIs(it.d)
+			itemAnchors[it] = map[string]bool{}
+		}
+		p.anchors[i] = anchorOf(en.Q, subjects[it])
+		itemAnchors[it][p.anchors[i]] = true
 	}
 
 	p.arms = slices.Clone(e.Arms)
 	slices.SortStableFunc(p.arms, func(a, b Arm) int { return strings.Compare(a.ArmName(), b.ArmName()) })
+	stored := map[string]map[string]task.Context{}
+	for _, a := range p.arms {
+		if a.Stored == "" {
+			continue
+		}
+		set, err := readSet(baseDir, a.Stored)
+		if err != nil {
+			return nil, fmt.Errorf("arm %s: %w", a.ArmName(), err)
+		}
+		m := make(map[string]task.Context, len(set.Contexts))
+		for _, c := range set.Contexts {
+			m[c.ID] = c
+		}
+		stored[a.ArmName()] = m
+	}
 	for _, g := range e.Graphs {
-		d := datasets[g.GraphName()]
-		gsha := task.DatasetSHA1(d)
-		in := formats.NewInput(d)
+		src := sources[g.GraphName()]
 		for _, a := range p.arms {
-			ord := e.orderingOf(a)
-			anchors := []string{""}
-			if ord.Kind == OrderBFS {
-				anchors = sortedKeys(graphAnchors[g.GraphName()])
-				if len(anchors) == 0 {
-					anchors = []string{""}
-				}
+			if !a.rendersGraph(src.name) {
+				continue
 			}
-			b := e.budgetOf(a)
-			toks := []string{""}
-			if b != nil {
-				toks = budgetTokenizers(b, e.Models)
-			}
-			for _, anchor := range anchors {
-				base := Context{Graph: g.GraphName(), Arm: a.ArmName(), Format: a.Format, HideName: a.HideName, GraphSHA1: gsha, Anchor: anchor}
-				text, err := renderOrdered(a, ord, in, d, anchor)
-				if err != nil {
-					return nil, fmt.Errorf("graph %s, arm %s: %w", g.GraphName(), a.ArmName(), err)
-				}
-				switch {
-				case ord.Kind == OrderShuffle:
-					base.Ordering, base.OrderSeed = OrderShuffle, ord.Seed
-				case ord.Kind == OrderBFS && anchor != "":
-					base.Ordering = OrderBFS
-				}
-				for _, tn := range toks {
-					c := base
-					c.Text = text
-					if b != nil {
-						tok, err := reg.Get(tn)
-						if err != nil {
-							return nil, fmt.Errorf("arm %s: budget tokenizer: %w", a.ArmName(), err)
-						}
-						ct, err := applyBudget(text, a.Format, d, b, tok)
-						if err != nil {
-							return nil, fmt.Errorf("graph %s, arm %s, tokenizer %s: %w", g.GraphName(), a.ArmName(), tn, err)
-						}
-						c.Text, c.Budget, c.Policy, c.Tokenizer = ct.text, b.Tokens, b.policy(), tn
-						c.Tokens, c.Records, c.Kept = ct.tokens, ct.records, ct.kept
+			for _, it := range src.items {
+				if a.Stored != "" {
+					sc, ok := stored[a.ArmName()][it.id]
+					if !ok {
+						return nil, fmt.Errorf("arm %s: %s has no context for item %s of graph %s", a.ArmName(), a.Stored, it.id, src.name)
 					}
+					addCtx(Context{Graph: src.name, Item: it.id, Arm: a.ArmName(), Format: a.formatLabel(), HideName: a.HideName,
+						GraphSHA1: it.sha1, Text: sc.Text})
+					continue
+				}
+				cs, err := p.renderArm(a, src, it, itemAnchors[it], reg)
+				if err != nil {
+					return nil, err
+				}
+				for _, c := range cs {
 					addCtx(c)
 				}
 			}
 		}
 	}
-	sort.SliceStable(p.Contexts, func(i, j int) bool {
-		a, b := p.Contexts[i].key(), p.Contexts[j].key()
-		if a.graph != b.graph {
-			return a.graph < b.graph
-		}
-		if a.arm != b.arm {
-			return a.arm < b.arm
-		}
-		if a.anchor != b.anchor {
-			return a.anchor < b.anchor
-		}
-		return a.tokenizer < b.tokenizer
-	})
+	slices.SortStableFunc(p.Contexts, func(a, b Context) int { return compareCtxKeys(a.key(), b.key()) })
 	for i := range p.Contexts {
 		p.index[p.Contexts[i].key()] = i
 	}
@@ -364,13 +339,44 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	p.QuestionsJSONL = buf.Bytes()
 	m := Manifest{Version: ManifestVersion, Name: e.Name, Contexts: p.Contexts,
 		Questions: len(p.Entries), QuestionsSHA1: sha1Hex(p.QuestionsJSONL)}
-	m.Params = Params{Layout: e.layout(), Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed, Trials: e.trials()}
+	m.Params = Params{Layout: e.layout(), Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed, Trials: e.trials(),
+		Prompts: p.scopedPrompts()}
+	for _, a := range p.arms {
+		if len(a.Vars) > 0 {
+			if m.Params.ArmVars == nil {
+				m.Params.ArmVars = map[string]map[string]string{}
+			}
+			m.Params.ArmVars[a.ArmName()] = a.Vars
+		}
+	}
 	for _, md := range e.Models {
-		m.Params.Models = append(m.Params.Models, ModelParams{Name: md.ModelName(), Model: md.Model, Tokenizer: md.Tokenizer, ExtraBody: md.ExtraBody, Stream: md.Stream})
+		m.Params.Models = append(m.Params.Models, ModelParams{Name: md.ModelName(), Model: md.Model, Tokenizer: md.Tokenizer,
+			ExtraBody: md.ExtraBody, Stream: md.Stream, Arms: md.Arms, Graphs: md.Graphs})
 	}
 	for _, md := range e.Models {
 		for i := range p.Entries {
 			m.Calls += len(p.contextsFor(i, md)) * e.trials()
+		}
+	}
+	// Every question must be asked at least once, and have the Meta its
+	// arms' templates use.
+	for i := range p.Entries {
+		asked := false
+		for _, md := range e.Models {
+			cs := p.contextsFor(i, md)
+			asked = asked || len(cs) > 0
+			for _, c := range cs {
+				if t := p.templateOf(&p.Entries[i], c); t != nil {
+					for _, n := range t.vars(phMeta) {
+						if _, ok := p.Entries[i].Q.Meta[n]; !ok {
+							return nil, fmt.Errorf("arm %s: its prompt uses {{meta.%s}}, and question %s has no such meta", c.Arm, n, p.Entries[i].Key)
+						}
+					}
+				}
+			}
+		}
+		if !asked {
+			return nil, fmt.Errorf("question %s is asked by no arm of any model (check the arms' graphs and the models' arms)", p.Entries[i].Key)
 		}
 	}
 	id, err := json.Marshal(m)
@@ -378,21 +384,295 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 		return nil, err
 	}
 	m.RunID = sha1Hex(id)[:16]
+	for _, a := range e.Arms {
+		m.Arms = append(m.Arms, ArmInfo{Name: a.ArmName(), Format: a.Format, Options: a.Options.String(), HideName: a.HideName})
+	}
 	p.Manifest = m
 	return p, nil
 }
 
+// addEntries reads or generates the questions of every task.
+func (p *Plan) addEntries(sources map[string]*source, baseDir string, addCtx func(Context)) error {
+	e := p.Experiment
+	seen := map[string]bool{}
+	addEntry := func(en Entry) error {
+		en.Key = en.Task + "/" + en.Graph + "/" + en.Q.ID
+		if seen[en.Key] {
+			return fmt.Errorf("task %s: question key %q twice", en.Task, en.Key)
+		}
+		seen[en.Key] = true
+		if en.Scorer == "" {
+			en.Scorer = defaultScorer(en.Q.Family)
+		}
+		p.Entries = append(p.Entries, en)
+		return nil
+	}
+	for _, t := range e.Tasks {
+		tn := t.TaskName()
+		if t.Generate != nil {
+			var fams []string
+			if len(t.Generate.Families) > 0 {
+				var err error
+				if fams, err = kg.ParseFamilies(strings.Join(t.Generate.Families, ",")); err != nil {
+					return fmt.Errorf("task %s: %w", tn, err)
+				}
+			}
+			for _, g := range e.Graphs {
+				src := sources[g.GraphName()]
+				if src.collection {
+					continue // generate asks about graph files
+				}
+				set, err := kg.Generate(src.items[0].d, kg.Options{
+					Families: fams, PerFamily: t.Generate.PerFamily, Seed: t.Generate.Seed, Name: g.GraphName()})
+				if err != nil {
+					return fmt.Errorf("task %s, graph %s: %w", tn, g.GraphName(), err)
+				}
+				for _, q := range set.Questions {
+					if err := addEntry(Entry{Task: tn, Graph: g.GraphName(), Scorer: t.Scorer, Q: q}); err != nil {
+						return err
+					}
+				}
+			}
+			continue
+		}
+		set, err := readSet(baseDir, t.Set)
+		if err != nil {
+			return fmt.Errorf("task %s: %w", tn, err)
+		}
+		own := map[string]string{}
+		src := sources[t.Graph]
+		switch {
+		case src != nil && src.collection:
+			// Every question is about the item its context id names; a
+			// context the set describes must be that item.
+			for _, c := range set.Contexts {
+				if it := src.byID[c.ID]; it != nil && c.SHA1 != it.sha1 {
+					return fmt.Errorf("task %s: set context %q has SHA-1 %s, item %s of %s has %s: the set was made from another collection", tn, c.ID, c.SHA1, c.ID, t.Graph, it.sha1)
+				}
+			}
+		case src != nil:
+			// A context without text stands for a dataset: it must be the
+			// named graph.
+			for _, c := range set.Contexts {
+				if c.Text == "" && c.SHA1 != src.items[0].sha1 {
+					return fmt.Errorf("task %s: set context %q has SHA-1 %s, graph %s has %s: the set was made from another graph", tn, c.ID, c.SHA1, t.Graph, src.items[0].sha1)
+				}
+			}
+		default:
+			for _, c := range set.Contexts {
+				if c.Text == "" {
+					continue
+				}
+				g := tn + "." + c.ID
+				if _, dup := p.index[ctxKey{graph: g, arm: SetContextArm}]; !dup {
+					addCtx(Context{Graph: g, Arm: SetContextArm, Format: SetContextArm, HideName: true, GraphSHA1: c.SHA1, Text: c.Text})
+				}
+				own[c.ID] = g
+			}
+		}
+		for _, q := range set.Questions {
+			en := Entry{Task: tn, Graph: t.Graph, Scorer: t.Scorer, Q: q}
+			switch {
+			case src != nil && src.collection:
+				if src.byID[q.ContextID] == nil {
+					return fmt.Errorf("task %s: question %s: its context %q is not an item of %s", tn, q.ID, q.ContextID, t.Graph)
+				}
+				en.Item = q.ContextID
+			case src == nil:
+				g, ok := own[q.ContextID]
+				if !ok {
+					return fmt.Errorf("task %s: question %s: its context %q has no stored text; name a graph for the set", tn, q.ID, q.ContextID)
+				}
+				en.Graph = g
+			}
+			if err := addEntry(en); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// renderArm renders one graph or item in an arm: one context per anchor
+// (ordering bfs) and per tokenizer counting its budget.
+func (p *Plan) renderArm(a Arm, src *source, it *item, anchorSet map[string]bool, reg *token.Registry) ([]Context, error) {
+	e := p.Experiment
+	where := "graph " + src.name
+	if src.collection {
+		where += " item " + it.id
+	}
+	ord := e.orderingOf(a)
+	anchors := []string{""}
+	if ord.Kind == OrderBFS {
+		anchors = slices.Sorted(maps.Keys(anchorSet))
+		if len(anchors) == 0 {
+			anchors = []string{""}
+		}
+	}
+	b := e.budgetOf(a)
+	toks := []string{""}
+	if b != nil {
+		toks = budgetTokenizers(b, e.Models)
+	}
+	f, _ := formats.Get(a.Format)
+	var out []Context
+	for _, anchor := range anchors {
+		base := Context{Graph: src.name, Item: it.id, Arm: a.ArmName(), Format: a.Format, HideName: a.HideName, GraphSHA1: it.sha1, Anchor: anchor}
+		text, err := renderOrdered(a, ord, it.in, it.d, anchor)
+		if err != nil {
+			return nil, fmt.Errorf("%s, arm %s: %w", where, a.ArmName(), err)
+		}
+		switch {
+		case ord.Kind == OrderShuffle:
+			base.Ordering, base.OrderSeed = OrderShuffle, ord.Seed
+		case ord.Kind == OrderBFS && anchor != "":
+			base.Ordering = OrderBFS
+		}
+		for _, tn := range toks {
+			c := base
+			c.Text = text
+			if b != nil {
+				tok, err := reg.Get(tn)
+				if err != nil {
+					return nil, fmt.Errorf("arm %s: budget tokenizer: %w", a.ArmName(), err)
+				}
+				if it.d == nil {
+					return nil, fmt.Errorf("%s, arm %s: budgets need an RDF graph", where, a.ArmName())
+				}
+				ct, err := applyBudget(text, a.Format, it.d, b, tok)
+				if err != nil {
+					return nil, fmt.Errorf("%s, arm %s, tokenizer %s: %w", where, a.ArmName(), tn, err)
+				}
+				c.Text, c.Budget, c.Policy, c.Tokenizer = ct.text, b.Tokens, b.policy(), tn
+				c.Tokens, c.Records, c.Kept = ct.tokens, ct.records, ct.kept
+			}
+			if f.Lossless && (f.Decode != nil || f.DecodeGraph != nil) {
+				if c.Budget > 0 && c.Text != text {
+					c.RoundTrip = RoundTripCut
+				} else {
+					c.RoundTrip, c.RoundTripDetail = roundTrip(f, c.Text, it, a.isoldaOptions(anchor))
+				}
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// rendersGraph reports whether the arm renders the named graph.
+func (a Arm) rendersGraph(g string) bool { return len(a.Graphs) == 0 || contains(a.Graphs, g) }
+
+// formatLabel is the format of a stored arm: its Format, else its name.
+func (a Arm) formatLabel() string {
+	if a.Format != "" {
+		return a.Format
+	}
+	return a.ArmName()
+}
+
+// compileTemplates compiles the templates of the experiment, its tasks and
+// its arms.
+func (p *Plan) compileTemplates() error {
+	e := p.Experiment
+	add := func(scope string, pr *Prompt) error {
+		if pr == nil {
+			return nil
+		}
+		t, err := pr.compile()
+		if err != nil {
+			return fmt.Errorf("%s: %w", cmp.Or(scope, "experiment"), err)
+		}
+		p.templates[scope] = t
+		return nil
+	}
+	if err := add("", e.Prompt); err != nil {
+		return err
+	}
+	for _, t := range e.Tasks {
+		if err := add("task "+t.TaskName(), t.Prompt); err != nil {
+			return err
+		}
+	}
+	for _, a := range e.Arms {
+		if err := add("arm "+a.ArmName(), a.Prompt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// templateOf returns the template of entry en asked about context c: the
+// arm's, else the task's, else the experiment's; nil for the built-in
+// prompt.
+func (p *Plan) templateOf(en *Entry, c *Context) *template {
+	for _, scope := range []string{"arm " + c.Arm, "task " + en.Task, ""} {
+		if t := p.templates[scope]; t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// scopedPrompts lists the templates of the plan for the manifest.
+func (p *Plan) scopedPrompts() []ScopedPrompt {
+	var out []ScopedPrompt
+	e := p.Experiment
+	if e.Prompt != nil {
+		out = append(out, ScopedPrompt{Scope: "experiment", System: e.Prompt.System, User: e.Prompt.User})
+	}
+	for _, t := range e.Tasks {
+		if t.Prompt != nil {
+			out = append(out, ScopedPrompt{Scope: "task " + t.TaskName(), System: t.Prompt.System, User: t.Prompt.User})
+		}
+	}
+	for _, a := range p.arms {
+		if a.Prompt != nil {
+			out = append(out, ScopedPrompt{Scope: "arm " + a.ArmName(), System: a.Prompt.System, User: a.Prompt.User})
+		}
+	}
+	return out
+}
+
+// Messages returns the messages of entry en asked about context c, as the
+// run sends them: its template filled in, or the built-in prompt of the
+// layout.
+func (p *Plan) Messages(en *Entry, c *Context) ([]llm.Message, error) {
+	a := p.armByName[c.Arm]
+	if a == nil {
+		a = &Arm{Name: c.Arm}
+	}
+	if t := p.templateOf(en, c); t != nil {
+		return t.render(c, a, en.Q)
+	}
+	msgs := Messages(p.Experiment.layout(), c, en.Q)
+	if c.Glossary != "" {
+		if msgs[0].Role == "system" {
+			msgs[0].Content = c.Glossary + msgs[0].Content
+		} else {
+			msgs = append([]llm.Message{{Role: "system", Content: c.Glossary}}, msgs...)
+		}
+	}
+	return msgs, nil
+}
+
 // contextsFor returns the contexts entry i is asked about when it is sent
-// to model m: one per arm, by arm name, or the entry's own stored context.
+// to model m: one per arm the model reads, by arm name, or the entry's own
+// stored context.
 func (p *Plan) contextsFor(i int, m Model) []*Context {
 	en := &p.Entries[i]
 	if k, ok := p.index[ctxKey{graph: en.Graph, arm: SetContextArm}]; ok {
 		return []*Context{&p.Contexts[k]}
 	}
 	e := p.Experiment
+	if len(m.Graphs) > 0 && !contains(m.Graphs, en.Graph) {
+		return nil
+	}
 	out := make([]*Context, 0, len(p.arms))
 	for _, a := range p.arms {
-		k := ctxKey{graph: en.Graph, arm: a.ArmName()}
+		if len(m.Arms) > 0 && !contains(m.Arms, a.ArmName()) {
+			continue
+		}
+		k := ctxKey{graph: en.Graph, item: en.Item, arm: a.ArmName()}
 		if e.orderingOf(a).Kind == OrderBFS {
 			k.anchor = p.anchors[i]
 		}
@@ -419,16 +699,7 @@ func budgetTokenizers(b *Budget, models []Model) []string {
 	for _, m := range models {
 		set[m.Tokenizer] = true
 	}
-	return sortedKeys(set)
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 // anchorKeys are the Meta keys of the KG question generator that name the
@@ -468,6 +739,9 @@ func renderOrdered(a Arm, ord Ordering, in *formats.Input, d *rdf.Dataset, ancho
 	if err != nil {
 		return "", err
 	}
+	if ord.Kind == OrderCanonical || (ord.Kind == OrderBFS && anchor == "") {
+		return text, nil
+	}
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		// Records move: each must end its line.
 		text += "\n"
@@ -477,7 +751,7 @@ func renderOrdered(a Arm, ord Ordering, in *formats.Input, d *rdf.Dataset, ancho
 		dc := splitDoc(text, a.Format)
 		dc.shuffle(ord.Seed)
 		return dc.String(), nil
-	case ord.Kind == OrderBFS && anchor != "":
+	case ord.Kind == OrderBFS:
 		f, _ := formats.Get(a.Format)
 		if f.Decode == nil {
 			return "", fmt.Errorf("ordering %s: format %s has no decoder", OrderBFS, a.Format)
@@ -513,29 +787,45 @@ func applyBudget(text, format string, d *rdf.Dataset, b *Budget, tok token.Token
 	}
 }
 
+// isoldaOptions returns the encoder options of an arm of an isolda format
+// (CLI names, see IsoldaOptions), with anchor (a question's, under ordering
+// bfs) when the arm fixes none.
+func (a Arm) isoldaOptions(anchor string) isolda.Options {
+	var opts isolda.Options
+	if o := a.Options; o != nil {
+		opts = isolda.Options{Version: o.Spec, IDs: o.IDs, NoConstants: o.NoConstants, NoTypes: o.NoTypes,
+			Glossary: o.Glossary, InverseIndex: o.InverseIndex, Layout: o.Layout, Theta: o.Theta,
+			Continuation: o.Continuation, InlineBlanks: o.InlineBnodes, Anchor: o.Anchor, Hops: o.Hops,
+			NoPreferredLanguage: o.NoPreferredLanguage, NoRowLabelIDs: o.NoRowLabelIDs,
+			NoTermAliases: o.NoTermAliases, NoVocabPrefix: o.NoVocabPrefix,
+			IRIIDs: o.IRIIDs, DatatypePrefixes: o.DatatypePrefixes}
+	}
+	if opts.Anchor == "" {
+		opts.Anchor = anchor
+	}
+	if opts.Anchor == "" {
+		opts.Hops = 0 // bfs without an anchor: the whole graph
+	}
+	switch a.Format {
+	case "isolda-0.1":
+		opts.Version = "0.1"
+	case "isolda-0.3":
+		opts.Version = "0.3"
+	}
+	return opts
+}
+
 // render renders a graph in an arm's format; anchor, for an ISOLDA
 // format, starts the document from that entity (isolda.Options.Anchor).
 func render(a Arm, in *formats.Input, d *rdf.Dataset, anchor string) (string, error) {
 	if a.Options == nil && anchor == "" {
 		return formats.EncodeString(a.Format, in)
 	}
-	var opts isolda.Options
-	if o := a.Options; o != nil {
-		opts = isolda.Options{Version: o.Version, IDs: o.IDs, Glossary: o.Glossary, Layout: o.Layout, Theta: o.Theta,
-			NoConstants: o.NoConstants, NoTypes: o.NoTypes, Continuation: o.Continuation, InlineBlanks: o.InlineBlanks,
-			InverseIndex: o.InverseIndex, IRIIDs: o.IRIIDs, DatatypePrefixes: o.DatatypePrefixes}
-	}
-	opts.Anchor = anchor
-	if opts.Version == "" {
-		switch a.Format {
-		case "isolda-0.1":
-			opts.Version = "0.1"
-		case "isolda-0.3":
-			opts.Version = "0.3"
-		}
+	if d == nil {
+		return "", formats.ErrNoDataset
 	}
 	var b strings.Builder
-	if err := isolda.Encode(&b, d, opts); err != nil {
+	if err := isolda.Encode(&b, d, a.isoldaOptions(anchor)); err != nil {
 		return "", err
 	}
 	return b.String(), nil
@@ -545,9 +835,9 @@ func defaultScorer(family string) string {
 	switch {
 	case strings.HasPrefix(family, "graphqa"):
 		return "graphqa"
-	case family == task.FamilyKGLLMBench:
+	case kgllm.IsFamily(family):
 		return "kgllm_strict"
-	case family == task.FamilyImpact:
+	case family == graphrag.Family:
 		return "impact"
 	}
 	return "kg"
@@ -556,35 +846,28 @@ func defaultScorer(family string) string {
 func scorerOf(name string) task.Scorer {
 	switch name {
 	case "graphqa":
-		return task.ScoreGraphQA
+		return graphqa.Score
 	case "final":
-		return task.ScoreFinal
+		return graphqa.ScoreFinal
 	case "kgllm_strict":
-		return task.KGLLMStrict
+		return kgllm.Strict
 	case "kgllm_lenient":
-		return task.KGLLMLenient
+		return kgllm.Lenient
 	case "impact":
-		return task.ImpactScorer
+		return graphrag.Scorer
+	case "kgllm_adapted":
+		return kgllm.Adapted
+	case "text2kg":
+		return text2kg.StudyScorer
 	}
 	return task.ScoreKG
 }
 
-// Messages returns the chat messages of an entry asked about a context, in
-// the given layout.
-func Messages(layout string, c *Context, q task.Question) []llm.Message {
-	header := "Knowledge graph"
-	switch {
-	case c.Arm == SetContextArm:
-		header = "Context"
-	case !c.HideName:
-		header = "Knowledge graph (" + c.Format + " format)"
+// resolvePath resolves a file named in an experiment: an absolute path as
+// it is, a relative one against the experiment file's folder.
+func resolvePath(baseDir, name string) string {
+	if filepath.IsAbs(name) {
+		return name
 	}
-	data := header + ":\n\n" + c.Text
-	if layout == LayoutUser {
-		return []llm.Message{{Role: "user", Content: data + "\n\nQuestion: " + q.Text}}
-	}
-	return []llm.Message{
-		{Role: "system", Content: "Answer the question about the data below.\n\n" + data},
-		{Role: "user", Content: q.Text},
-	}
+	return filepath.Join(baseDir, name)
 }

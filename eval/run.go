@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,9 +17,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/internal/jsonl"
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/token"
 )
 
@@ -41,11 +44,14 @@ const MaxRecordLine = 256 << 20
 
 // Record is one line of answers.jsonl: one call and its outcome.
 type Record struct {
-	RunID      string `json:"run_id"`
-	Key        string `json:"key"`
-	Time       string `json:"time"`
-	Task       string `json:"task"`
-	Graph      string `json:"graph"`
+	RunID string `json:"run_id"`
+	Key   string `json:"key"`
+	Time  string `json:"time"`
+	Task  string `json:"task"`
+	Graph string `json:"graph"`
+	// Item is the collection's item the question is about (omitted for a
+	// graph file).
+	Item       string `json:"item,omitempty"`
 	GraphSHA1  string `json:"graph_sha1"`
 	Arm        string `json:"arm"`
 	Format     string `json:"format"`
@@ -63,8 +69,10 @@ type Record struct {
 	BudgetTokenizer string `json:"budget_tokenizer,omitempty"`
 	ContextTokens   int    `json:"context_tokens,omitempty"`
 	// Model is the model's name in the run; Tokenizer its tokenizer, which
-	// counted the Local*Tokens ("" when it has none).
+	// counted the Local*Tokens ("" when it has none). BaseURL is the
+	// endpoint called, without user information, query or fragment.
 	Model      string  `json:"model"`
+	BaseURL    string  `json:"base_url,omitempty"`
 	Tokenizer  string  `json:"tokenizer"`
 	QuestionID string  `json:"question_id"`
 	QuestionK  string  `json:"question_key"`
@@ -95,6 +103,9 @@ type Record struct {
 	Parsed  string  `json:"parsed,omitempty"`
 	Correct bool    `json:"correct"`
 	Score   float64 `json:"score"`
+	// Partial is the partial credit of an ok call, for scorers whose gold
+	// answer is a set (omitted otherwise).
+	Partial *task.Score `json:"partial,omitempty"`
 }
 
 // CallKey identifies a call: arm, model, question key and trial.
@@ -134,7 +145,18 @@ type RunResult struct {
 	Skipped, Done, Failed int
 	// Canceled is true when the context ended before every call was made.
 	Canceled bool
+	// Stopped says, one line per model, which models Run stopped calling
+	// because ConnectionFailuresToStop calls in a row got no HTTP response
+	// (the endpoint is down or unreachable); their remaining calls are left
+	// for the next run.
+	Stopped []string
 }
+
+// ConnectionFailuresToStop is the number of calls in a row, each after its
+// retries, that must get no HTTP response at all (connection refused, no
+// such host, timeout) for Run to stop calling that model's endpoint
+// instead of trying every remaining call.
+const ConnectionFailuresToStop = 5
 
 type job struct {
 	en    *Entry
@@ -214,8 +236,13 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 	states := make([]*modelState, len(e.Models))
 	start := time.Now()
 	var canceled atomic.Bool
+	stops := make([]context.CancelCauseFunc, len(e.Models))
+	modelCtxs := make([]context.Context, len(e.Models))
 	for mi, m := range e.Models {
 		st := &modelState{name: m.ModelName()}
+		mctx, stopModel := context.WithCancelCause(ctx)
+		modelCtxs[mi], stops[mi] = mctx, stopModel
+		var unreachable atomic.Int64 // calls in a row without an HTTP response
 		states[mi] = st
 		tok := toks[mi]
 		// The calls are counted first and generated one at a time by the
@@ -260,7 +287,7 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 				select {
 				case queue <- j:
 					return true
-				case <-ctx.Done():
+				case <-mctx.Done():
 					return false
 				}
 			})
@@ -270,15 +297,25 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 			go func() {
 				defer wg.Done()
 				for j := range queue {
-					r, ok := call(ctx, client, p, m, tok, j, now)
+					r, ok := call(mctx, client, p, m, tok, j, now)
 					if !ok {
-						canceled.Store(true)
+						if ctx.Err() != nil {
+							canceled.Store(true)
+						}
 						continue
 					}
 					if r.Status == StatusOK {
 						st.done.Add(1)
 					} else {
 						st.failed.Add(1)
+					}
+					if r.Status == StatusFailed && r.HTTPStatus == 0 {
+						if unreachable.Add(1) == ConnectionFailuresToStop {
+							stopModel(fmt.Errorf("model %s: stopped after %d calls in a row got no response from %s (last error: %s); "+
+								"its remaining calls are left for the next run", m.ModelName(), ConnectionFailuresToStop, m.BaseURL, r.Error))
+						}
+					} else {
+						unreachable.Store(0)
 					}
 					recs <- r
 				}
@@ -317,6 +354,12 @@ func Run(ctx context.Context, p *Plan, opts RunOptions) (RunResult, error) {
 		}
 	}()
 	wg.Wait()
+	for mi, stop := range stops {
+		if cause := context.Cause(modelCtxs[mi]); cause != nil && ctx.Err() == nil {
+			res.Stopped = append(res.Stopped, cause.Error())
+		}
+		stop(nil)
+	}
 	close(stopProgress)
 	<-progressDone
 	close(recs)
@@ -361,16 +404,22 @@ func writeRecords(log *jsonl.Log, recs <-chan *Record) error {
 // call makes one call; ok is false when ctx ended (nothing to log).
 func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.Tokenizer, j job, now func() time.Time) (*Record, bool) {
 	e := p.Experiment
-	msgs := Messages(e.layout(), j.c, j.en.Q)
-	resp, err := client.Chat(ctx, llm.Request{Messages: msgs, Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed})
-	if err != nil && ctx.Err() != nil {
-		return nil, false
+	msgs, merr := p.Messages(j.en, j.c)
+	var resp llm.Response
+	var err error
+	if merr == nil {
+		resp, err = client.Chat(ctx, llm.Request{Messages: msgs, Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed})
+		if err != nil && ctx.Err() != nil {
+			return nil, false
+		}
+	} else {
+		err = merr
 	}
 	r := &Record{RunID: p.Manifest.RunID, Key: j.key, Time: now().UTC().Format(time.RFC3339Nano),
-		Task: j.en.Task, Graph: j.en.Graph, GraphSHA1: j.c.GraphSHA1, Arm: j.c.Arm, Format: j.c.Format,
+		Task: j.en.Task, Graph: j.en.Graph, Item: j.en.Item, GraphSHA1: j.c.GraphSHA1, Arm: j.c.Arm, Format: j.c.Format,
 		ContextSHA: j.c.SHA1, Ordering: j.c.OrderingName(), OrderSeed: j.c.OrderSeed, Anchor: j.c.Anchor,
 		Budget: j.c.Budget, BudgetPolicy: j.c.Policy, BudgetTokenizer: j.c.Tokenizer, ContextTokens: j.c.Tokens,
-		Model: m.ModelName(), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
+		Model: m.ModelName(), BaseURL: redactURL(m.BaseURL), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
 		QuestionK: j.en.Key, Trial: j.trial, HTTPStatus: resp.StatusCode, Attempts: resp.Attempts,
 		LatencyMS:  float64(resp.Latency.Microseconds()) / 1000,
 		RawRequest: string(resp.RawRequest), RawResponse: string(resp.RawResponse),
@@ -392,7 +441,19 @@ func call(ctx context.Context, client *llm.Client, p *Plan, m Model, tok token.T
 	}
 	sc := scorerOf(j.en.Scorer).Score(j.en.Q, resp.Text)
 	r.Scorer, r.Rule, r.Parsed, r.Correct, r.Score = j.en.Scorer, sc.Rule, sc.Parsed, sc.Correct, sc.Score
+	r.Partial = sc.Partial
 	return r, true
+}
+
+// redactURL drops what may hold a secret (user information, query,
+// fragment) from an endpoint URL before it is logged.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
 }
 
 // ReadRecords calls fn for every well-formed record of an answer log, in
@@ -522,6 +583,9 @@ func diffManifest(old, cur *Manifest) []string {
 	}
 	name := func(c *Context) string {
 		k := c.Graph + "/" + c.Arm
+		if c.Item != "" {
+			k = c.Graph + "/" + c.Item + "/" + c.Arm
+		}
 		if c.Anchor != "" {
 			k += " anchor " + c.Anchor
 		}
@@ -568,21 +632,5 @@ func diffManifest(old, cur *Manifest) []string {
 }
 
 func writeFileSync(path string, b []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, b, 0o644)
 }

@@ -534,7 +534,7 @@ func TestRecordBudgetInlineBlanks(t *testing.T) {
 	for gn, d := range testGraphs(t) {
 		in := formats.NewInput(d)
 		for _, v := range []string{"isolda", "isolda-0.3"} {
-			text, err := render(Arm{Format: v, Options: &IsoldaOptions{InlineBlanks: true}}, in, d, "")
+			text, err := render(Arm{Format: v, Options: &IsoldaOptions{InlineBnodes: true}}, in, d, "")
 			if err != nil {
 				t.Fatal(err)
 			}

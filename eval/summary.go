@@ -82,13 +82,18 @@ func Summarize(r io.Reader, e *Experiment) ([]Cell, error) {
 	return out, nil
 }
 
-// WriteSummary writes cells as an aligned table.
+// WriteSummary writes cells as an aligned table. A cell with nothing
+// answered shows "no answers" for its accuracy, never 0.000.
 func WriteSummary(w io.Writer, cells []Cell) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ARM\tMODEL\tANSWERED\tCORRECT\tACCURACY\tFAILURES\tPROMPT_TOKENS\tCOMPLETION_TOKENS\tCOST")
 	for _, c := range cells {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.3f\t%d\t%d\t%d\t%.4f\n", c.Arm, c.Model, c.Answered, c.Correct,
-			c.Accuracy, c.Failures, c.PromptTokens, c.CompletionTokens, c.Cost)
+		acc := fmt.Sprintf("%.3f", c.Accuracy)
+		if c.Answered == 0 {
+			acc = "no answers"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t%d\t%d\t%.4f\n", c.Arm, c.Model, c.Answered, c.Correct,
+			acc, c.Failures, c.PromptTokens, c.CompletionTokens, c.Cost)
 	}
 	return tw.Flush()
 }

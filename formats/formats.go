@@ -57,11 +57,11 @@ func Families() []string {
 
 // Sources named by Format.Source.
 const (
-	SourceISOLDA   = "ISOLDA paper (spec 000), docs/SPEC.md"
-	SourceBaseline = "ISOLDA paper (spec 000), baselines"
+	SourceISOLDA   = "ISOLDA paper (Indexed Subject-Ordered Linked Data for AI), section 3; docs/SPEC.md"
+	SourceBaseline = "ISOLDA paper (Indexed Subject-Ordered Linked Data for AI), section 4.4, baselines"
 	SourceW3C      = "W3C RDF 1.1/1.2 syntaxes"
 	SourceTOON     = "TOON spec 4.0 of the b-json document"
-	SourceGraphRAG = "GraphRAG serialization article (spec 002), reference program"
+	SourceGraphRAG = "GraphRAG serialization article (How Graph Serialization Format Affects GraphRAG Cost and Accuracy), reference implementation"
 	SourceKGLLM    = "KG-LLM-Bench (Markowitz et al. 2025), kg_builder.py"
 )
 

@@ -15,7 +15,7 @@ import (
 // The ontology view of the OWL example holds what its Turtle text states
 // (facts read off ../shared/data/examples/lod-datagovuk-reference-intervals.ttl).
 func TestToOntologyOWLExample(t *testing.T) {
-	d, err := rdfio.ReadFile(shared.MustPath(t, "data", "examples", "lod-datagovuk-reference-intervals.ttl"), nil, rdfio.Options{})
+	d, err := rdfio.ReadFile(filepath.Join("..", "examples", "lod-datagovuk-reference-intervals.ttl"), nil, rdfio.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ package graph
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 )
 
@@ -46,6 +47,32 @@ type Graph struct {
 	Nodes    []Node
 	Edges    []Edge
 	Directed bool
+}
+
+// SameRecords compares two labelled graphs as sets: their node ids, and
+// their edges (from, type, to). It returns "" when they are equal, else
+// what differs (got is the decoded graph, want the input).
+func SameRecords(want, got *Graph) string {
+	ids := func(g *Graph) []string {
+		var out []string
+		for _, n := range g.Nodes {
+			out = append(out, n.ID)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	edges := func(g *Graph) []Edge {
+		out := slices.Clone(g.Edges)
+		slices.SortFunc(out, CompareEdges)
+		return slices.Compact(out)
+	}
+	if wn, gn := ids(want), ids(got); !slices.Equal(wn, gn) {
+		return fmt.Sprintf("node sets differ: decoded %d distinct nodes, the input has %d", len(gn), len(wn))
+	}
+	if we, ge := edges(want), edges(got); !slices.Equal(we, ge) {
+		return fmt.Sprintf("edge sets differ: decoded %d distinct edges, the input has %d", len(ge), len(we))
+	}
+	return ""
 }
 
 // CompareEdges orders edges by (From, Type, To).

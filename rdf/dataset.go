@@ -21,6 +21,12 @@ type Prefix struct {
 // Dataset is an RDF dataset: a set of quads (the default graph and named
 // graphs) over interned terms.
 //
+// Language tags keep the case they were written in, and compare without
+// regard to case (RDF 1.2 Concepts §3.3): "x"@en-US and "x"@en-us are one
+// term. When a dataset receives a literal in both spellings, it keeps the
+// spelling that sorts first bytewise ("en-US" before "en-us", as upper case
+// sorts before lower case), so the result does not depend on input order.
+//
 // Iteration order is deterministic: Quads and IDQuads give insertion order
 // (which depends only on the input), Sorted gives an order that depends only
 // on the set of quads. No method's result depends on Go map iteration order.
@@ -91,6 +97,11 @@ func (d *Dataset) intern(t Term) TermID {
 	default:
 		k := t.Key()
 		if id, ok := d.lits[k]; ok {
+			if old := d.terms[id].Lang; t.Lang != old && t.Lang < old {
+				// One tag in two spellings: keep the one that sorts
+				// first bytewise, whatever order they come in.
+				d.terms[id] = t
+			}
 			return id
 		}
 		id := TermID(len(d.terms))

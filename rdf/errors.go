@@ -1,74 +1,21 @@
 package rdf
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/isolda/isolda/rdf/rdferr"
 
 // ParseError is a syntax or limit error in an input document, with its
-// position. Line and Column count from 1; Column counts Unicode code points.
-type ParseError struct {
-	File   string // the input's name; empty for an unnamed stream
-	Line   int
-	Column int
-	Msg    string // what was wrong or expected
-	Err    error  // an underlying cause, such as ErrLimit; may be nil
-}
-
-// Unwrap returns the underlying cause, so errors.Is(err, ErrLimit) works.
-func (e *ParseError) Unwrap() error { return e.Err }
-
-// Error formats the error as FILE:LINE:COL: message (the file part is
-// omitted when unknown).
-func (e *ParseError) Error() string {
-	name := e.File
-	if name == "" {
-		name = "<input>"
-	}
-	if e.Line <= 0 {
-		return fmt.Sprintf("%s: %s", name, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", name, e.Line, e.Column, e.Msg)
-}
+// position (file, line, column and byte offset); see rdferr.ParseError.
+type ParseError = rdferr.ParseError
 
 // ErrLimit is wrapped by errors caused by a configured limit (size, depth,
 // work); callers can test for it with errors.Is.
-var ErrLimit = errors.New("limit exceeded")
+var ErrLimit = rdferr.ErrLimit
 
-// Limits protect readers from hostile input. A zero field means the default
-// from DefaultLimits; a negative field means no limit.
-type Limits struct {
-	MaxBytes      int64 // total input size
-	MaxQuads      int64 // quads produced
-	MaxDepth      int   // nesting of [ ], ( ), {}, XML elements or JSON values
-	MaxTermLength int   // length in bytes of one IRI, literal or label
-}
+// Limits protect readers from hostile input; see rdferr.Limits.
+type Limits = rdferr.Limits
 
-// DefaultLimits are generous enough for every real file we know of and
-// small enough to keep a hostile one from exhausting memory.
-var DefaultLimits = Limits{
-	MaxBytes:      4 << 30,
-	MaxQuads:      1 << 31,
-	MaxDepth:      1000,
-	MaxTermLength: 64 << 20,
-}
-
-// WithDefaults returns l with zero fields replaced by DefaultLimits.
-func (l Limits) WithDefaults() Limits {
-	if l.MaxBytes == 0 {
-		l.MaxBytes = DefaultLimits.MaxBytes
-	}
-	if l.MaxQuads == 0 {
-		l.MaxQuads = DefaultLimits.MaxQuads
-	}
-	if l.MaxDepth == 0 {
-		l.MaxDepth = DefaultLimits.MaxDepth
-	}
-	if l.MaxTermLength == 0 {
-		l.MaxTermLength = DefaultLimits.MaxTermLength
-	}
-	return l
-}
+// DefaultLimits are the limits a zero Limits field stands for. Treat it as
+// a constant.
+var DefaultLimits = rdferr.DefaultLimits
 
 // ReadOptions are the options every reader accepts.
 type ReadOptions struct {

@@ -69,12 +69,15 @@ func (p iriParts) String() string {
 func IsAbsoluteIRI(s string) bool { return splitIRI(s).hasScheme }
 
 // ResolveIRI resolves ref against base by the algorithm of RFC 3986 §5.2
-// (strict: a scheme in ref always wins). An empty base leaves ref as it is.
+// (strict: a scheme in ref always wins). A ref with a scheme is an IRI, not
+// a relative reference, and is returned as it is: RFC 3986 would remove its
+// dot segments ("http://a/./b" → "http://a/b"), but RDF terms are compared
+// as strings and N-Triples and JSON-LD keep them, so every reader keeps
+// them. An empty base leaves ref as it is.
 func ResolveIRI(base, ref string) string {
 	r := splitIRI(ref)
 	if r.hasScheme {
-		r.path = removeDotSegments(r.path)
-		return r.String()
+		return ref
 	}
 	if base == "" {
 		return ref
@@ -171,7 +174,7 @@ func removeDotSegments(in string) string {
 // Readers keep such IRIs from messy web data and report this as a warning.
 func CheckIRI(s string) string {
 	if !IsAbsoluteIRI(s) {
-		return "IRI " + QuoteLiteral(s) + " is not absolute (no scheme)"
+		return "IRI " + QuoteLiteral(s) + " is not absolute (it has no scheme such as http:)"
 	}
 	if strings.Count(s, "#") > 1 {
 		return "IRI " + QuoteLiteral(s) + " has a second \"#\" in its fragment, which IRIs may not contain"

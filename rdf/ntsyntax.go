@@ -19,8 +19,21 @@ const hexDigits = "0123456789ABCDEF"
 // \n \f \r \" \\; other control characters, U+007F, U+FFFE and U+FFFF as
 // \uXXXX with upper-case hex), language tags in lower case and xsd:string
 // left implicit, triple terms as <<( s p o )>> with single spaces. The zero
-// Term writes nothing.
-func AppendTerm(w writer, t Term) {
+// Term writes nothing. Canonical N-Quads, as RDFC-1.0 hashes them, are
+// written this way.
+//
+// IRIs are written whatever they hold, with the characters an IRIREF may
+// not contain escaped as \u00XX, and blank node labels that are not valid
+// BLANK_NODE_LABELs are renamed by WritableBlankLabel, so that every term a
+// reader keeps is written in a form every reader reads back.
+func AppendTerm(w writer, t Term) { appendTerm(w, t, true) }
+
+// AppendTermAsWritten is AppendTerm with the language tag in the case it
+// has in t, as RDF 1.2 allows: the only way its output departs from
+// canonical form.
+func AppendTermAsWritten(w writer, t Term) { appendTerm(w, t, false) }
+
+func appendTerm(w writer, t Term, canonical bool) {
 	switch t.Kind {
 	case IRIKind:
 		w.WriteByte('<')
@@ -28,7 +41,7 @@ func AppendTerm(w writer, t Term) {
 		w.WriteByte('>')
 	case BlankKind:
 		w.WriteString("_:")
-		w.WriteString(t.Value)
+		w.WriteString(WritableBlankLabel(t.Value))
 	case LiteralKind:
 		w.WriteByte('"')
 		appendLiteralBody(w, t.Value)
@@ -36,7 +49,11 @@ func AppendTerm(w writer, t Term) {
 		switch {
 		case t.Lang != "":
 			w.WriteByte('@')
-			w.WriteString(foldLang(t.Lang))
+			if canonical {
+				w.WriteString(foldLang(t.Lang))
+			} else {
+				w.WriteString(t.Lang)
+			}
 			if t.Dir != "" {
 				w.WriteString("--")
 				w.WriteString(t.Dir)
@@ -54,16 +71,22 @@ func AppendTerm(w writer, t Term) {
 }
 
 // AppendQuad writes q as one canonical N-Quads statement ("s p o [g] .")
-// without a line break.
-func AppendQuad(w writer, q Quad) {
-	AppendTerm(w, q.S)
+// without a line break (see AppendTerm).
+func AppendQuad(w writer, q Quad) { appendQuad(w, q, true) }
+
+// AppendQuadAsWritten is AppendQuad with language tags as written (see
+// AppendTermAsWritten).
+func AppendQuadAsWritten(w writer, q Quad) { appendQuad(w, q, false) }
+
+func appendQuad(w writer, q Quad, canonical bool) {
+	appendTerm(w, q.S, canonical)
 	w.WriteByte(' ')
-	AppendTerm(w, q.P)
+	appendTerm(w, q.P, canonical)
 	w.WriteByte(' ')
-	AppendTerm(w, q.O)
+	appendTerm(w, q.O, canonical)
 	if !q.G.IsZero() {
 		w.WriteByte(' ')
-		AppendTerm(w, q.G)
+		appendTerm(w, q.G, canonical)
 	}
 	w.WriteString(" .")
 }

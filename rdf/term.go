@@ -124,6 +124,9 @@ func (t Term) IsZero() bool { return t.Kind == None }
 
 // Key returns t with its language tag folded to lower case: two terms are
 // the same RDF term exactly when their keys are ==. Use it for map keys.
+// Tags are kept as written in terms and compared case-insensitively, as
+// RDF 1.2 Concepts §3.3 allows; only canonical N-Triples (AppendTerm)
+// writes them folded.
 func (t Term) Key() Term {
 	if t.Lang != "" {
 		t.Lang = foldLang(t.Lang)
@@ -177,10 +180,11 @@ func Compare(a, b Term) int {
 	return strings.Compare(a.Dir, b.Dir)
 }
 
-// String returns t in N-Triples syntax (the default graph prints as "").
+// String returns t in N-Triples syntax, its language tag as written (the
+// default graph prints as "").
 func (t Term) String() string {
 	var b strings.Builder
-	AppendTerm(&b, t)
+	AppendTermAsWritten(&b, t)
 	return b.String()
 }
 
@@ -222,9 +226,10 @@ func CompareQuads(a, b Quad) int {
 	return Compare(a.O, b.O)
 }
 
-// String returns the quad as one N-Quads line without the newline.
+// String returns the quad as one N-Quads line without the newline, its
+// language tag as written.
 func (q Quad) String() string {
 	var b strings.Builder
-	AppendQuad(&b, q)
+	AppendQuadAsWritten(&b, q)
 	return b.String()
 }

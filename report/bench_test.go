@@ -19,7 +19,7 @@ func TestRoundTripsFromBench(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := RoundTripsFromBench(&rep)
-	want := []RoundTrip{{"b-json", "dcat", true}, {"isolda", "dcat", false}, {"isolda", "writers", true}, {"list_of_edges", "dcat", false}}
+	want := []RoundTrip{{Arm: "b-json", Graph: "dcat", Isomorphic: true}, {Arm: "isolda", Graph: "dcat"}, {Arm: "isolda", Graph: "writers", Isomorphic: true}, {Arm: "list_of_edges", Graph: "dcat"}}
 	if len(got) != len(want) {
 		t.Fatalf("got %+v", got)
 	}

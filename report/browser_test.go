@@ -2,133 +2,188 @@ package report
 
 import (
 	"bytes"
-	"context"
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/isolda/isolda/internal/webdriver/browsertest"
 )
 
-// chromium finds a headless Chromium: $CHROMIUM, else chromium or
-// chromium-browser on the PATH. CI installs Debian's chromium (.ci/run), so
-// there a missing browser fails the test; elsewhere the test is skipped
-// with a hint.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium not found: .ci/run installs Debian's chromium package")
-	}
-	t.Skip("chromium not installed (apt-get install chromium); CI runs this test")
-	return ""
-}
+// viewports are the window sizes the pages are checked at: a desktop
+// window and a phone.
+var viewports = [][2]int{{1280, 800}, {400, 800}}
 
-// runChromium runs headless Chromium with the flags that keep it off the
-// network, and returns its stdout and stderr.
-func runChromium(t *testing.T, bin string, args ...string) (string, string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0"}
-	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, errb.String())
-	}
-	return out.String(), errb.String()
-}
-
-// consoleProblem matches what Chromium logs for page errors and console
-// errors or warnings.
-var consoleProblem = regexp.MustCompile(`(?i)(Uncaught|CONSOLE\(\d+\)|Refused to|Failed to load|ERR_)`)
-
-// TestReportInBrowser loads report.html in headless Chromium: every chart
-// must be in the rendered DOM with its bars or points, and the page must log
-// no console error. One screenshot per chart kind (bar, scatter) and one of
-// the whole page go to $ISOLDA_TEST_OUTPUT (default: a temporary folder),
-// named in the test log for review.
+// TestReportInBrowser loads two reports in headless Chromium: the paper's
+// four models (criteria, every chart) and a real eval run made against the
+// scripted server (run metadata, the per-sample view). At 1280×800 and
+// 400×800 the page must not scroll sideways, no text may be cut, no chart
+// text may leave its chart and no two point labels of a Pareto chart may
+// overlap; the console must stay empty (a CSP violation would show there).
+// The sample filters are clicked and the samples shown counted against
+// the run read in Go. Full-page screenshots go to $ISOLDA_SCREENSHOT_DIR.
 func TestReportInBrowser(t *testing.T) {
-	bin := chromium(t)
+	b := browsertest.Start(t, browsertest.Options{})
+	dir := t.TempDir()
+
+	// The paper's report: criteria and all charts.
 	obs := paperRun()
-	r, err := Build(obs, Options{Seed: 1, Resamples: 500, Reference: []string{"b-ttl-ids"}})
+	paper, err := Build(obs, Options{Seed: 1, Resamples: 500, Reference: []string{"b-ttl-ids"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	outDir := os.Getenv("ISOLDA_TEST_OUTPUT")
-	if outDir == "" {
-		outDir = t.TempDir()
+	set, err := ParseCriteria(strings.NewReader("criteria:\n  - {id: \"3\", kind: not_worse, arm: isolda-0.1, than: [b-json, b-ttl, b-ttl-ids], best: true}\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
+	res, err := set.Evaluate(Input{Observations: obs})
+	if err != nil {
 		t.Fatal(err)
 	}
 	var page bytes.Buffer
-	must(t, r.WriteHTML(&page, "isolda report", nil))
-	pagePath := filepath.Join(outDir, "report.html")
-	must(t, os.WriteFile(pagePath, page.Bytes(), 0o644))
-	charts, err := r.Charts()
+	must(t, paper.WriteHTML(&page, "isolda report: the paper's four models", res))
+	paperPath := filepath.Join(dir, "paper.html")
+	must(t, os.WriteFile(paperPath, page.Bytes(), 0o644))
+	charts, err := paper.Charts()
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	dom, logs := runChromium(t, bin, "--dump-dom", "file://"+pagePath)
-	if p := consoleProblem.FindString(logs); p != "" {
-		t.Errorf("the browser logged a problem (%q):\n%s", p, logs)
-	}
-	if got := strings.Count(dom, "<svg"); got != len(charts) {
-		t.Errorf("rendered DOM has %d svg elements, want %d charts", got, len(charts))
-	}
-	for _, c := range charts {
-		if !strings.Contains(dom, c.Title) && !strings.Contains(dom, htmlEscape(c.Title)) {
-			t.Errorf("chart %q missing from the rendered page", c.Title)
-		}
-	}
-	if !strings.Contains(dom, `class="bar"`) || !strings.Contains(dom, "<circle") {
-		t.Error("the rendered page has no bars or no scatter points")
-	}
+	// A run: metadata and answers.
+	tr := newTestRun(t)
+	run, rr := tr.read(t)
+	page.Reset()
+	must(t, Page{Title: "isolda report", Report: rr, Run: run}.WriteHTML(&page))
+	runPath := filepath.Join(dir, "run.html")
+	must(t, os.WriteFile(runPath, page.Bytes(), 0o644))
 
-	// Screenshots: the whole page, then one chart of each kind alone.
-	shot := func(name, url string) {
-		png := filepath.Join(outDir, name+".png")
-		_, logs := runChromium(t, bin, "--window-size=1200,900", "--screenshot="+png, url)
-		if p := consoleProblem.FindString(logs); p != "" {
-			t.Errorf("%s: the browser logged a problem (%q)", name, p)
+	for _, vp := range viewports {
+		b.SetViewport(vp[0], vp[1])
+		size := fmt.Sprintf("%dx%d", vp[0], vp[1])
+
+		b.Navigate("file://" + paperPath)
+		var n int
+		b.Script(`return document.querySelectorAll("svg.chart").length;`, &n)
+		if n != len(charts) {
+			t.Errorf("%s: %d charts rendered, want %d", size, n, len(charts))
 		}
-		st, err := os.Stat(png)
-		if err != nil || st.Size() < 2000 {
-			t.Errorf("%s: no screenshot (%v)", name, err)
-			return
+		b.CheckLayout("paper report " + size)
+		checkLabels(t, b, size)
+		b.Screenshot("report-paper-" + size)
+		b.CheckConsole("paper report "+size, nil)
+
+		b.Navigate("file://" + runPath)
+		b.CheckLayout("run report " + size)
+		checkFilters(t, b, run, size)
+		// One sample opened: its messages are the ones sent, the context
+		// standing in as a link to its one copy.
+		b.Script(`document.querySelector("details.sample").open = true;`, nil)
+		var msg string
+		b.Script(`return document.querySelector("details.sample .msg pre").textContent;`, &msg)
+		s0 := run.Samples[0]
+		m0 := s0.Messages[0]
+		if !strings.HasPrefix(msg, m0.Before+"[context ") || !strings.HasSuffix(msg, "shown once under Contexts]"+m0.After) || m0.ContextSHA1 == "" {
+			t.Errorf("%s: first message shown as %q, want %q + a context link + %q", size, msg, m0.Before, m0.After)
 		}
-		t.Logf("screenshot: %s", png)
-	}
-	shot("report", "file://"+pagePath)
-	seen := map[string]bool{}
-	for _, c := range charts {
-		if seen[c.Kind] {
-			continue
+		var ctx string
+		b.Script(`return document.getElementById("ctx-" + arguments[0]).querySelector("pre").textContent;`, &ctx, m0.ContextSHA1)
+		if ctx != run.Contexts[m0.ContextSHA1] {
+			t.Errorf("%s: the context shown differs from contexts/%s.txt", size, m0.ContextSHA1)
 		}
-		seen[c.Kind] = true
-		p := filepath.Join(outDir, "chart-"+c.Kind+".html")
-		must(t, os.WriteFile(p, []byte("<!DOCTYPE html><html><body>"+c.SVG+"</body></html>"), 0o644))
-		shot("chart-"+c.Kind, "file://"+p)
-	}
-	if !seen["bar"] || !seen["scatter"] {
-		t.Errorf("chart kinds %v: want bar and scatter", seen)
+		b.CheckLayout("run report, one answer open " + size)
+		b.Screenshot("report-run-" + size)
+		b.CheckConsole("run report "+size, nil)
 	}
 }
 
-func htmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+// checkLabels fails when two point labels of a scatter chart overlap as
+// the browser draws them.
+func checkLabels(t *testing.T, b *browsertest.Browser, size string) {
+	t.Helper()
+	labels := 0
+	for ci, rects := range b.Rects("svg.scatter-chart", "text.point-label") {
+		labels += len(rects)
+		for i := range rects {
+			for j := i + 1; j < len(rects); j++ {
+				if rects[i].Overlaps(rects[j]) {
+					t.Errorf("%s: scatter chart %d: labels %d and %d overlap: %v %v", size, ci, i, j, rects[i], rects[j])
+				}
+			}
+		}
+	}
+	if labels == 0 {
+		t.Errorf("%s: no point labels drawn", size)
+	}
+	t.Logf("%s: %d point labels, none overlapping", size, labels)
+}
+
+// checkFilters unticks filters one after the other and counts the answers
+// shown, against the run's samples.
+func checkFilters(t *testing.T, b *browsertest.Browser, run *Run, size string) {
+	t.Helper()
+	visible := func() int {
+		var n int
+		b.Script(`return [...document.querySelectorAll("details.sample")].filter((d) => d.getClientRects().length > 0).length;`, &n)
+		return n
+	}
+	want := func(keep func(Sample) bool) int {
+		n := 0
+		for _, s := range run.Samples {
+			if keep(s) {
+				n++
+			}
+		}
+		return n
+	}
+	click := func(id string) {
+		t.Helper()
+		el, err := b.S.FindElement(b.Ctx, "#"+id)
+		if err != nil {
+			t.Fatalf("%s: filter %s: %v", size, id, err)
+		}
+		if err := el.Click(b.Ctx); err != nil {
+			t.Fatalf("%s: click %s: %v", size, id, err)
+		}
+	}
+	f := newFilters(run.Samples)
+	iso := fmt.Sprintf("f-arm-%d", indexOf(f.arms, "iso"))
+	m2 := fmt.Sprintf("f-model-%d", indexOf(f.models, "m2"))
+	steps := []struct {
+		click string
+		keep  func(Sample) bool
+	}{
+		{"", func(Sample) bool { return true }},
+		{iso, func(s Sample) bool { return s.Arm != "iso" }},
+		{"f-wrong", func(s Sample) bool { return s.Arm != "iso" && outcome(s) != "wrong" }},
+		{m2, func(s Sample) bool { return s.Arm != "iso" && outcome(s) != "wrong" && s.Model != "m2" }},
+		{iso, func(s Sample) bool { return outcome(s) != "wrong" && s.Model != "m2" }},
+		{"f-wrong", func(s Sample) bool { return s.Model != "m2" }},
+		{m2, func(Sample) bool { return true }},
+	}
+	var counts []string
+	for _, st := range steps {
+		if st.click != "" {
+			click(st.click)
+		}
+		got, w := visible(), want(st.keep)
+		if got != w {
+			t.Errorf("%s: after clicking %q, %d answers shown, want %d", size, st.click, got, w)
+		}
+		counts = append(counts, fmt.Sprintf("%s→%d", cmpStr(st.click, "none"), got))
+	}
+	if want(func(s Sample) bool { return s.Arm != "iso" }) == len(run.Samples) {
+		t.Fatal("the filter steps hide nothing: a useless test")
+	}
+	t.Logf("%s: answers shown after each click: %s", size, strings.Join(counts, ", "))
+	fmt.Printf("report browser %s: filters: %s\n", size, strings.Join(counts, ", "))
+}
+
+func indexOf(list []string, v string) int {
+	for i, x := range list {
+		if x == v {
+			return i
+		}
+	}
+	return -1
 }

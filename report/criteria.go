@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/stats"
+	"github.com/isolda/isolda/task/kgllm"
 )
 
 // Outcome is the verdict on a criterion.
@@ -40,13 +42,23 @@ type Criterion struct {
 	Models      []string                      `json:"models,omitempty"`
 	Families    []string                      `json:"families,omitempty"`
 	Graphs      []string                      `json:"graphs,omitempty"`
+	Metric      string                        `json:"metric,omitempty"`
 	Per         string                        `json:"per,omitempty"`
 	For         string                        `json:"for,omitempty"`
 	MinCount    int                           `json:"min_count,omitempty"`
 	AtLeast     float64                       `json:"at_least,omitempty"`
 	Tolerance   float64                       `json:"tolerance,omitempty"`
 	Expected    map[string]map[string]float64 `json:"expected,omitempty"`
+	Drops       []Drop                        `json:"drops,omitempty"`
 	Criteria    []Criterion                   `json:"criteria,omitempty"`
+}
+
+// Drop names the two graphs of a drop_not_larger criterion: the same
+// questions (paired by Observation.Pair) asked about From and about To,
+// such as a benchmark in English and in Catalan.
+type Drop struct {
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 // CriteriaSet is a criteria file.
@@ -63,6 +75,11 @@ type RoundTrip struct {
 	Arm        string `json:"arm"`
 	Graph      string `json:"graph"`
 	Isomorphic bool   `json:"isomorphic"`
+	// Contexts and IsomorphicContexts count the contexts behind the round
+	// trip when it stands for several (the items of a collection, the
+	// anchors of an ordering); both 0 for one.
+	Contexts           int `json:"contexts,omitempty"`
+	IsomorphicContexts int `json:"isomorphic_contexts,omitempty"`
 }
 
 // Check is one test behind a criterion.
@@ -227,6 +244,16 @@ func (c *Criterion) validate(depth int, count *int) error {
 	if c.MinCount < 0 {
 		return bad("negative min_count")
 	}
+	if c.Metric != "" && !slices.Contains(metricNames, c.Metric) {
+		return bad("metric %q is not one of %s", c.Metric, strings.Join(metricNames, ", "))
+	}
+	switch c.Kind {
+	case "not_worse", "better", "accuracy_within", "all_of", "any_of":
+	default:
+		if c.Metric != "" {
+			return bad("metric is only for not_worse, better and accuracy_within")
+		}
+	}
 	switch c.Kind {
 	case "lossless":
 		if c.Arm == "" {
@@ -255,6 +282,18 @@ func (c *Criterion) validate(depth int, count *int) error {
 			if err := sub.validate(depth+1, count); err != nil {
 				return err
 			}
+		}
+	case "drop_not_larger":
+		if c.Arm == "" || len(c.Than) == 0 || len(c.Drops) == 0 {
+			return bad("needs arm, than and drops")
+		}
+		for _, d := range c.Drops {
+			if d.From == "" || d.To == "" || d.From == d.To {
+				return bad("a drop needs two different graphs, from and to")
+			}
+		}
+		if c.Per != "" && c.Per != "model" {
+			return bad("per is model: each drop is its own check")
 		}
 	case "manual":
 	default:
@@ -292,8 +331,11 @@ func (c *Criterion) evaluate(ix *index, in Input, alpha float64) Result {
 			if rt.Arm != c.Arm || !inList(c.Graphs, rt.Graph) {
 				continue
 			}
-			r.Checks = append(r.Checks, Check{Group: "graph=" + rt.Graph, Arm: rt.Arm,
-				Figures: fmt.Sprintf("isomorphic=%t", rt.Isomorphic), Pass: rt.Isomorphic})
+			fig := fmt.Sprintf("isomorphic=%t", rt.Isomorphic)
+			if rt.Contexts > 0 {
+				fig += fmt.Sprintf(" (%d/%d contexts)", rt.IsomorphicContexts, rt.Contexts)
+			}
+			r.Checks = append(r.Checks, Check{Group: "graph=" + rt.Graph, Arm: rt.Arm, Figures: fig, Pass: rt.Isomorphic})
 		}
 		slices.SortStableFunc(r.Checks, func(a, b Check) int { return cmp.Compare(a.Group, b.Group) })
 		if len(r.Checks) == 0 {
@@ -312,6 +354,9 @@ func (c *Criterion) evaluate(ix *index, in Input, alpha float64) Result {
 		if missing && r.Outcome == Pass {
 			r.Outcome = NotEvaluated
 		}
+	case "drop_not_larger":
+		c.dropChecks(ix, &r, alpha)
+		r.Outcome = c.quantify(r.Checks)
 	case "all_of", "any_of":
 		var pass, fail, ne int
 		for i := range c.Criteria {
@@ -383,6 +428,16 @@ func (g group) String() string {
 	return s
 }
 
+// family returns the family o is grouped under: its task when the
+// criterion names that task in families (a sub-family such as
+// outgoing_aggregation_deg_gt4, or a KG-LLM-Bench task), else its family.
+func (c *Criterion) family(o Observation) string {
+	if o.Task != "" && slices.Contains(c.Families, o.Task) {
+		return o.Task
+	}
+	return o.Family
+}
+
 // keep reports whether o belongs to the criterion's filters and the group;
 // withFamily false ignores the family (to choose the best arm overall).
 func (c *Criterion) keep(g group, withFamily bool) func(Observation) bool {
@@ -390,8 +445,11 @@ func (c *Criterion) keep(g group, withFamily bool) func(Observation) bool {
 		if o.Model != g.Model || !inList(c.Graphs, o.Graph) || (g.Graph != "" && o.Graph != g.Graph) {
 			return false
 		}
-		if withFamily && (!inList(c.Families, o.Family) || (g.Family != "" && o.Family != g.Family)) {
-			return false
+		if withFamily {
+			f := c.family(o)
+			if !inList(c.Families, f) || (g.Family != "" && f != g.Family) {
+				return false
+			}
 		}
 		return true
 	}
@@ -406,7 +464,8 @@ func (c *Criterion) groups(ix *index) []group {
 			continue
 		}
 		for _, o := range ix.byAM[k] {
-			if !inList(c.Graphs, o.Graph) || !inList(c.Families, o.Family) {
+			f := c.family(o)
+			if !inList(c.Graphs, o.Graph) || !inList(c.Families, f) {
 				continue
 			}
 			g := group{Model: o.Model}
@@ -414,7 +473,7 @@ func (c *Criterion) groups(ix *index) []group {
 			case "model_graph":
 				g.Graph = o.Graph
 			case "model_family":
-				g.Family = o.Family
+				g.Family = f
 			}
 			if !seen[g] {
 				seen[g] = true
@@ -428,31 +487,34 @@ func (c *Criterion) groups(ix *index) []group {
 	return gs
 }
 
-// tally returns the number of correct answers, answers and summed input
-// tokens of arm in the model's observations accepted by keep.
-func tally(ix *index, model, arm string, keep func(Observation) bool) (right, n int, tokens float64) {
+// tally returns the sum of a metric ("" is accuracy) over the observations
+// of arm in the model's observations accepted by keep that have it, their
+// number, and their summed input tokens.
+func tally(ix *index, model, arm, metric string, keep func(Observation) bool) (sum float64, n int, tokens float64) {
 	for _, o := range ix.byAM[armModel{arm, model}] {
 		if keep(o) {
+			v, ok := o.Value(metric)
+			if !ok {
+				continue
+			}
 			n++
 			tokens += float64(o.InputTokens)
-			if o.Correct {
-				right++
-			}
+			sum += v
 		}
 	}
-	return right, n, tokens
+	return sum, n, tokens
 }
 
 func (c *Criterion) tokenChecks(ix *index, r *Result) {
 	for _, g := range c.groups(ix) {
 		keep := c.keep(g, true)
-		_, na, ta := tally(ix, g.Model, c.Arm, keep)
+		_, na, ta := tally(ix, g.Model, c.Arm, "", keep)
 		if na == 0 {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: arm %s did not run", g, c.Arm))
 			continue
 		}
 		for _, b := range c.Than {
-			_, nb, tb := tally(ix, g.Model, b, keep)
+			_, nb, tb := tally(ix, g.Model, b, "", keep)
 			if nb == 0 {
 				r.Notes = append(r.Notes, fmt.Sprintf("%s: arm %s did not run", g, b))
 				continue
@@ -466,18 +528,21 @@ func (c *Criterion) tokenChecks(ix *index, r *Result) {
 	}
 }
 
-// bestArm returns the arm of than with the highest accuracy in the group
-// (all families), or "" when none ran.
+// metricName names the criterion's metric in figures.
+func (c *Criterion) metricName() string { return cmp.Or(c.Metric, "acc") }
+
+// bestArm returns the arm of than with the highest mean of the metric in
+// the group (all families), or "" when none ran.
 func (c *Criterion) bestArm(ix *index, g group) (string, string) {
 	keep := c.keep(g, false)
 	best, bestAcc := "", -1.0
 	var figs []string
 	for _, b := range c.Than {
-		right, n, _ := tally(ix, g.Model, b, keep)
+		sum, n, _ := tally(ix, g.Model, b, c.Metric, keep)
 		if n == 0 {
 			continue
 		}
-		acc := float64(right) / float64(n)
+		acc := sum / float64(n)
 		figs = append(figs, fmt.Sprintf("%s %.4f", b, acc))
 		if acc > bestAcc {
 			best, bestAcc = b, acc
@@ -486,9 +551,14 @@ func (c *Criterion) bestArm(ix *index, g group) (string, string) {
 	return best, strings.Join(figs, ", ")
 }
 
+// accuracyChecks compares arm with B in every group: on a binary metric
+// (accuracy, exact match, parse success) with McNemar's test; on a
+// real-valued one (F1, precision, recall) with the paired bootstrap of the
+// mean difference (seeded; BCa interval, or the percentile interval when
+// BCa is degenerate), significant when its 1 − alpha interval excludes 0.
 func (c *Criterion) accuracyChecks(ix *index, r *Result, alpha float64) {
 	for _, g := range c.groups(ix) {
-		if _, n, _ := tally(ix, g.Model, c.Arm, c.keep(g, true)); n == 0 {
+		if _, n, _ := tally(ix, g.Model, c.Arm, c.Metric, c.keep(g, true)); n == 0 {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: arm %s did not run", g, c.Arm))
 			continue
 		}
@@ -502,42 +572,141 @@ func (c *Criterion) accuracyChecks(ix *index, r *Result, alpha float64) {
 			}
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: best of %s is %s (%s)", g, strings.Join(c.Than, ", "), b, figs))
 		}
-		va, vb := pairVectors(ix, g.Model, c.Arm, b, c.keep(g, true))
+		va, vb := pairValues(ix, g.Model, c.Arm, b, c.Metric, c.keep(g, true))
 		if len(va) == 0 {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: no paired answers of %s and %s", g, c.Arm, b))
 			continue
 		}
-		var bc, cc, ra, rb int
-		for i := range va {
-			if va[i] {
-				ra++
+		var sig, better, worse bool
+		var fig string
+		if binaryMetric(c.Metric) {
+			var bc, cc int
+			var ra, rb float64
+			for i := range va {
+				ra += va[i]
+				rb += vb[i]
+				switch {
+				case va[i] == 1 && vb[i] == 0:
+					bc++
+				case va[i] == 0 && vb[i] == 1:
+					cc++
+				}
 			}
-			if vb[i] {
-				rb++
+			p, test := stats.McNemarExact(bc, cc), "exact McNemar"
+			if c.Test == "midp" {
+				p, test = stats.McNemarMidP(bc, cc), "mid-p McNemar"
 			}
-			switch {
-			case va[i] && !vb[i]:
-				bc++
-			case !va[i] && vb[i]:
-				cc++
+			n := float64(len(va))
+			accA, accB := ra/n, rb/n
+			sig, better, worse = p < alpha, accA > accB, accA < accB
+			fig = fmt.Sprintf("n=%d %s %.4f vs %.4f, b=%d c=%d, %s p=%.4g (alpha %g)", len(va), c.metricName(), accA, accB, bc, cc, test, p, alpha)
+		} else {
+			sc, err := stats.CompareScores(va, vb, stats.BootstrapOptions{Seed: criteriaSeed, Confidence: 1 - alpha})
+			if err != nil {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: %v", g, err))
+				continue
 			}
+			iv, kind := sc.BCa, "BCa"
+			if sc.BCaErr != nil {
+				iv, kind = sc.Bootstrap, "percentile"
+			}
+			sig, better, worse = iv.Lo > 0 || iv.Hi < 0, sc.Diff > 0, sc.Diff < 0
+			fig = fmt.Sprintf("n=%d mean %s %.4f vs %.4f, diff %+.4f, paired bootstrap %s %.0f%% [%.4f, %.4f]", len(va), c.Metric,
+				sc.MeanA, sc.MeanB, sc.Diff, kind, 100*(1-alpha), iv.Lo, iv.Hi)
 		}
-		p, test := stats.McNemarExact(bc, cc), "exact McNemar"
-		if c.Test == "midp" {
-			p, test = stats.McNemarMidP(bc, cc), "mid-p McNemar"
-		}
-		n := float64(len(va))
-		accA, accB := float64(ra)/n, float64(rb)/n
-		sig := p < alpha
-		pass := sig && accA > accB
+		pass := sig && better
 		if c.Kind == "not_worse" {
-			pass = !(sig && accA < accB)
+			pass = !(sig && worse)
 		}
-		r.Checks = append(r.Checks, Check{Group: g.String(), Arm: c.Arm, Than: b,
-			Figures: fmt.Sprintf("n=%d acc %.4f vs %.4f, b=%d c=%d, %s p=%.4g (alpha %g)", len(va), accA, accB, bc, cc, test, p, alpha),
-			Pass:    pass})
+		r.Checks = append(r.Checks, Check{Group: g.String(), Arm: c.Arm, Than: b, Figures: fig, Pass: pass})
 	}
 }
+
+// dropChecks checks, for every model and drop, that arm's drop in
+// accuracy from the drop's From graph to its To graph is not significantly
+// larger than that of B, the arm of than most accurate on both graphs
+// together (with best: true; else than[0]): kgllm.CompareLanguageDrop on
+// the questions (Observation.Pair, and trial) that all four arm × graph
+// cells answered, an exact two-sided sign test of the questions where
+// arm's drop is larger against those where it is smaller, significant
+// when p < alpha and the mean drop of arm is the larger.
+func (c *Criterion) dropChecks(ix *index, r *Result, alpha float64) {
+	cells := func(model, arm, graph string) map[string]bool {
+		out := map[string]bool{}
+		for _, o := range ix.byAM[armModel{arm, model}] {
+			if o.Graph == graph && o.Pair != "" {
+				out[fmt.Sprintf("%s#%d", o.Pair, o.Trial)] = o.Correct
+			}
+		}
+		return out
+	}
+	for _, m := range ix.models() {
+		if !inList(c.Models, m) {
+			continue
+		}
+		for _, d := range c.Drops {
+			g := fmt.Sprintf("model=%s drop=%s→%s", m, d.From, d.To)
+			b := c.Than[0]
+			if c.Best {
+				best, bestAcc := "", -1.0
+				for _, t := range c.Than {
+					var right, n int
+					for _, o := range ix.byAM[armModel{t, m}] {
+						if o.Graph == d.From || o.Graph == d.To {
+							n++
+							if o.Correct {
+								right++
+							}
+						}
+					}
+					if n > 0 && float64(right)/float64(n) > bestAcc {
+						best, bestAcc = t, float64(right)/float64(n)
+					}
+				}
+				if best == "" {
+					r.Notes = append(r.Notes, fmt.Sprintf("%s: none of %s ran", g, strings.Join(c.Than, ", ")))
+					continue
+				}
+				b = best
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: best of %s on both graphs is %s (%.4f)", g, strings.Join(c.Than, ", "), b, bestAcc))
+			}
+			ae, at, be, bt := cells(m, c.Arm, d.From), cells(m, c.Arm, d.To), cells(m, b, d.From), cells(m, b, d.To)
+			for _, k := range slices.Sorted(maps.Keys(ae)) {
+				if _, ok := at[k]; !ok {
+					delete(ae, k)
+				} else if _, ok := be[k]; !ok {
+					delete(ae, k)
+				} else if _, ok := bt[k]; !ok {
+					delete(ae, k)
+				}
+			}
+			if len(ae) == 0 {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: no question answered in all four cells of %s and %s", g, c.Arm, b))
+				continue
+			}
+			keep := func(x map[string]bool) map[string]bool {
+				out := make(map[string]bool, len(ae))
+				for k := range ae {
+					out[k] = x[k]
+				}
+				return out
+			}
+			ld, err := kgllm.CompareLanguageDrop(ae, keep(at), keep(be), keep(bt), alpha, stats.BootstrapOptions{Seed: criteriaSeed})
+			if err != nil {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: %v", g, err))
+				continue
+			}
+			r.Checks = append(r.Checks, Check{Group: g, Arm: c.Arm, Than: b,
+				Figures: fmt.Sprintf("n=%d drop %.4f vs %.4f (diff %+.4f), larger in %d, smaller in %d, sign test p=%.4g (alpha %g)",
+					ld.N, ld.DropISOLDA, ld.DropOther, ld.Diff, ld.Worse, ld.Better, ld.P, alpha),
+				Pass: !ld.Larger})
+		}
+	}
+}
+
+// criteriaSeed seeds the bootstraps of criteria on real-valued metrics, so
+// that a verdict never changes from one evaluation to the next.
+const criteriaSeed = 1101
 
 // withinChecks adds a check per expected accuracy that ran and reports
 // whether some did not run (the criterion then cannot pass).
@@ -559,16 +728,17 @@ func (c *Criterion) withinChecks(ix *index, r *Result) (missing bool) {
 		slices.Sort(arms)
 		for _, a := range arms {
 			want := c.Expected[m][a]
-			right, n, _ := tally(ix, m, a, c.keep(group{Model: m}, true))
+			sum, n, _ := tally(ix, m, a, c.Metric, c.keep(group{Model: m}, true))
 			if n == 0 {
 				r.Notes = append(r.Notes, fmt.Sprintf("model=%s: arm %s did not run (expected %.4f)", m, a, want))
 				missing = true
 				continue
 			}
-			acc := float64(right) / float64(n)
+			acc := sum / float64(n)
 			d := acc - want
+			what := fmt.Sprintf("%s %.4f (%g/%d)", cmp.Or(c.Metric, "accuracy"), acc, sum, n)
 			r.Checks = append(r.Checks, Check{Group: "model=" + m, Arm: a,
-				Figures: fmt.Sprintf("accuracy %.4f (%d/%d) vs expected %.4f, difference %+.4f (tolerance %.4f)", acc, right, n, want, d, c.Tolerance),
+				Figures: fmt.Sprintf("%s vs expected %.4f, difference %+.4f (tolerance %.4f)", what, want, d, c.Tolerance),
 				Pass:    math.Abs(d) <= c.Tolerance+1e-12})
 		}
 	}

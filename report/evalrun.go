@@ -1,15 +1,15 @@
 package report
 
 import (
-	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // FromRun reads the observations of an eval run folder: the question
@@ -36,13 +36,14 @@ func FromRun(dir string) ([]Observation, error) {
 		if in <= 0 {
 			in = r.LocalPromptTokens
 		}
-		fam := families[r.QuestionK]
+		q := families[r.QuestionK]
+		fam := q.family
 		if fam == "" {
 			fam = r.Task
 		}
 		last[r.Key] = Observation{
-			Arm: r.Arm, Model: r.Model, Family: fam, Graph: r.Graph, QuestionID: r.QuestionK,
-			Trial: r.Trial, Correct: r.Correct, Score: r.Score, InputTokens: in, OutputTokens: int(r.CompletionTokens),
+			Arm: r.Arm, Model: r.Model, Family: fam, Task: q.task, Graph: r.Graph, QuestionID: r.QuestionK,
+			Trial: r.Trial, Correct: r.Correct, Score: r.Score, Partial: r.Partial, Pair: q.pair, InputTokens: in, OutputTokens: int(r.CompletionTokens),
 		}
 		return nil
 	})
@@ -61,25 +62,134 @@ func FromRun(dir string) ([]Observation, error) {
 	return out, nil
 }
 
-// runFamilies maps question keys to families from a run's questions.jsonl.
-func runFamilies(path string) (map[string]string, error) {
-	f, err := os.Open(path)
+// familyTask is the family and task of a question.
+type familyTask struct{ family, task, pair string }
+
+// runFamilies maps question keys to their families and tasks (the task
+// only when it differs from the family) from a run's questions.jsonl.
+func runFamilies(path string) (map[string]familyTask, error) {
+	qs, err := runQuestions(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	out := map[string]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
+	out := make(map[string]familyTask, len(qs))
+	for k, e := range qs {
+		ft := familyTask{family: e.Q.Family, pair: e.Q.Meta["instance_key"]}
+		switch {
+		case e.Q.Task != e.Q.Family:
+			ft.task = e.Q.Task
+		case e.Q.Meta[kg.MetaSubfamily] != "":
+			// A KG question of a sub-family (outgoing_aggregation_deg_gt4):
+			// its task, for per-task rows and criteria.
+			ft.task = e.Q.Meta[kg.MetaSubfamily]
+		}
+		out[k] = ft
+	}
+	return out, nil
+}
+
+// ReadManifest reads the manifest of an eval run folder.
+func ReadManifest(dir string) (*eval.Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, eval.ManifestFile))
+	if err != nil {
+		return nil, err
+	}
+	var m eval.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, eval.ManifestFile), err)
+	}
+	return &m, nil
+}
+
+// ArmRow describes one arm of an eval run: its format, the contexts it
+// rendered, and the round trips of those of a lossless format, decoded when
+// the run was prepared (eval.Context.RoundTrip).
+type ArmRow struct {
+	Arm    string `json:"arm"`
+	Format string `json:"format"`
+	// Options are the arm's ISOLDA options, as the manifest records them.
+	Options  string `json:"options,omitempty"`
+	Contexts int    `json:"contexts"`
+	// Isomorphic, Differs and DecodeErrors count the round trips by
+	// result; Cut the contexts cut to a budget (not compared). All four
+	// are 0 for a lossy format.
+	Isomorphic   int `json:"isomorphic"`
+	Differs      int `json:"differs"`
+	DecodeErrors int `json:"decode_errors"`
+	Cut          int `json:"cut"`
+}
+
+// Checked is the number of contexts whose round trip was compared.
+func (a ArmRow) Checked() int { return a.Isomorphic + a.Differs + a.DecodeErrors }
+
+// ArmRows summarizes the arms of a manifest, sorted by arm.
+func ArmRows(m *eval.Manifest) []ArmRow {
+	by := map[string]*ArmRow{}
+	var names []string
+	for _, c := range m.Contexts {
+		a := by[c.Arm]
+		if a == nil {
+			a = &ArmRow{Arm: c.Arm, Format: c.Format}
+			by[c.Arm] = a
+			names = append(names, c.Arm)
+		}
+		a.Contexts++
+		switch c.RoundTrip {
+		case eval.RoundTripIsomorphic:
+			a.Isomorphic++
+		case eval.RoundTripDiffers:
+			a.Differs++
+		case eval.RoundTripDecodeError:
+			a.DecodeErrors++
+		case eval.RoundTripCut:
+			a.Cut++
+		}
+	}
+	for _, a := range m.Arms {
+		if r := by[a.Name]; r != nil {
+			r.Options = a.Options
+		}
+	}
+	slices.Sort(names)
+	out := make([]ArmRow, len(names))
+	for i, n := range names {
+		out[i] = *by[n]
+	}
+	return out
+}
+
+// RoundTripsFromManifest returns the round trips of an eval run, one per
+// arm and graph whose contexts were compared (every item of a collection,
+// every anchor and budget tokenizer together), sorted by arm then graph:
+// isomorphic when every compared context was.
+func RoundTripsFromManifest(m *eval.Manifest) []RoundTrip {
+	type key struct{ arm, graph string }
+	by := map[key]*RoundTrip{}
+	var keys []key
+	for _, c := range m.Contexts {
+		switch c.RoundTrip {
+		case eval.RoundTripIsomorphic, eval.RoundTripDiffers, eval.RoundTripDecodeError:
+		default:
 			continue
 		}
-		var e eval.Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		k := key{c.Arm, c.Graph}
+		rt := by[k]
+		if rt == nil {
+			rt = &RoundTrip{Arm: c.Arm, Graph: c.Graph, Isomorphic: true}
+			by[k] = rt
+			keys = append(keys, k)
 		}
-		out[e.Key] = e.Q.Family
+		rt.Contexts++
+		if c.RoundTrip == eval.RoundTripIsomorphic {
+			rt.IsomorphicContexts++
+		} else {
+			rt.Isomorphic = false
+		}
 	}
-	return out, sc.Err()
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.arm, b.arm), cmp.Compare(a.graph, b.graph)) })
+	out := make([]RoundTrip, len(keys))
+	for i, k := range keys {
+		out[i] = *by[k]
+	}
+	return out
 }

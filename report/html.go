@@ -1,12 +1,17 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
+	"html"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/isolda/isolda/internal/chart"
 )
 
 // Chart is a rendered SVG chart with a name and caption.
@@ -25,96 +30,76 @@ type Chart struct {
 // against mean input tokens with the Pareto front.
 func (r *Report) Charts() ([]Chart, error) {
 	var charts []Chart
-	render := func(name, title, kind string, write func(io.Writer) error) error {
-		var b strings.Builder
-		if err := write(&b); err != nil {
-			return err
-		}
-		charts = append(charts, Chart{Name: name, Title: title, Kind: kind, SVG: b.String()})
-		return nil
+	add := func(name, title, kind, svg string) {
+		charts = append(charts, Chart{Name: name, Title: title, Kind: kind, SVG: svg})
 	}
-	overall := BarChart{Title: "Accuracy by arm and model (Wilson 95% intervals)", YLabel: "accuracy"}
-	families := map[string]*BarChart{}
+	overall := chart.Bars{Title: "Accuracy by arm and model (Wilson 95% intervals)", YLabel: "accuracy"}
+	families := map[string]*chart.Bars{}
 	var models []string
 	for _, a := range r.Accuracy {
 		if a.Graph != All {
 			continue
 		}
-		bar := Bar{Label: a.Arm, Value: float64(a.Accuracy), Lo: float64(a.Lo), Hi: float64(a.Hi)}
+		bar := chart.Bar{Label: a.Arm, Value: float64(a.Accuracy), Lo: float64(a.Lo), Hi: float64(a.Hi)}
 		if a.Family == All {
 			overall.Groups = appendBar(overall.Groups, a.Model, bar)
 			continue
 		}
 		fc := families[a.Model]
 		if fc == nil {
-			fc = &BarChart{Title: "Accuracy by task family: " + a.Model, YLabel: "accuracy"}
+			fc = &chart.Bars{Title: "Accuracy by task family: " + a.Model, YLabel: "accuracy"}
 			families[a.Model] = fc
 			models = append(models, a.Model)
 		}
 		fc.Groups = appendBar(fc.Groups, a.Family, bar)
 	}
 	if len(overall.Groups) > 0 {
-		if err := render("accuracy", overall.Title, "bar", overall.WriteSVG); err != nil {
-			return nil, err
-		}
+		add("accuracy", overall.Title, "bar", overall.SVG())
 	}
 	slices.Sort(models)
 	for _, m := range models {
 		fc := families[m]
-		slices.SortStableFunc(fc.Groups, func(a, b BarGroup) int { return strings.Compare(a.Label, b.Label) })
-		if err := render("family-"+slug(m), fc.Title, "bar", fc.WriteSVG); err != nil {
-			return nil, err
-		}
+		slices.SortStableFunc(fc.Groups, func(a, b chart.Group) int { return strings.Compare(a.Label, b.Label) })
+		add("family-"+slug(m), fc.Title, "bar", fc.SVG())
 	}
-	tok := BarChart{Title: "Mean input tokens by arm and model (bars: min to max)", YLabel: "input tokens"}
+	tok := chart.Bars{Title: "Mean input tokens by arm and model (bars: min to max)", YLabel: "input tokens"}
 	for _, x := range r.Tokens {
-		tok.Groups = appendBar(tok.Groups, x.Model, Bar{Label: x.Arm, Value: float64(x.InMean), Lo: float64(x.InMin), Hi: float64(x.InMax)})
+		tok.Groups = appendBar(tok.Groups, x.Model, chart.Bar{Label: x.Arm, Value: float64(x.InMean), Lo: float64(x.InMin), Hi: float64(x.InMax)})
 		if v := float64(x.InMax); !math.IsNaN(v) {
 			tok.YMax = max(tok.YMax, v)
 		}
 	}
 	if len(tok.Groups) > 0 {
-		tok.YMax = niceCeil(tok.YMax)
-		if err := render("tokens", tok.Title, "bar", tok.WriteSVG); err != nil {
-			return nil, err
+		tok.YMax = chart.NiceCeil(tok.YMax)
+		add("tokens", tok.Title, "bar", tok.SVG())
+	}
+	var sc *chart.Scatter
+	model := ""
+	flush := func() {
+		if sc != nil {
+			add("pareto-"+slug(model), sc.Title, "scatter", sc.SVG())
 		}
 	}
-	var sc *ScatterChart
-	flush := func() error {
-		if sc == nil {
-			return nil
-		}
-		return render("pareto-"+slug(strings.TrimPrefix(sc.Title, "Accuracy against mean input tokens: ")), sc.Title, "scatter", sc.WriteSVG)
-	}
-	cur := ""
 	for _, p := range r.Pareto {
-		if sc == nil || p.Model != cur {
-			if err := flush(); err != nil {
-				return nil, err
-			}
-			cur = p.Model
-			sc = &ScatterChart{Title: "Accuracy against mean input tokens: " + p.Model, XLabel: "mean input tokens", YLabel: "accuracy"}
+		if sc == nil || p.Model != model {
+			flush()
+			model = p.Model
+			sc = &chart.Scatter{Title: "Accuracy against mean input tokens: " + p.Model, XLabel: "mean input tokens", YLabel: "accuracy"}
 		}
-		sc.Points = append(sc.Points, ScatterPoint{Label: p.Arm, X: float64(p.Tokens), Y: float64(p.Accuracy), Highlight: p.OnFront})
+		sc.Points = append(sc.Points, chart.Point{Label: p.Arm, X: float64(p.Tokens), Y: float64(p.Accuracy), Front: p.OnFront})
 	}
-	if err := flush(); err != nil {
-		return nil, err
-	}
+	flush()
 	return charts, nil
 }
 
-func appendBar(groups []BarGroup, label string, bar Bar) []BarGroup {
-	if n := len(groups); n > 0 && groups[n-1].Label == label {
-		groups[n-1].Bars = append(groups[n-1].Bars, bar)
-		return groups
-	}
-	for i := range groups {
+func appendBar(groups []chart.Group, label string, bar chart.Bar) []chart.Group {
+	for i := range slices.Backward(groups) {
 		if groups[i].Label == label {
 			groups[i].Bars = append(groups[i].Bars, bar)
 			return groups
 		}
 	}
-	return append(groups, BarGroup{Label: label, Bars: []Bar{bar}})
+	return append(groups, chart.Group{Label: label, Bars: []chart.Bar{bar}})
 }
 
 // slug keeps letters, digits, '-' and '.' and replaces the rest with '-'.
@@ -127,81 +112,225 @@ func slug(s string) string {
 	}, s)
 }
 
-const htmlStyle = `body{font-family:sans-serif;margin:2em;color:#222;max-width:1200px}
+func esc(s string) string { return html.EscapeString(s) }
+
+// htmlStyle is the style sheet of the report pages. Tables become stacked
+// cards on narrow screens (each cell labelled by its column), preformatted
+// text wraps, and charts scale down: nothing is wider than the window.
+const htmlStyle = `*{box-sizing:border-box}
+body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:1rem;color:#222;max-width:1200px}
+h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.2rem;margin:1.5rem 0 .5rem}h3{font-size:1rem}
+nav{font-size:.9rem}nav a{margin-right:.75rem}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}
-th,td{border:1px solid #ccc;padding:3px 6px;text-align:left}
+th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .PASS{color:#006d2c;font-weight:bold}.FAIL{color:#b30000;font-weight:bold}.NOT-EVALUATED{color:#666;font-weight:bold}
-figure{margin:1em 0}figcaption{font-size:13px;color:#444}`
+figure{margin:0;min-width:0;max-width:100%}figcaption{font-size:13px;color:#444}
+.charts{display:flex;flex-wrap:wrap;gap:1rem 2rem;align-items:flex-start}
+svg.chart{max-width:100%;height:auto;display:block}
+p.note{color:#555;font-style:italic}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0}
+dl.meta dt{font-weight:bold}dl.meta dd{margin:0;overflow-wrap:anywhere}
+code,pre{font:12px/1.4 ui-monospace,monospace}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f5f7;padding:.5rem;margin:.25rem 0;max-height:30rem;overflow-y:auto}
+@media (max-width:700px){
+table.data,table.data tbody{display:block;width:100%}
+table.data tr.head{display:none}
+table.data tr{display:flex;flex-wrap:wrap;border:1px solid #ccc;margin:.4rem 0;padding:.15rem 0}
+table.data td{display:block;border:0;padding:1px 6px;text-align:left;max-width:100%}
+table.data td::before{content:attr(data-label) ": ";color:#555}
+}`
+
+// samplesStyle is the style of the per-sample view.
+const samplesStyle = `#samples{display:flex;flex-direction:column}
+#samples>h2{order:0}#samples>.filters{order:1}#samples>.count{order:2}#samples>.sample-list{order:3}#samples>.note{order:4}
+.filters{display:flex;flex-wrap:wrap;gap:.5rem}
+.filters fieldset{border:1px solid #ccc;border-radius:4px;margin:0;padding:.25rem .5rem;display:flex;flex-wrap:wrap;gap:.1rem .75rem;min-width:0}
+.filters label{white-space:nowrap;font-size:.9rem}
+.sample-list{counter-reset:shown}
+.sample{counter-increment:shown;border:1px solid #ccc;border-radius:4px;margin:.35rem 0;padding:.25rem .5rem}
+.sample summary{cursor:pointer;display:flex;flex-wrap:wrap;gap:.1rem .6rem;align-items:baseline}
+.sample summary .q{flex-basis:100%;color:#222;overflow-wrap:anywhere}
+.sample summary .ans{flex-basis:100%;color:#555;font-size:.9rem;overflow-wrap:anywhere}
+.verdict{font-weight:bold;padding:0 .3rem;border-radius:3px;color:#fff}
+.correct .verdict{background:#1a7f37}.wrong .verdict{background:#b30000}.failed .verdict{background:#666}
+.tag{font-size:.85rem;color:#444;overflow-wrap:anywhere}
+.msg .role{font-weight:bold;font-size:.85rem;margin-top:.5rem}
+a.ctx-ref{display:inline-block;background:#fff3c4;color:#5a4500;border:1px dashed #c9a400;padding:0 .3rem;text-decoration:none}
+.count{font-weight:bold}.count-n::before{content:counter(shown)}
+.context{margin:.75rem 0}.context h3{margin:.25rem 0;font-size:.95rem;overflow-wrap:anywhere}`
+
+// DefaultMaxSamples is the number of samples the per-sample view shows at
+// most when Page.MaxSamples is 0.
+const DefaultMaxSamples = 5000
+
+// maxShownContext bounds the characters of a context shown on the page.
+const maxShownContext = 256 << 10
+
+// Page is the report's HTML page.
+type Page struct {
+	Title   string
+	Report  *Report
+	Results []Result
+	// Run, when set, adds the run's metadata and the per-sample view.
+	Run *Run
+	// MaxSamples bounds the samples shown (0 means DefaultMaxSamples); the
+	// page says how many were left out.
+	MaxSamples int
+}
 
 // WriteHTML writes a self-contained HTML page with the criteria results (if
 // any), the charts as inline SVG and every table. It references no external
 // resource and contains no script.
 func (r *Report) WriteHTML(w io.Writer, title string, results []Result) error {
+	return Page{Title: title, Report: r, Results: results}.WriteHTML(w)
+}
+
+// writeHead writes the document up to the opening body tag: a
+// Content-Security-Policy that allows nothing but the page's own style
+// sheet (by hash), so no script runs and nothing is loaded.
+func writeHead(b *strings.Builder, title, style string) {
+	sum := sha256.Sum256([]byte(style))
+	csp := "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'"
+	fmt.Fprintf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"+
+		"<meta http-equiv=\"Content-Security-Policy\" content=\"%s\"/>\n"+
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n",
+		esc(csp), esc(title), style)
+}
+
+// WriteHTML writes the page: run metadata, criteria, charts, tables, then
+// the per-sample view and the contexts it refers to. The page has no
+// script: the sample filters are check boxes read by CSS (:has), and a CSS
+// counter counts the samples shown.
+func (p Page) WriteHTML(w io.Writer) error {
+	r := p.Report
 	charts, err := r.Charts()
 	if err != nil {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>%s</title>\n<style>\n%s\n</style>\n</head>\n<body>\n", esc(title), htmlStyle)
-	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(title))
-	if len(results) > 0 {
-		b.WriteString("<h2>Pre-registered criteria</h2>\n<table>\n<tr><th>criterion</th><th>kind</th><th>outcome</th><th>description</th><th>figures</th></tr>\n")
-		var walk func(rs []Result, depth int)
-		walk = func(rs []Result, depth int) {
-			for _, res := range rs {
-				var figs []string
-				for _, ch := range res.Checks {
-					mark := "FAIL"
-					if ch.Pass {
-						mark = "pass"
-					}
-					vs := ch.Arm
-					if ch.Than != "" {
-						vs += " vs " + ch.Than
-					}
-					figs = append(figs, esc(fmt.Sprintf("%s %s, %s: %s", mark, ch.Group, vs, ch.Figures)))
-				}
-				for _, n := range res.Notes {
-					figs = append(figs, esc("note: "+n))
-				}
-				fmt.Fprintf(&b, "<tr><td>%s%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td></tr>\n",
-					strings.Repeat("&#160;&#160;", depth), esc(res.ID), esc(res.Kind), slug(string(res.Outcome)), esc(string(res.Outcome)),
-					esc(res.Description), strings.Join(figs, "<br/>"))
-				walk(res.Sub, depth+1)
-			}
+	var filterCSS string
+	var samples []Sample
+	if p.Run != nil {
+		samples = p.Run.Samples
+		if limit := cmp0(p.MaxSamples, DefaultMaxSamples); len(samples) > limit {
+			samples = samples[:limit]
 		}
-		walk(results, 0)
-		b.WriteString("</table>\n")
+		filterCSS = newFilters(samples).css()
+	}
+	writeHead(&b, p.Title, htmlStyle+"\n"+samplesStyle+"\n"+filterCSS)
+	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n<nav aria-label=\"Sections\">", esc(p.Title))
+	var links []string
+	if p.Run != nil {
+		links = append(links, `<a href="#run">Run</a>`)
+	}
+	if len(p.Results) > 0 {
+		links = append(links, `<a href="#criteria">Criteria</a>`)
 	}
 	if len(charts) > 0 {
-		b.WriteString("<h2>Charts</h2>\n")
+		links = append(links, `<a href="#charts">Charts</a>`)
 	}
-	for _, c := range charts {
-		fmt.Fprintf(&b, "<figure id=\"chart-%s\">\n%s<figcaption>%s</figcaption>\n</figure>\n", esc(c.Name), c.SVG, esc(c.Title))
+	links = append(links, `<a href="#tables">Tables</a>`)
+	if p.Run != nil {
+		links = append(links, `<a href="#samples">Answers</a>`, `<a href="#contexts">Contexts</a>`)
 	}
-	for _, t := range r.Tables() {
-		fmt.Fprintf(&b, "<h2 id=\"table-%s\">%s</h2>\n<table>\n<tr>", esc(t.Name), esc(t.Title))
-		for _, h := range t.Header {
-			fmt.Fprintf(&b, "<th>%s</th>", esc(h))
+	b.WriteString(strings.Join(links, " ") + "</nav>\n</header>\n<main>\n")
+	if p.Run != nil {
+		writeRunMeta(&b, p.Run)
+	}
+	if len(p.Results) > 0 {
+		writeCriteria(&b, p.Results)
+	}
+	if len(charts) > 0 {
+		b.WriteString("<section id=\"charts\">\n<h2>Charts</h2>\n")
+		b.WriteString("<div class=\"charts\">\n")
+		for _, c := range charts {
+			// The chart's own title is its caption.
+			fmt.Fprintf(&b, "<figure id=\"chart-%s\">\n%s</figure>\n", esc(c.Name), c.SVG)
 		}
-		b.WriteString("</tr>\n")
-		for _, row := range t.Rows {
-			b.WriteString("<tr>")
-			for _, c := range row {
-				cls := ""
-				if isNumeric(c) {
-					cls = ` class="num"`
-				}
-				fmt.Fprintf(&b, "<td%s>%s</td>", cls, esc(c))
-			}
-			b.WriteString("</tr>\n")
-		}
-		b.WriteString("</table>\n")
+		b.WriteString("</div>\n")
+		b.WriteString("</section>\n")
 	}
-	b.WriteString("</body>\n</html>\n")
+	b.WriteString("<section id=\"tables\">\n")
+	for _, t := range r.DisplayTables() {
+		writeHTMLTable(&b, t)
+	}
+	b.WriteString("</section>\n")
+	if p.Run != nil {
+		writeSamples(&b, p.Run, samples)
+	}
+	b.WriteString("</main>\n</body>\n</html>\n")
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+func cmp0(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+func writeCriteria(b *strings.Builder, results []Result) {
+	b.WriteString("<section id=\"criteria\">\n<h2>Pre-registered criteria</h2>\n<table class=\"data\">\n<tr class=\"head\"><th>criterion</th><th>kind</th><th>outcome</th><th>description</th><th>figures</th></tr>\n")
+	var walk func(rs []Result, depth int)
+	walk = func(rs []Result, depth int) {
+		for _, res := range rs {
+			var figs []string
+			for _, ch := range res.Checks {
+				mark := "FAIL"
+				if ch.Pass {
+					mark = "pass"
+				}
+				vs := ch.Arm
+				if ch.Than != "" {
+					vs += " vs " + ch.Than
+				}
+				figs = append(figs, esc(fmt.Sprintf("%s %s, %s: %s", mark, ch.Group, vs, ch.Figures)))
+			}
+			for _, n := range res.Notes {
+				figs = append(figs, esc("note: "+n))
+			}
+			fmt.Fprintf(b, "<tr><td data-label=\"criterion\">%s%s</td><td data-label=\"kind\">%s</td><td data-label=\"outcome\" class=\"%s\">%s</td><td data-label=\"description\">%s</td><td data-label=\"figures\">%s</td></tr>\n",
+				strings.Repeat("&#160;&#160;", depth), esc(res.ID), esc(res.Kind), slug(string(res.Outcome)), esc(string(res.Outcome)),
+				esc(res.Description), strings.Join(figs, "<br/>"))
+			walk(res.Sub, depth+1)
+		}
+	}
+	walk(results, 0)
+	b.WriteString("</table>\n</section>\n")
+}
+
+// writeHTMLTable writes one table as HTML, numbers right-aligned, each cell
+// labelled with its column for the narrow layout; an empty table with a
+// note shows the note.
+func writeHTMLTable(b *strings.Builder, t Table) {
+	fmt.Fprintf(b, "<h2 id=\"table-%s\">%s</h2>\n", esc(t.Name), esc(t.Title))
+	if len(t.Rows) == 0 && t.Note != "" {
+		fmt.Fprintf(b, "<p class=\"note\">%s</p>\n", esc(t.Note))
+		return
+	}
+	b.WriteString("<table class=\"data\">\n<tr class=\"head\">")
+	for _, h := range t.Header {
+		fmt.Fprintf(b, "<th>%s</th>", esc(h))
+	}
+	b.WriteString("</tr>\n")
+	for _, row := range t.Rows {
+		b.WriteString("<tr>")
+		for i, c := range row {
+			cls := ""
+			if isNumeric(c) {
+				cls = ` class="num"`
+			}
+			label := ""
+			if i < len(t.Header) {
+				label = t.Header[i]
+			}
+			fmt.Fprintf(b, "<td data-label=\"%s\"%s>%s</td>", esc(label), cls, esc(c))
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</table>\n")
 }
 
 func isNumeric(s string) bool {

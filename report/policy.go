@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/isolda/isolda/adaptive"
+	"github.com/isolda/isolda/internal/chart"
 	"github.com/isolda/isolda/stats"
 )
 
@@ -218,43 +219,18 @@ func (p *PolicyReport) WriteJSON(w io.Writer) error {
 // Wilson intervals.
 func (p *PolicyReport) WriteHTML(w io.Writer, title string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>%s</title>\n<style>\n%s\n</style>\n</head>\n<body>\n", esc(title), htmlStyle)
+	writeHead(&b, title, htmlStyle)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(title))
-	var bars []Bar
+	var bars []chart.Bar
 	for _, r := range p.Rows {
-		bars = append(bars, Bar{Label: r.Policy, Value: float64(r.Accuracy), Lo: float64(r.Lo), Hi: float64(r.Hi)})
+		bars = append(bars, chart.Bar{Label: r.Policy, Value: float64(r.Accuracy), Lo: float64(r.Lo), Hi: float64(r.Hi)})
 	}
-	chart := BarChart{Title: "Accuracy by policy (Wilson 95%)", YLabel: "accuracy", Groups: []BarGroup{{Label: p.Split, Bars: bars}}}
-	var svg strings.Builder
-	if err := chart.WriteSVG(&svg); err != nil {
-		return err
-	}
-	fmt.Fprintf(&b, "<figure id=\"chart-policies\">\n%s<figcaption>%s</figcaption>\n</figure>\n", svg.String(), esc(chart.Title))
+	c := chart.Bars{Title: "Accuracy by policy (Wilson 95%)", YLabel: "accuracy", Groups: []chart.Group{{Label: p.Split, Bars: bars}}}
+	fmt.Fprintf(&b, "<figure id=\"chart-policies\">\n%s</figure>\n", c.SVG())
 	for _, t := range p.Tables() {
 		writeHTMLTable(&b, t)
 	}
 	b.WriteString("</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// writeHTMLTable writes one table as HTML, numbers right-aligned.
-func writeHTMLTable(b *strings.Builder, t Table) {
-	fmt.Fprintf(b, "<h2 id=\"table-%s\">%s</h2>\n<table>\n<tr>", esc(t.Name), esc(t.Title))
-	for _, h := range t.Header {
-		fmt.Fprintf(b, "<th>%s</th>", esc(h))
-	}
-	b.WriteString("</tr>\n")
-	for _, row := range t.Rows {
-		b.WriteString("<tr>")
-		for _, c := range row {
-			cls := ""
-			if isNumeric(c) {
-				cls = ` class="num"`
-			}
-			fmt.Fprintf(b, "<td%s>%s</td>", cls, esc(c))
-		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</table>\n")
 }

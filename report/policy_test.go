@@ -139,7 +139,7 @@ func TestPolicyReportAgainstPaper(t *testing.T) {
 	}
 	hs := h.String()
 	if strings.Contains(hs, "<script") || strings.Contains(hs, "http://") && !strings.Contains(hs, "http://www.w3.org/2000/svg") ||
-		!strings.Contains(hs, "select &lt;run&gt;") || !strings.Contains(hs, `<td class="num">76.19</td>`) || strings.Count(hs, "<table>") != 2 {
+		!strings.Contains(hs, "select &lt;run&gt;") || !strings.Contains(hs, ` class="num">76.19</td>`) || strings.Count(hs, `<table class="data">`) != 2 {
 		t.Errorf("HTML:\n%.2000s", hs)
 	}
 	var js bytes.Buffer

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/isolda/isolda/stats"
+	"github.com/isolda/isolda/task"
 )
 
 // Observation is one answer of one model to one question under one arm.
@@ -18,6 +19,9 @@ type Observation struct {
 	Model string `json:"model"`
 	// Family is the question's task family.
 	Family string `json:"family"`
+	// Task is the question's task within its family (a KG-LLM-Bench task,
+	// a GraphQA task, a sub-family); empty when it is the family itself.
+	Task string `json:"task,omitempty"`
 	// Graph is the data set the question is about.
 	Graph string `json:"graph"`
 	// QuestionID identifies the question within its graph.
@@ -28,6 +32,13 @@ type Observation struct {
 	Correct bool `json:"correct"`
 	// Score is a real-valued score (partial credit); informational.
 	Score float64 `json:"score"`
+	// Partial is the partial credit of the answer (precision, recall, F1,
+	// exact match, parse success), when its scorer gives one.
+	Partial *task.Score `json:"partial,omitempty"`
+	// Pair, when set, pairs the question with the same question in other
+	// graphs (a KG-LLM-Bench instance in English and in Catalan:
+	// Question.Meta["instance_key"]).
+	Pair string `json:"pair,omitempty"`
 	// InputTokens and OutputTokens are the prompt and completion sizes in the
 	// model's tokenizer.
 	InputTokens  int `json:"input_tokens"`
@@ -76,9 +87,11 @@ func fmtNum(n Num, decimals int) string {
 // AccuracyRow is the accuracy of one arm and model on one family and graph
 // (or All of them), with its Wilson interval.
 type AccuracyRow struct {
-	Arm     string `json:"arm"`
-	Model   string `json:"model"`
-	Family  string `json:"family"`
+	Arm    string `json:"arm"`
+	Model  string `json:"model"`
+	Family string `json:"family"`
+	// Task is a task of the family (rows of every graph only), or All.
+	Task    string `json:"task"`
 	Graph   string `json:"graph"`
 	Correct int    `json:"correct"`
 	N       int    `json:"n"`
@@ -86,6 +99,99 @@ type AccuracyRow struct {
 	Accuracy Num `json:"accuracy"`
 	Lo       Num `json:"lo"`
 	Hi       Num `json:"hi"`
+	// Credit summarizes the partial credit of the answers that have one
+	// (nil when none has).
+	Credit *CreditSummary `json:"credit,omitempty"`
+}
+
+// CreditSummary is the partial credit of a group of answers: N answers
+// with credit, the means of their precision, recall and F1, and the rates
+// of exact match and parse success.
+type CreditSummary struct {
+	N            int `json:"n"`
+	Precision    Num `json:"precision"`
+	Recall       Num `json:"recall"`
+	F1           Num `json:"f1"`
+	ExactMatch   Num `json:"exact_match"`
+	ParseSuccess Num `json:"parse_success"`
+}
+
+// CreditPairRow is the paired comparison of arm A with arm B for one model
+// on one partial-credit metric, over the answers both arms have with
+// credit: the mean difference with its paired percentile bootstrap and BCa
+// intervals.
+type CreditPairRow struct {
+	Model  string `json:"model"`
+	A      string `json:"a"`
+	B      string `json:"b"`
+	Metric string `json:"metric"`
+	N      int    `json:"n"`
+	MeanA  Num    `json:"mean_a"`
+	MeanB  Num    `json:"mean_b"`
+	Diff   Num    `json:"diff"`
+	BootLo Num    `json:"boot_lo"`
+	BootHi Num    `json:"boot_hi"`
+	BCaLo  Num    `json:"bca_lo"`
+	BCaHi  Num    `json:"bca_hi"`
+}
+
+// Metrics of answers: accuracy (Correct) and the partial-credit metrics.
+const (
+	MetricAccuracy     = "accuracy"
+	MetricPrecision    = "precision"
+	MetricRecall       = "recall"
+	MetricF1           = "f1"
+	MetricExactMatch   = "exact_match"
+	MetricParseSuccess = "parse_success"
+	MetricOwnersF1     = "owners_f1"
+)
+
+// CreditMetrics are the metrics compared in CreditPairRow, in table order.
+func CreditMetrics() []string {
+	return []string{MetricF1, MetricPrecision, MetricRecall, MetricExactMatch}
+}
+
+// metricNames are every metric criteria and tables accept.
+var metricNames = []string{MetricAccuracy, MetricPrecision, MetricRecall, MetricF1, MetricExactMatch, MetricParseSuccess, MetricOwnersF1}
+
+// binaryMetric reports whether a metric takes only the values 0 and 1.
+func binaryMetric(m string) bool {
+	return m == "" || m == MetricAccuracy || m == MetricExactMatch || m == MetricParseSuccess
+}
+
+// Value returns the observation's value of a metric ("" is accuracy), and
+// false when the observation has no such value (no credit).
+func (o Observation) Value(metric string) (float64, bool) {
+	b := func(x bool) float64 {
+		if x {
+			return 1
+		}
+		return 0
+	}
+	if metric == "" || metric == MetricAccuracy {
+		return b(o.Correct), true
+	}
+	c := o.Partial
+	if c == nil {
+		return 0, false
+	}
+	switch metric {
+	case MetricPrecision:
+		return c.Precision, true
+	case MetricRecall:
+		return c.Recall, true
+	case MetricF1:
+		return c.F1, true
+	case MetricExactMatch:
+		return b(c.ExactMatch), true
+	case MetricParseSuccess:
+		return b(c.ParseOK), true
+	case MetricOwnersF1:
+		if f, ok := c.Fields["owners"]; ok {
+			return f.F1, true
+		}
+	}
+	return 0, false
 }
 
 // PairRow is the paired comparison of arm A with arm B for one model, over
@@ -168,11 +274,17 @@ type Options struct {
 
 // Report holds every table of a report.
 type Report struct {
+	// Arms describe the arms of an eval run (their contexts' round trips);
+	// empty when the report was built from observations only.
+	Arms     []ArmRow      `json:"arms,omitempty"`
 	Accuracy []AccuracyRow `json:"accuracy"`
 	Pairs    []PairRow     `json:"pairs"`
-	Tokens   []TokenRow    `json:"tokens"`
-	RunToRun []RunRow      `json:"run_to_run"`
-	Pareto   []ParetoRow   `json:"pareto"`
+	// CreditPairs compare arms on the partial-credit metrics, where both
+	// have them.
+	CreditPairs []CreditPairRow `json:"credit_pairs,omitempty"`
+	Tokens      []TokenRow      `json:"tokens"`
+	RunToRun    []RunRow        `json:"run_to_run"`
+	Pareto      []ParetoRow     `json:"pareto"`
 }
 
 // answerKey identifies one answer within an arm and model.
@@ -256,6 +368,9 @@ func Build(obs []Observation, opt Options) (*Report, error) {
 	if r.Pairs, err = pairRows(ix, opt); err != nil {
 		return nil, err
 	}
+	if r.CreditPairs, err = creditPairRows(ix, opt); err != nil {
+		return nil, err
+	}
 	r.Tokens = tokenRows(ix)
 	if r.RunToRun, err = runRows(ix); err != nil {
 		return nil, err
@@ -264,24 +379,55 @@ func Build(obs []Observation, opt Options) (*Report, error) {
 	return r, nil
 }
 
-type accKey struct{ Arm, Model, Family, Graph string }
+type accKey struct{ Arm, Model, Family, Task, Graph string }
+
+// accCount accumulates one accuracy row.
+type accCount struct {
+	right, n       int
+	credit         int
+	p, r, f1       float64
+	exact, parseOK int
+}
+
+func (c *accCount) add(o Observation) {
+	c.n++
+	if o.Correct {
+		c.right++
+	}
+	if cr := o.Partial; cr != nil {
+		c.credit++
+		c.p += cr.Precision
+		c.r += cr.Recall
+		c.f1 += cr.F1
+		if cr.ExactMatch {
+			c.exact++
+		}
+		if cr.ParseOK {
+			c.parseOK++
+		}
+	}
+}
 
 func accuracyRows(ix *index) ([]AccuracyRow, error) {
-	counts := make(map[accKey][2]int)
+	counts := make(map[accKey]*accCount)
 	for _, k := range ix.keys {
 		for _, o := range ix.byAM[k] {
-			for _, ak := range []accKey{
-				{o.Arm, o.Model, All, All},
-				{o.Arm, o.Model, o.Family, All},
-				{o.Arm, o.Model, All, o.Graph},
-				{o.Arm, o.Model, o.Family, o.Graph},
-			} {
+			keys := []accKey{
+				{o.Arm, o.Model, All, All, All},
+				{o.Arm, o.Model, o.Family, All, All},
+				{o.Arm, o.Model, All, All, o.Graph},
+				{o.Arm, o.Model, o.Family, All, o.Graph},
+			}
+			if o.Task != "" && o.Task != o.Family {
+				keys = append(keys, accKey{o.Arm, o.Model, o.Family, o.Task, All})
+			}
+			for _, ak := range keys {
 				c := counts[ak]
-				if o.Correct {
-					c[0]++
+				if c == nil {
+					c = &accCount{}
+					counts[ak] = c
 				}
-				c[1]++
-				counts[ak] = c
+				c.add(o)
 			}
 		}
 	}
@@ -298,6 +444,7 @@ func accuracyRows(ix *index) ([]AccuracyRow, error) {
 	slices.SortFunc(keys, func(a, b accKey) int {
 		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Arm, b.Arm),
 			cmp.Compare(rank(a.Family), rank(b.Family)), cmp.Compare(a.Family, b.Family),
+			cmp.Compare(rank(a.Task), rank(b.Task)), cmp.Compare(a.Task, b.Task),
 			cmp.Compare(rank(a.Graph), rank(b.Graph)), cmp.Compare(a.Graph, b.Graph))
 	})
 	rows := make([]AccuracyRow, 0, len(keys))
@@ -305,14 +452,79 @@ func accuracyRows(ix *index) ([]AccuracyRow, error) {
 		c := counts[k]
 		// A family present in a single graph gives identical
 		// (family, *) and (family, graph) rows; keep both for regularity.
-		iv, err := stats.Wilson(c[0], c[1], 0.95)
+		iv, err := stats.Wilson(c.right, c.n, 0.95)
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, AccuracyRow{Arm: k.Arm, Model: k.Model, Family: k.Family, Graph: k.Graph,
-			Correct: c[0], N: c[1], Accuracy: Num(float64(c[0]) / float64(c[1])), Lo: Num(iv.Lo), Hi: Num(iv.Hi)})
+		row := AccuracyRow{Arm: k.Arm, Model: k.Model, Family: k.Family, Task: k.Task, Graph: k.Graph,
+			Correct: c.right, N: c.n, Accuracy: Num(float64(c.right) / float64(c.n)), Lo: Num(iv.Lo), Hi: Num(iv.Hi)}
+		if c.credit > 0 {
+			n := float64(c.credit)
+			row.Credit = &CreditSummary{N: c.credit, Precision: Num(c.p / n), Recall: Num(c.r / n), F1: Num(c.f1 / n),
+				ExactMatch: Num(float64(c.exact) / n), ParseSuccess: Num(float64(c.parseOK) / n)}
+		}
+		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// creditPairRows compares every pair of arms of a model (or each arm with
+// the reference arms) on every metric of CreditMetrics, over the answers
+// both arms have with credit.
+func creditPairRows(ix *index, opt Options) ([]CreditPairRow, error) {
+	var rows []CreditPairRow
+	for _, m := range ix.models() {
+		for _, p := range armPairs(ix, m, opt) {
+			for _, metric := range CreditMetrics() {
+				va, vb := pairValues(ix, m, p[0], p[1], metric, nil)
+				if len(va) == 0 {
+					continue
+				}
+				sc, err := stats.CompareScores(va, vb, stats.BootstrapOptions{Resamples: opt.Resamples, Seed: opt.Seed})
+				if err != nil {
+					return nil, err
+				}
+				row := CreditPairRow{Model: m, A: p[0], B: p[1], Metric: metric, N: sc.N, MeanA: Num(sc.MeanA), MeanB: Num(sc.MeanB),
+					Diff: Num(sc.Diff), BootLo: Num(sc.Bootstrap.Lo), BootHi: Num(sc.Bootstrap.Hi), BCaLo: Num(math.NaN()), BCaHi: Num(math.NaN())}
+				if sc.BCaErr == nil {
+					row.BCaLo, row.BCaHi = Num(sc.BCa.Lo), Num(sc.BCa.Hi)
+				}
+				rows = append(rows, row)
+			}
+		}
+	}
+	return rows, nil
+}
+
+// pairValues returns the aligned values of a metric of arms a and b of a
+// model over the answer keys both have a value for, in key order, keeping
+// only observations accepted by keep (nil keeps all).
+func pairValues(ix *index, model, a, b, metric string, keep func(Observation) bool) (va, vb []float64) {
+	ma := make(map[answerKey]float64)
+	for _, o := range ix.byAM[armModel{a, model}] {
+		if keep == nil || keep(o) {
+			if v, ok := o.Value(metric); ok {
+				ma[answerKey{o.Graph, o.QuestionID, o.Trial}] = v
+			}
+		}
+	}
+	var keys []answerKey
+	mb := make(map[answerKey]float64)
+	for _, o := range ix.byAM[armModel{b, model}] {
+		ak := answerKey{o.Graph, o.QuestionID, o.Trial}
+		if _, ok := ma[ak]; ok && (keep == nil || keep(o)) {
+			if v, ok := o.Value(metric); ok {
+				mb[ak] = v
+				keys = append(keys, ak)
+			}
+		}
+	}
+	slices.SortFunc(keys, compareAnswerKeys)
+	for _, k := range keys {
+		va = append(va, ma[k])
+		vb = append(vb, mb[k])
+	}
+	return va, vb
 }
 
 // pairVectors returns the aligned correctness vectors of arms a and b of a
@@ -360,30 +572,36 @@ func comparePair(ix *index, model, a, b string, opt Options) (PairRow, bool, err
 	return row, true, nil
 }
 
-func pairRows(ix *index, opt Options) ([]PairRow, error) {
-	var rows []PairRow
-	for _, m := range ix.models() {
-		arms := ix.arms(m)
-		var pairs [][2]string
-		if len(opt.Reference) > 0 {
-			for _, ref := range opt.Reference {
-				if !slices.Contains(arms, ref) {
-					continue
-				}
-				for _, a := range arms {
-					if a != ref {
-						pairs = append(pairs, [2]string{a, ref})
-					}
-				}
+// armPairs returns the pairs of arms of a model compared: each arm with
+// every reference arm when opt.Reference is set, else every pair.
+func armPairs(ix *index, m string, opt Options) [][2]string {
+	arms := ix.arms(m)
+	var pairs [][2]string
+	if len(opt.Reference) > 0 {
+		for _, ref := range opt.Reference {
+			if !slices.Contains(arms, ref) {
+				continue
 			}
-		} else {
-			for i := range arms {
-				for j := i + 1; j < len(arms); j++ {
-					pairs = append(pairs, [2]string{arms[i], arms[j]})
+			for _, a := range arms {
+				if a != ref {
+					pairs = append(pairs, [2]string{a, ref})
 				}
 			}
 		}
-		for _, p := range pairs {
+		return pairs
+	}
+	for i := range arms {
+		for j := i + 1; j < len(arms); j++ {
+			pairs = append(pairs, [2]string{arms[i], arms[j]})
+		}
+	}
+	return pairs
+}
+
+func pairRows(ix *index, opt Options) ([]PairRow, error) {
+	var rows []PairRow
+	for _, m := range ix.models() {
+		for _, p := range armPairs(ix, m, opt) {
 			row, ok, err := comparePair(ix, m, p[0], p[1], opt)
 			if err != nil {
 				return nil, err

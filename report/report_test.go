@@ -194,6 +194,7 @@ func TestTablesDeterministic(t *testing.T) {
 	}
 	var md bytes.Buffer
 	must(t, r1.WriteMarkdown(&md))
+	// One graph: the Markdown leaves out the graph column (DisplayTables).
 	if !strings.Contains(md.String(), "| m | A | * | * | 8 | 10 | 0.8000 | 0.4902 | 0.9433 |") {
 		t.Errorf("markdown lacks the A overall row:\n%s", md.String())
 	}

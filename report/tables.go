@@ -18,20 +18,57 @@ type Table struct {
 	Title  string
 	Header []string
 	Rows   [][]string
+	// Note, when set, is shown instead of an empty table.
+	Note string
 }
 
 func p4(n Num) string { return fmtNum(n, 4) }
 func p1(n Num) string { return fmtNum(n, 1) }
 
-// Tables returns the report's tables in a fixed order: accuracy, paired
-// comparisons, tokens, run-to-run spread and Pareto fronts.
+// Tables returns the report's tables in a fixed order: the arms of an eval
+// run (when known), accuracy (with the partial-credit columns when some
+// answer has credit), paired comparisons, paired comparisons on partial
+// credit (when any), tokens, run-to-run spread and Pareto fronts.
 func (r *Report) Tables() []Table {
-	acc := Table{Name: "accuracy", Title: "Accuracy with Wilson 95% intervals",
-		Header: []string{"model", "arm", "family", "graph", "correct", "n", "accuracy", "lo", "hi"}}
-	for _, a := range r.Accuracy {
-		acc.Rows = append(acc.Rows, []string{a.Model, a.Arm, a.Family, a.Graph,
-			strconv.Itoa(a.Correct), strconv.Itoa(a.N), p4(a.Accuracy), p4(a.Lo), p4(a.Hi)})
+	var out []Table
+	if len(r.Arms) > 0 {
+		arms := Table{Name: "arms", Title: "Arms: contexts rendered and round trips of the lossless ones (decoded when the run was prepared)",
+			Header: []string{"arm", "format", "options", "contexts", "round trips", "isomorphic", "differs", "decode errors", "cut to a budget"}}
+		for _, a := range r.Arms {
+			rt := "not lossless"
+			if a.Checked() > 0 {
+				rt = fmt.Sprintf("%d/%d isomorphic", a.Isomorphic, a.Checked())
+			} else if a.Cut > 0 {
+				rt = "cut, not compared"
+			}
+			arms.Rows = append(arms.Rows, []string{a.Arm, a.Format, a.Options, strconv.Itoa(a.Contexts), rt,
+				strconv.Itoa(a.Isomorphic), strconv.Itoa(a.Differs), strconv.Itoa(a.DecodeErrors), strconv.Itoa(a.Cut)})
+		}
+		out = append(out, arms)
 	}
+	credit := false
+	for _, a := range r.Accuracy {
+		credit = credit || a.Credit != nil
+	}
+	acc := Table{Name: "accuracy", Title: "Accuracy with Wilson 95% intervals",
+		Header: []string{"model", "arm", "family", "task", "graph", "correct", "n", "accuracy", "lo", "hi"}}
+	if credit {
+		acc.Title += "; partial credit (means over the answers with credit)"
+		acc.Header = append(acc.Header, "n credit", "mean F1", "precision", "recall", "exact match", "parse success")
+	}
+	for _, a := range r.Accuracy {
+		row := []string{a.Model, a.Arm, a.Family, a.Task, a.Graph,
+			strconv.Itoa(a.Correct), strconv.Itoa(a.N), p4(a.Accuracy), p4(a.Lo), p4(a.Hi)}
+		if credit {
+			if c := a.Credit; c != nil {
+				row = append(row, strconv.Itoa(c.N), p4(c.F1), p4(c.Precision), p4(c.Recall), p4(c.ExactMatch), p4(c.ParseSuccess))
+			} else {
+				row = append(row, "0", "–", "–", "–", "–", "–")
+			}
+		}
+		acc.Rows = append(acc.Rows, row)
+	}
+	out = append(out, acc)
 	pairs := Table{Name: "pairs", Title: "Paired comparisons (McNemar; bootstrap and BCa 95% intervals of acc(A) − acc(B))",
 		Header: []string{"model", "A", "B", "n", "b", "c", "acc A", "acc B", "diff", "McNemar p", "mid-p", "boot lo", "boot hi", "BCa lo", "BCa hi"}}
 	for _, p := range r.Pairs {
@@ -58,7 +95,17 @@ func (r *Report) Tables() []Table {
 		}
 		par.Rows = append(par.Rows, []string{x.Model, x.Arm, p1(x.Tokens), p4(x.Accuracy), on})
 	}
-	return []Table{acc, pairs, tok, run, par}
+	out = append(out, pairs)
+	if len(r.CreditPairs) > 0 {
+		cp := Table{Name: "credit_pairs", Title: "Paired comparisons on partial credit (bootstrap and BCa 95% intervals of mean(A) − mean(B))",
+			Header: []string{"model", "A", "B", "metric", "n", "mean A", "mean B", "diff", "boot lo", "boot hi", "BCa lo", "BCa hi"}}
+		for _, p := range r.CreditPairs {
+			cp.Rows = append(cp.Rows, []string{p.Model, p.A, p.B, p.Metric, strconv.Itoa(p.N), p4(p.MeanA), p4(p.MeanB), p4(p.Diff),
+				p4(p.BootLo), p4(p.BootHi), p4(p.BCaLo), p4(p.BCaHi)})
+		}
+		out = append(out, cp)
+	}
+	return append(out, tok, run, par)
 }
 
 // mdEscape escapes the characters that would break a Markdown table cell.
@@ -74,6 +121,11 @@ func mdEscape(s string) string {
 func (t Table) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s\n\n", mdEscape(t.Title))
+	if len(t.Rows) == 0 && t.Note != "" {
+		fmt.Fprintf(&b, "%s\n\n", mdEscape(t.Note))
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	row := func(cells []string) {
 		b.WriteString("|")
 		for _, c := range cells {
@@ -107,9 +159,10 @@ func (t Table) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// WriteMarkdown writes every table of the report as Markdown.
+// WriteMarkdown writes every table of the report as Markdown, as
+// DisplayTables shows them.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	for _, t := range r.Tables() {
+	for _, t := range r.DisplayTables() {
 		if err := t.WriteMarkdown(w); err != nil {
 			return err
 		}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/isolda/isolda/examples"
 )
 
 // webAssets are the playground's sources: an HTML skeleton, its style
@@ -32,6 +34,34 @@ type playgroundConfig struct {
 	// SPARQLEndpoints (URL prefixes, offered as suggestions).
 	SPARQL          bool     `json:"sparql"`
 	SPARQLEndpoints []string `json:"sparqlEndpoints"`
+	// Examples are the embedded example graphs, offered by "Load the
+	// example".
+	Examples []playgroundExample `json:"examples"`
+}
+
+// playgroundExample is one example graph of the page.
+type playgroundExample struct {
+	Name   string `json:"name"`
+	Syntax string `json:"syntax"`
+	Text   string `json:"text"`
+}
+
+// playgroundExamples returns the embedded examples, the default first.
+func playgroundExamples() []playgroundExample {
+	var out []playgroundExample
+	for _, name := range examples.Names() {
+		b, err := examples.Read(name)
+		if err != nil {
+			panic("server: embedded example missing: " + err.Error()) // the build embeds it
+		}
+		ex := playgroundExample{Name: name, Syntax: "ttl", Text: string(b)}
+		if name == examples.Default {
+			out = append([]playgroundExample{ex}, out...)
+		} else {
+			out = append(out, ex)
+		}
+	}
+	return out
 }
 
 // cspHash is the CSP source expression of an inline element's content.
@@ -60,7 +90,7 @@ func newPlayground(cfg Config) *playground {
 	}
 	conf, err := json.Marshal(playgroundConfig{Tokenizers: tokenizers, DefaultTokenizer: cfg.DefaultTokenizer,
 		MaxRequestBytes: cfg.MaxRequestBytes, SPARQL: cfg.AllowSPARQL && len(cfg.SPARQLEndpoints) > 0,
-		SPARQLEndpoints: endpoints})
+		SPARQLEndpoints: endpoints, Examples: playgroundExamples()})
 	if err != nil {
 		panic("server: playground config: " + err.Error()) // plain strings and numbers
 	}

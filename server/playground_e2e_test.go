@@ -1,21 +1,18 @@
 package server
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"image"
-	"image/png"
+	"math"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +20,7 @@ import (
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/internal/webdriver"
+	"github.com/isolda/isolda/internal/webdriver/browsertest"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -35,56 +33,9 @@ import (
 // oracle of every figure the page shows is the Go API called directly
 // (rdfio, formats, isolda, token), never the page or the HTTP API.
 
-// browserTools returns the paths of chromium and chromedriver ($CHROMIUM
-// and $CHROMEDRIVER override the PATH). When one is missing the test is
-// skipped, unless ISOLDA_REQUIRE_BROWSER=1 (CI), where it fails.
-func browserTools(t *testing.T) (chromium, chromedriver string) {
-	t.Helper()
-	find := func(env string, names ...string) string {
-		if p := os.Getenv(env); p != "" {
-			return p
-		}
-		for _, n := range names {
-			if p, err := exec.LookPath(n); err == nil {
-				return p
-			}
-		}
-		return ""
-	}
-	chromium = find("CHROMIUM", "chromium", "chromium-browser")
-	chromedriver = find("CHROMEDRIVER", "chromedriver")
-	if chromium != "" && chromedriver != "" {
-		return chromium, chromedriver
-	}
-	msg := fmt.Sprintf("headless browser test needs chromium (found %q) and chromedriver (found %q): "+
-		"apt-get install chromium chromium-driver", chromium, chromedriver)
-	if os.Getenv("ISOLDA_REQUIRE_BROWSER") == "1" {
-		t.Fatal(msg + " (ISOLDA_REQUIRE_BROWSER=1)")
-	}
-	t.Skip(msg + "; CI runs this test with ISOLDA_REQUIRE_BROWSER=1")
-	return "", ""
-}
-
-// syncBuffer is a bytes.Buffer safe for the driver's output goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // e2e is the state of the browser test: one page, one session.
 type e2e struct {
+	*browsertest.Browser
 	t   *testing.T
 	ctx context.Context
 	s   *webdriver.Session
@@ -101,6 +52,16 @@ func (e *e2e) find(css string) *webdriver.Element {
 		e.t.Fatalf("%s: %v", css, err)
 	}
 	return el
+}
+
+// findIn returns the first element matching css within el.
+func (e *e2e) findIn(el *webdriver.Element, css string) *webdriver.Element {
+	e.t.Helper()
+	found, err := el.FindElement(e.ctx, css)
+	if err != nil {
+		e.t.Fatalf("%s: %v", css, err)
+	}
+	return found
 }
 
 func (e *e2e) findAll(css string) []*webdriver.Element {
@@ -138,42 +99,10 @@ func (e *e2e) click(el *webdriver.Element) {
 	}
 }
 
-// consoleProblems returns the browser console entries logged since the
-// last call that are warnings or errors, except those allowed matches.
-func (e *e2e) consoleProblems(allowed *regexp.Regexp) []string {
-	e.t.Helper()
-	entries, err := e.s.Log(e.ctx, "browser")
-	if err != nil {
-		e.t.Fatalf("browser log: %v", err)
-	}
-	var out []string
-	for _, en := range entries {
-		if en.Level != "SEVERE" && en.Level != "WARNING" {
-			continue
-		}
-		if allowed != nil && allowed.MatchString(en.Message) {
-			continue
-		}
-		out = append(out, en.Level+" "+en.Source+": "+en.Message)
-	}
-	return out
-}
-
-// checkConsole fails the test for each console warning or error since
-// the last call, except those allowed matches.
-func (e *e2e) checkConsole(step string, allowed *regexp.Regexp) {
-	e.t.Helper()
-	for _, p := range e.consoleProblems(nil) {
-		if allowed == nil || !allowed.MatchString(p) {
-			e.t.Errorf("%s: browser console: %s", step, p)
-		}
-	}
-}
-
 // selectFormats checks exactly the named format boxes, by clicking.
 func (e *e2e) selectFormats(names []string) {
 	e.t.Helper()
-	for _, cb := range e.findAll("#formats input[type=checkbox]") {
+	for _, cb := range e.findAll("#format-groups input[type=checkbox]") {
 		name := e.prop(cb, "value")
 		sel, err := cb.Selected(e.ctx)
 		if err != nil {
@@ -184,7 +113,7 @@ func (e *e2e) selectFormats(names []string) {
 		}
 	}
 	var got []string
-	if err := e.s.ExecuteScript(e.ctx, `return [...document.querySelectorAll("#formats input:checked")].map((c) => c.value);`, &got); err != nil {
+	if err := e.s.ExecuteScript(e.ctx, `return [...document.querySelectorAll("#format-groups input:checked")].map((c) => c.value);`, &got); err != nil {
 		e.t.Fatal(err)
 	}
 	if !slices.Equal(got, names) {
@@ -267,16 +196,38 @@ func oracleRead(data, format string) (*rdf.Dataset, error) {
 // metaRe reads a card's line of figures.
 var metaRe = regexp.MustCompile(`^(\d+) tokens \(([^)]+)\), (\d+) bytes, (\d+) quads\s*$`)
 
+// oracleText is the text the Go API writes for a format: formats.Get's
+// encoder, or for the ISOLDA formats isolda.Encode with the options the
+// page sent (nil: none, as the server defaults them).
+func oracleText(t *testing.T, d *rdf.Dataset, name string, opts *isolda.Options) string {
+	t.Helper()
+	var b strings.Builder
+	if opts != nil && (name == "isolda" || strings.HasPrefix(name, "isolda-")) {
+		if err := isolda.Encode(&b, d, *opts); err != nil {
+			t.Fatalf("oracle: %s: %v", name, err)
+		}
+		return b.String()
+	}
+	f, ok := formats.Get(name)
+	if !ok {
+		t.Fatalf("format %s not in the registry", name)
+	}
+	if err := f.Encode(&b, formats.NewInput(d)); err != nil {
+		t.Fatalf("oracle: %s: %v", name, err)
+	}
+	return b.String()
+}
+
 // checkOutputs compares the page's cards, chart and round-trip line with
-// the oracle for the graph d, the formats names and the tokenizer tokName.
-func (e *e2e) checkOutputs(d *rdf.Dataset, names []string, tokName string) {
+// the oracle for the graph d, the formats names and the tokenizer tokName;
+// opts are the ISOLDA options the page sent (nil: none).
+func (e *e2e) checkOutputs(d *rdf.Dataset, names []string, tokName string, opts *isolda.Options) {
 	t := e.t
 	t.Helper()
 	tok, err := e.toks.Get(tokName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := formats.NewInput(d)
 	cards := e.findAll("#outputs article.card")
 	if len(cards) != len(names) {
 		t.Fatalf("%d output cards, want %d (one per format)", len(cards), len(names))
@@ -290,15 +241,8 @@ func (e *e2e) checkOutputs(d *rdf.Dataset, names []string, tokName string) {
 			t.Errorf(format, args...)
 		}
 		card := cards[i]
-		f, ok := formats.Get(name)
-		if !ok {
-			t.Fatalf("format %s not in the registry", name)
-		}
-		var b strings.Builder
-		if err := f.Encode(&b, in); err != nil {
-			t.Fatalf("oracle: %s: %v", name, err)
-		}
-		text := b.String()
+		f, _ := formats.Get(name)
+		text := oracleText(t, d, name, opts)
 		n := tok.Count(text)
 		want[name] = n
 
@@ -315,8 +259,8 @@ func (e *e2e) checkOutputs(d *rdf.Dataset, names []string, tokName string) {
 			t.Fatalf("%s: no output text: %v", name, err)
 		}
 		if got := e.prop(pre, "textContent"); got != text {
-			fail("%s: the page shows %d bytes that differ from the %d bytes of formats.Get(%q).Encode:\n%s",
-				name, len(got), len(text), name, firstDiff(got, text))
+			fail("%s: the page shows %d bytes that differ from the %d bytes of the Go API:\n%s",
+				name, len(got), len(text), firstDiff(got, text))
 		}
 		meta, err := card.FindElement(e.ctx, ".meta")
 		if err != nil {
@@ -363,66 +307,16 @@ func (e *e2e) checkOutputs(d *rdf.Dataset, names []string, tokName string) {
 		if mismatches > 0 {
 			verdict = fmt.Sprintf("%d MISMATCHES", mismatches)
 		}
-		fmt.Printf("playground e2e: %-16s %6d tokens (%s) %6d bytes, %s: %s\n", name, n, tokName, len(text), wantBadge, verdict)
-		t.Logf("%s: %d tokens (%s), %d bytes, %s: %s", name, n, tokName, len(text), wantBadge, verdict)
+		fmt.Printf("playground e2e: %-20s %6d tokens (%s) %6d bytes, %s: %s\n", name, n, tokName, len(text), wantBadge, verdict)
 	}
+	e.checkChart(want)
 
-	// Side by side: the first two cards share a row.
-	if len(cards) >= 2 {
-		var pos []float64
-		err := e.s.ExecuteScript(e.ctx, `const a = arguments[0].getBoundingClientRect(), b = arguments[1].getBoundingClientRect();
-			return [a.top, a.left, b.top, b.left];`, &pos, cards[0], cards[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pos[0] != pos[2] || pos[1] >= pos[3] {
-			t.Errorf("the first two outputs are not side by side: (top, left) %v and %v", pos[:2], pos[2:])
-		}
+	// The ISOLDA round trip, against isolda.Check with the same options.
+	o := isolda.Options{Version: isolda.V02}
+	if opts != nil {
+		o = *opts
 	}
-
-	// The chart: one bar per format, its tooltip and number the count.
-	bars := e.findAll("#chart svg rect")
-	if len(bars) != len(names) {
-		t.Errorf("the chart has %d bars, want %d (one per format)", len(bars), len(names))
-	}
-	for _, bar := range bars {
-		title, err := bar.FindElement(e.ctx, "title")
-		if err != nil {
-			t.Errorf("bar without title: %v", err)
-			continue
-		}
-		tt := e.prop(title, "textContent")
-		name, count, ok := strings.Cut(strings.TrimSuffix(tt, " tokens"), ": ")
-		n, err := strconv.Atoi(count)
-		if !ok || err != nil {
-			t.Errorf("bar title %q not understood", tt)
-			continue
-		}
-		if w, ok := want[name]; !ok || w != n {
-			t.Errorf("bar %q: %d tokens, want %d", name, n, w)
-		}
-	}
-	var widths []float64
-	if err := e.s.ExecuteScript(e.ctx, `return [...document.querySelectorAll("#chart svg rect")].map((r) => r.getBBox().width);`, &widths); err != nil {
-		t.Fatal(err)
-	}
-	// Bars are drawn to scale: the longest is the format with most tokens.
-	if len(widths) == len(names) {
-		maxName, maxW := "", -1.0
-		for i, w := range widths {
-			if w > maxW {
-				maxName, maxW = names[i], w
-			}
-		}
-		for _, name := range names {
-			if want[name] > want[maxName] {
-				t.Errorf("the longest bar is %s (%d tokens), but %s has %d", maxName, want[maxName], name, want[name])
-			}
-		}
-	}
-
-	// The ISOLDA round trip, against isolda.Check.
-	res, err := isolda.Check(d, isolda.Options{Version: isolda.V02})
+	res, err := isolda.Check(d, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,6 +331,63 @@ func (e *e2e) checkOutputs(d *rdf.Dataset, names []string, tokName string) {
 			got, class, len(res.Missing), len(res.Extra))
 	}
 	fmt.Printf("playground e2e: ISOLDA round trip shown %q, isolda.Check isomorphic=%v\n", got, res.Isomorphic)
+}
+
+// checkChart checks the chart against the oracle's token counts: one bar
+// per format that wrote something, fewest tokens first (ties by name), each
+// titled with its count and drawn to scale; the formats that wrote
+// nothing named under it.
+func (e *e2e) checkChart(want map[string]int) {
+	t := e.t
+	t.Helper()
+	var order, empty []string
+	for name, n := range want {
+		if n > 0 {
+			order = append(order, name)
+		} else {
+			empty = append(empty, name)
+		}
+	}
+	slices.SortFunc(order, func(a, b string) int { return cmp.Or(cmp.Compare(want[a], want[b]), strings.Compare(a, b)) })
+	slices.Sort(empty)
+	var bars []struct {
+		Title string  `json:"title"`
+		Label string  `json:"label"`
+		Width float64 `json:"width"`
+	}
+	if err := e.s.ExecuteScript(e.ctx, `return [...document.querySelectorAll("#chart .bars svg rect")].map((r) => ({
+		title: r.querySelector("title").textContent, width: r.getBBox().width,
+		label: r.closest("svg").previousElementSibling.textContent}));`, &bars); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	maxN := want[order[len(order)-1]]
+	for _, b := range bars {
+		name, count, ok := strings.Cut(strings.TrimSuffix(b.Title, " tokens"), ": ")
+		n, err := strconv.Atoi(count)
+		if !ok || err != nil || b.Label != name {
+			t.Errorf("bar %q labelled %q not understood", b.Title, b.Label)
+			continue
+		}
+		got = append(got, name)
+		if w, ok := want[name]; !ok || w != n {
+			t.Errorf("bar %q: %d tokens, want %d", name, n, w)
+		}
+		if scale := 100 * float64(n) / float64(maxN); math.Abs(b.Width-scale) > 0.01 {
+			t.Errorf("bar %q is %.3f long, %.3f to scale", name, b.Width, scale)
+		}
+	}
+	if !slices.Equal(got, order) {
+		t.Errorf("chart bars %v, want %v (fewest tokens first, none for an empty text)", got, order)
+	}
+	note := ""
+	if len(empty) > 0 {
+		note = e.text(e.find("#chart p.hint"))
+		if note != "No text, no bar: "+strings.Join(empty, ", ")+"." {
+			t.Errorf("chart note %q, want the formats %v that wrote nothing", note, empty)
+		}
+	}
+	fmt.Printf("playground e2e: chart %v (fewest tokens first) %s\n", got, note)
 }
 
 // firstDiff shows where two texts part.
@@ -486,192 +437,145 @@ func (e *e2e) checkDownload(i int, file, want string) {
 	fmt.Printf("playground e2e: download %s: %d bytes = Go API\n", file, len(got))
 }
 
-// saveScreenshot writes a PNG of the page to $ISOLDA_SCREENSHOT_DIR (else
-// the system's temporary folder) and checks it decodes to a sensible image.
-func (e *e2e) saveScreenshot(name string) {
-	t := e.t
-	t.Helper()
-	if err := e.s.ExecuteScript(e.ctx, `window.scrollTo(0, 0);`, nil); err != nil {
-		t.Fatal(err)
+// pick selects the option with the given value of a drop-down by
+// clicking it.
+func (e *e2e) pick(id, value string) {
+	e.t.Helper()
+	e.click(e.find("#" + id + ` option[value="` + value + `"]`))
+	if got := e.prop(e.find("#"+id), "value"); got != value {
+		e.t.Fatalf("#%s: %q selected, want %q", id, got, value)
 	}
-	b, err := e.s.Screenshot(e.ctx)
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("screenshot is not a PNG: %v", err)
-	}
-	bounds := img.Bounds()
-	if bounds.Dx() < 800 || bounds.Dy() < 600 {
-		t.Errorf("screenshot is %dx%d, want at least 800x600", bounds.Dx(), bounds.Dy())
-	}
-	if colors := distinctColors(img, 64); colors < 16 {
-		t.Errorf("screenshot has %d distinct colours, a rendered page has many", colors)
-	}
-	dir := os.Getenv("ISOLDA_SCREENSHOT_DIR")
-	var f *os.File
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		f, err = os.Create(filepath.Join(dir, name+".png"))
-	} else {
-		f, err = os.CreateTemp("", name+"-*.png")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.Write(b); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s (%dx%d, %d bytes)", f.Name(), bounds.Dx(), bounds.Dy(), len(b))
-	fmt.Printf("playground e2e: screenshot %s (%dx%d)\n", f.Name(), bounds.Dx(), bounds.Dy())
 }
 
-// distinctColors counts the colours of a sample of img's pixels, up to
-// limit.
-func distinctColors(img image.Image, limit int) int {
-	seen := map[[4]uint32]bool{}
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y += 7 {
-		for x := b.Min.X; x < b.Max.X; x += 7 {
-			r, g, bl, a := img.At(x, y).RGBA()
-			seen[[4]uint32{r, g, bl, a}] = true
-			if len(seen) >= limit {
-				return len(seen)
-			}
+// setInput replaces the value of a text or number input by typing.
+func (e *e2e) setInput(id, value string) {
+	e.t.Helper()
+	in := e.find("#" + id)
+	if err := in.Clear(e.ctx); err != nil {
+		e.t.Fatal(err)
+	}
+	if value != "" {
+		if err := in.SendKeys(e.ctx, value); err != nil {
+			e.t.Fatal(err)
 		}
 	}
-	return len(seen)
 }
 
-// TestPlaygroundInBrowser loads the playground in headless Chromium, types a
-// graph, picks three formats and a tokenizer, clicks Serialize and checks
-// what the page shows against the Go API; then a broken graph (the error
-// names its line and column) and an HTML page with JSON-LD uploaded through
-// the file input. The browser console must stay free of errors (a CSP
-// violation would show there).
+// serializeCalls counts the POST /v1/serialize requests the page made.
+func (e *e2e) serializeCalls() int {
+	var n int
+	e.Script(`return performance.getEntriesByType("resource").filter((r) => r.name.endsWith("/v1/serialize")).length;`, &n)
+	return n
+}
+
+// TestPlaygroundInBrowser loads the playground in headless Chromium and
+// uses it as a person would, checking what the page shows against the Go
+// API: the format list (lossless, then lossy, each sorted); an example
+// loaded by its button and serialized in four formats (the chart sorted by
+// tokens, no bar for a format that wrote nothing); the ISOLDA options and
+// a token budget; a broken graph (its error shown once, with line and
+// column, after one request); an HTML page with JSON-LD uploaded through
+// the file input. At 1280×800 and 400×800 the page must not scroll
+// sideways nor cut any text; screenshots go to $ISOLDA_SCREENSHOT_DIR.
+// The browser console must stay free of errors (a CSP violation would show
+// there).
 func TestPlaygroundInBrowser(t *testing.T) {
-	chromium, chromedriver := browserTools(t)
-
-	// End everything before the test binary's own deadline.
-	timeout := 90 * time.Second
-	if dl, ok := t.Deadline(); ok && time.Until(dl)-10*time.Second < timeout {
-		timeout = time.Until(dl) - 10*time.Second
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-
+	downloads := t.TempDir()
+	b := browsertest.Start(t, browsertest.Options{
+		Prefs: map[string]any{"download.default_directory": downloads, "download.prompt_for_download": false}})
 	srv := httptest.NewServer(New(Config{AllowedTokenizers: []string{token.O200KBase, token.CL100KBase}}))
 	defer srv.Close()
-
-	var driverLog syncBuffer
-	d, err := webdriver.Start(ctx, webdriver.DriverOptions{Path: chromedriver, Log: &driverLog})
-	if err != nil {
-		t.Fatalf("chromedriver: %v\n%s", err, driverLog.String())
-	}
-	defer func() {
-		if err := d.Stop(); err != nil {
-			t.Error(err)
-		}
-	}()
-	downloads := t.TempDir()
-	s, err := d.NewSession(ctx, webdriver.SessionOptions{
-		Chrome: &webdriver.ChromeOptions{
-			Binary: chromium,
-			Args: append(webdriver.HeadlessChromiumArgs(), "--user-data-dir="+t.TempDir(),
-				"--window-size=1280,1600", "--disable-crash-reporter"),
-			Prefs: map[string]any{"download.default_directory": downloads, "download.prompt_for_download": false},
-		},
-		BrowserLog: true,
-	})
-	if err != nil {
-		t.Fatalf("new session: %v\n%s", err, driverLog.String())
-	}
-	defer func() {
-		dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer dcancel()
-		if err := s.Delete(dctx); err != nil {
-			t.Logf("delete session: %v", err)
-		}
-	}()
-	e := &e2e{t: t, ctx: ctx, s: s, downloads: downloads, toks: token.NewRegistry(token.Options{})}
+	e := &e2e{Browser: b, t: t, ctx: b.Ctx, s: b.S, downloads: downloads, toks: token.NewRegistry(token.Options{})}
+	ctx, s := b.Ctx, b.S
 	start := time.Now()
 
-	if err := s.Navigate(ctx, srv.URL+"/"); err != nil {
-		t.Fatal(err)
-	}
+	b.SetViewport(1280, 800)
+	b.Navigate(srv.URL + "/")
 	if title, err := s.Title(ctx); err != nil || title != "isolda playground" {
 		t.Errorf("title %q (%v)", title, err)
 	}
-	// The page lists the registry's formats once GET /v1/formats answers.
+	// The page lists the registry's formats once GET /v1/formats answers:
+	// the lossless ones, then the lossy ones, each sorted by name.
 	all := formats.Names()
-	err = webdriver.WaitUntil(ctx, 10*time.Second, 50*time.Millisecond, func(ctx context.Context) (bool, error) {
-		els, err := s.FindElements(ctx, "#formats input[type=checkbox]")
+	err := webdriver.WaitUntil(ctx, 10*time.Second, 50*time.Millisecond, func(ctx context.Context) (bool, error) {
+		els, err := s.FindElements(ctx, "#format-groups input[type=checkbox]")
 		return len(els) == len(all), err
 	})
 	if err != nil {
 		t.Fatalf("the format list did not load: %v", err)
 	}
-	var listed []string
-	if err := s.ExecuteScript(ctx, `return [...document.querySelectorAll("#formats input")].map((c) => c.value);`, &listed); err != nil {
-		t.Fatal(err)
+	var lossless, lossy []string
+	for _, n := range all {
+		if f, _ := formats.Get(n); f.Lossless {
+			lossless = append(lossless, n)
+		} else {
+			lossy = append(lossy, n)
+		}
 	}
-	if !slices.Equal(listed, all) {
-		t.Errorf("the page lists formats %v, the registry %v", listed, all)
+	slices.Sort(lossless)
+	slices.Sort(lossy)
+	var listed, legends []string
+	b.Script(`return [...document.querySelectorAll("#format-groups input")].map((c) => c.value);`, &listed)
+	b.Script(`return [...document.querySelectorAll("#format-groups legend")].map((l) => l.textContent);`, &legends)
+	if want := append(slices.Clone(lossless), lossy...); !slices.Equal(listed, want) {
+		t.Errorf("the page lists formats\n%v\nwant lossless then lossy, sorted:\n%v", listed, want)
+	}
+	if want := []string{fmt.Sprintf("Lossless (%d)", len(lossless)), fmt.Sprintf("Lossy (%d)", len(lossy))}; !slices.Equal(legends, want) {
+		t.Errorf("format groups %q, want %q", legends, want)
+	}
+	// "all" ticks every box of its group.
+	e.click(e.find("fieldset.format-group:nth-of-type(2) button.link"))
+	var ticked int
+	b.Script(`return document.querySelectorAll("fieldset.format-group:nth-of-type(2) input:checked").length;`, &ticked)
+	if ticked != len(lossy) {
+		t.Errorf("after clicking all, %d of %d lossy formats ticked", ticked, len(lossy))
 	}
 	var tokenizers []string
-	if err := s.ExecuteScript(ctx, `return [...document.querySelectorAll("#tokenizer option")].map((o) => o.value);`, &tokenizers); err != nil {
-		t.Fatal(err)
-	}
+	b.Script(`return [...document.querySelectorAll("#tokenizer option")].map((o) => o.value);`, &tokenizers)
 	if !slices.Equal(tokenizers, []string{token.CL100KBase, token.O200KBase}) {
 		t.Errorf("tokenizers offered %v", tokenizers)
 	}
-	e.checkConsole("page load", nil)
+	b.CheckConsole("page load", nil)
+	b.CheckLayout("page load 1280x800")
 
-	// 1. A real graph, typed; ISOLDA, Turtle and a lossy format; cl100k_base.
-	lossy := "entity_centric"
-	if f, ok := formats.Get(lossy); !ok || f.Lossless {
-		t.Fatalf("%s should be a lossy registry format", lossy)
-	}
-	names := []string{"turtle", lossy, "isolda"}
-	slices.SortFunc(names, func(a, b string) int { return slices.Index(all, a) - slices.Index(all, b) })
+	// 1. The demo graph, loaded by the example button; ISOLDA, Turtle, a
+	// lossy format and one that writes nothing on this graph.
 	demo, err := examples.Read(examples.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dd, err := oracleRead(string(demo), "")
+	if got := e.prop(e.find("#example"), "value"); got != examples.Default {
+		t.Errorf("example %q offered first, want %s", got, examples.Default)
+	}
+	e.click(e.find("#load-example"))
+	if got := e.prop(e.find("#graph"), "value"); got != string(demo) {
+		t.Errorf("the example loaded %d bytes, %s has %d", len(got), examples.Default, len(demo))
+	}
+	if got := e.prop(e.find("#syntax"), "value"); got != "ttl" {
+		t.Errorf("example syntax %q, want ttl", got)
+	}
+	dd, err := oracleRead(string(demo), "ttl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.typeGraph(string(demo))
+	names := []string{"turtle", "entity_centric", "isolda", "onto_entity_centric"}
+	if oracleText(t, dd, "onto_entity_centric", nil) != "" || oracleText(t, dd, "entity_centric", nil) == "" {
+		t.Fatal("onto_entity_centric should write nothing on the demo graph, entity_centric something")
+	}
+	slices.SortFunc(names, func(a, b string) int { return slices.Index(listed, a) - slices.Index(listed, b) })
 	e.selectFormats(names)
 	e.selectTokenizer(token.CL100KBase)
 	status, isErr := e.run()
 	if isErr || status != fmt.Sprintf("%d formats written", len(names)) {
 		t.Errorf("status %q (error %v)", status, isErr)
 	}
-	e.checkOutputs(dd, names, token.CL100KBase)
-	isoldaText, err := formats.EncodeString("isolda", formats.NewInput(dd))
-	if err != nil {
-		t.Fatal(err)
-	}
-	turtleText, err := formats.EncodeString("turtle", formats.NewInput(dd))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.checkDownload(slices.Index(names, "isolda"), "graph.txt", isoldaText)
-	e.checkDownload(slices.Index(names, "turtle"), "graph.ttl", turtleText)
+	e.checkOutputs(dd, names, token.CL100KBase, nil)
+	e.checkDownload(slices.Index(names, "isolda"), "graph.txt", oracleText(t, dd, "isolda", nil))
+	e.checkDownload(slices.Index(names, "turtle"), "graph.ttl", oracleText(t, dd, "turtle", nil))
 	// Offline, no CDN: every resource the page loaded came from the server,
 	// and only from the API (besides the browser's own favicon request).
 	var resources []string
-	if err := s.ExecuteScript(ctx, `return performance.getEntriesByType("resource").map((r) => r.name);`, &resources); err != nil {
-		t.Fatal(err)
-	}
+	b.Script(`return performance.getEntriesByType("resource").map((r) => r.name);`, &resources)
 	if len(resources) == 0 {
 		t.Error("the page made no API request at all")
 	}
@@ -681,45 +585,106 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		}
 	}
 	fmt.Printf("playground e2e: %d resources loaded, all from %s/v1/ or its favicon\n", len(resources), srv.URL)
-	e.saveScreenshot("isolda-playground")
-	e.checkConsole("serialize "+examples.Default, nil)
+	for _, vp := range [][2]int{{1280, 800}, {400, 800}} {
+		size := fmt.Sprintf("%dx%d", vp[0], vp[1])
+		b.SetViewport(vp[0], vp[1])
+		b.CheckLayout("results " + size)
+		b.Screenshot("playground-" + size)
+	}
+	b.SetViewport(1280, 800)
+	b.CheckConsole("serialize "+examples.Default, nil)
 
-	// 2. A broken graph: every card and the round trip say where.
+	// 2. ISOLDA options (spec 0.3, a legend glossary, inline blank nodes)
+	// and then a token budget.
+	e.click(e.find("#isolda-options summary"))
+	e.pick("opt-version", isolda.V03)
+	e.pick("opt-glossary", isolda.GlossaryLegend)
+	e.click(e.find("#opt-inline_blanks"))
+	names = []string{"isolda", "turtle"}
+	e.selectFormats(names)
+	status, isErr = e.run()
+	if isErr || status != "2 formats written" {
+		t.Errorf("options: status %q (error %v)", status, isErr)
+	}
+	opts := &isolda.Options{Version: isolda.V03, Glossary: isolda.GlossaryLegend, InlineBlanks: true}
+	if oracleText(t, dd, "isolda", opts) == oracleText(t, dd, "isolda", nil) {
+		t.Fatal("the options change nothing on the demo graph: a useless test")
+	}
+	e.checkOutputs(dd, names, token.CL100KBase, opts)
+	b.CheckLayout("options open 1280x800")
+	b.Screenshot("playground-options-1280x800")
+	tok, _ := e.toks.Get(token.CL100KBase)
+	full := tok.Count(oracleText(t, dd, "isolda", opts))
+	budget := full / 2
+	e.setInput("budget", strconv.Itoa(budget))
+	status, isErr = e.run()
+	if isErr || status != "2 formats written" {
+		t.Errorf("budget: status %q (error %v)", status, isErr)
+	}
+	for i, card := range e.findAll("#outputs article.card") {
+		pre, err := card.FindElement(ctx, "pre")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := e.prop(pre, "textContent")
+		m := metaRe.FindStringSubmatch(e.prop(e.findIn(card, ".meta"), "textContent"))
+		cut := e.text(e.findIn(card, ".meta.cut"))
+		if n := tok.Count(text); m == nil || m[1] != strconv.Itoa(n) || n > budget || !strings.HasPrefix(cut, "cut to the budget: ") {
+			t.Errorf("%s with a budget of %d: %d tokens shown (figures %q, %q)", names[i], budget, n, m, cut)
+		}
+		if badges := e.text(e.findIn(card, ".badges")); !strings.HasSuffix(badges, "cut") {
+			t.Errorf("%s: badges %q, want a cut badge", names[i], badges)
+		}
+		fmt.Printf("playground e2e: %s cut to %d tokens (budget %d of %d): %s\n", names[i], tok.Count(text), budget, full, cut)
+	}
+	// Back to no budget and no options.
+	e.setInput("budget", "")
+	e.pick("opt-version", "")
+	e.pick("opt-glossary", "")
+	e.click(e.find("#opt-inline_blanks"))
+	b.CheckConsole("options and budget", nil)
+
+	// 3. A broken graph: the error, with its line and column, once, after
+	// one request.
 	broken := "@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:d ex:e \"unterminated .\n"
-	_, perr := oracleRead(broken, "")
+	_, perr := oracleRead(broken, "ttl")
 	var pe *rdf.ParseError
 	if !errors.As(perr, &pe) || pe.Line == 0 {
 		t.Fatalf("the oracle should reject the broken graph with a position: %v", perr)
 	}
 	where := fmt.Sprintf("(line %d, column %d)", pe.Line, pe.Column)
+	names = []string{"turtle", "entity_centric", "isolda"}
+	slices.SortFunc(names, func(a, b string) int { return slices.Index(listed, a) - slices.Index(listed, b) })
+	e.selectFormats(names)
 	e.typeGraph(broken)
+	calls := e.serializeCalls()
 	status, isErr = e.run()
-	if !isErr || status != fmt.Sprintf("0 formats written, %d failed", len(names)) {
+	if !isErr || status != "0 formats written: the graph could not be read" {
 		t.Errorf("broken graph: status %q (error %v)", status, isErr)
 	}
-	named := 0
-	for i, p := range e.findAll("#outputs article.card p.error") {
-		msg := e.text(p)
-		if !strings.Contains(msg, where) || !strings.Contains(msg, pe.Msg) {
-			t.Errorf("broken graph, card %d: %q does not say %q %s", i, msg, pe.Msg, where)
-		} else {
-			named++
+	if n := e.serializeCalls() - calls; n != 1 {
+		t.Errorf("broken graph: %d serialize requests, want 1 (the graph error is the same for every format)", n)
+	}
+	errs := e.findAll("#outputs .error")
+	if len(errs) != 1 || len(e.findAll("#outputs article.card")) != 1 {
+		t.Errorf("broken graph: %d error messages in %d cards, want the error once", len(errs), len(e.findAll("#outputs article.card")))
+	}
+	for _, p := range errs {
+		if msg := e.text(p); !strings.Contains(msg, where) || !strings.Contains(msg, pe.Msg) {
+			t.Errorf("broken graph: %q does not say %q %s", msg, pe.Msg, where)
 		}
 	}
-	if n := len(e.findAll("#outputs article.card p.error")); n != len(names) {
-		t.Errorf("broken graph: %d error cards, want %d", n, len(names))
+	var left int
+	b.Script(`return document.querySelectorAll("#roundtrip *, #chart *").length;`, &left)
+	if left != 0 {
+		t.Errorf("broken graph: %d elements left in the chart and round trip", left)
 	}
-	if rt := e.text(e.find("#roundtrip p")); !strings.HasPrefix(rt, "ISOLDA round trip: graph: ") || !strings.Contains(rt, where) {
-		t.Errorf("broken graph: round trip says %q, want the error %s", rt, where)
-	}
-	if n := len(e.findAll("#chart rect")); n != 0 {
-		t.Errorf("broken graph: the chart still has %d bars", n)
-	}
-	fmt.Printf("playground e2e: broken graph: %d of %d error cards say %q %s, as rdfio does\n", named, len(names), pe.Msg, where)
-	// The API's 400 answers are logged as failed loads; nothing else may be.
-	e.checkConsole("broken graph", regexp.MustCompile(`/v1/(serialize|check) - Failed to load resource: the server responded with a status of 400`))
+	fmt.Printf("playground e2e: broken graph: the error %q %s shown once, after 1 request\n", pe.Msg, where)
+	b.CheckLayout("broken graph 1280x800")
+	// The API's 400 answer is logged as a failed load; nothing else may be.
+	b.CheckConsole("broken graph", regexp.MustCompile(`/v1/serialize - Failed to load resource: the server responded with a status of 400`))
 
-	// 3. An HTML page with JSON-LD, uploaded through the file input.
+	// 4. An HTML page with JSON-LD, uploaded through the file input.
 	htmlPath := shared.MustPath(t, "data", "examples", "html-schemaorg-songkick-years-and-years-tour-events.html")
 	htmlData, err := os.ReadFile(htmlPath)
 	if err != nil {
@@ -755,25 +720,25 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if isErr || status != fmt.Sprintf("%d formats written", len(names)) {
 		t.Errorf("HTML page: status %q (error %v)", status, isErr)
 	}
-	e.checkOutputs(hd, names, token.O200KBase)
+	e.checkOutputs(hd, names, token.O200KBase, nil)
 	fmt.Printf("playground e2e: HTML page with JSON-LD (%s): %d quads\n", filepath.Base(htmlPath), hd.Len())
-	e.saveScreenshot("isolda-playground-html")
-	e.checkConsole("HTML page", nil)
+	b.SetViewport(400, 800)
+	b.CheckLayout("HTML page 400x800")
+	b.Screenshot("playground-html-400x800")
+	b.SetViewport(1280, 800)
+	b.CheckConsole("HTML page", nil)
 
-	// 4. A positive control of the console check: an image from another
+	// 5. A positive control of the console check: an image from another
 	// origin (a reserved documentation address) must be refused by the
 	// page's Content-Security-Policy, and the refusal must reach the log.
 	var violation string
-	err = s.ExecuteScript(ctx, `return new Promise((resolve) => {
+	b.Script(`return new Promise((resolve) => {
 		document.addEventListener("securitypolicyviolation", (ev) => resolve(ev.effectiveDirective + " " + ev.blockedURI), {once: true});
 		const img = new Image();
 		img.src = "http://192.0.2.1/probe.png";
 		document.body.append(img);
 		setTimeout(() => resolve("no violation"), 5000);
 	});`, &violation)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if violation != "img-src http://192.0.2.1/probe.png" {
 		t.Errorf("CSP probe: %q, want the img-src directive to refuse the image", violation)
 	}
@@ -782,7 +747,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	refused := regexp.MustCompile(`(Refused to load|Loading) the image 'http://192\.0\.2\.1/probe\.png'.*Content Security Policy`)
 	var seen bool
 	err = webdriver.WaitUntil(ctx, 5*time.Second, 100*time.Millisecond, func(context.Context) (bool, error) {
-		for _, p := range e.consoleProblems(nil) {
+		for _, p := range b.Console(nil) {
 			if refused.MatchString(p) {
 				seen = true
 			} else {

@@ -1,11 +1,14 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/isolda/isolda/examples"
 )
 
 // inline returns the content of the first <tag>...</tag> whose opening tag
@@ -76,10 +79,30 @@ func TestPlayground(t *testing.T) {
 	if got := cspHash("a"); got != "'sha256-ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs='" {
 		t.Errorf("cspHash(a) = %s", got)
 	}
+	// The config is data the script reads (the example graphs hold IRIs),
+	// never a reference: it must be the examples and the server's figures.
+	conf := inline(t, page, `<script type="application/json" id="config">`, "</script>")
+	var pc playgroundConfig
+	if err := json.Unmarshal([]byte(conf), &pc); err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	if len(pc.Examples) != len(examples.Names()) || pc.Examples[0].Name != examples.Default {
+		t.Errorf("config examples %d, first %q: want every embedded example, %s first", len(pc.Examples), pc.Examples[0].Name, examples.Default)
+	}
+	for _, ex := range pc.Examples {
+		if b, err := examples.Read(ex.Name); err != nil || string(b) != ex.Text || ex.Syntax != "ttl" {
+			t.Errorf("example %s differs from the embedded file (%v)", ex.Name, err)
+		}
+	}
+	// json.Marshal escapes <, > and &: the data cannot end its element.
+	if strings.ContainsAny(conf, "<>") {
+		t.Error("the config holds < or >")
+	}
+	rest := strings.Replace(page, conf, "", 1)
 	// No external sources: no URL other than the SVG namespace and the
 	// reserved example.org of placeholders, no src or href attributes, no
 	// CSS imports or url(), no inline handlers or style attributes.
-	for _, m := range regexp.MustCompile(`(?i)https?://[a-z0-9.-]+[^"'\s)&]*`).FindAllString(page, -1) {
+	for _, m := range regexp.MustCompile(`(?i)https?://[a-z0-9.-]+[^"'\s)&]*`).FindAllString(rest, -1) {
 		if m != "http://www.w3.org/2000/svg" && m != "http://example.org/" {
 			t.Errorf("external URL %q in the page", m)
 		}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,10 +28,11 @@ import (
 	"github.com/isolda/isolda/token"
 )
 
-// exampleTTL reads one of the shared example graphs.
+// exampleTTL reads one of the Turtle example graphs of ../shared/data/examples
+// from the repository's copy in examples/.
 func exampleTTL(t testing.TB, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(shared.MustPath(t, "data", "examples", name))
+	b, err := os.ReadFile(filepath.Join("..", "examples", name))
 	if err != nil {
 		t.Fatal(err)
 	}

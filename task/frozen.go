@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/isolda/isolda/rdf"
 )
@@ -220,4 +223,35 @@ func jsonError(line int, err error) error {
 		col = int(te.Offset)
 	}
 	return &rdf.ParseError{Line: line, Column: max(col, 1), Msg: "bad JSON: " + err.Error(), Err: err}
+}
+
+// WriteSetFiles writes each set to dir as <Name>.jsonl (WriteFrozen) and
+// returns the file names written, in order. Set names must be distinct,
+// non-empty and usable as file names.
+func WriteSetFiles(dir string, sets []*Set) ([]string, error) {
+	var names []string
+	seen := map[string]bool{}
+	for _, set := range sets {
+		if set.Name == "" || set.Name != filepath.Base(set.Name) || strings.ContainsAny(set.Name, "/\\") || set.Name == "." || set.Name == ".." {
+			return names, fmt.Errorf("task: set name %q is not a file name", set.Name)
+		}
+		name := set.Name + ".jsonl"
+		if seen[name] {
+			return names, fmt.Errorf("task: two sets named %q", set.Name)
+		}
+		seen[name] = true
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return names, err
+		}
+		werr := WriteFrozen(f, set)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return names, werr
+		}
+		names = append(names, name)
+	}
+	return names, nil
 }

@@ -3,6 +3,8 @@ package task
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -98,4 +100,44 @@ func FuzzReadFrozen(f *testing.F) {
 			t.Fatalf("rewritten set does not verify: %v", err)
 		}
 	})
+}
+
+func TestWriteSetFiles(t *testing.T) {
+	dir := t.TempDir()
+	a, b := sampleSet(), sampleSet()
+	a.Name, b.Name = "arm-a", "arm-b"
+	names, err := WriteSetFiles(dir, []*Set{a, b})
+	if err != nil || strings.Join(names, ",") != "arm-a.jsonl,arm-b.jsonl" {
+		t.Fatalf("%v %v", names, err)
+	}
+	f, err := os.Open(filepath.Join(dir, "arm-b.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	back, err := ReadFrozen(f)
+	if err != nil || back.Name != "arm-b" || len(back.Questions) != 1 {
+		t.Errorf("read back %+v %v", back, err)
+	}
+	for _, bad := range []string{"", "../x", "a/b", ".."} {
+		s := sampleSet()
+		s.Name = bad
+		if _, err := WriteSetFiles(dir, []*Set{s}); err == nil {
+			t.Errorf("set name %q accepted", bad)
+		}
+	}
+	if _, err := WriteSetFiles(dir, []*Set{a, a}); err == nil || !strings.Contains(err.Error(), "two sets") {
+		t.Errorf("duplicate names: %v", err)
+	}
+}
+
+func TestWithMeta(t *testing.T) {
+	q := Question{Meta: map[string]string{"a": "1"}}
+	r := q.WithMeta("a", "2", "b", "3")
+	if q.Meta["a"] != "1" || len(q.Meta) != 1 || r.Meta["a"] != "2" || r.Meta["b"] != "3" {
+		t.Errorf("%v %v", q.Meta, r.Meta)
+	}
+	if (Question{}).WithMeta("k", "v").Meta["k"] != "v" {
+		t.Error("nil Meta")
+	}
 }

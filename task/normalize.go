@@ -107,14 +107,16 @@ func ContainsPhrase(text, phrase string) bool {
 	return false
 }
 
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) }
+// IsWordRune reports whether r is a letter, a digit or a combining mark: the
+// characters ContainsPhrase does not accept next to a phrase.
+func IsWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) }
 
 func boundaryBefore(s string, i int) bool {
 	if i == 0 {
 		return true
 	}
 	r := lastRune(s[:i])
-	return !isWordRune(r)
+	return !IsWordRune(r)
 }
 
 func boundaryAfter(s string, i int) bool {
@@ -122,7 +124,7 @@ func boundaryAfter(s string, i int) bool {
 		return true
 	}
 	for _, r := range s[i:] {
-		return !isWordRune(r)
+		return !IsWordRune(r)
 	}
 	return true
 }

@@ -1,27 +1,16 @@
-// Package task generates benchmark questions with deterministic gold answers
-// and scores model responses exactly as the studies that defined them do.
+// Package task holds what every benchmark's questions share: the types
+// (Question, Answer, Context, Set, Scorer, Result), the frozen-set format
+// (JSONL with SHA-1 hashes of every context and question, see WriteFrozen
+// and ReadFrozen), and the answer normalization and scorer of the ISOLDA
+// studies (NFKC, case folding, first integer, whole phrase inside a short
+// answer; ScoreKG).
 //
-// It holds the shared types of every question family (Question, Answer, Set,
-// Scorer, Result), the frozen-set format (JSONL with SHA-1 hashes of every
-// context and question, see WriteFrozen and ReadFrozen), the answer
-// normalization rules of the ISOLDA studies (NFKC, case folding, first integer,
-// whole phrase inside a short answer), and two families:
-//
-//   - GraphQA: the graph generators of Talk like a Graph (Fatemi, Halcrow and
-//     Perozzi, ICLR 2024) with networkx's semantics (er, ba, sbm, sfn,
-//     complete, star, path; Python's random through internal/pyrand and
-//     numpy's RandomState through NumpyRandomState), its tasks with their
-//     exact question and answer strings, the two summaries and the seven
-//     Hardened operators of the study "Graph Serializations for Reasoning
-//     LLMs", its GraphQA, Hardened and Topology regimes, the prompting
-//     variants (zero-shot, zero-CoT, few-shot, CoT, build-a-graph) and the
-//     study's FINAL: template, and the scorers (graphqa*.go, entry point
-//     GraphQA);
-//   - KG questions on any RDF graph: the structural question generator of the
-//     ISOLDA studies with its eight families (kg.go, entry point Generate).
-//
-// Other benchmark families (KG-LLM-Bench, Text2KGBench, GraphRAG) are in
-// their own files and use the same types.
+// Each benchmark is a sub-package with its generators, prompts and scorers:
+// task/kg (structural questions on any RDF graph, the ISOLDA studies),
+// task/graphqa (Talk like a Graph and the GraphQA, Hardened and Topology
+// regimes of "Graph Serializations for Reasoning LLMs"), task/kgllm
+// (KG-LLM-Bench), task/text2kg (Text2KGBench) and task/graphrag (the
+// GraphRAG dependency-impact question).
 package task
 
 import (
@@ -85,6 +74,20 @@ type Question struct {
 	Meta map[string]string `json:"meta,omitempty"`
 }
 
+// WithMeta returns q with a copy of its Meta in which each key of the
+// pairs (key, value, key, value, ...) is set; q's own Meta is unchanged.
+func (q Question) WithMeta(pairs ...string) Question {
+	m := make(map[string]string, len(q.Meta)+len(pairs)/2)
+	for k, v := range q.Meta {
+		m[k] = v
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		m[pairs[i]] = pairs[i+1]
+	}
+	q.Meta = m
+	return q
+}
+
 // Context is the text (or a reference to the data) questions are asked about.
 type Context struct {
 	ID string `json:"id"`
@@ -126,12 +129,54 @@ type Result struct {
 	Parsed string `json:"parsed"`
 	// Rule names the rule that decided (e.g. "first_integer").
 	Rule string `json:"rule"`
+	// Partial is the partial credit of scorers whose gold answer is a set
+	// (nil for the others).
+	Partial *Score `json:"partial,omitempty"`
+}
+
+// Score is the partial credit of one answer whose gold answer is one or
+// more sets (the GraphRAG impact question's affected services and owners,
+// Text2KGBench's triples): what a log line carries beside Correct, and
+// what reports average.
+type Score struct {
+	// ParseOK is false when the response could not be read in the form
+	// the prompt asked for; the other fields are then zero.
+	ParseOK bool `json:"parse_ok"`
+	// ExactMatch is true when every field matches exactly.
+	ExactMatch bool `json:"exact_match"`
+	// Precision, Recall and F1 are those of the main field (the affected
+	// services, the triples).
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	F1        float64 `json:"f1"`
+	// Fields scores each field by name when the answer has several (e.g.
+	// "affected_services" and "owners"), the main one included.
+	Fields map[string]SetScore `json:"fields,omitempty"`
+}
+
+// SetScore compares a predicted set with a gold set. How empty sets score
+// is the scorer's (and its study's) convention.
+type SetScore struct {
+	Precision  float64 `json:"precision"`
+	Recall     float64 `json:"recall"`
+	F1         float64 `json:"f1"`
+	ExactMatch bool    `json:"exact_match"`
+	// Gold, Predicted and Matched count the distinct items of each set and
+	// of their intersection.
+	Gold      int `json:"gold"`
+	Predicted int `json:"predicted"`
+	Matched   int `json:"matched"`
 }
 
 // Scorer scores a model's response to a question.
 type Scorer interface {
 	Score(q Question, response string) Result
 }
+
+// PromptFunc builds a study's whole prompt for a question asked about a
+// context's text: the system message (empty for none) and the user
+// message. A runner sends them as they are, adding no wrapper of its own.
+type PromptFunc func(contextText string, q Question) (system, user string)
 
 // ScorerFunc adapts a function to Scorer.
 type ScorerFunc func(q Question, response string) Result

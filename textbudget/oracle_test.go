@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,10 +47,11 @@ func nomisma(t testing.TB, n int) *rdf.Dataset {
 	return d
 }
 
-// example reads a Turtle example graph of /work/shared/data/examples.
+// example reads a Turtle example graph of ../shared/data/examples from
+// the repository's copy in examples/.
 func example(t testing.TB, name string) *rdf.Dataset {
 	t.Helper()
-	path := shared.MustPath(t, "data", "examples", name)
+	path := filepath.Join("..", "examples", name)
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

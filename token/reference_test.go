@@ -115,11 +115,11 @@ func testRegistryDir(t testing.TB) string {
 	return shared.MustPath(t, "tokenizers", "models")
 }
 
+// On a bare clone (no shared folder) the registry has no models folder:
+// only the embedded encodings load, and getTok skips the tests that need
+// the others.
 var testRegistry = sync.OnceValue(func() *Registry {
-	dir, err := shared.Path("tokenizers", "models")
-	if err != nil {
-		panic(err)
-	}
+	dir, _ := shared.Path("tokenizers", "models")
 	return NewRegistry(Options{ModelsDir: dir})
 })
 

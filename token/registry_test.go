@@ -13,14 +13,15 @@ import (
 )
 
 func TestRegistryAvailable(t *testing.T) {
+	if got := fmt.Sprint(NewRegistry(Options{ModelsDir: t.TempDir()}).Available()); got != "[o200k_base cl100k_base]" {
+		t.Errorf("empty models dir: %s", got)
+	}
+	models := shared.MustPath(t, "tokenizers", "models")
 	got := fmt.Sprint(testRegistry().Available())
 	if want := "[o200k_base cl100k_base gemma3 llama3 qwen3]"; got != want {
 		t.Errorf("Available() = %s, want %s", got, want)
 	}
-	if got := fmt.Sprint(NewRegistry(Options{ModelsDir: t.TempDir()}).Available()); got != "[o200k_base cl100k_base]" {
-		t.Errorf("empty models dir: %s", got)
-	}
-	t.Setenv("ISOLDA_TOKENIZERS", shared.MustPath(t, "tokenizers", "models"))
+	t.Setenv("ISOLDA_TOKENIZERS", models)
 	if got := len(NewRegistry(Options{}).Available()); got != 5 {
 		t.Errorf("$ISOLDA_TOKENIZERS: %d names", got)
 	}

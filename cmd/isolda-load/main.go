@@ -39,6 +39,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/internal/loadgen"
 	"github.com/isolda/isolda/internal/shared"
 )
@@ -174,7 +175,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if o.writeBody != "" {
-		if err := os.WriteFile(o.writeBody, body, 0o644); err != nil {
+		if err := atomicfile.WriteFile(o.writeBody, body, 0o644); err != nil {
 			fmt.Fprintln(stderr, "isolda-load:", err)
 			return 2
 		}
@@ -285,7 +286,7 @@ func writeJSON(path string, args []string, desc string, rs []*loadgen.Result) er
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // requestBody returns the body to send and a description of it.

@@ -7,12 +7,15 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"
 	"github.com/spf13/cobra"
@@ -23,6 +26,7 @@ import (
 type benchFlags struct {
 	in          inputFlags
 	tokenizers  []string
+	legacyT     []string
 	modelsDir   string
 	only, skip  []string
 	jsonFile    string
@@ -72,14 +76,29 @@ func newBenchCmd(env *Env) *cobra.Command {
 			"--out DIR writes report.json, results.csv, tokens.svg, pareto.svg and index.html. A progress bar " +
 			"is drawn on a terminal only. With --check the exit status is 1 when a lossless format fails its " +
 			"round trip or traversal queries.",
+		Example: "  isolda bench\n" +
+			"  isolda bench examples/demo.ttl --formats isolda,turtle,jsonld-compact,typed_edges\n" +
+			"  cat examples/demo.ttl | isolda bench --tokenizer o200k_base --tokenizer cl100k_base --out bench-out\n" +
+			"  isolda bench examples/demo.ttl --formats isolda,ntriples --orderings canonical --budgets 256,512\n" +
+			"  isolda bench --synthetic services --budgets ''",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := cmd.Flags()
+			noteLegacyTokenizer(env, cmd)
+			if fs.Changed(legacyTokenizerFlag) {
+				if fs.Changed("tokenizer") {
+					fl.tokenizers = append(fl.tokenizers, fl.legacyT...)
+				} else {
+					fl.tokenizers = fl.legacyT
+				}
+			}
 			return runBench(env, &fl, args, fs.Changed("budgets") || fs.Changed("orderings") || fs.Changed("shuffle-seed"))
 		},
 	}
 	f := cmd.Flags()
 	fl.in.register(cmd)
-	f.StringArrayVarP(&fl.tokenizers, "tokenizer", "t", []string{token.O200KBase}, "tokenizer to count with (repeatable; the first ranks): o200k_base, cl100k_base, qwen3, llama3, gemma3, a tokenizer.json path or a Hugging Face model id")
+	f.StringArrayVar(&fl.tokenizers, "tokenizer", []string{token.O200KBase}, "tokenizer to count with (repeatable; the first ranks): o200k_base, cl100k_base, qwen3, llama3, gemma3, a tokenizer.json path or a Hugging Face model id")
+	f.StringArrayVarP(&fl.legacyT, legacyTokenizerFlag, "t", nil, "deprecated: --tokenizer")
+	hideLegacy(cmd)
 	f.StringVar(&fl.modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
 	f.StringSliceVar(&fl.only, "formats", nil, "only these formats (comma-separated registry names)")
 	f.StringSliceVar(&fl.skip, "skip", nil, "leave out these formats (comma-separated registry names)")
@@ -91,7 +110,8 @@ func newBenchCmd(env *Env) *cobra.Command {
 	f.IntVar(&fl.services, "services", 40, "synthetic services: number of services")
 	f.IntVar(&fl.noiseEdges, "noise-edges", 80, "synthetic services: number of random depends_on edges")
 	f.Int64Var(&fl.seed, "seed", 7, "synthetic graph: seed of Python's random.Random (and numpy's RandomState for GraphQA graphs)")
-	f.IntSliceVar(&fl.budgets, "budgets", bench.DefaultBudgets(), "token budgets of the budget study: always run on the synthetic graph (empty to skip), on RDF graphs only when --budgets, --orderings or --shuffle-seed is given")
+	fl.budgets = bench.DefaultBudgets()
+	f.Var(&intList{v: &fl.budgets}, "budgets", "token budgets of the budget study, comma-separated: always run on the synthetic graph (empty, --budgets '', to skip), on RDF graphs only when --budgets, --orderings or --shuffle-seed is given")
 	f.StringSliceVar(&fl.orderings, "orderings", bench.Orderings(), "record orderings of the budget study: "+strings.Join(bench.Orderings(), ", "))
 	f.Uint64Var(&fl.shuffleSeed, "shuffle-seed", 1, "seed of the shuffled ordering")
 	f.IntVar(&fl.queries, "queries", bench.DefaultQueries, "traversal queries of each kind generated per RDF graph")
@@ -107,6 +127,10 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 	var toks []token.Tokenizer
 	for _, name := range fl.tokenizers {
 		t, err := reg.Get(name)
+		if f, isFormat := lookupFormat(name); err != nil && isFormat {
+			return usageError("bench: %q is a format, not a tokenizer: --formats %s benches only it, --tokenizer names a tokenizer (o200k_base, cl100k_base, ...)",
+				name, f.Name)
+		}
 		if err != nil {
 			return badInput(err)
 		}
@@ -114,6 +138,12 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 	}
 	if len(toks) == 0 {
 		return badInput(fmt.Errorf("bench: give at least one --tokenizer"))
+	}
+	fl.only, fl.skip = canonicalNames(fl.only), canonicalNames(fl.skip)
+	for _, n := range slices.Concat(fl.only, fl.skip) {
+		if _, ok := formats.Get(n); !ok {
+			return usageError("bench: unknown format %q%s (isolda formats lists them)", n, suggest(n, formats.Names()))
+		}
 	}
 	if _, err := bench.SelectFormats(fl.only, fl.skip); err != nil {
 		return badInput(err)
@@ -133,6 +163,9 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 		return runFailureCases(env, fl, toks)
 	}
 	progress := newProgress(env.Stderr)
+	if fl.synthetic == "" && len(args) == 0 && env.stdinPiped() {
+		args = []string{"-"}
+	}
 	if fl.synthetic != "" && len(args) > 0 {
 		return badInput(fmt.Errorf("bench: --synthetic takes no FILE arguments"))
 	}
@@ -169,7 +202,7 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 	if err := bench.WriteTable(w, rep); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "# %d graphs x %d formats, tokenizers: %s; %.0f ms\n", len(rep.Graphs), len(rep.Formats),
+	fmt.Fprintf(w, "# %s x %s, tokenizers: %s; %.0f ms\n", plural(len(rep.Graphs), "graph"), plural(len(rep.Formats), "format"),
 		strings.Join(rep.Tokenizers, ", "), rep.Millis)
 	if err := w.Flush(); err != nil {
 		return err
@@ -220,6 +253,9 @@ func benchInputs(env *Env, fl *benchFlags, args []string) ([]bench.Input, error)
 		}
 		// Results are keyed by graph name: a file named twice gets a suffix.
 		label := name
+		if name == "-" {
+			label = "stdin"
+		}
 		if seen[name]++; seen[name] > 1 {
 			label = fmt.Sprintf("%s (%d)", name, seen[name])
 		}
@@ -307,22 +343,12 @@ func writeOutputs(fl *benchFlags, rep any, writeCSV func(io.Writer) error, write
 	return nil
 }
 
-// writeBenchFile creates path and writes it with write.
+// writeBenchFile creates path and writes it with write, atomically.
 func writeBenchFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
+	if err := atomicfile.Write(path, 0o644, write); err != nil {
 		return badInput(err)
 	}
-	w := bufio.NewWriter(f)
-	if err := write(w); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }
 
 // newProgress returns a progress callback that draws a bar on stderr when
@@ -351,4 +377,50 @@ func newProgress(stderr io.Writer) func(done, total int) {
 		fmt.Fprintf(f, "\r[%s%s] %d/%d", strings.Repeat("#", filled), strings.Repeat(" ", width-filled), done, total)
 		drawn = true
 	}
+}
+
+// intList is an int-list flag value (comma-separated) that, unlike
+// pflag's IntSlice, takes the empty string for the empty list.
+type intList struct {
+	v       *[]int
+	changed bool
+}
+
+// Set implements pflag.Value: each use appends to the list given on the
+// command line (the default is dropped at the first use).
+func (l *intList) Set(s string) error {
+	if !l.changed {
+		*l.v, l.changed = nil, true
+	}
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", part)
+		}
+		*l.v = append(*l.v, n)
+	}
+	return nil
+}
+
+// String implements pflag.Value.
+func (l *intList) String() string {
+	parts := make([]string, len(*l.v))
+	for i, n := range *l.v {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Type implements pflag.Value.
+func (l *intList) Type() string { return "ints" }
+
+// plural writes "1 graph", "3 graphs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -14,9 +14,20 @@ func commands(env *Env) []*cobra.Command {
 		newQuestionsCmd(env),
 		newFormatsCmd(env),
 		newBenchCmd(env),
-		newServeCmd(env),
+		withExample(newServeCmd(env),
+			"  isolda serve --addr 127.0.0.1:8080\n"+
+				"  isolda serve --addr :0 --models-dir ../shared/tokenizers/models --memory-limit 2GiB"),
 		newEvalCmd(env),
 		newReportCmd(env),
 		newSelectCmd(env),
+		newStudyCmd(env),
 	}
+}
+
+// withExample sets the Examples of a command whose file does not.
+func withExample(cmd *cobra.Command, example string) *cobra.Command {
+	if cmd.Example == "" {
+		cmd.Example = example
+	}
+	return cmd
 }

@@ -2,12 +2,9 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/spf13/cobra"
 )
 
@@ -17,87 +14,66 @@ func newConvertCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "convert [FILE|-] -t FORMAT",
 		Short: "Convert RDF between syntaxes, or to any format of the format lab",
-		Long: "Reads an RDF document (the embedded demo graph when no file is given) and writes it in " +
-			"another syntax: nquads, ntriples (canonical RDF 1.2 form, sorted), turtle, trig, jsonld " +
-			"(expanded), jsonld-compact, rdfxml; or in any format `isolda formats` lists (isolda, b-ttl-ids, " +
-			"rdf_turtle3, mermaid, ...). With -f NAME it reads a lossless format of the list instead of an " +
-			"RDF syntax (e.g. -f isolda -t nquads); a lossless labelled-graph format (pretty_json, dot, ...) " +
-			"converts only to formats of labelled graphs.",
+		Long: "Reads an RDF document (FILE, standard input when piped or given -, else the embedded demo graph) " +
+			"and writes it in another RDF syntax: nquads, ntriples (canonical RDF 1.2 form with language tags as written, sorted), turtle, trig, " +
+			"jsonld (expanded), jsonld-compact, rdfxml; or in any format that isolda formats lists (isolda, " +
+			"b-ttl-ids, rdf_turtle3, mermaid, ...). Format names may use - or _ and any case (pretty-json is " +
+			"pretty_json); messages print the registry's name.\n\n" +
+			"With -f NAME it reads a lossless format of the list instead of an RDF syntax (-f isolda -t nquads); " +
+			"a format lossless for labelled graphs only (pretty_json, dot, ...) converts only to formats of " +
+			"labelled graphs.",
+		Example: "  isolda convert examples/demo.ttl -t ntriples\n" +
+			"  cat examples/demo.ttl | isolda convert -t b-ttl-ids\n" +
+			"  isolda convert -t csv | isolda convert -f csv -t mermaid\n" +
+			"  isolda encode examples/demo.ttl | isolda convert -f isolda -t turtle",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if to == "" {
-				return badInput(fmt.Errorf("convert: -t FORMAT is required (an RDF syntax or a name from `isolda formats`)"))
+				return usageError("convert: -t FORMAT is required (an RDF syntax or a name that isolda formats lists)")
+			}
+			if _, ok := lookupFormat(to); !ok {
+				return unknownOutputFormat("convert", to)
 			}
 			input, err := convertInput(env, &in, argOrEmpty(args))
 			if err != nil {
 				return err
 			}
 			w := bufio.NewWriterSize(env.Stdout, 64<<10)
-			if f, ok := formats.Get(to); ok {
-				if err := f.Encode(w, input); err != nil {
-					return badInput(fmt.Errorf("convert -t %s: %w", to, err))
-				}
-			} else if input.Dataset == nil {
-				return badInput(fmt.Errorf("convert: unknown format %q", to))
-			} else if err := rdfio.Write(w, input.Dataset, to, rdfio.WriteOptions{}); err != nil {
-				return badInput(err)
+			if err := writeFormat(w, "convert", to, input); err != nil {
+				return err
 			}
 			return w.Flush()
 		},
 	}
 	in.register(cmd)
-	cmd.Flags().StringVarP(&to, "to", "t", "", "output syntax or format name (see `isolda formats`)")
+	cmd.Flags().StringVarP(&to, "to", "t", "", "output format: an RDF syntax or a format name (isolda formats lists them)")
 	return cmd
 }
 
-// convertInput reads the input: with -f naming a registered format that is
-// not an RDF syntax, through that format's decoder; else as RDF.
+// convertInput reads the input: with -f naming a format of labelled graphs,
+// through that format's graph decoder; else as an RDF dataset.
 func convertInput(env *Env, in *inputFlags, name string) (*formats.Input, error) {
-	f, ok := formats.Get(in.from)
-	if _, err := rdfio.ParseFormat(in.from); in.from == "" || err == nil || !ok {
+	f, ok := in.labFormat()
+	if !ok || f.Decode != nil || f.DecodeGraph == nil {
 		d, err := in.read(env, name)
 		if err != nil {
 			return nil, err
 		}
 		return formats.NewInput(d), nil
 	}
-	if f.Decode == nil && f.DecodeGraph == nil {
-		return nil, badInput(fmt.Errorf("convert: %s is not lossless and cannot be read (lossless formats: %s)",
-			f.Name, strings.Join(decodable(), ", ")))
-	}
-	if name == "" {
-		return nil, badInput(fmt.Errorf("convert -f %s: give a FILE or - for standard input", f.Name))
-	}
-	r, _, closeFn, err := openInput(env, name)
+	r, file, closeFn, err := in.openLab(env, f, graphSource(env, name))
 	if err != nil {
-		return nil, badInput(err)
+		return nil, err
 	}
 	defer closeFn()
-	return decodeInput(f, r)
+	return decodeGraphInput(f, r, file)
 }
 
-func decodeInput(f formats.Format, r io.Reader) (*formats.Input, error) {
-	if f.Decode != nil {
-		d, err := f.Decode(r)
-		if err != nil {
-			return nil, badInput(err)
-		}
-		return formats.NewInput(d), nil
-	}
+// decodeGraphInput reads a labelled graph with a format's graph decoder.
+func decodeGraphInput(f formats.Format, r io.Reader, file string) (*formats.Input, error) {
 	g, err := f.DecodeGraph(r)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, badInput(nameParseError(err, file))
 	}
 	return formats.NewGraphInput(g), nil
-}
-
-// decodable lists the formats -f accepts besides the RDF syntaxes.
-func decodable() []string {
-	var out []string
-	for _, f := range formats.All() {
-		if f.Lossless {
-			out = append(out, f.Name)
-		}
-	}
-	return out
 }

@@ -24,10 +24,16 @@ func newEvalCmd(env *Env) *cobra.Command {
 		Long: "Evaluation experiments described by a YAML file: `isolda eval init` writes a commented example, " +
 			"`isolda eval validate FILE` checks one, `isolda eval run FILE --out DIR` freezes every context and " +
 			"question (SHA-1 hashes in DIR/manifest.json) and appends one JSON line per call to DIR/answers.jsonl; " +
-			"running it again resumes where it stopped.",
+			"running it again resumes where it stopped.\n\n" +
+			"isolda eval --dry-run renders the embedded example experiment (the file isolda eval init writes) " +
+			"and prints what it would send, calling nothing.",
+		Example: "  isolda eval --dry-run\n" +
+			"  isolda eval init exp.yaml\n" +
+			"  isolda eval validate --prepare exp.yaml\n" +
+			"  isolda eval run exp.yaml --out run",
 	}
 	var dry bool
-	cmd.Flags().BoolVar(&dry, "dry-run", false, "render and hash the embedded example experiment (`isolda eval init`), print its calls and input tokens per model, call nothing")
+	cmd.Flags().BoolVar(&dry, "dry-run", false, "render and hash the embedded example experiment (the file isolda eval init writes), print its calls and input tokens per model, call nothing")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if !dry {
 			return cmd.Help()
@@ -39,6 +45,7 @@ func newEvalCmd(env *Env) *cobra.Command {
 		defer cleanup()
 		return printDryRun(env, p)
 	}
+	cmd.Args = unknownSubcommand
 	cmd.AddCommand(newEvalInitCmd(env), newEvalValidateCmd(env), newEvalRunCmd(env))
 	return cmd
 }
@@ -83,7 +90,9 @@ func newEvalInitCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "init [FILE]",
 		Short: "Write a commented example experiment (to FILE, with demo.ttl beside it, or to standard output)",
-		Args:  cobra.MaximumNArgs(1),
+		Example: "  isolda eval init exp.yaml\n" +
+			"  isolda eval init | less",
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				_, err := fmt.Fprint(env.Stdout, eval.ExampleYAML)
@@ -117,7 +126,11 @@ func newEvalValidateCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate FILE",
 		Short: "Check an experiment file (errors as FILE:LINE:COL: message)",
-		Args:  cobra.ExactArgs(1),
+		Long: "Checks an experiment file: its fields, names, formats, options and scorers, and that the graph " +
+			"and question-set files it names exist. --prepare also reads them and renders every context.",
+		Example: "  isolda eval validate exp.yaml\n" +
+			"  isolda eval validate --prepare exp.yaml",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := eval.LoadExperiment(args[0])
 			if err != nil {
@@ -147,7 +160,15 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [FILE] --out DIR",
 		Short: "Run (or resume) an experiment (the embedded example without FILE), or with --dry-run count its calls and input tokens",
-		Args:  cobra.MaximumNArgs(1),
+		Long: "Freezes every context and question into the run folder (SHA-1 hashes in DIR/manifest.json), then " +
+			"calls each model's endpoint and appends one JSON line per call to DIR/answers.jsonl, and prints " +
+			"accuracy per arm and model. Running it again resumes: answered calls are skipped, failed ones " +
+			"retried, and changed inputs refused. A model whose endpoint gives no response to " +
+			fmt.Sprint(eval.ConnectionFailuresToStop) + " calls in a row is stopped early with a message. " +
+			"Exit status 1 when calls failed or were left, 0 when every call is answered.",
+		Example: "  isolda eval run exp.yaml --out run --dry-run\n" +
+			"  isolda eval run exp.yaml --out run",
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, cleanup, err := prepareExperiment(args)
 			if err != nil {
@@ -176,6 +197,9 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 			if err != nil && !res.Canceled {
 				return badInput(err)
 			}
+			for _, msg := range res.Stopped {
+				fmt.Fprintln(env.Stderr, "isolda:", msg)
+			}
 			fmt.Fprintf(env.Stdout, "run %s: %d calls answered now, %d failed, %d already answered\n",
 				p.Manifest.RunID, res.Done, res.Failed, res.Skipped)
 			if res.Canceled {
@@ -194,8 +218,8 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 			if err := eval.WriteSummary(env.Stdout, cells); err != nil {
 				return err
 			}
-			if res.Failed > 0 {
-				fmt.Fprintf(env.Stdout, "%d calls failed; run the same command again to retry them\n", res.Failed)
+			if left := p.Manifest.Calls - res.Done - res.Skipped - res.Failed; res.Failed > 0 || left > 0 {
+				fmt.Fprintf(env.Stdout, "%d calls failed and %d were not made; run the same command again to retry them\n", res.Failed, left)
 				return &exitError{code: exitCheckFail}
 			}
 			return nil
@@ -252,6 +276,22 @@ func printDryRun(env *Env, p *eval.Plan) error {
 			tok, n = "-", "-"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", m.Model, m.Calls, tok, n)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Per arm: the calls and the mean input tokens of one call.
+	fmt.Fprintln(env.Stdout)
+	tw = tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODEL\tARM\tCALLS\tINPUT_TOKENS\tMEAN_PER_CALL")
+	for _, m := range mc {
+		for _, a := range m.Arms {
+			n, mean := "-", "-"
+			if a.InputTokens >= 0 && a.Calls > 0 {
+				n, mean = fmt.Sprint(a.InputTokens), fmt.Sprintf("%.1f", float64(a.InputTokens)/float64(a.Calls))
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", m.Model, a.Arm, a.Calls, n, mean)
+		}
 	}
 	return tw.Flush()
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -85,8 +86,14 @@ func TestEvalRunAndDryRun(t *testing.T) {
 		t.Fatalf("dry run: %d %q %q", code, out, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if f := strings.Fields(lines[len(lines)-1]); len(f) != 4 || f[0] != "m" || f[1] != "2" || f[2] != "o200k_base" {
+	if f := strings.Fields(lines[2]); len(f) != 4 || f[0] != "m" || f[1] != "2" || f[2] != "o200k_base" {
 		t.Errorf("dry run table: %q", out)
+	}
+	// Per arm: the two arms' calls and tokens add up to the model's.
+	total := strings.Fields(lines[2])[3]
+	a, b := strings.Fields(lines[5]), strings.Fields(lines[6])
+	if len(a) != 5 || len(b) != 5 || a[1] != "b-ttl" || b[1] != "isolda" || a[2] != "1" || atoi(a[3])+atoi(b[3]) != atoi(total) {
+		t.Errorf("dry run arms: %q", out)
 	}
 	if len(srv.Requests()) != 0 {
 		t.Fatal("dry run called the server")
@@ -132,4 +139,12 @@ func TestEvalDryRunEmbedded(t *testing.T) {
 			t.Errorf("eval %v: code %d, stderr %q\ngot:\n%s\nwant:\n%s", args, code, errs, got, want)
 		}
 	}
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return n
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -17,33 +18,35 @@ func newFormatsCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "formats",
 		Short: "List every serialization isolda can write",
-		Long: "Prints the format registry as a table: name, family (the serialization study's Table 1), " +
-			"source, whether the format is lossless (and what it loses), and the model it reads. " +
-			"`isolda convert -t NAME` writes any of them; `isolda convert -f NAME` reads the lossless ones.",
+		Long: "Prints the format registry as a table: name, family (the families of Table 1 of Graph " +
+			"Serializations for Reasoning LLMs), whether the format is lossless, the model it reads (an RDF " +
+			"dataset, a labelled graph or an ontology) and its source. --long prints one block per format " +
+			"instead: the full source (paper and section) and what a lossy format loses. isolda convert -t NAME " +
+			"writes any of them; isolda convert -f NAME reads the lossless ones.",
+		Example: "  isolda formats\n" +
+			"  isolda formats --family tabular --long\n" +
+			"  isolda formats | grep -w yes",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w := bufio.NewWriter(env.Stdout)
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			if long {
-				fmt.Fprintln(tw, "NAME\tFAMILY\tSOURCE\tLOSSLESS\tINPUT")
-			} else {
-				fmt.Fprintln(tw, "NAME\tFAMILY\tLOSSLESS\tINPUT\tSOURCE")
-			}
-			n := 0
+			var fs []formats.Format
 			for _, f := range formats.All() {
-				if family != "" && f.Family != family {
-					continue
+				if family == "" || f.Family == family {
+					fs = append(fs, f)
 				}
-				if long {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, f.Family, f.Source, losslessText(f), f.Input)
-				} else {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, f.Family, losslessShort(f), f.Input, shortSource(f.Source))
-				}
-				n++
 			}
-			if n == 0 {
-				return badInput(fmt.Errorf("formats: no format in family %q (families: %s)", family,
-					strings.Join(formats.Families(), ", ")))
+			if len(fs) == 0 {
+				return usageError("formats: no format in family %q (families: %s)", family,
+					strings.Join(formats.Families(), ", "))
+			}
+			w := bufio.NewWriter(env.Stdout)
+			if long {
+				writeFormatsLong(w, fs)
+				return w.Flush()
+			}
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tFAMILY\tLOSSLESS\tINPUT\tSOURCE")
+			for _, f := range fs {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, f.Family, losslessShort(f), f.Input, shortSource(f.Source))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -52,8 +55,29 @@ func newFormatsCmd(env *Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&family, "family", "", "list only this family (e.g. \"semantic web\", tabular)")
-	cmd.Flags().BoolVarP(&long, "long", "l", false, "print the full source and, for each format, what it loses")
+	cmd.Flags().BoolVarP(&long, "long", "l", false, "one block per format: the full source (paper and section) and what it loses")
 	return cmd
+}
+
+// writeFormatsLong writes one block per format: its name, family and
+// input model, then its source and losslessness wrapped to helpWidth.
+func writeFormatsLong(w io.Writer, fs []formats.Format) {
+	for i, f := range fs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s (%s; input: %s)\n", f.Name, f.Family, f.Input)
+		fmt.Fprintln(w, hanging("source:   ", f.Source))
+		fmt.Fprintln(w, hanging("lossless: ", losslessText(f)))
+	}
+}
+
+// hanging wraps text to helpWidth after a label, indenting the following
+// lines under the text.
+func hanging(label, text string) string {
+	indent := "  " + strings.Repeat(" ", len(label))
+	wrapped := wrapText(text, helpWidth, indent)
+	return "  " + label + strings.TrimPrefix(wrapped, indent)
 }
 
 // losslessText is the LOSSLESS column: "yes", "yes, but ..." for RDF

@@ -95,7 +95,7 @@ func TestConvertDecodeRoundTrip(t *testing.T) {
 
 func TestConvertDecodeErrors(t *testing.T) {
 	// A lossy format cannot be read.
-	if code, _, errs := runCLI(t, "x", "convert", "-", "-f", "mermaid", "-t", "nquads"); code != exitBadInput || !strings.Contains(errs, "not lossless") {
+	if code, _, errs := runCLI(t, "x", "convert", "-", "-f", "mermaid", "-t", "nquads"); code != exitBadInput || !strings.Contains(errs, "mermaid is lossy") {
 		t.Errorf("-f mermaid: exit %d, %s", code, errs)
 	}
 	// Malformed input is bad input, with a position.

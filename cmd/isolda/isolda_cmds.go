@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"fmt"
 
+	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/isolda"
-	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/spf13/cobra"
 )
 
@@ -43,8 +43,12 @@ func newEncodeCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "encode [FILE|-]",
 		Short: "Write an RDF graph as an ISOLDA document",
-		Long: "Reads an RDF document in any syntax (the embedded demo graph when no file is given) and " +
-			"writes it in the ISOLDA notation (docs/SPEC.md) to standard output.",
+		Long: "Reads an RDF document in any syntax (FILE, standard input when piped or given -, else the " +
+			"embedded demo graph) and writes it in the ISOLDA notation (docs/SPEC.md) to standard output. " +
+			"The flags are the notation's options; isolda check tells whether a combination round-trips.",
+		Example: "  isolda encode examples/demo.ttl\n" +
+			"  isolda encode --spec 0.3 --glossary none examples/wikidata-L691820-lexeme.ttl\n" +
+			"  cat examples/demo.ttl | isolda encode --layout blocks --no-types",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := in.read(env, argOrEmpty(args))
@@ -66,19 +70,22 @@ func newEncodeCmd(env *Env) *cobra.Command {
 func newDecodeCmd(env *Env) *cobra.Command {
 	var to string
 	cmd := &cobra.Command{
-		Use:   "decode [FILE|-] [-t nquads|ntriples|turtle|trig|jsonld]",
+		Use:   "decode [FILE|-] [-t FORMAT]",
 		Short: "Rebuild the RDF graph of an ISOLDA document",
-		Long: "Reads an ISOLDA document (any version and options: the document says what it uses) and " +
-			"writes the dataset it encodes, canonical N-Quads by default.",
+		Long: "Reads an ISOLDA document (FILE, or standard input for - or no FILE; any version and options: the " +
+			"document says what it uses) and writes the dataset it encodes, canonical N-Quads by default, or " +
+			"in any output format of convert (-t turtle, -t jsonld-compact, -t b-ttl-ids, ...).",
+		Example: "  isolda encode examples/demo.ttl > demo.isolda\n" +
+			"  isolda decode demo.isolda -t turtle\n" +
+			"  isolda encode examples/demo.ttl | isolda decode",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := argOrEmpty(args)
-			if name == "" {
-				name = "-"
+			if _, ok := lookupFormat(to); !ok {
+				return unknownOutputFormat("decode", to)
 			}
-			r, file, closeFn, err := openInput(env, name)
+			r, file, closeFn, err := openDocument(env, "decode", argOrEmpty(args))
 			if err != nil {
-				return badInput(err)
+				return err
 			}
 			defer closeFn()
 			d, err := isolda.DecodeWith(r, isolda.DecodeOptions{File: file})
@@ -86,13 +93,13 @@ func newDecodeCmd(env *Env) *cobra.Command {
 				return badInput(err)
 			}
 			w := bufio.NewWriterSize(env.Stdout, 64<<10)
-			if err := rdfio.Write(w, d, to, rdfio.WriteOptions{}); err != nil {
-				return badInput(err)
+			if err := writeFormat(w, "decode", to, formats.NewInput(d)); err != nil {
+				return err
 			}
 			return w.Flush()
 		},
 	}
-	cmd.Flags().StringVarP(&to, "to", "t", "nquads", "output syntax")
+	cmd.Flags().StringVarP(&to, "to", "t", "nquads", "output format: an RDF syntax or a format name (isolda formats lists them)")
 	return cmd
 }
 
@@ -102,9 +109,12 @@ func newCheckCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check [FILE|-]",
 		Short: "Encode, decode and compare: exit 0 if the round trip is isomorphic, 1 if not",
-		Long: "Reads an RDF document (the embedded demo graph when no file is given), encodes it as " +
-			"ISOLDA with the given options, decodes the result and compares the two datasets. Prints the " +
-			"outcome and, on failure, a few quads that differ.",
+		Long: "Reads an RDF document (FILE, standard input when piped or given -, else the embedded demo graph), " +
+			"encodes it as ISOLDA with the given options, decodes the result and compares the two datasets. " +
+			"Prints the outcome and, on failure, the quads that differ.",
+		Example: "  isolda check examples/lod-datagovuk-reference-intervals.ttl\n" +
+			"  isolda check --spec 0.3 --inline-bnodes examples/lod-datagovuk-reference-intervals.ttl\n" +
+			"  isolda check --anchor https://example.org/ada --hops 1",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := in.read(env, argOrEmpty(args))

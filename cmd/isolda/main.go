@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -21,6 +23,8 @@ const (
 
 // Env carries the IO streams a command uses, so commands are testable.
 type Env struct {
+	// Stdin is standard input; nil means none (as a terminal: the commands
+	// that read a graph then read the embedded demo graph).
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -48,18 +52,63 @@ func checkFailed() error { return &exitError{code: exitCheckFail} }
 // badInput wraps err so that isolda prints it and exits with status 2.
 func badInput(err error) error { return &exitError{code: exitBadInput, err: err} }
 
+// usageError is a bad-usage error (exit 2) built like fmt.Errorf.
+func usageError(format string, args ...any) error { return badInput(fmt.Errorf(format, args...)) }
+
 func newRootCmd(env *Env) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "isolda",
-		Short:         "Serialize knowledge graphs for language models, and measure the formats",
+		Use:   "isolda",
+		Short: "Serialize knowledge graphs for language models, and measure the formats",
+		Long: "isolda turns RDF and JSON-LD knowledge graphs into text that language models read well (the " +
+			"ISOLDA notation and the other formats of the literature: isolda formats lists them) and measures " +
+			"each format: tokens, round-trip fidelity, traversal accuracy, and accuracy of real models.\n\n" +
+			"Every command that reads a graph takes a FILE (any RDF syntax: by -f, else by extension, else " +
+			"sniffed), or - for standard input; with no FILE it reads standard input when it is a pipe or a " +
+			"file, else the embedded demo graph (examples/demo.ttl).",
+		Example: "  isolda stats examples/demo.ttl\n" +
+			"  cat examples/demo.ttl | isolda encode\n" +
+			"  isolda convert examples/demo.ttl -t ntriples\n" +
+			"  isolda bench",
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("isolda {{.Version}}\n")
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.AddCommand(commands(env)...)
+	finishHelp(root)
 	return root
+}
+
+// version describes the build: the module version (a tag with go install
+// module@version, "(devel)" in a work tree) and the VCS revision, time and
+// modified flag that the go command stamps into binaries built in a
+// repository.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown version)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	settings := map[string]string{}
+	for _, s := range bi.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		v += ", " + settings["vcs"] + " " + rev[:min(12, len(rev))]
+		if t := settings["vcs.time"]; t != "" {
+			v += " " + t
+		}
+		if settings["vcs.modified"] == "true" {
+			v += " (modified)"
+		}
+	}
+	return v + ", " + bi.GoVersion
 }
 
 // run executes the CLI and returns the process exit code.
@@ -73,13 +122,19 @@ func run(args []string, env *Env) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(env.Stderr, "isolda:", ee.err)
+			printError(env.Stderr, ee.err)
 		}
 		return ee.code
 	}
 	// cobra's own errors are usage errors (unknown flag, wrong arguments).
-	fmt.Fprintln(env.Stderr, "isolda:", err)
+	printError(env.Stderr, err)
 	return exitBadInput
+}
+
+// printError writes "isolda: message" once: messages of the isolda package
+// already start with "isolda: ".
+func printError(w io.Writer, err error) {
+	fmt.Fprintln(w, "isolda:", strings.TrimPrefix(err.Error(), "isolda: "))
 }
 
 func main() {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,11 +13,17 @@ import (
 	"github.com/isolda/isolda/rdf/rdfio"
 )
 
-// runCLI runs isolda with the given arguments and standard input.
+// runCLI runs isolda with the given arguments and standard input; an
+// empty stdin is no standard input at all (as a terminal), so the commands
+// that read a graph read the embedded demo graph.
 func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	var in io.Reader
+	if stdin != "" {
+		in = strings.NewReader(stdin)
+	}
 	var out, errb bytes.Buffer
-	code = run(args, &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb})
+	code = run(args, &Env{Stdin: in, Stdout: &out, Stderr: &errb})
 	return code, out.String(), errb.String()
 }
 

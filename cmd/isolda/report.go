@@ -3,12 +3,14 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/isolda/isolda/bench"
+	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/report"
 	"github.com/spf13/cobra"
 )
@@ -20,14 +22,27 @@ func newReportCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report RUNDIR",
 		Short: "Statistics, pre-registered criteria and an HTML report of an eval run",
-		Long: "Reads an `isolda eval run` folder and prints accuracy per arm × model × family × graph with " +
-			"Wilson 95% intervals, paired comparisons (discordant counts, exact and mid-p McNemar, paired " +
-			"bootstrap and BCa intervals), token summaries, run-to-run spread and Pareto fronts as Markdown. " +
-			"--criteria evaluates a pre-registered criteria file (PASS/FAIL with the figures); --bench adds " +
-			"round-trip results of an `isolda bench --json` file; --out writes report.md, report.json, " +
-			"report.html (self-contained, inline SVG, no JavaScript) and one CSV per table.",
+		Long: "Reads the folder of an isolda eval run and prints its arms (with the round trips of their contexts), " +
+			"accuracy per arm × model × family (and task) × graph with Wilson 95% intervals and, where the scorer " +
+			"gives partial credit, mean F1, precision, recall, exact match and parse success; paired comparisons " +
+			"(discordant counts, exact and mid-p McNemar, paired bootstrap and BCa intervals, also on partial credit), " +
+			"token summaries, run-to-run spread and Pareto fronts as Markdown. " +
+			"--criteria evaluates a pre-registered criteria file (PASS/FAIL with the figures), with the round trips " +
+			"the run recorded when it was prepared; --bench adds those of an isolda bench --json file; --out writes report.md, report.json, " +
+			"report.html (self-contained: inline SVG, no JavaScript; with the run's metadata and every answer, " +
+			"filterable by arm, model, family and outcome) and one CSV per table. On the folder of an " +
+			"isolda select run it prints the policy comparison instead.\n\n" +
+			"Exit status with --criteria: 0 when every criterion is PASS, 1 when one is FAIL or NOT EVALUATED " +
+			"(the run lacks what it needs, such as an arm or model it names: a pre-registered criterion that " +
+			"could not be checked is not confirmed).",
+		Example: "  isolda report run\n" +
+			"  isolda report run --criteria report/examples/paper-4.4-confirmatory.yaml --out run/report\n" +
+			"  isolda report sel --out sel/report",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkRunDir(args[0]); err != nil {
+				return err
+			}
 			if report.IsSelectRun(args[0]) {
 				return selectReport(env, args[0], seed, resamples, out)
 			}
@@ -42,15 +57,20 @@ func newReportCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
+			man, err := report.ReadManifest(args[0])
+			if err != nil {
+				return badInput(err)
+			}
+			rep.Arms = report.ArmRows(man)
 			var results []report.Result
 			if criteria != "" {
-				in := report.Input{Observations: obs}
+				in := report.Input{Observations: obs, RoundTrips: report.RoundTripsFromManifest(man)}
 				if benchFile != "" {
 					b, err := readBenchReport(benchFile)
 					if err != nil {
 						return badInput(err)
 					}
-					in.RoundTrips = report.RoundTripsFromBench(b)
+					in.RoundTrips = append(in.RoundTrips, report.RoundTripsFromBench(b)...)
 				}
 				f, err := os.Open(criteria)
 				if err != nil {
@@ -79,21 +99,65 @@ func newReportCmd(env *Env) *cobra.Command {
 				return err
 			}
 			if out != "" {
-				if err := writeReportDir(out, rep, results); err != nil {
+				run, err := report.ReadRun(args[0])
+				if err != nil {
+					return badInput(err)
+				}
+				if err := report.WriteDir(out, report.Page{Title: "isolda report", Report: rep, Results: results, Run: run}); err != nil {
 					return err
 				}
 				fmt.Fprintf(env.Stderr, "wrote %s\n", out)
 			}
-			return nil
+			return criteriaOutcome(env, results)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&criteria, "criteria", "", "pre-registered criteria file (YAML or JSON; see report/examples)")
-	fl.StringVar(&benchFile, "bench", "", "an `isolda bench --json` result, for round-trip criteria")
+	fl.StringVar(&criteria, "criteria", "", "pre-registered criteria file (YAML or JSON; see report/examples); exit 1 unless every criterion passes")
+	fl.StringVar(&benchFile, "bench", "", "the JSON file of isolda bench --json, for round-trip criteria")
 	fl.StringVar(&out, "out", "", "folder for report.md, report.json, report.html and CSV tables")
 	fl.Uint64Var(&seed, "seed", 1101, "seed of the bootstrap resampling")
 	fl.IntVar(&resamples, "resamples", 10000, "bootstrap resamples")
 	return cmd
+}
+
+// checkRunDir says what is wrong with a RUNDIR argument that is not the
+// folder of an eval or select run.
+func checkRunDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usageError("report: the run folder %s does not exist (give the --out folder of isolda eval run or isolda select run)", dir)
+	case err != nil:
+		return badInput(err)
+	case !st.IsDir():
+		return usageError("report: %s is not a folder (give the --out folder of isolda eval run or isolda select run)", dir)
+	}
+	if report.IsSelectRun(dir) {
+		return nil
+	}
+	for _, name := range []string{eval.QuestionsFile, eval.AnswersFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); errors.Is(err, fs.ErrNotExist) {
+			return usageError("report: %s is not a run folder: it has no %s (give the --out folder of isolda eval run or isolda select run)", dir, name)
+		}
+	}
+	return nil
+}
+
+// criteriaOutcome prints the criteria tally on stderr and returns the exit
+// status: a check failure when a criterion is FAIL or NOT EVALUATED.
+func criteriaOutcome(env *Env, results []report.Result) error {
+	if results == nil {
+		return nil
+	}
+	n := map[report.Outcome]int{}
+	for _, r := range results {
+		n[r.Outcome]++
+	}
+	fmt.Fprintf(env.Stderr, "criteria: %d PASS, %d FAIL, %d NOT EVALUATED\n", n[report.Pass], n[report.Fail], n[report.NotEvaluated])
+	if n[report.Fail]+n[report.NotEvaluated] > 0 {
+		return checkFailed()
+	}
+	return nil
 }
 
 func readBenchReport(path string) (*bench.Report, error) {
@@ -106,42 +170,4 @@ func readBenchReport(path string) (*bench.Report, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &b, nil
-}
-
-// writeReportDir writes every output of a report into dir.
-func writeReportDir(dir string, rep *report.Report, results []report.Result) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	write := func(name string, fn func(io.Writer) error) error {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriter(f)
-		if err := fn(bw); err != nil {
-			f.Close()
-			return err
-		}
-		if err := bw.Flush(); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}
-	if err := write("report.md", rep.WriteMarkdown); err != nil {
-		return err
-	}
-	if err := write("report.json", rep.WriteJSON); err != nil {
-		return err
-	}
-	if err := write("report.html", func(w io.Writer) error { return rep.WriteHTML(w, "isolda report", results) }); err != nil {
-		return err
-	}
-	for _, t := range rep.Tables() {
-		if err := write(t.Name+".csv", t.WriteCSV); err != nil {
-			return err
-		}
-	}
-	return nil
 }

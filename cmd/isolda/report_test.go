@@ -49,8 +49,9 @@ func TestReportOfAnEvalRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "report")
+	// B fails: exit 1 (a check failed), with the tally on stderr.
 	code, stdout, errs := runCLI(t, "", "report", runDir, "--criteria", crit, "--out", out, "--resamples", "200")
-	if code != 0 {
+	if code != exitCheckFail || !strings.Contains(errs, "criteria: 1 PASS, 1 FAIL, 0 NOT EVALUATED") {
 		t.Fatalf("report: exit %d: %s", code, errs)
 	}
 	// 3 trials × 1 question: I is right 3/3, ttl 0/3; the paired comparison
@@ -83,6 +84,38 @@ func TestReportOfAnEvalRun(t *testing.T) {
 	for _, f := range []string{"report.md", "report.json", "accuracy.csv"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	// Exit 0 when every criterion passes; 1 when one cannot be evaluated
+	// (an arm the run does not have).
+	for _, c := range []struct {
+		criteria string
+		code     int
+		tally    string
+	}{
+		{"  - {id: A, kind: better, arm: I, than: [ttl], alpha: 0.5}\n", exitOK, "criteria: 1 PASS, 0 FAIL, 0 NOT EVALUATED"},
+		{"  - {id: A, kind: better, arm: I, than: [nosuch], alpha: 0.5}\n", exitCheckFail, "criteria: 0 PASS, 0 FAIL, 1 NOT EVALUATED"},
+	} {
+		if err := os.WriteFile(crit, []byte("criteria:\n"+c.criteria), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := runCLI(t, "", "report", runDir, "--criteria", crit, "--resamples", "200")
+		if code != c.code || !strings.Contains(errs, c.tally) {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", c.criteria, code, errs, c.code, c.tally)
+		}
+	}
+}
+
+// TestReportNotARunFolder checks the messages for a RUNDIR that is not one.
+func TestReportNotARunFolder(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ dir, want string }{
+		{filepath.Join(dir, "nosuchdir"), "does not exist"},
+		{dir, "is not a run folder: it has no questions.jsonl"},
+	} {
+		code, _, errs := runCLI(t, "", "report", c.dir)
+		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Contains(errs, "open ") {
+			t.Errorf("report %s: exit %d, %q; want %q", c.dir, code, errs, c.want)
 		}
 	}
 }

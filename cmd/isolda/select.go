@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +14,10 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/adaptive"
+	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/report"
+	"github.com/isolda/isolda/task/graphqa"
 	"github.com/isolda/isolda/token"
 	"github.com/spf13/cobra"
 )
@@ -37,9 +38,28 @@ func newSelectCmd(env *Env) *cobra.Command {
 			"global fixed-best, the task-wise router, MV-5 majority voting and the post-hoc oracle, logging " +
 			"every call to RUN/" + adaptive.LogFile + " and the outcomes to RUN/" + adaptive.ResultFile + "; " +
 			"running it again reuses the answered calls. `isolda select compare RUN` (or `isolda report RUN`) " +
-			"prints the policy comparison with paired BCa intervals and mid-p McNemar against fixed-best.",
+			"prints the policy comparison with paired BCa intervals and mid-p McNemar against fixed-best.\n\n" +
+			"isolda select --dry-run is isolda select calibrate --dry-run: the calls and input tokens of a " +
+			"calibration, calling nothing.",
+		Example: "  isolda select --dry-run\n" +
+			"  isolda select calibrate --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B --tokenizer qwen3 --out cal\n" +
+			"  isolda select run --priors cal --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B --out sel\n" +
+			"  isolda select compare sel",
 	}
-	cmd.AddCommand(newSelectCalibrateCmd(env), newSelectRunCmd(env), newSelectCompareCmd(env))
+	var dry bool
+	cmd.Flags().BoolVar(&dry, "dry-run", false, "print the calls and input tokens of a calibration with the default flags, call nothing (isolda select calibrate --dry-run)")
+	cal := newSelectCalibrateCmd(env)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if !dry {
+			return cmd.Help()
+		}
+		if err := cal.Flags().Set("dry-run", "true"); err != nil {
+			return err
+		}
+		return cal.RunE(cal, nil)
+	}
+	cmd.Args = unknownSubcommand
+	cmd.AddCommand(cal, newSelectRunCmd(env), newSelectCompareCmd(env))
 	return cmd
 }
 
@@ -107,15 +127,7 @@ func (f *selectModelFlags) modelOf() (*adaptive.Model, error) {
 
 // selectWriteFile writes data to path through a temporary file.
 func selectWriteFile(path string, write func(io.Writer) error) error {
-	var b bytes.Buffer
-	if err := write(&b); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, 0o644, write)
 }
 
 // selectCallFailure turns a run error into the command's error.
@@ -130,6 +142,67 @@ func selectCallFailure(env *Env, err error) error {
 		return checkFailed()
 	}
 	return badInput(err)
+}
+
+// reportReplyProblems counts, in the call log of dir, the replies the
+// model gave but that did not parse: selector replies that broke the
+// four-step chain, and answers without a FINAL: line; it prints the count
+// and the first of each on stderr (a model that ignores the prompt format
+// makes every policy look wrong, silently otherwise).
+func reportReplyProblems(env *Env, dir string) {
+	f, err := os.Open(filepath.Join(dir, adaptive.LogFile))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	last := map[string]*adaptive.CallRecord{}
+	var keys []string
+	_ = adaptive.ReadLog(f, func(r *adaptive.CallRecord) error {
+		if r.Status != adaptive.StatusOK {
+			return nil
+		}
+		if last[r.Key] == nil {
+			keys = append(keys, r.Key)
+		}
+		last[r.Key] = r
+		return nil
+	})
+	type tally struct {
+		bad, total int
+		first      string
+	}
+	var sel, ans tally
+	for _, k := range keys {
+		r := last[k]
+		t, why := &ans, ""
+		if r.Kind == adaptive.KindSelector {
+			t, why = &sel, r.ParseError
+		} else if r.Rule == graphqa.RuleFinalMissing {
+			why = "no FINAL: line"
+		}
+		t.total++
+		if why == "" {
+			continue
+		}
+		if t.bad++; t.first == "" {
+			t.first = fmt.Sprintf("question %s, format %s: %s; reply %q", r.QuestionID, r.Format, why, clip(r.Response, 120))
+		}
+	}
+	if sel.bad > 0 {
+		fmt.Fprintf(env.Stderr, "isolda: %d of %d selector replies did not parse (the selector then falls back to the highest prior); first: %s\n",
+			sel.bad, sel.total, sel.first)
+	}
+	if ans.bad > 0 {
+		fmt.Fprintf(env.Stderr, "isolda: %d of %d answers have no FINAL: line (scored wrong); first: %s\n", ans.bad, ans.total, ans.first)
+	}
+}
+
+// clip shortens s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 // errSelectInterrupted marks a run stopped by a signal.
@@ -159,7 +232,14 @@ func newSelectCalibrateCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "calibrate --out DIR",
 		Short: "Answer the calibration split in every candidate format and write the priors (DIR/priors.json)",
-		Args:  cobra.NoArgs,
+		Long: "Answers every question of the calibration split of GraphQA-Hardened in every candidate format " +
+			"(or, with --from-eval, takes the answers of an isolda eval run), writes the per-task × per-format " +
+			"priors to DIR/priors.json and prints the cross-task ranking. A calibration in which no format " +
+			"answered any question right writes nothing and exits 1: its ranking would be arbitrary.",
+		Example: "  isolda select calibrate --dry-run\n" +
+			"  isolda select calibrate --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B --tokenizer qwen3 --out cal\n" +
+			"  isolda select calibrate --from-eval run --eval-model qwen3-8b --out cal",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if fromEval != "" {
 				if out == "" {
@@ -169,11 +249,12 @@ func newSelectCalibrateCmd(env *Env) *cobra.Command {
 				if err != nil {
 					return badInput(err)
 				}
-				return selectWritePriors(env, out, cal)
+				return selectWritePriors(env, out, cal, "")
 			}
 			if graphs < 1 || graphs > 1000 {
 				return badInput(fmt.Errorf("--graphs %d outside 1..1000", graphs))
 			}
+			formatList = canonicalNames(formatList)
 			for _, f := range formatList {
 				if _, err := adaptive.Render(f, nil); err != nil {
 					return badInput(fmt.Errorf("format %s: %w", f, err))
@@ -207,19 +288,20 @@ func newSelectCalibrateCmd(env *Env) *cobra.Command {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			cal, err := adaptive.Calibrate(ctx, &adaptive.Config{Model: m, Dir: out}, split, formatList)
+			reportReplyProblems(env, out)
 			if err != nil {
 				if ctx.Err() != nil {
 					err = errors.Join(errSelectInterrupted, err)
 				}
 				return selectCallFailure(env, err)
 			}
-			return selectWritePriors(env, out, cal)
+			return selectWritePriors(env, out, cal, filepath.Join(out, adaptive.LogFile))
 		},
 	}
 	mf.add(cmd)
 	fl := cmd.Flags()
 	fl.StringVarP(&out, "out", "o", "", "calibration folder (call log and priors.json; an existing log there is reused)")
-	fl.StringVar(&fromEval, "from-eval", "", "take the priors from an `isolda eval run` folder instead of calling a model")
+	fl.StringVar(&fromEval, "from-eval", "", "take the priors from the folder of an isolda eval run instead of calling a model")
 	fl.StringVar(&evalModel, "eval-model", "", "with --from-eval: the model whose answers to use (needed when the run has several)")
 	fl.StringSliceVar(&formatList, "formats", adaptive.StudyFormats(), "candidate formats (registry names of labelled-graph formats)")
 	fl.IntVar(&graphs, "graphs", adaptive.DefaultGraphs, "graphs of the split (7 Hardened questions each)")
@@ -228,7 +310,24 @@ func newSelectCalibrateCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-func selectWritePriors(env *Env, out string, cal *adaptive.Calibration) error {
+// selectWritePriors writes DIR/priors.json and prints the ranking, unless
+// no format answered any question right (then the ranking would be the
+// arbitrary order of ties: it says so and fails, naming the log to look at).
+func selectWritePriors(env *Env, out string, cal *adaptive.Calibration, log string) error {
+	right, n := 0, 0
+	for _, r := range cal.Ranking {
+		right += r.Correct
+		n += r.N
+	}
+	if right == 0 {
+		where := "the answers of the eval run"
+		if log != "" {
+			where = log
+		}
+		fmt.Fprintf(env.Stdout, "no format answered any of its %d calibration answers right: no ranking and no priors written "+
+			"(check the model's replies in %s)\n", n, where)
+		return checkFailed()
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return badInput(err)
 	}
@@ -269,7 +368,13 @@ func newSelectRunCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run --priors FILE --out DIR",
 		Short: "Run the selector, fixed-best, the router, MV-5 and the oracle on the test split",
-		Args:  cobra.NoArgs,
+		Long: "Runs, on the test split (disjoint from the calibration split), the selector and the baselines, " +
+			"logging every call to DIR/" + adaptive.LogFile + " and the outcomes to DIR/" + adaptive.ResultFile +
+			", and prints the policy comparison. Selector replies that do not follow the four-step chain and " +
+			"answers without a FINAL: line are counted on standard error, with the first of each.",
+		Example: "  isolda select run --priors cal --dry-run\n" +
+			"  isolda select run --priors cal/priors.json --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B --out sel",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if priors == "" {
 				return badInput(errors.New("--priors FILE (from `isolda select calibrate`) is required"))
@@ -318,6 +423,7 @@ func newSelectRunCmd(env *Env) *cobra.Command {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			res, err := adaptive.Run(ctx, &adaptive.Config{Model: m, Dir: out}, cal, split, opt)
+			reportReplyProblems(env, out)
 			if err != nil {
 				if ctx.Err() != nil {
 					err = errors.Join(errSelectInterrupted, err)
@@ -345,7 +451,7 @@ func newSelectRunCmd(env *Env) *cobra.Command {
 	mf.add(cmd)
 	fl := cmd.Flags()
 	fl.StringVarP(&out, "out", "o", "", "run folder (call log, priors.json, "+adaptive.ResultFile+"; an existing log there is reused)")
-	fl.StringVar(&priors, "priors", "", "priors file (or calibration folder) written by `isolda select calibrate`")
+	fl.StringVar(&priors, "priors", "", "priors file (or calibration folder) written by isolda select calibrate")
 	fl.StringVar(&fixed, "fixed-best", "", "global fixed-best format (default: first of the calibration's cross-task ranking)")
 	fl.BoolVar(&fixedOnTest, "fixed-best-on-test", false, "answer the test split in every calibrated format and take the best there as fixed-best (the study's post-hoc baseline)")
 	fl.IntVar(&graphs, "graphs", adaptive.DefaultGraphs, "graphs of the test split (7 Hardened questions each)")
@@ -385,7 +491,9 @@ func newSelectCompareCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare RUNDIR",
 		Short: "Print the policy comparison of a select run (text, markdown, html or json)",
-		Args:  cobra.ExactArgs(1),
+		Example: "  isolda select compare sel\n" +
+			"  isolda select compare sel -t html > sel.html",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := report.FromSelectRun(args[0])
 			if err != nil {
@@ -406,7 +514,7 @@ func newSelectCompareCmd(env *Env) *cobra.Command {
 			case "json":
 				err = pr.WriteJSON(w)
 			default:
-				return badInput(fmt.Errorf("--format %q: want text, markdown, html or json", format))
+				return usageError("--to %q: want text, markdown, html or json", format)
 			}
 			if err != nil {
 				return err
@@ -416,7 +524,11 @@ func newSelectCompareCmd(env *Env) *cobra.Command {
 	}
 	cmd.Flags().Uint64Var(&seed, "seed", 1101, "seed of the bootstrap resampling")
 	cmd.Flags().IntVar(&resamples, "resamples", 10000, "bootstrap resamples")
-	cmd.Flags().StringVar(&format, "format", "text", "text, markdown, html or json")
+	cmd.Flags().StringVarP(&format, "to", "t", "text", "output format: text, markdown, html or json")
+	cmd.Flags().StringVar(&format, "format", "text", "output format")
+	if err := cmd.Flags().MarkDeprecated("format", "use --to (-t), the output format flag of every command"); err != nil {
+		panic(err) // the flag is registered just above
+	}
 	return cmd
 }
 

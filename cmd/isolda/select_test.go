@@ -10,7 +10,7 @@ import (
 
 	"github.com/isolda/isolda/adaptive"
 	"github.com/isolda/isolda/llm/llmtest"
-	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
 )
 
 // runSelectCLI runs `isolda ARGS` with empty standard input.
@@ -28,7 +28,7 @@ func TestSelectDryRun(t *testing.T) {
 	// of every task, so the ranking is the reverse of the study's order.
 	var obs []adaptive.Observation
 	for i, f := range adaptive.StudyFormats() {
-		for _, tk := range task.HardenedTasks() {
+		for _, tk := range graphqa.HardenedTasks() {
 			for k := 0; k < 15; k++ {
 				obs = append(obs, adaptive.Observation{Task: tk, Format: f, QuestionID: fmt.Sprint(k), Correct: k < i})
 			}
@@ -137,7 +137,7 @@ func TestSelectCalibrateRunCompare(t *testing.T) {
 	if code, _, errs := runSelectCLI(t, append([]string{"select", "run", "--priors", calDir, "--out", runDir}, model...)...); code != exitOK || len(srv.Requests()) != before {
 		t.Fatalf("rerun: %d %q, %d new calls", code, errs, len(srv.Requests())-before)
 	}
-	code, out, _ = runSelectCLI(t, "select", "compare", runDir, "--format", "markdown")
+	code, out, _ = runSelectCLI(t, "select", "compare", runDir, "-t", "markdown")
 	if code != exitOK || !strings.Contains(out, "| selector | ") || !strings.Contains(out, "## Selector choices per format") {
 		t.Fatalf("compare: %d %q", code, out)
 	}
@@ -156,5 +156,65 @@ func TestSelectCalibrateRunCompare(t *testing.T) {
 	code, out, _ = runSelectCLI(t, append([]string{"select", "run", "--priors", calDir, "--out", filepath.Join(dir, "run2"), "--retries", "0"}, model...)...)
 	if code != exitCheckFail || !strings.Contains(out, "run the same command again") {
 		t.Fatalf("failing server: %d %q", code, out)
+	}
+}
+
+// TestSelectRepliesThatDoNotParse checks that a model ignoring the prompt
+// formats is reported: a calibration where no answer is right writes no
+// priors and exits 1; a run whose selector replies do not parse says how
+// many, with the first.
+func TestSelectRepliesThatDoNotParse(t *testing.T) {
+	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
+		if r.Messages[0].Content == adaptive.SelectorSystemPrompt {
+			return llmtest.Reply{Text: "I think this rendering is fine."}
+		}
+		return llmtest.Reply{Text: "no idea"}
+	})
+	defer srv.Close()
+	dir := t.TempDir()
+	calDir := filepath.Join(dir, "cal")
+	model := []string{"--base-url", srv.URL, "--model", "m", "--graphs", "1"}
+	fl := "adjacency,edge_list,structured,study_turtle,shacl_lite,nl_summary"
+	code, out, errs := runSelectCLI(t, append([]string{"select", "calibrate", "--out", calDir, "--formats", fl}, model...)...)
+	if code != exitCheckFail || !strings.Contains(out, "no format answered any of its 42 calibration answers right: no ranking") ||
+		strings.Contains(out, "RANK") || !strings.Contains(errs, "42 of 42 answers have no FINAL: line") {
+		t.Fatalf("calibrate: %d %q %q", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(calDir, adaptive.PriorsFile)); err == nil {
+		t.Error("priors written from a calibration without a right answer")
+	}
+	// Priors where every format is right on some answers, then a run whose
+	// selector replies all fail to parse.
+	var obs []adaptive.Observation
+	for i, f := range adaptive.StudyFormats() {
+		for _, tk := range graphqa.HardenedTasks() {
+			for k := 0; k < 15; k++ {
+				obs = append(obs, adaptive.Observation{Task: tk, Format: f, QuestionID: fmt.Sprint(k), Correct: k <= i})
+			}
+		}
+	}
+	cal, err := adaptive.FromObservations(obs, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := cal.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	priors := filepath.Join(dir, adaptive.PriorsFile)
+	if err := os.WriteFile(priors, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runSelectCLI(t, append([]string{"select", "run", "--priors", priors, "--out", filepath.Join(dir, "run")}, model...)...)
+	if code != exitOK || !strings.Contains(errs, "35 of 35 selector replies did not parse") ||
+		!strings.Contains(errs, `reply "I think this rendering is fine."`) {
+		t.Errorf("run: %d %q", code, errs)
+	}
+}
+
+func TestSelectParentDryRun(t *testing.T) {
+	code, out, errs := runSelectCLI(t, "select", "--dry-run")
+	if code != exitOK || !strings.Contains(out, "answer calls: 1575") {
+		t.Errorf("select --dry-run: %d %q %q", code, out, errs)
 	}
 }

@@ -14,8 +14,12 @@ func newStatsCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stats [FILE|-]",
 		Short: "Count quads, graphs, subjects, types, blank nodes, languages and datatypes",
-		Long: "Reads an RDF document (the embedded demo graph when no file is given) and prints its " +
-			"statistics. The first line is the number of quads, for scripts.",
+		Long: "Reads an RDF document (FILE, standard input when piped or given -, else the embedded demo graph) " +
+			"and prints its statistics. The first line is the number of quads, for scripts. --count only streams " +
+			"the input and counts its statements, for files too large to hold in memory.",
+		Example: "  isolda stats examples/wikidata-L691820-lexeme.ttl\n" +
+			"  cat examples/demo.ttl | isolda stats | head -1\n" +
+			"  isolda stats --count -f nt big.nt.gz",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if count {

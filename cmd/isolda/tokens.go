@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/isolda/isolda/token"
@@ -24,19 +26,23 @@ func newTokensCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tokens [FILE|-]",
 		Short: "Count the tokens of a text with real tokenizers (o200k_base, cl100k_base, Qwen3, Llama 3, Gemma 3, any tokenizer.json)",
-		Long: "Reads a text file (standard input when FILE is - or missing) and prints its token count as the " +
-			"first line. --ids prints the token ids on the second line, space-separated. --all prints a table " +
-			"of every available tokenizer instead: the embedded o200k_base and cl100k_base, and each folder of " +
-			"the models directory ($ISOLDA_TOKENIZERS or --models-dir) that holds a tokenizer.json. " +
-			"--tokenizer also takes a path to a tokenizer.json or a Hugging Face model id found in the " +
-			"Hugging Face cache ($HF_HOME). Special tokens (such as Gemma's <bos>) are not counted unless " +
-			"--special is given.",
+		Long: "Reads a text (FILE, or standard input for - or no FILE) and prints its token count as the first " +
+			"line. --ids prints the token ids on the second line, space-separated. --all prints a table of " +
+			"every available tokenizer instead: the embedded o200k_base and cl100k_base, and each folder of " +
+			"the models directory ($ISOLDA_TOKENIZERS or --models-dir) that holds a tokenizer.json (the " +
+			"tokenizer.json files of Qwen3, Llama 3 and Gemma 3 are not shipped: their licences). --tokenizer " +
+			"also takes a path to a tokenizer.json or a Hugging Face model id found in the Hugging Face cache " +
+			"($HF_HOME). Special tokens (such as Gemma's <bos>) are not counted unless --special is given.",
+		Example: "  isolda encode examples/demo.ttl | isolda tokens\n" +
+			"  isolda tokens --tokenizer cl100k_base --ids README.md\n" +
+			"  isolda tokens --all --models-dir ../shared/tokenizers/models examples/demo.ttl",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if all && (ids || file != "" || cmd.Flags().Changed("tokenizer")) {
+			noteLegacyTokenizer(env, cmd)
+			if all && (ids || file != "" || cmd.Flags().Changed("tokenizer") || cmd.Flags().Changed(legacyTokenizerFlag)) {
 				return badInput(fmt.Errorf("--all cannot be combined with --ids, --tokenizer or --tokenizer-file"))
 			}
-			in, closeIn, err := openText(env, argOrEmpty(args))
+			in, _, closeIn, err := openDocument(env, "tokens", argOrEmpty(args))
 			if err != nil {
 				return err
 			}
@@ -47,6 +53,7 @@ func newTokensCmd(env *Env) *cobra.Command {
 				if err != nil {
 					return badInput(err)
 				}
+				noteMissingTokenizers(env, reg, modelsDir)
 				return writeAllCounts(env, reg, string(text))
 			}
 			var tok token.Tokenizer
@@ -90,25 +97,42 @@ func newTokensCmd(env *Env) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&name, "tokenizer", "t", token.O200KBase, "tokenizer: o200k_base, cl100k_base, a short name in the models directory (qwen3, llama3, gemma3), a tokenizer.json path or a Hugging Face model id")
+	fl.StringVar(&name, "tokenizer", token.O200KBase, "tokenizer: o200k_base, cl100k_base, a short name in the models directory (qwen3, llama3, gemma3), a tokenizer.json path or a Hugging Face model id")
 	fl.StringVar(&file, "tokenizer-file", "", "load this tokenizer.json (overrides --tokenizer)")
 	fl.StringVar(&modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
 	fl.BoolVar(&all, "all", false, "print a table of the count for every available tokenizer")
 	fl.BoolVar(&ids, "ids", false, "also print the token ids (second line, space-separated)")
+	fl.StringVarP(&name, legacyTokenizerFlag, "t", token.O200KBase, "deprecated: --tokenizer")
+	hideLegacy(cmd)
 	fl.BoolVar(&special, "special", false, "count special tokens: those the tokenizer adds (Gemma's <bos>), and special-token literals such as <|endoftext|> for the OpenAI encodings")
 	return cmd
 }
 
-// openText opens a file, or standard input for "-" or "".
-func openText(env *Env, name string) (io.Reader, func(), error) {
-	if name == "" || name == "-" {
-		return env.Stdin, func() {}, nil
+// studyTokenizers are the short names of the tokenizers of the studies'
+// models whose tokenizer.json files are not shipped.
+func studyTokenizers() []string { return []string{"qwen3", "llama3", "gemma3"} }
+
+// noteMissingTokenizers says on stderr which of the studies' tokenizers
+// tokens --all leaves out, and why.
+func noteMissingTokenizers(env *Env, reg *token.Registry, modelsDir string) {
+	avail := reg.Available()
+	var missing []string
+	for _, n := range studyTokenizers() {
+		if !slices.Contains(avail, n) {
+			missing = append(missing, n)
+		}
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, nil, badInput(err)
+	if len(missing) == 0 {
+		return
 	}
-	return f, func() { f.Close() }, nil
+	if modelsDir == "" {
+		modelsDir = os.Getenv("ISOLDA_TOKENIZERS")
+	}
+	why := "no models folder: give --models-dir DIR or set $ISOLDA_TOKENIZERS (one sub-folder per tokenizer, each with its tokenizer.json; the files are not shipped)"
+	if modelsDir != "" {
+		why = fmt.Sprintf("no NAME/tokenizer.json for them in the models folder %s", modelsDir)
+	}
+	fmt.Fprintf(env.Stderr, "isolda: tokens --all: left out %s: %s\n", strings.Join(missing, ", "), why)
 }
 
 // writeAllCounts prints "tokenizer tokens" for every available tokenizer;

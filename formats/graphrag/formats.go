@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/isolda/isolda/internal/py"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -134,40 +135,12 @@ func (w *writer) flush() error {
 	return w.w.Flush()
 }
 
-const hexDigits = "0123456789abcdef"
-
-// jsonString writes s as Python's json.dumps(s, ensure_ascii=False) does.
+// jsonString writes s as Python's json.dumps(s, ensure_ascii=False) does
+// (checkUTF8 has rejected invalid UTF-8).
 func (w *writer) jsonString(s string) {
-	w.str(`"`)
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		w.str(s[start:i])
-		switch c {
-		case '"':
-			w.str(`\"`)
-		case '\\':
-			w.str(`\\`)
-		case '\n':
-			w.str(`\n`)
-		case '\r':
-			w.str(`\r`)
-		case '\t':
-			w.str(`\t`)
-		case '\b':
-			w.str(`\b`)
-		case '\f':
-			w.str(`\f`)
-		default:
-			w.str(`\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&15]))
-		}
-		start = i + 1
+	if w.err == nil {
+		w.err = py.WriteJSONString(w.w, s, false)
 	}
-	w.str(s[start:])
-	w.str(`"`)
 }
 
 // EncodePrettyJSON writes the reference program's pretty_json:

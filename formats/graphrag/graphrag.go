@@ -2,7 +2,7 @@
 // (../shared/spec/002_20b823f74d856c24.txt): its synthetic service-dependency
 // graph, bit for bit the same as its reference program for the same
 // parameters (the generator draws with Python's random.Random through
-// internal/pyrand); its three gold traversal queries; its five lossless
+// internal/py); its three gold traversal queries; its five lossless
 // formats pretty_json, compact_json, jsonl, csv and typed_edges, each with an
 // encoder producing exactly the reference program's text and a strict decoder
 // that reports malformed input as *rdf.ParseError with line and column; the
@@ -15,7 +15,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/isolda/isolda/internal/pyrand"
+	"github.com/isolda/isolda/internal/py"
 )
 
 // Node is a node record: an identifier and a type.
@@ -98,7 +98,7 @@ func Generate(services, noiseEdges int, seed int64) (Graph, error) {
 	if services > maxServices || noiseEdges > maxServices {
 		return Graph{}, fmt.Errorf("graphrag: services and noise edges are limited to %d", maxServices)
 	}
-	rng := pyrand.New(seed)
+	rng := py.NewRand(seed)
 	nodes := []Node{
 		{"db-identity", Database},
 		{"team-core", Team},

@@ -79,7 +79,7 @@ const (
 // Sources named by Info.Source.
 const (
 	SourceTLAG  = "Talk like a Graph (Fatemi, Halcrow, Perozzi, ICLR 2024), graphqa/graph_text_encoder.py"
-	SourceStudy = "Graph Serializations for Reasoning LLMs (spec 001), appendix H.2"
+	SourceStudy = "Graph Serializations for Reasoning LLMs, appendix H.2"
 	SourceTOON  = "TOON spec 4.0 (formats/toon)"
 )
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/graph"
+	"github.com/isolda/isolda/internal/py"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -411,7 +412,7 @@ func encStudyFriendship(w *bufio.Writer, g *graph.Graph, _ Options) error {
 	w.WriteString("G describes a friendship graph among nodes ")
 	if len(ids) > 0 {
 		ns, _ := nodeString(ids, len(ids))
-		w.WriteString(pyStrip(ns))
+		w.WriteString(py.Strip(ns))
 	}
 	w.WriteString(".\n")
 	if len(g.Edges) > 0 {

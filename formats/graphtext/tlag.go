@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/graph"
+	"github.com/isolda/isolda/internal/py"
 )
 
 // TLAGNames returns the node-name list a tlag_* encoder uses (encoder is
@@ -163,7 +164,7 @@ func tlagAdjacencyWith(list string) func(w *bufio.Writer, g *graph.Graph, opts O
 		for _, e := range es {
 			fmt.Fprintf(&sb, "(%s, %s) ", names[e[0]], names[e[1]])
 		}
-		w.WriteString(pyStrip(sb.String()))
+		w.WriteString(py.Strip(sb.String()))
 		w.WriteString(".\n")
 		return nil
 	}
@@ -204,7 +205,7 @@ func tlagFriendship(list string) func(w *bufio.Writer, g *graph.Graph, opts Opti
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "G describes a friendship graph among nodes %s.\n", pyStrip(ns))
+		fmt.Fprintf(w, "G describes a friendship graph among nodes %s.\n", py.Strip(ns))
 		es := x.edges()
 		if len(es) > 0 {
 			w.WriteString("We have the following edges in G:\n")
@@ -222,7 +223,7 @@ func tlagSocial(list string) func(w *bufio.Writer, g *graph.Graph, opts Options)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "G describes a social network graph among nodes %s.\n", pyStrip(ns))
+		fmt.Fprintf(w, "G describes a social network graph among nodes %s.\n", py.Strip(ns))
 		es := x.edges()
 		if len(es) > 0 {
 			w.WriteString("We have the following edges in G:\n")
@@ -240,7 +241,7 @@ func tlagCoauthorship(w *bufio.Writer, g *graph.Graph, opts Options) error {
 		return err
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "G describes a coauthorship graph among nodes %s.\n", pyStrip(ns))
+	fmt.Fprintf(&sb, "G describes a coauthorship graph among nodes %s.\n", py.Strip(ns))
 	es := x.edges()
 	if len(es) > 0 {
 		sb.WriteString("In this coauthorship graph:\n")
@@ -249,7 +250,7 @@ func tlagCoauthorship(w *bufio.Writer, g *graph.Graph, opts Options) error {
 		fmt.Fprintf(&sb, "%s and %s wrote a paper together.\n", names[e[0]], names[e[1]])
 	}
 	// output.strip() + ".\n": the last line ends in "..".
-	w.WriteString(pyStrip(sb.String()))
+	w.WriteString(py.Strip(sb.String()))
 	w.WriteString(".\n")
 	return nil
 }
@@ -259,7 +260,7 @@ func tlagExpert(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "You are a graph analyst and you have been given a graph G among nodes %s.\n", pyStrip(ns))
+	fmt.Fprintf(w, "You are a graph analyst and you have been given a graph G among nodes %s.\n", py.Strip(ns))
 	es := x.edges()
 	if len(es) > 0 {
 		w.WriteString("G has the following undirected edges:\n")
@@ -268,18 +269,4 @@ func tlagExpert(w *bufio.Writer, g *graph.Graph, opts Options) error {
 		fmt.Fprintf(w, "%s -> %s\n", names[e[0]], names[e[1]])
 	}
 	return nil
-}
-
-// pyStrip is Python's str.strip() with no argument: it removes leading and
-// trailing Unicode whitespace (str.isspace), including \x1c-\x1f.
-func pyStrip(s string) string {
-	return strings.TrimFunc(s, pyIsSpace)
-}
-
-func pyIsSpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x1f, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
 }

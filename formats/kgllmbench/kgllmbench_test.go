@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/py"
+	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -78,18 +80,25 @@ func TestURLQuote(t *testing.T) {
 		t.Fatalf("fixture has %d quotes for %d labels", len(f.Quote), len(in))
 	}
 	for i, s := range in {
-		if got := urlQuote(s); got != f.Quote[i] {
-			t.Errorf("urlQuote(%q) = %q, want %q", s, got, f.Quote[i])
+		if got := py.URLQuote(s); got != f.Quote[i] {
+			t.Errorf("py.URLQuote(%q) = %q, want %q", s, got, f.Quote[i])
 		}
 	}
 }
 
-// TestFormatExamples reproduces shared/data/kgllmbench/format_examples.txt,
-// the benchmark's output on an 8-edge Countries subgraph.
+// TestFormatExamples reproduces testdata/format_examples.txt (a copy of
+// shared/data/kgllmbench/format_examples.txt, 6 kB): the output of
+// KG-LLM-Bench's own textualizers (MIT, per its README) on an 8-edge
+// subgraph of its Countries KG (Wikidata facts, CC0).
 func TestFormatExamples(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(kgDir(t), "format_examples.txt"))
+	b, err := os.ReadFile(filepath.Join("testdata", "format_examples.txt"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if p, err := shared.Path("data", "kgllmbench", "format_examples.txt"); err == nil {
+		if orig, err := os.ReadFile(p); err == nil && !bytes.Equal(orig, b) {
+			t.Errorf("testdata/format_examples.txt differs from %s", p)
+		}
 	}
 	sections := map[string]string{}
 	var order []string
@@ -123,13 +132,15 @@ func TestFormatExamples(t *testing.T) {
 		if !strings.HasSuffix(got, "\n") && want == got+"\n" {
 			want = got
 		}
-		if same, diff := sameText(name, got, want); !same {
+		// The file was written under an unknown PYTHONHASHSEED, so its
+		// JSON-LD node order is one of many; node sets must agree.
+		if same, diff := sameText(name, got, want); !same && diff != diffNodeOrder {
 			t.Errorf("format example %s: %s", name, diff)
 			continue
 		}
 		pass++
 	}
-	msg := fmt.Sprintf("kgllmbench format_examples.txt: %d/%d sections exact", pass, len(order))
+	msg := fmt.Sprintf("kgllmbench format_examples.txt: %d/%d sections exact (JSON-LD up to node order)", pass, len(order))
 	t.Log(msg)
 	fmt.Println(msg)
 	if len(order) != 7 {

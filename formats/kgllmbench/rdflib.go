@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/isolda/isolda/internal/py"
 )
 
 // This file emulates what the benchmark's make_rdflib_graph builds and what
@@ -84,14 +86,14 @@ func makeRDFGraph(kg *KG, entityIDs, relationIDs bool) (*rdfGraph, error) {
 	g := newRDFGraph()
 	if entityIDs {
 		for _, e := range kg.Entities {
-			iri := exNS + urlQuote(e.ID)
+			iri := exNS + py.URLQuote(e.ID)
 			g.add(iri, rdfType, term{value: exCountry})
 			g.add(iri, rdfsLabel, term{value: e.Label, lit: true})
 		}
 	}
 	if relationIDs {
 		for _, r := range kg.Relations {
-			iri := exNS + urlQuote("R"+r.ID)
+			iri := exNS + py.URLQuote("R"+r.ID)
 			g.add(iri, rdfType, term{value: rdfProperty})
 			g.add(iri, rdfsLabel, term{value: r.Label, lit: true})
 		}
@@ -104,7 +106,7 @@ func makeRDFGraph(kg *KG, entityIDs, relationIDs bool) (*rdfGraph, error) {
 		if relationIDs {
 			r = "R" + t.relID
 		}
-		g.add(exNS+urlQuote(h), exNS+urlQuote(r), term{value: exNS + urlQuote(tl)})
+		g.add(exNS+py.URLQuote(h), exNS+py.URLQuote(r), term{value: exNS + py.URLQuote(tl)})
 	}
 	return g, nil
 }
@@ -454,15 +456,16 @@ type jsonLDValue struct {
 // writeJSONLD is g.serialize(format="json-ld", indent=2, context={"@context":
 // {...}}): rdflib's from_rdf with the benchmark's context, written by
 // json.dumps(indent=2, sort_keys=True, ensure_ascii=False). Nodes come in
-// the graph's subject insertion order (rdflib's order is that of a Python
-// set, hence random).
+// the order rdflib gives them with PYTHONHASHSEED=0 (pySubjectOrder), the
+// setting of the benchmark's regenerated instances; with another hash seed
+// rdflib would order them differently.
 func writeJSONLD(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 	g, err := makeRDFGraph(kg, entityIDs, relationIDs)
 	if err != nil {
 		return err
 	}
 	w.WriteString(jsonLDContext)
-	for i, s := range g.subjects {
+	for i, s := range g.pySubjectOrder() {
 		if i > 0 {
 			w.WriteByte(',')
 		}
@@ -498,7 +501,7 @@ func writeJSONLD(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 				w.WriteByte(',')
 			}
 			w.WriteString("\n      ")
-			writePyJSONString(w, k, false)
+			py.WriteJSONString(w, k, false)
 			w.WriteString(": ")
 			vals := props[k]
 			if len(vals) == 1 {
@@ -526,15 +529,33 @@ func writeJSONLD(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 	return nil
 }
 
+// pySubjectOrder returns the subjects in the order rdflib 7's JSON-LD
+// serializer visits them under CPython 3.11 with PYTHONHASHSEED=0:
+// from_graph iterates set(graph.subjects()), and subjects() walks a copy
+// of the Memory store's set of the graph's triples (a tuple's hash combines
+// its terms' hashes; a URIRef and a plain Literal hash as their str).
+func (g *rdfGraph) pySubjectOrder() []string {
+	triples := py.NewHashSet[int]() // indexes into g.triples, which are distinct
+	for i, t := range g.triples {
+		triples.Add(i, py.TupleHash(py.StrHash(t[0].value), py.StrHash(t[1].value), py.StrHash(t[2].value)))
+	}
+	subjects := py.NewHashSet[string]()
+	for _, i := range triples.Copy().Items() {
+		s := g.triples[i][0].value
+		subjects.Add(s, py.StrHash(s))
+	}
+	return subjects.Items()
+}
+
 func writeJSONLDValue(w *bufio.Writer, v jsonLDValue, level int) {
 	if !v.ref {
-		writePyJSONString(w, v.str, false)
+		py.WriteJSONString(w, v.str, false)
 		return
 	}
 	w.WriteByte('{')
 	writeNewlineIndent(w, level+1)
 	w.WriteString(`"@id": `)
-	writePyJSONString(w, v.id, false)
+	py.WriteJSONString(w, v.id, false)
 	writeNewlineIndent(w, level)
 	w.WriteByte('}')
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // FormatInfo describes one textualization.
@@ -67,7 +66,13 @@ func Description(format string) string {
 // the introduction with the format's description, the KG text and the
 // question.
 func Prompt(format, text, question string) string {
-	intro := "Your job is to answer questions using the following knowledge graph. " + Description(format) +
+	return PromptDescribed(Description(format), text, question)
+}
+
+// PromptDescribed is Prompt with a given DESCRIPTION, for textualizations
+// the benchmark does not have.
+func PromptDescribed(description, text, question string) string {
+	intro := "Your job is to answer questions using the following knowledge graph. " + description +
 		". You must rely exclusively on the information presented in the Knowledge Graph to answer questions. " +
 		"If the answer includes entities, always respond using the entity label rather than entity ID (if applicable)."
 	return intro + "\n\nKnowledge Graph:\n" + text + "\n\n" + question
@@ -80,9 +85,10 @@ func Prompt(format, text, question string) string {
 // (the benchmark raises KeyError).
 //
 // Where the benchmark's output depends on Python's hash seed, Textualize
-// writes one of the possible outputs: json_ld1/2/3 nodes come in subject
-// insertion order, nt lines in triple insertion order, and rdf_turtle1's
-// generated nsN prefixes are numbered in triple insertion order.
+// writes the output of PYTHONHASHSEED=0 for json_ld1/2/3 (the order of
+// their nodes, as the benchmark's regenerated instances have it), and one
+// of the possible outputs elsewhere: nt lines in triple insertion order,
+// rdf_turtle1's generated nsN prefixes numbered in triple insertion order.
 func Textualize(w io.Writer, kg *KG, format string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var err error
@@ -207,23 +213,4 @@ func buildStructured(kg *KG) (*structured, error) {
 		rm.tails[t.rel] = append(rm.tails[t.rel], t.tail)
 	}
 	return s, nil
-}
-
-// urlQuote is Python's urllib.parse.quote(s, safe='/'): UTF-8 bytes other
-// than ASCII letters, digits, "_.-~" and "/" become %XX (uppercase hex).
-func urlQuote(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-			c == '_' || c == '.' || c == '-' || c == '~' || c == '/' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
 }

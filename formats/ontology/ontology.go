@@ -62,7 +62,7 @@ const (
 )
 
 // Source is the Info.Source of every format here.
-const Source = "Graph Serializations for Reasoning LLMs (spec 001), appendix H.3; Text2KGBench (Mihindukulasooriya et al., ISWC 2023)"
+const Source = "Graph Serializations for Reasoning LLMs, appendix H.3; Text2KGBench (Mihindukulasooriya et al., ISWC 2023)"
 
 // Info describes a format.
 type Info struct {

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 // fixtureFile is the upstream fixture format (toon-format/spec tests/).
@@ -213,7 +213,7 @@ func runDecodeCase(t *testing.T, version string, input, expected json.RawMessage
 		if err == nil {
 			return "expected an error, got " + jsonString(got)
 		}
-		var pe *rdf.ParseError
+		var pe *rdferr.ParseError
 		if !errors.As(err, &pe) || pe.Line < 1 || pe.Column < 1 {
 			return fmt.Sprintf("error without position: %v", err)
 		}

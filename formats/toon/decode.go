@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 // DecodeOptions configure Decode. The zero value decodes spec 4.0 in strict
@@ -36,15 +36,15 @@ type DecodeOptions struct {
 	File string
 	// Limits bound the input: MaxBytes its size and MaxDepth its
 	// indentation depth and field-group nesting (zero fields take
-	// rdf.DefaultLimits).
-	Limits rdf.Limits
+	// rdferr.DefaultLimits).
+	Limits rdferr.Limits
 }
 
 // Decode reads one TOON document from r. Numbers decode to json.Number in
 // canonical form (lossless; an exponent of more than 15 digits makes the
 // token a string), objects to *Object, arrays to []any. Errors in the input
-// are *rdf.ParseError values with line and column; a broken limit wraps
-// rdf.ErrLimit.
+// are *rdferr.ParseError values with line and column; a broken limit wraps
+// rdferr.ErrLimit.
 func Decode(r io.Reader, opts DecodeOptions) (Value, error) {
 	p, err := newParser(opts)
 	if err != nil {
@@ -95,7 +95,7 @@ type parser struct {
 	indent   int
 	expand   bool
 	marker   bool
-	limits   rdf.Limits
+	limits   rdferr.Limits
 	lines    []line
 	nextLine []int // nextLine[i]: index of the first non-blank line at or after i
 	pos      int
@@ -136,7 +136,7 @@ func newParser(o DecodeOptions) (*parser, error) {
 }
 
 func (p *parser) errf(ln *line, off int, format string, args ...any) error {
-	e := &rdf.ParseError{File: p.file, Msg: fmt.Sprintf(format, args...)}
+	e := &rdferr.ParseError{File: p.file, Msg: fmt.Sprintf(format, args...)}
 	if ln != nil {
 		e.Line = ln.num
 		if off > len(ln.text) {
@@ -155,12 +155,10 @@ func (p *parser) errc(ln *line, off int, format string, args ...any) error {
 	return p.errf(ln, ln.indent+off, format, args...)
 }
 
-type limitError struct{ *rdf.ParseError }
-
-func (e limitError) Unwrap() []error { return []error{e.ParseError, rdf.ErrLimit} }
-
+// limitErr is the error of a broken limit at line lineNum (0: the whole
+// input): a *rdferr.ParseError wrapping rdferr.ErrLimit.
 func (p *parser) limitErr(lineNum int, msg string) error {
-	return limitError{&rdf.ParseError{File: p.file, Line: lineNum, Column: 1, Msg: msg}}
+	return &rdferr.ParseError{File: p.file, Line: lineNum, Column: 1, Msg: msg, Err: rdferr.ErrLimit}
 }
 
 // split breaks the input into lines, drops comment lines (spec 4.0 §5.1),
@@ -729,7 +727,9 @@ func (p *parser) parseFields(ln *line, base int, s string, i int, delim byte, de
 		return p.errc(ln, base+i, format, args...)
 	}
 	if depth > p.limits.MaxDepth && p.limits.MaxDepth > 0 {
-		return nil, 0, 0, limitError{p.errc(ln, base+i, "field groups nested deeper than %d", p.limits.MaxDepth).(*rdf.ParseError)}
+		e := p.errc(ln, base+i, "field groups nested deeper than %d", p.limits.MaxDepth).(*rdferr.ParseError)
+		e.Err = rdferr.ErrLimit
+		return nil, 0, 0, e
 	}
 	open := i
 	i++
@@ -1224,6 +1224,6 @@ func (p *parser) mergePath(o *Object, segs []string, v Value, lineNum int) error
 }
 
 func (p *parser) conflict(lineNum int, path []string) error {
-	return &rdf.ParseError{File: p.file, Line: lineNum, Column: 1,
+	return &rdferr.ParseError{File: p.file, Line: lineNum, Column: 1,
 		Msg: fmt.Sprintf("path expansion conflict at %q", strings.Join(path, "."))}
 }

@@ -32,7 +32,7 @@
 // # Strict and non-strict decoding
 //
 // Strict mode (the default) enforces every check of spec §14 and reports
-// the first problem as an *rdf.ParseError with line and column (columns
+// the first problem as an *rdferr.ParseError with line and column (columns
 // count Unicode code points). With DecodeOptions.NonStrict: duplicate keys
 // resolve last-write-wins; counts, row widths, indentation multiples and
 // blank lines inside arrays are not checked (depth is floor(spaces /
@@ -46,6 +46,6 @@
 //
 // Decoding reads at most Limits.MaxBytes bytes and rejects indentation or
 // field-group nesting deeper than Limits.MaxDepth, with errors that wrap
-// rdf.ErrLimit. Declared lengths never drive allocation. Encoding stops at
+// rdferr.ErrLimit. Declared lengths never drive allocation. Encoding stops at
 // EncodeOptions.MaxDepth levels, so cyclic values fail instead of looping.
 package toon

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 // FuzzDecode checks that Decode never panics, reports bad input as
-// *rdf.ParseError, and that whatever it accepts survives encode → decode
+// *rdferr.ParseError, and that whatever it accepts survives encode → decode
 // (strict) unchanged up to the key order tabular forms impose, with a stable
 // second encoding.
 func FuzzDecode(f *testing.F) {
@@ -50,9 +50,9 @@ func FuzzDecode(f *testing.F) {
 		}
 		v, err := Unmarshal(data, DecodeOptions{Version: version, NonStrict: nonStrict})
 		if err != nil {
-			var pe *rdf.ParseError
+			var pe *rdferr.ParseError
 			if !errors.As(err, &pe) {
-				t.Fatalf("error is not a *rdf.ParseError: %v", err)
+				t.Fatalf("error is not a *rdferr.ParseError: %v", err)
 			}
 			return
 		}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 func TestCanonicalNumber(t *testing.T) {
@@ -146,9 +146,9 @@ func TestErrorPositions(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Unmarshal([]byte(c.in), DecodeOptions{File: "f.toon"})
-		var pe *rdf.ParseError
+		var pe *rdferr.ParseError
 		if !errors.As(err, &pe) {
-			t.Errorf("%q: error %v is not a *rdf.ParseError", c.in, err)
+			t.Errorf("%q: error %v is not a *rdferr.ParseError", c.in, err)
 			continue
 		}
 		if pe.File != "f.toon" || pe.Line != c.line || pe.Column != c.col || !strings.Contains(pe.Msg, c.msgContain) {
@@ -166,20 +166,20 @@ func TestLimits(t *testing.T) {
 	if _, err := Unmarshal([]byte(doc), DecodeOptions{}); err != nil {
 		t.Fatalf("50 levels: %v", err)
 	}
-	_, err := Unmarshal([]byte(doc), DecodeOptions{Limits: rdf.Limits{MaxDepth: 20}})
-	if !errors.Is(err, rdf.ErrLimit) {
+	_, err := Unmarshal([]byte(doc), DecodeOptions{Limits: rdferr.Limits{MaxDepth: 20}})
+	if !errors.Is(err, rdferr.ErrLimit) {
 		t.Errorf("depth limit: got %v", err)
 	}
-	_, err = Decode(strings.NewReader(doc), DecodeOptions{Limits: rdf.Limits{MaxBytes: 100}})
-	if !errors.Is(err, rdf.ErrLimit) {
+	_, err = Decode(strings.NewReader(doc), DecodeOptions{Limits: rdferr.Limits{MaxBytes: 100}})
+	if !errors.Is(err, rdferr.ErrLimit) {
 		t.Errorf("size limit: got %v", err)
 	}
-	_, err = Unmarshal([]byte(doc), DecodeOptions{Limits: rdf.Limits{MaxBytes: 100}})
-	if !errors.Is(err, rdf.ErrLimit) {
+	_, err = Unmarshal([]byte(doc), DecodeOptions{Limits: rdferr.Limits{MaxBytes: 100}})
+	if !errors.Is(err, rdferr.ErrLimit) {
 		t.Errorf("size limit: got %v", err)
 	}
 	groups := "x[1]{" + strings.Repeat("a{", 5000) + "b" + strings.Repeat("}", 5001) + ":\n  1"
-	if _, err := Unmarshal([]byte(groups), DecodeOptions{}); !errors.Is(err, rdf.ErrLimit) {
+	if _, err := Unmarshal([]byte(groups), DecodeOptions{}); !errors.Is(err, rdferr.ErrLimit) {
 		t.Errorf("field group nesting: got %v", err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 // DefaultMaxLine is the longest line, in bytes without its LF, that Read
@@ -109,8 +109,8 @@ func (l *Log) Close() error {
 // that is not blank (only white space), in order. The bytes exclude the
 // line's LF and are valid only until fn returns. A last line without a LF
 // is read too. A line longer than maxLine bytes (0: DefaultMaxLine; a
-// negative value: no limit) ends the read with an *rdf.ParseError naming
-// file and the line (errors.Is(err, rdf.ErrLimit) holds); nothing more
+// negative value: no limit) ends the read with an *rdferr.ParseError naming
+// file and the line (errors.Is(err, rdferr.ErrLimit) holds); nothing more
 // than maxLine+1 bytes of it is held in memory. An error from fn ends the
 // read and is returned as it is; so is an error reading r.
 func Read(r io.Reader, file string, maxLine int, fn func(line int, b []byte) error) error {
@@ -152,8 +152,8 @@ func Read(r io.Reader, file string, maxLine int, fn func(line int, b []byte) err
 
 // tooLong is the error of a line over the limit.
 func tooLong(file string, line, maxLine int) error {
-	return &rdf.ParseError{File: file, Line: line, Column: 1,
-		Msg: fmt.Sprintf("line longer than %d bytes", maxLine), Err: rdf.ErrLimit}
+	return &rdferr.ParseError{File: file, Line: line, Column: 1,
+		Msg: fmt.Sprintf("line longer than %d bytes", maxLine), Err: rdferr.ErrLimit}
 }
 
 // Decode reads r like Read and calls fn with every line that decodes

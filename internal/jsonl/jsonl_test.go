@@ -10,7 +10,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 type rec struct {
@@ -162,8 +162,8 @@ func TestMaxLine(t *testing.T) {
 	}
 	for _, limit := range []int{len(long) + 1, 100, 2} {
 		err = Read(strings.NewReader(in), "big.jsonl", limit, func(int, []byte) error { return nil })
-		var pe *rdf.ParseError
-		if !errors.As(err, &pe) || pe.File != "big.jsonl" || pe.Line != 2 || !errors.Is(err, rdf.ErrLimit) {
+		var pe *rdferr.ParseError
+		if !errors.As(err, &pe) || pe.File != "big.jsonl" || pe.Line != 2 || !errors.Is(err, rdferr.ErrLimit) {
 			t.Fatalf("limit %d: %v", limit, err)
 		}
 		if want := "big.jsonl:2:1: line longer than"; !strings.HasPrefix(err.Error(), want) {
@@ -176,7 +176,7 @@ func TestMaxLine(t *testing.T) {
 	}
 	// A last line without LF over the limit.
 	err = Read(strings.NewReader("{}\n12345"), "t", 4, func(int, []byte) error { return nil })
-	var pe *rdf.ParseError
+	var pe *rdferr.ParseError
 	if !errors.As(err, &pe) || pe.Line != 2 {
 		t.Errorf("last line over the limit: %v", err)
 	}

@@ -3,9 +3,11 @@ package canon
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/isolda/isolda/internal/cputime"
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
 )
@@ -60,17 +62,17 @@ func TestBig(t *testing.T) {
 	}
 	d := loadBig(t)
 	e := relabel(d, rand.New(rand.NewPCG(1, 1)))
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), cputime.Used()
 	h1, err := Hash(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	th, ch := time.Since(start), cpuTime()-cpu0
+	th, ch := time.Since(start), cputime.Used()-cpu0
 	ok, err := Isomorphic(d, e)
 	if err != nil || !ok {
 		t.Fatalf("Isomorphic = %v, %v", ok, err)
 	}
-	total, cpu := time.Since(start), cpuTime()-cpu0
+	total, cpu := time.Since(start), cputime.Used()-cpu0
 	if cpu == 0 {
 		cpu = total
 	}
@@ -97,5 +99,30 @@ func TestBig(t *testing.T) {
 	// CPU time, not wall time: the machine is shared by many processes.
 	if cpu > 5*time.Second {
 		t.Errorf("hash + isomorphic took %v of CPU, want < 5s", cpu)
+	}
+}
+
+// BenchmarkHashRingRefused measures how fast RDFC-1.0 refuses a ring of
+// 50,000 alike blank nodes (a limit error from the lower bound).
+func BenchmarkHashRingRefused(b *testing.B) {
+	d := ring(50000)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Hash(d); err == nil {
+			b.Fatal("no limit error")
+		}
+	}
+}
+
+// BenchmarkHashPairList measures RDFC-1.0 on a 4,000-item list whose items
+// come in pairs: one chain of alike blank nodes, 2,000 levels of Hash
+// N-Degree Quads recursion per member, within the limit.
+func BenchmarkHashPairList(b *testing.B) {
+	d := listOf(4000, func(i int) rdf.Term { return rdf.NewLiteral(strconv.Itoa(i%2000), rdf.XSDInteger) })
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Hash(d); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -22,9 +22,13 @@
 // This extension is not standard: other implementations may label such
 // blank nodes differently.
 //
-// Both are bounded by a work limit (Options.MaxWork): hostile inputs such as
-// large blank node cliques make them fail with an error wrapping rdf.ErrLimit
-// instead of running for a very long time.
+// Both are bounded by a work limit (Options.MaxWork), and their memory by
+// the size of the input: hostile inputs such as large blank node cliques,
+// rings or long lists of equal items make them fail with an error wrapping
+// rdf.ErrLimit instead of running for a very long time. The ...Context
+// variants (HashContext, CanonicalizeContext, BlankOrderContext,
+// IsomorphicContext) also stop with the context's error once it is
+// cancelled.
 package canon
 
 import (
@@ -47,16 +51,23 @@ const (
 	// BlankOrder, Labels). One unit is about one quad visited while refining
 	// colours or writing a certificate; the default is reached after about
 	// 4 s of CPU time, while Nomisma's 46k blank nodes need under 2^20
-	// units.
+	// units. Its memory is bounded separately, by a small multiple of the
+	// size of each connected component of blank nodes.
 	DefaultLabelWork int64 = 1 << 28
 
 	// DefaultRDFCWork, plus RDFCWorkPerBlank for every blank node, bounds
-	// RDFC-1.0 (Canonicalize, Hash): one unit is one Hash N-Degree Quads
-	// invocation or one permutation examined by it, over the whole run. The
-	// rdf-canon test suite's computable "poison" graphs (test044 to test046)
-	// need 3348 units; its 10-blank-node clique (test074) needs many
-	// millions and fails after about 8500.
-	DefaultRDFCWork int64 = 1 << 13
+	// RDFC-1.0 (Canonicalize, Hash). One unit is one Hash N-Degree Quads
+	// invocation, one blank node related to it (hashed by Hash Related
+	// Blank Node), one blank node of a permutation examined by it, or one
+	// temporary identifier kept for a later step, over the whole run: time
+	// and memory are proportional to it (about 1 µs per unit). The rdf-canon
+	// test suite's computable "poison" graphs (test044 to test046) need 6894
+	// units; its 10-blank-node clique (test074) needs many millions and
+	// fails in under 0.1 s. Chains of alike blank nodes (long lists of
+	// equal items, rings, tori), whose work grows with the square of their
+	// length, are refused before any N-degree work from a lower bound of
+	// the work that takes linear time to compute.
+	DefaultRDFCWork int64 = 1 << 16
 
 	// RDFCWorkPerBlank is added to DefaultRDFCWork per blank node of the
 	// input when Options.MaxWork is zero, so that large datasets with many

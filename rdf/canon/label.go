@@ -2,6 +2,7 @@ package canon
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -153,15 +154,35 @@ func newProblem(d *rdf.Dataset) (*problem, error) {
 	return p, nil
 }
 
-// work counts units of work against a limit.
+// work counts units of work against a limit, polling a context now and
+// then.
 type work struct {
 	n, max int64
+	ctx    context.Context
+	check  int64 // work at which ctx is polled next
 }
+
+func newWork(ctx context.Context, opts Options) *work {
+	w := &work{max: opts.MaxWork, ctx: ctx, check: labelCheckEvery}
+	if w.max == 0 {
+		w.max = DefaultLabelWork
+	}
+	return w
+}
+
+// labelCheckEvery is how often, in units of work, the context is polled.
+const labelCheckEvery = 1 << 16
 
 func (w *work) add(n int) error {
 	w.n += int64(n)
 	if w.max >= 0 && w.n > w.max {
 		return fmt.Errorf("canon: blank node labelling needs more than %d units of work: %w", w.max, rdf.ErrLimit)
+	}
+	if w.n >= w.check {
+		w.check = w.n + labelCheckEvery
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -622,7 +643,7 @@ func (s *searcher) search(p *partition) (int, error) {
 	members := slices.Clone(p.elems[t:p.end[t]])
 	s.live += len(p.elems)
 	defer func() { s.live -= len(p.elems) }()
-	if s.live > maxLive {
+	if s.live > max(minLive, liveFactor*int(k)) {
 		return 0, fmt.Errorf("canon: blank node labelling search too deep (%d levels): %w", depth, rdf.ErrLimit)
 	}
 	twins, err := s.twins(members)
@@ -712,9 +733,16 @@ func (s *searcher) search(p *partition) (int, error) {
 	return -1, nil
 }
 
-// maxLive bounds the number of partition entries kept alive along the
-// current search path (memory use is about 40 bytes each).
-const maxLive = 1 << 24
+// The number of partition entries kept alive along the current search path
+// (about 40 bytes each) is bounded by minLive or liveFactor times the size
+// of the component, whichever is larger: memory stays within a small
+// multiple of the input's. Graphs whose search goes deeper, such as a blank
+// node with thousands of identical cycles hanging from it, fail with
+// rdf.ErrLimit.
+const (
+	minLive    = 1 << 21
+	liveFactor = 16
+)
 
 // twins reports whether any permutation of the members of a cell is an
 // automorphism (fixing every other vertex). It checks that swapping each
@@ -839,15 +867,15 @@ type canonical struct {
 }
 
 // label computes the canonical labelling of d's blank nodes.
-func label(d *rdf.Dataset, opts Options) (*canonical, error) {
+func label(ctx context.Context, d *rdf.Dataset, opts Options) (*canonical, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	p, err := newProblem(d)
 	if err != nil {
 		return nil, err
 	}
-	w := &work{max: opts.MaxWork}
-	if w.max == 0 {
-		w.max = DefaultLabelWork
-	}
+	w := newWork(ctx, opts)
 	comps := p.components()
 	for _, c := range comps {
 		if err := labelComponent(c, w); err != nil {
@@ -896,7 +924,13 @@ func BlankOrder(d *rdf.Dataset) ([]rdf.Term, error) {
 
 // BlankOrderWith is BlankOrder with options (only MaxWork is used).
 func BlankOrderWith(d *rdf.Dataset, opts Options) ([]rdf.Term, error) {
-	c, err := label(d, opts)
+	return BlankOrderContext(context.Background(), d, opts)
+}
+
+// BlankOrderContext is BlankOrderWith with a context: it stops with
+// ctx.Err() soon after ctx is cancelled.
+func BlankOrderContext(ctx context.Context, d *rdf.Dataset, opts Options) ([]rdf.Term, error) {
+	c, err := label(ctx, d, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -927,6 +961,15 @@ func Isomorphic(a, b *rdf.Dataset) (bool, error) {
 // IsomorphicWith is Isomorphic with options (only MaxWork is used; each
 // dataset gets the full limit).
 func IsomorphicWith(a, b *rdf.Dataset, opts Options) (bool, error) {
+	return IsomorphicContext(context.Background(), a, b, opts)
+}
+
+// IsomorphicContext is IsomorphicWith with a context: it stops with
+// ctx.Err() soon after ctx is cancelled.
+func IsomorphicContext(ctx context.Context, a, b *rdf.Dataset, opts Options) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
 	if a.Len() != b.Len() {
 		return false, nil
 	}
@@ -966,10 +1009,7 @@ func IsomorphicWith(a, b *rdf.Dataset, opts Options) (bool, error) {
 		return false, nil
 	}
 	for _, cs := range [][]*component{ca, cb} {
-		w := &work{max: opts.MaxWork}
-		if w.max == 0 {
-			w.max = DefaultLabelWork
-		}
+		w := newWork(ctx, opts)
 		for _, c := range cs {
 			if err := labelComponent(c, w); err != nil {
 				return false, err

@@ -1,7 +1,7 @@
 package canon
 
 import (
-	"crypto/sha256"
+	"context"
 	"encoding/hex"
 	"fmt"
 	"hash"
@@ -26,11 +26,20 @@ type Result struct {
 // Hash returns the lower-case hex SHA-256 of d's RDFC-1.0 canonical N-Quads
 // (with the default options).
 func Hash(d *rdf.Dataset) (string, error) {
-	c, err := run(d, Options{})
+	return HashContext(context.Background(), d, Options{})
+}
+
+// HashContext is Hash with options and a context: it stops with ctx.Err()
+// soon after ctx is cancelled (the work is polled every few thousand units)
+// and fails with an error wrapping rdf.ErrLimit when the work exceeds
+// opts.MaxWork. opts.HashAlgorithm selects the hash of the canonicalization
+// and of the result.
+func HashContext(ctx context.Context, d *rdf.Dataset, opts Options) (string, error) {
+	c, err := run(ctx, d, opts)
 	if err != nil {
 		return "", err
 	}
-	h := sha256.New()
+	h := c.newHash()
 	// The digest has no WriteString: copy the lines into one buffer in
 	// blocks rather than converting each.
 	buf := make([]byte, 0, 16<<10)
@@ -45,49 +54,63 @@ func Hash(d *rdf.Dataset) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// issuer is an identifier issuer: it issues prefix0, prefix1, ... to blank
-// nodes (by index) in order of request and remembers the order.
+// issuer is the canonical identifier issuer: it issues c14n0, c14n1, ...
+// to blank nodes (by index) in order of request.
 type issuer struct {
-	prefix string
-	ids    map[int32]string
-	order  []int32
+	ids   []int32 // blank node index -> number issued, or -1
+	order []int32 // blank node indexes in order of issue
 }
 
-func newIssuer(prefix string) *issuer {
-	return &issuer{prefix: prefix, ids: map[int32]string{}}
+func newIssuer(n int) *issuer {
+	is := &issuer{ids: make([]int32, n)}
+	for i := range is.ids {
+		is.ids[i] = -1
+	}
+	return is
 }
 
-func (is *issuer) issue(n int32) string {
-	if id, ok := is.ids[n]; ok {
+// issue returns the number issued to b, issuing the next one if needed.
+func (is *issuer) issue(b int32) int32 {
+	if id := is.ids[b]; id >= 0 {
 		return id
 	}
-	id := is.prefix + strconv.Itoa(len(is.order))
-	is.ids[n] = id
-	is.order = append(is.order, n)
+	id := int32(len(is.order))
+	is.ids[b] = id
+	is.order = append(is.order, b)
 	return id
 }
 
-func (is *issuer) clone() *issuer {
-	c := &issuer{prefix: is.prefix, ids: make(map[int32]string, len(is.ids)), order: slices.Clone(is.order)}
-	for k, v := range is.ids {
-		c.ids[k] = v
+// undo forgets the numbers issued after the first mark ones.
+func (is *issuer) undo(mark int) {
+	for _, b := range is.order[mark:] {
+		is.ids[b] = -1
 	}
-	return c
+	is.order = is.order[:mark]
 }
 
 // rdfc is the canonicalization state of RDFC-1.0.
+//
+// The temporary issuers of Hash N-Degree Quads are not copied: the
+// algorithm only ever extends the issuer it is given, so one issuer (tmp)
+// holds the current one, a mark (its length) stands for a copy, and
+// returning to a copy undoes what was issued since. Memory stays linear in
+// the number of blank nodes whatever the depth of the recursion.
 type rdfc struct {
+	ctx     context.Context
 	d       *rdf.Dataset
 	newHash func() hash.Hash
 	quads   []rdf.IDQuad
 	blank   []int32  // term ID -> blank node index, or -1
 	labels  []string // blank node index -> input label
 	bquads  [][]int32
-	canon   *issuer
+	canon   *issuer  // the canonical issuer (c14n)
+	tmp     *issuer  // the current temporary issuer (b)
 	first   []string // cached Hash First Degree Quads results
 	work    int64
 	max     int64
-	buf     []byte
+	check   int64    // work at which ctx is checked next
+	buf     []byte   // line buffer of Hash First Degree Quads
+	rbuf    []byte   // input buffer of Hash Related Blank Node
 	nt      []string // term ID -> N-Triples form, filled lazily
 	// RDF 1.2: the blank nodes inside each triple term (by term ID) that
 	// has any, in order of appearance, and every blank node's index by
@@ -110,13 +133,20 @@ type rdfc struct {
 // depends on quad order (the reference implementation behaves the same).
 // Use Isomorphic to compare datasets.
 func Canonicalize(d *rdf.Dataset, opts Options) (*Result, error) {
-	r, _, err := canonicalize(d, opts)
+	r, _, err := canonicalize(context.Background(), d, opts)
+	return r, err
+}
+
+// CanonicalizeContext is Canonicalize with a context: it stops with
+// ctx.Err() soon after ctx is cancelled.
+func CanonicalizeContext(ctx context.Context, d *rdf.Dataset, opts Options) (*Result, error) {
+	r, _, err := canonicalize(ctx, d, opts)
 	return r, err
 }
 
 // canonicalize is Canonicalize that also returns the work done.
-func canonicalize(d *rdf.Dataset, opts Options) (*Result, int64, error) {
-	c, err := run(d, opts)
+func canonicalize(ctx context.Context, d *rdf.Dataset, opts Options) (*Result, int64, error) {
+	c, err := run(ctx, d, opts)
 	if err != nil {
 		if c != nil {
 			return nil, c.work, err
@@ -125,7 +155,7 @@ func canonicalize(d *rdf.Dataset, opts Options) (*Result, int64, error) {
 	}
 	res := &Result{Issued: make(map[string]string, len(c.labels))}
 	for b, l := range c.labels {
-		res.Issued[l] = c.canon.ids[int32(b)]
+		res.Issued[l] = c.canonName(int32(b))
 	}
 	lines := c.lines()
 	n := 0
@@ -141,13 +171,21 @@ func canonicalize(d *rdf.Dataset, opts Options) (*Result, int64, error) {
 	return res, c.work, nil
 }
 
+// canonName is the canonical identifier issued to b.
+func (c *rdfc) canonName(b int32) string {
+	return "c14n" + strconv.Itoa(int(c.canon.ids[b]))
+}
+
 // run issues the canonical identifiers of RDFC-1.0 (steps 1 to 5).
-func run(d *rdf.Dataset, opts Options) (*rdfc, error) {
+func run(ctx context.Context, d *rdf.Dataset, opts Options) (*rdfc, error) {
 	nh, err := newHash(opts.HashAlgorithm)
 	if err != nil {
 		return nil, err
 	}
-	c := &rdfc{d: d, newHash: nh, quads: d.IDQuads(), max: opts.MaxWork, canon: newIssuer("c14n")}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c := &rdfc{ctx: ctx, d: d, newHash: nh, quads: d.IDQuads(), max: opts.MaxWork, check: checkEvery}
 	c.blank = make([]int32, d.NumTerms()+1)
 	c.nt = make([]string, d.NumTerms()+1)
 	for i := range c.blank {
@@ -221,6 +259,7 @@ func run(d *rdf.Dataset, opts Options) (*rdfc, error) {
 	}
 	n := len(c.labels)
 	c.first = make([]string, n)
+	c.canon, c.tmp = newIssuer(n), newIssuer(n)
 	if c.max == 0 {
 		c.max = DefaultRDFCWork + RDFCWorkPerBlank*int64(n)
 	}
@@ -228,6 +267,11 @@ func run(d *rdf.Dataset, opts Options) (*rdfc, error) {
 	// Steps 3 and 4: first degree hashes; unique ones get canonical labels.
 	byHash := map[string][]int32{}
 	for b := range n {
+		if b&(checkEvery-1) == checkEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return c, err
+			}
+		}
 		h := c.hashFirstDegree(int32(b))
 		byHash[h] = append(byHash[h], int32(b))
 	}
@@ -241,6 +285,9 @@ func run(d *rdf.Dataset, opts Options) (*rdfc, error) {
 			c.canon.issue(l[0])
 		}
 	}
+	if err := c.precheck(hashes, byHash); err != nil {
+		return c, err
+	}
 	// Step 5: N-degree hashes for the shared first degree hashes.
 	for _, h := range hashes {
 		l := byHash[h]
@@ -248,25 +295,28 @@ func run(d *rdf.Dataset, opts Options) (*rdfc, error) {
 			continue
 		}
 		type pathResult struct {
-			hash   string
-			issuer *issuer
+			hash  string
+			order []int32 // the blank nodes the temporary issuer issued
 		}
 		var list []pathResult
 		for _, b := range l {
-			if _, ok := c.canon.ids[b]; ok {
+			if c.canon.ids[b] >= 0 {
 				continue
 			}
-			tmp := newIssuer("b")
-			tmp.issue(b)
-			hh, is, err := c.hashNDegree(b, tmp)
+			c.tmp.undo(0)
+			c.tmp.issue(b)
+			hh, err := c.hashNDegree(b, 0)
 			if err != nil {
 				return c, err
 			}
-			list = append(list, pathResult{hh, is})
+			if err := c.spend(int64(len(c.tmp.order))); err != nil {
+				return c, err
+			}
+			list = append(list, pathResult{hh, slices.Clone(c.tmp.order)})
 		}
 		slices.SortStableFunc(list, func(a, b pathResult) int { return strings.Compare(a.hash, b.hash) })
 		for _, r := range list {
-			for _, b := range r.issuer.order {
+			for _, b := range r.order {
 				c.canon.issue(b)
 			}
 		}
@@ -274,10 +324,78 @@ func run(d *rdf.Dataset, opts Options) (*rdfc, error) {
 	return c, nil
 }
 
+// precheck fails early, with the same error as spend, when step 5 cannot
+// fit in the work limit. Hash N-Degree Quads, called for a blank node b,
+// recurses into every blank node it relates to that has no canonical
+// identifier yet (the first permutation of each group is always explored,
+// and each recursion issues a temporary identifier), so it is called at
+// least once for every blank node of b's component (blank nodes joined by
+// shared quads, among those without canonical identifiers). Each call
+// costs 1 + its related blank nodes; after a group of equal first degree
+// hashes, all of its members' components are issued. The sum of those
+// costs is a lower bound of the work: on chains of alike blank nodes
+// (long lists of equal items, rings, tori) it is quadratic, and this
+// refuses them in linear time instead of running until the limit.
+func (c *rdfc) precheck(hashes []string, byHash map[string][]int32) error {
+	n := len(c.labels)
+	parent := make([]int32, n)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	cost := make([]int64, n)
+	for b := range n {
+		if c.canon.ids[b] >= 0 {
+			continue
+		}
+		cost[b]++
+		c.eachRelated(int32(b), func(r int32, _ rdf.IDQuad, _ byte) {
+			cost[b]++
+			if c.canon.ids[r] >= 0 {
+				return
+			}
+			x, y := find(parent, int32(b)), find(parent, r)
+			if x != y {
+				parent[max(x, y)] = min(x, y)
+			}
+		})
+	}
+	comp := make([]int64, n) // root -> cost of one call per member
+	for b := range n {
+		if c.canon.ids[b] < 0 {
+			comp[find(parent, int32(b))] += cost[b]
+		}
+	}
+	done := make([]bool, n) // root -> issued by an earlier group
+	var bound int64
+	var roots []int32
+	for _, h := range hashes {
+		l := byHash[h]
+		if len(l) == 1 {
+			continue
+		}
+		roots = roots[:0]
+		for _, b := range l {
+			r := find(parent, b)
+			if done[r] {
+				continue
+			}
+			bound += comp[r]
+			roots = append(roots, r)
+		}
+		if c.max >= 0 && bound > c.max {
+			return c.limitError()
+		}
+		for _, r := range roots {
+			done[r] = true
+		}
+	}
+	return nil
+}
+
 // lines returns the canonical N-Quads lines (step 6): every quad with
 // canonical labels, each line ending in "\n", sorted.
 func (c *rdfc) lines() []string {
-	name := func(b int32) string { return c.canon.ids[b] }
+	name := c.canonName
 	total := 0
 	for _, q := range c.quads {
 		total += c.lineLen(q, name)
@@ -384,12 +502,6 @@ func (c *rdfc) appendTriple(buf []byte, t rdf.Term, name func(b int32) string) [
 	return append(buf, sb.String()...)
 }
 
-func (c *rdfc) hashString(s string) string {
-	h := c.newHash()
-	h.Write([]byte(s))
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // hashFirstDegree is the Hash First Degree Quads algorithm (4.6).
 func (c *rdfc) hashFirstDegree(b int32) string {
 	if h := c.first[b]; h != "" {
@@ -414,40 +526,36 @@ func (c *rdfc) hashFirstDegree(b int32) string {
 	return c.first[b]
 }
 
-// hashRelated is the Hash Related Blank Node algorithm (4.7).
-func (c *rdfc) hashRelated(related int32, q rdf.IDQuad, is *issuer, position byte) string {
-	var in strings.Builder
-	in.WriteByte(position)
+// hashRelated is the Hash Related Blank Node algorithm (4.7), with the
+// current temporary issuer.
+func (c *rdfc) hashRelated(related int32, q rdf.IDQuad, position byte) string {
+	in := c.rbuf[:0]
+	in = append(in, position)
 	if position != 'g' {
-		in.WriteByte('<')
-		in.WriteString(c.d.Term(q[1]).Value)
-		in.WriteByte('>')
+		in = append(in, '<')
+		in = append(in, c.d.Term(q[1]).Value...)
+		in = append(in, '>')
 	}
-	if id, ok := c.canon.ids[related]; ok {
-		in.WriteString("_:" + id)
-	} else if id, ok := is.ids[related]; ok {
-		in.WriteString("_:" + id)
+	if id := c.canon.ids[related]; id >= 0 {
+		in = append(in, "_:c14n"...)
+		in = strconv.AppendInt(in, int64(id), 10)
+	} else if id := c.tmp.ids[related]; id >= 0 {
+		in = append(in, "_:b"...)
+		in = strconv.AppendInt(in, int64(id), 10)
 	} else {
-		in.WriteString(c.hashFirstDegree(related))
+		in = append(in, c.hashFirstDegree(related)...)
 	}
-	return c.hashString(in.String())
+	c.rbuf = in
+	h := c.newHash()
+	h.Write(in)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (c *rdfc) spend(n int64) error {
-	c.work += n
-	if c.max >= 0 && c.work > c.max {
-		return fmt.Errorf("canon: RDFC-1.0 needs more than %d Hash N-Degree Quads calls and permutations: %w", c.max, rdf.ErrLimit)
-	}
-	return nil
-}
-
-// hashNDegree is the Hash N-Degree Quads algorithm (4.8).
-func (c *rdfc) hashNDegree(b int32, is *issuer) (string, *issuer, error) {
-	if err := c.spend(1); err != nil {
-		return "", nil, err
-	}
-	// Steps 1-3: related blank nodes grouped by their related hash.
-	related := map[string][]int32{}
+// eachRelated calls f for every blank node related to b (step 3 of Hash
+// N-Degree Quads): each other blank node of each quad of b, with the quad
+// and the position ('s', 'o' or 'g'). Blank nodes inside a triple term
+// object are related in the object position.
+func (c *rdfc) eachRelated(b int32, f func(r int32, q rdf.IDQuad, position byte)) {
 	for _, qi := range c.bquads[b] {
 		q := c.quads[qi]
 		for _, pos := range [3]struct {
@@ -459,55 +567,108 @@ func (c *rdfc) hashNDegree(b int32, is *issuer) (string, *issuer, error) {
 				continue
 			}
 			if list, ok := c.inner[id]; ok && pos.i == 2 {
-				// Blank nodes inside a triple term object are related
-				// in the object position.
 				for _, r := range list {
 					if r != b {
-						h := c.hashRelated(r, q, is, pos.tag)
-						related[h] = append(related[h], r)
+						f(r, q, pos.tag)
 					}
 				}
 				continue
 			}
-			r := c.blank[id]
-			if r < 0 || r == b {
-				continue
+			if r := c.blank[id]; r >= 0 && r != b {
+				f(r, q, pos.tag)
 			}
-			h := c.hashRelated(r, q, is, pos.tag)
-			related[h] = append(related[h], r)
 		}
 	}
-	hashes := make([]string, 0, len(related))
-	for h := range related {
-		hashes = append(hashes, h)
+}
+
+// checkEvery is how often, in units of work, the context is polled.
+const checkEvery = 1 << 12
+
+// maxRDFCDepth bounds the recursion of Hash N-Degree Quads (which follows
+// chains of alike blank nodes), keeping the goroutine stack small.
+const maxRDFCDepth = 1 << 13
+
+// spend counts n units of work against the limit, polling the context now
+// and then.
+func (c *rdfc) spend(n int64) error {
+	c.work += n
+	if c.max >= 0 && c.work > c.max {
+		return c.limitError()
 	}
-	slices.Sort(hashes)
+	if c.work >= c.check {
+		c.check = c.work + checkEvery
+		if err := c.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *rdfc) limitError() error {
+	return fmt.Errorf("canon: RDFC-1.0 needs more than %d units of work (blank nodes related, permuted or issued by Hash N-Degree Quads): %w", c.max, rdf.ErrLimit)
+}
+
+// hashNDegree is the Hash N-Degree Quads algorithm (4.8) for b, with the
+// current temporary issuer (c.tmp) as its issuer. It leaves c.tmp as the
+// issuer the algorithm returns, an extension of the one it was given.
+func (c *rdfc) hashNDegree(b int32, depth int) (string, error) {
+	if depth >= maxRDFCDepth {
+		return "", fmt.Errorf("canon: RDFC-1.0 Hash N-Degree Quads recursion deeper than %d: %w", maxRDFCDepth, rdf.ErrLimit)
+	}
+	// Steps 1-3: related blank nodes grouped by their related hash (a
+	// stable sort keeps each group in order of appearance).
+	type rel struct {
+		hash string
+		r    int32
+	}
+	var related []rel
+	c.eachRelated(b, func(r int32, q rdf.IDQuad, position byte) {
+		related = append(related, rel{c.hashRelated(r, q, position), r})
+	})
+	if err := c.spend(1 + int64(len(related))); err != nil {
+		return "", err
+	}
+	slices.SortStableFunc(related, func(x, y rel) int { return strings.Compare(x.hash, y.hash) })
 	// Step 5.
 	var data strings.Builder
-	for _, h := range hashes {
+	var path []byte
+	var saved, group []int32
+	for i := 0; i < len(related); {
+		h := related[i].hash
+		group = group[:0]
+		for ; i < len(related) && related[i].hash == h; i++ {
+			group = append(group, related[i].r)
+		}
 		data.WriteString(h)
-		chosenPath := ""
-		var chosen *issuer
-		perm := newPermuter(related[h], c.labels)
-		for perm.hasNext() {
+		var chosenPath string
+		mark := len(c.tmp.order)
+		current := false // c.tmp is the chosen issuer
+		perm := newPermuter(group, c.labels)
+		for first := true; perm.hasNext(); first = false {
 			p := perm.next()
-			if err := c.spend(1); err != nil {
-				return "", nil, err
+			if err := c.spend(int64(len(p))); err != nil {
+				return "", err
 			}
-			cp := is.clone()
-			var path strings.Builder
+			if !first {
+				// Start again from the issuer given (step 5.4.2's copy).
+				c.tmp.undo(mark)
+			}
+			current = false
+			path = path[:0]
 			var recursion []int32
 			skip := false
 			for _, r := range p {
-				if id, ok := c.canon.ids[r]; ok {
-					path.WriteString("_:" + id)
+				if id := c.canon.ids[r]; id >= 0 {
+					path = append(path, "_:c14n"...)
+					path = strconv.AppendInt(path, int64(id), 10)
 				} else {
-					if _, ok := cp.ids[r]; !ok {
+					if c.tmp.ids[r] < 0 {
 						recursion = append(recursion, r)
 					}
-					path.WriteString("_:" + cp.issue(r))
+					path = append(path, "_:b"...)
+					path = strconv.AppendInt(path, int64(c.tmp.issue(r)), 10)
 				}
-				if chosenPath != "" && path.Len() >= len(chosenPath) && path.String() > chosenPath {
+				if chosenPath != "" && len(path) >= len(chosenPath) && string(path) > chosenPath {
 					skip = true
 					break
 				}
@@ -516,14 +677,18 @@ func (c *rdfc) hashNDegree(b int32, is *issuer) (string, *issuer, error) {
 				continue
 			}
 			for _, r := range recursion {
-				rh, ris, err := c.hashNDegree(r, cp)
+				// The recursion extends c.tmp, as step 5.4.5.3 replaces
+				// the copy by the issuer it returns.
+				rh, err := c.hashNDegree(r, depth+1)
 				if err != nil {
-					return "", nil, err
+					return "", err
 				}
-				path.WriteString("_:" + cp.issue(r))
-				path.WriteString("<" + rh + ">")
-				cp = ris
-				if chosenPath != "" && path.Len() >= len(chosenPath) && path.String() > chosenPath {
+				path = append(path, "_:b"...)
+				path = strconv.AppendInt(path, int64(c.tmp.issue(r)), 10)
+				path = append(path, '<')
+				path = append(path, rh...)
+				path = append(path, '>')
+				if chosenPath != "" && len(path) >= len(chosenPath) && string(path) > chosenPath {
 					skip = true
 					break
 				}
@@ -531,15 +696,30 @@ func (c *rdfc) hashNDegree(b int32, is *issuer) (string, *issuer, error) {
 			if skip {
 				continue
 			}
-			if chosenPath == "" || path.String() < chosenPath {
-				chosenPath = path.String()
-				chosen = cp
+			if chosenPath == "" || string(path) < chosenPath {
+				chosenPath = string(path)
+				current = true
+				if perm.hasNext() {
+					// Later permutations start from the mark again: keep
+					// what this one issued.
+					if err := c.spend(int64(len(c.tmp.order) - mark)); err != nil {
+						return "", err
+					}
+					saved = append(saved[:0], c.tmp.order[mark:]...)
+				}
 			}
 		}
 		data.WriteString(chosenPath)
-		is = chosen
+		if !current {
+			c.tmp.undo(mark)
+			for _, r := range saved {
+				c.tmp.issue(r)
+			}
+		}
 	}
-	return c.hashString(data.String()), is, nil
+	h := c.newHash()
+	h.Write([]byte(data.String()))
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // permuter enumerates the permutations of a list of blank nodes with the

@@ -3,6 +3,7 @@ package jsonld
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -59,5 +60,25 @@ func BenchmarkWrite10kNodes(b *testing.B) {
 		if err := Write(&buf, d, WriteOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkWriteManyValues writes 32,000 literal values of one property of
+// one subject, expanded and compacted (json-gold's from-RDF conversion was
+// quadratic in them).
+func BenchmarkWriteManyValues(b *testing.B) {
+	d := rdf.NewDataset()
+	s, p := rdf.NewIRI("http://example.org/s"), rdf.NewIRI("http://example.org/p")
+	for i := range 32000 {
+		d.Add(rdf.Quad{S: s, P: p, O: rdf.NewString(fmt.Sprint("v", i))})
+	}
+	for _, form := range []Form{Expanded, Compacted} {
+		b.Run(form.String(), func(b *testing.B) {
+			for b.Loop() {
+				if err := Write(io.Discard, d, WriteOptions{Form: form}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

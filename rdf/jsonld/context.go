@@ -227,7 +227,7 @@ func (p *ctxProc) load(u string, code string) (any, error) {
 		if je, ok := p.st.ldError(err).(*Error); ok && je.Code == string(contextOverflow) {
 			return nil, je
 		}
-		return nil, &Error{Code: code, Msg: u, Err: err}
+		return nil, &Error{Code: code, Msg: u + ": " + loadFailure(err), Err: err}
 	}
 	m, ok := rd.Document.(map[string]any)
 	if !ok {
@@ -390,7 +390,7 @@ func (p *ctxProc) processDefinition(result *context, c map[string]any, baseURL s
 		case nil:
 			result.lang = ""
 		case string:
-			result.lang = strings.ToLower(s)
+			result.lang = s
 		default:
 			return ldErr("invalid default language", "%v", v)
 		}
@@ -674,7 +674,7 @@ func (p *ctxProc) createTerm(active *context, ds *defState, term string) error {
 		case nil:
 			def.hasLang, def.langNull = true, true
 		case string:
-			def.hasLang, def.lang = true, strings.ToLower(s)
+			def.hasLang, def.lang = true, s
 		default:
 			return ldErr("invalid language mapping", "term %q: %v", term, v)
 		}

@@ -340,7 +340,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 				if !ok {
 					return ldErr("invalid language-tagged string", "%v", value)
 				}
-				ev = strings.ToLower(s)
+				ev = s // kept as written; tags compare case-insensitively
 			case "@direction":
 				if active.is10() {
 					continue
@@ -459,7 +459,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 					}
 					v := map[string]any{"@value": s}
 					if el != "@none" {
-						v["@language"] = strings.ToLower(lang)
+						v["@language"] = lang
 					}
 					if dir != "" && !active.is10() {
 						v["@direction"] = dir

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime"
 	"slices"
@@ -14,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/isolda/isolda/internal/excerpt"
+	"github.com/isolda/isolda/rdf"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -53,16 +57,23 @@ const remoteTimeout = 30 * time.Second
 // maxContextBytes bounds the size of a context file read by the loader.
 const maxContextBytes = 64 << 20
 
+// maxRemoteContextBytes bounds the size of a context fetched from the
+// network, and maxRedirects the redirects followed to get it.
+const (
+	maxRemoteContextBytes = 8 << 20
+	maxRedirects          = 5
+)
+
 // loader is the offline document loader: it serves the embedded schema.org
 // context and the files of Options.Contexts, and reaches the network only
 // when Options.AllowRemote is set. Decoded documents are cached per loader.
 type loader struct {
 	files    map[string]string // URL -> local file
-	remote   ld.DocumentLoader // nil unless remote loading is allowed
+	remote   *http.Client      // nil unless remote loading is allowed
 	maxDepth int               // JSON nesting limit for loaded documents
 
 	mu    sync.Mutex
-	cache map[string]any
+	cache map[string]*ld.RemoteDocument
 }
 
 // NewLoader returns the document loader Parse uses for opts: it never
@@ -72,26 +83,73 @@ type loader struct {
 // the local files named by opts.Contexts (URL -> file). Any other URL fails
 // with a "loading document failed" error that names the URL.
 func NewLoader(opts Options) ld.DocumentLoader {
-	l := &loader{files: map[string]string{}, cache: map[string]any{},
+	l := &loader{files: map[string]string{}, cache: map[string]*ld.RemoteDocument{},
 		maxDepth: opts.Limits.WithDefaults().MaxDepth}
 	for u, f := range opts.Contexts {
 		l.files[u] = f
 	}
 	if opts.AllowRemote {
-		l.remote = ld.NewDefaultDocumentLoader(&http.Client{Timeout: remoteTimeout})
+		l.remote = &http.Client{Timeout: remoteTimeout, CheckRedirect: sameOrigin}
 	}
 	return l
+}
+
+// sameOrigin follows a redirect only to the same scheme, host and port,
+// at most maxRedirects times: a context URL that is allowed cannot send the
+// loader to another server (one inside the network, say).
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("more than %d redirects", maxRedirects)
+	}
+	from := via[0].URL
+	if req.URL.Scheme != from.Scheme || !strings.EqualFold(req.URL.Host, from.Host) {
+		return fmt.Errorf("redirect from %s://%s to another host (%s://%s) refused", from.Scheme, from.Host, req.URL.Scheme, req.URL.Host)
+	}
+	return nil
+}
+
+// fetch gets a context document over HTTP(S): only http and https URLs
+// with a host (never a local file, whatever the base IRI made of a
+// relative reference), a 200 response, at most maxRemoteContextBytes. It
+// returns the document and its URL after redirects.
+func (l *loader) fetch(u string) ([]byte, string, error) {
+	pu, err := url.Parse(u)
+	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+		return nil, "", fmt.Errorf("only http and https URLs are fetched, not %s", excerpt.Quote(u))
+	}
+	req, err := http.NewRequest(http.MethodGet, u, http.NoBody)
+	if err != nil {
+		return nil, "", err
+	}
+	req.Header.Set("Accept", "application/ld+json, application/json;q=0.9, */*;q=0.1")
+	res, err := l.remote.Do(req)
+	if err != nil {
+		return nil, "", err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, "", fmt.Errorf("HTTP status %d", res.StatusCode)
+	}
+	data, err := io.ReadAll(io.LimitReader(res.Body, maxRemoteContextBytes+1))
+	if err != nil {
+		return nil, "", err
+	}
+	if len(data) > maxRemoteContextBytes {
+		return nil, "", fmt.Errorf("larger than %d bytes: %w", maxRemoteContextBytes, rdf.ErrLimit)
+	}
+	return data, res.Request.URL.String(), nil
 }
 
 // LoadDocument implements ld.DocumentLoader.
 func (l *loader) LoadDocument(u string) (*ld.RemoteDocument, error) {
 	l.mu.Lock()
-	doc, ok := l.cache[u]
+	rd, ok := l.cache[u]
 	l.mu.Unlock()
 	if ok {
-		return &ld.RemoteDocument{DocumentURL: u, Document: doc}, nil
+		return &ld.RemoteDocument{DocumentURL: rd.DocumentURL, Document: rd.Document}, nil
 	}
 	var data []byte
+	docURL := u
 	if f, ok := l.lookupFile(u); ok {
 		b, err := readFileLimited(f)
 		if err != nil {
@@ -102,7 +160,11 @@ func (l *loader) LoadDocument(u string) (*ld.RemoteDocument, error) {
 	} else if isSchemaOrgURL(u) {
 		data = schemaOrgContext
 	} else if l.remote != nil {
-		return l.remote.LoadDocument(u)
+		b, final, err := l.fetch(u)
+		if err != nil {
+			return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, fmt.Errorf("context %s: %w", excerpt.Cut(u), err))
+		}
+		data, docURL = b, final
 	} else {
 		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, fmt.Sprintf(
 			"context %s is not available offline (map it to a local file with Options.Contexts, "+
@@ -117,9 +179,9 @@ func (l *loader) LoadDocument(u string) (*ld.RemoteDocument, error) {
 		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, fmt.Sprintf("context %s: %v", u, err))
 	}
 	l.mu.Lock()
-	l.cache[u] = doc
+	l.cache[u] = &ld.RemoteDocument{DocumentURL: docURL, Document: doc}
 	l.mu.Unlock()
-	return &ld.RemoteDocument{DocumentURL: u, Document: doc}, nil
+	return &ld.RemoteDocument{DocumentURL: docURL, Document: doc}, nil
 }
 
 // lookupFile finds the local file for u, also trying u without or with a
@@ -221,4 +283,14 @@ func (g *guardedLoader) LoadDocument(u string) (*ld.RemoteDocument, error) {
 			fmt.Sprintf("remote contexts nested too deeply at %s (a context that includes itself?)", u))
 	}
 	return g.next.LoadDocument(u)
+}
+
+// loadFailure says why a document loader failed (json-gold's errors start
+// with their code, which the message already gives).
+func loadFailure(err error) string {
+	var lp *ld.JsonLdError
+	if errors.As(err, &lp) && lp.Details != nil {
+		return fmt.Sprint(lp.Details)
+	}
+	return err.Error()
 }

@@ -12,7 +12,8 @@
 // column of the value at fault, and IRIs that are not well formed, common
 // in web data, can be kept with a warning instead of silently dropped.
 //
-// Writing (compaction) uses github.com/piprate/json-gold.
+// Writing is this package's own Serialize RDF as JSON-LD algorithm, then,
+// for compacted output, github.com/piprate/json-gold's compaction.
 //
 // Remote contexts are served by an offline loader (NewLoader) that embeds
 // the schema.org context and maps other URLs to local files; it reaches the
@@ -28,6 +29,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
 	"github.com/piprate/json-gold/ld"
 )
@@ -117,7 +119,7 @@ func (e *Error) parseError() *rdf.ParseError {
 	if e.Msg != "" {
 		msg += ": " + e.Msg
 	}
-	return &rdf.ParseError{File: e.File, Line: e.Line, Column: e.Column, Msg: msg}
+	return &rdf.ParseError{File: e.File, Line: e.Line, Column: e.Column, Msg: excerpt.Shorten(msg)}
 }
 
 // Unwrap returns the equivalent *rdf.ParseError and the underlying error.
@@ -201,6 +203,13 @@ func limitError(pe *rdf.ParseError) error {
 // zero for a standalone document).
 func decodeInput(data []byte, opts Options, line0, col0 int) (any, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if off := invalidUTF8(data); off >= 0 {
+		// JSON text is UTF-8 (RFC 8259 section 8.1); encoding/json would
+		// silently turn a bad byte into U+FFFD.
+		line, col := position(data, off, line0, col0)
+		return nil, &rdf.ParseError{File: opts.File, Line: line, Column: col,
+			Msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02X)", data[off])}
+	}
 	lim := opts.Limits.WithDefaults()
 	if lim.MaxDepth > 0 {
 		if off := depthExceeded(data, lim.MaxDepth); off >= 0 {
@@ -224,6 +233,26 @@ func decodeInput(data []byte, opts Options, line0, col0 int) (any, error) {
 			Msg: "unexpected data after the JSON value"}
 	}
 	return doc, nil
+}
+
+// invalidUTF8 returns the offset of the first byte of data that is not
+// part of a valid UTF-8 encoding, or -1.
+func invalidUTF8(data []byte) int {
+	if utf8.Valid(data) {
+		return -1
+	}
+	for off := 0; off < len(data); {
+		if data[off] < utf8.RuneSelf {
+			off++
+			continue
+		}
+		r, n := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && n <= 1 {
+			return off
+		}
+		off += n
+	}
+	return -1
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

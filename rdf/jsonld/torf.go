@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
 	"github.com/piprate/json-gold/ld"
 )
@@ -332,6 +333,7 @@ func (st *state) warn(msg, action string) { st.warnAt(msg, action, nil) }
 // when the warning is reported; with nil, the position is that of the
 // current document.
 func (st *state) warnAt(msg, action string, pos func() (line, column int)) {
+	msg = excerpt.Shorten(msg)
 	at := func() (int, int) {
 		if pos != nil {
 			return pos()
@@ -414,34 +416,20 @@ func checkIRI(iri string) string {
 }
 
 // wellFormedLang reports whether a triple with language tag tag may be
-// produced (same policy as for IRIs).
+// produced, by the reader policy of package rdf: a tag that is not
+// well-formed BCP 47 is kept with a warning (dropped with DropInvalid, as
+// the JSON-LD to RDF algorithm says), one that no RDF syntax can write
+// (rdf.CheckLangTag) is dropped with a warning.
 func (st *state) wellFormedLang(tag string) bool {
-	if validLangTag(tag) {
+	msg, writable := rdf.CheckLangTag(tag)
+	if msg == "" {
 		return true
 	}
-	msg := "language tag " + rdf.QuoteLiteral(tag) + " is not well formed"
-	if st.opts.DropInvalid {
+	if st.opts.DropInvalid || !writable {
 		st.warn(msg, "triple dropped")
 		return false
 	}
 	st.warn(msg, "kept")
-	return true
-}
-
-// validLangTag checks the BCP 47 shape [a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*.
-func validLangTag(tag string) bool {
-	for i, sub := range strings.Split(tag, "-") {
-		if len(sub) < 1 || len(sub) > 8 {
-			return false
-		}
-		for j := 0; j < len(sub); j++ {
-			c := sub[j]
-			alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-			if !alpha && (i == 0 || c < '0' || c > '9') {
-				return false
-			}
-		}
-	}
 	return true
 }
 

@@ -1,6 +1,7 @@
 package jsonld
 
 import (
+	gocontext "context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,9 +55,11 @@ type WriteOptions struct {
 // term, which JSON-LD 1.1 cannot represent.
 var ErrTripleTerm = errors.New("jsonld: JSON-LD cannot represent RDF 1.2 triple terms")
 
-// Write writes d as one JSON-LD document (json-gold's Serialize RDF as
-// JSON-LD algorithm, without native types, so every literal keeps its exact
-// lexical form and datatype; then compaction if asked).
+// Write writes d as one JSON-LD document: the Serialize RDF as JSON-LD
+// algorithm of JSON-LD 1.1 (this package's own, in time linear in the
+// number of quads), without native types and with rdf:JSON literals kept
+// as typed strings, so every literal keeps its exact lexical form and
+// datatype; then compaction (by json-gold) if asked.
 //
 // The output depends only on the set of quads, their blank node labels and
 // the options: nodes are sorted by @id, the values of each property are
@@ -68,6 +71,13 @@ var ErrTripleTerm = errors.New("jsonld: JSON-LD cannot represent RDF 1.2 triple 
 // JSON-LD 1.1 has no triple terms: a dataset with an RDF 1.2 triple term
 // is refused with ErrTripleTerm before anything is written.
 func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
+	return WriteContext(gocontext.Background(), w, d, opts)
+}
+
+// WriteContext is Write with a context: it stops with ctx.Err() soon after
+// ctx is cancelled (before anything is written, or while encoding, leaving
+// w with part of the document).
+func WriteContext(ctx gocontext.Context, w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 	quads := d.Sorted()
 	for _, q := range quads {
 		if q.O.Kind == rdf.TripleKind {
@@ -75,55 +85,47 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 		}
 	}
 	broken := brokenListGraphs(quads)
-	ds := ld.NewRDFDataset()
-	for _, q := range quads {
-		if broken[q.G] && q.P.Value == rdf.RDFRest && q.O == rdf.NewIRI(rdf.RDFNil) {
-			q.O = rdf.NewIRI(nilPlaceholder)
-		}
-		gname := "@default"
-		switch q.G.Kind {
-		case rdf.IRIKind:
-			gname = q.G.Value
-		case rdf.BlankKind:
-			gname = "_:" + q.G.Value
-		}
-		ds.Graphs[gname] = append(ds.Graphs[gname],
-			ld.NewQuad(ldNode(q.S), ldNode(q.P), ldNode(q.O), gname))
-	}
-	jo := ld.NewJsonLdOptions("")
-	jo.UseNativeTypes = false
-	jo.UseRdfType = false
-	l := opts.Loader
-	if l == nil {
-		l = NewLoader(Options{})
-	}
-	jo.DocumentLoader = newGuardedLoader(l, rdf.DefaultLimits.MaxDepth)
-	var out any
-	err := protectWrite(func() error {
-		expanded, err := ld.NewJsonLdApi().FromRDF(ds, jo)
-		if err != nil {
-			return err
-		}
-		if len(broken) > 0 {
-			restoreNil(expanded)
-		}
-		sortExpanded(expanded)
-		out = expanded
-		if opts.Form == Compacted {
-			ctx := opts.Context
-			if ctx == nil {
-				ctx = prefixContext(d.Prefixes)
+	if len(broken) > 0 {
+		for i, q := range quads {
+			if broken[q.G] && q.P.Value == rdf.RDFRest && q.O == rdf.NewIRI(rdf.RDFNil) {
+				quads[i].O = rdf.NewIRI(nilPlaceholder)
 			}
-			compacted, err := ld.NewJsonLdProcessor().Compact(expanded, ctx, jo)
-			if err != nil {
-				return err
-			}
-			out = compacted
 		}
-		return nil
-	})
+	}
+	expanded, err := fromRDF(ctx, quads, fromRDFOptions{})
 	if err != nil {
 		return fmt.Errorf("jsonld: write: %w", err)
+	}
+	if len(broken) > 0 {
+		restoreNil(expanded)
+	}
+	sortExpanded(expanded)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var out any = expanded
+	if opts.Form == Compacted {
+		jo := ld.NewJsonLdOptions("")
+		l := opts.Loader
+		if l == nil {
+			l = NewLoader(Options{})
+		}
+		jo.DocumentLoader = newGuardedLoader(l, rdf.DefaultLimits.MaxDepth)
+		c := opts.Context
+		if c == nil {
+			c = prefixContext(d.Prefixes)
+		}
+		err := protectWrite(func() error {
+			compacted, err := ld.NewJsonLdProcessor().Compact(expanded, c, jo)
+			out = compacted
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("jsonld: write: %w", err)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -140,23 +142,6 @@ func protectWrite(f func() error) (err error) {
 		}
 	}()
 	return f()
-}
-
-// ldNode converts a term to json-gold's representation.
-func ldNode(t rdf.Term) ld.Node {
-	switch t.Kind {
-	case rdf.IRIKind:
-		return ld.NewIRI(t.Value)
-	case rdf.BlankKind:
-		return ld.NewBlankNode("_:" + t.Value)
-	}
-	if t.Dir != "" {
-		return ld.NewLiteral(t.Value, i18nBase+strings.ToLower(t.Lang)+"_"+t.Dir, "")
-	}
-	if t.Lang != "" {
-		return ld.NewLiteral(t.Value, rdf.RDFLangString, t.Lang)
-	}
-	return ld.NewLiteral(t.Value, t.Datatype, "")
 }
 
 // prefixContext builds a context from prefix declarations.
@@ -245,12 +230,19 @@ func sortByJSON(arr []any) {
 const nilPlaceholder = "urn:x-isolda:jsonld:nil"
 
 // brokenListGraphs returns the graphs with a blank node that has rdf:rest
-// but not exactly one rdf:first.
+// but not exactly one rdf:first, or a list node that is the object of
+// rdf:type: the JSON-LD from-RDF algorithm (§8.4 step 5.7.3) does not count
+// @type values as uses of a node, so it would fold that node into an @list
+// and the @type would name another node.
 func brokenListGraphs(quads []rdf.Quad) map[rdf.Term]bool {
 	type key struct{ g, s rdf.Term }
 	firsts := map[key]int{}
 	rests := map[key]bool{}
+	typed := map[key]bool{}
 	for _, q := range quads {
+		if q.P.Value == rdf.RDFType && q.O.IsBlank() {
+			typed[key{q.G, q.O}] = true
+		}
 		if !q.S.IsBlank() {
 			continue
 		}
@@ -263,7 +255,12 @@ func brokenListGraphs(quads []rdf.Quad) map[rdf.Term]bool {
 	}
 	broken := map[rdf.Term]bool{}
 	for k := range rests {
-		if firsts[k] != 1 {
+		if firsts[k] != 1 || typed[k] {
+			broken[k.g] = true
+		}
+	}
+	for k := range firsts {
+		if typed[k] {
 			broken[k.g] = true
 		}
 	}

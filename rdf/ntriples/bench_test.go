@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/cputime"
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
 )
@@ -54,7 +55,7 @@ func BenchmarkParseNomisma(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for range b.N {
 		f, err := os.Open(path)
 		if err != nil {
@@ -70,7 +71,7 @@ func BenchmarkParseNomisma(b *testing.B) {
 			b.Fatalf("got %d triples, want %d", n, nomismaTriples)
 		}
 	}
-	cpu := cpuTime() - cpu0
+	cpu := cputime.Used() - cpu0
 	b.ReportMetric(float64(nomismaTriples)*float64(b.N)/b.Elapsed().Seconds(), "triples/s")
 	if cpu > 0 {
 		// Triples per second of CPU time (all threads, GC included): the

@@ -24,7 +24,23 @@ func ExampleParse() {
 	}
 	// Output:
 	// <http://example.org/athens> <http://example.org/population> "664046"^^<http://www.w3.org/2001/XMLSchema#integer> .
-	// <http://example.org/athens> <http://www.w3.org/2000/01/rdf-schema#label> "Athens"@en .
+	// <http://example.org/athens> <http://www.w3.org/2000/01/rdf-schema#label> "Athens"@EN .
+}
+
+// A warning: the reader keeps an IRI that a \u escape gives a '{' (as in
+// schema.org's SearchAction), and reports it; with Strict it is an error.
+func ExampleParse_warning() {
+	src := `<http://example.org/s> <http://schema.org/target> <https://example.com/?s=\u007Bq\u007D> .` + "\n"
+	warn := func(e *rdf.ParseError) { fmt.Println("warning:", e) }
+	d := rdf.NewDataset()
+	err := ntriples.Parse(strings.NewReader(src), ntriples.NTriples, d, rdf.ReadOptions{File: "a.nt", Warn: warn})
+	fmt.Println(d.Len(), err)
+	err = ntriples.Parse(strings.NewReader(src), ntriples.NTriples, rdf.NewDataset(), rdf.ReadOptions{File: "a.nt", Strict: true})
+	fmt.Println(err)
+	// Output:
+	// warning: a.nt:1:51: IRI "https://example.com/?s={q}" contains the character "{", which IRIs may not contain
+	// 1 <nil>
+	// a.nt:1:51: IRI "https://example.com/?s={q}" contains the character "{", which IRIs may not contain
 }
 
 func ExampleReader() {

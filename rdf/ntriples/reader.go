@@ -4,20 +4,24 @@
 // The reader is a hand-written, streaming, line-at-a-time scanner: it keeps
 // one buffer, validates each line as UTF-8, and slices terms out of it,
 // allocating a string only for a term that it has not seen recently. It
-// accepts exactly the RDF 1.1 grammar (absolute IRIs only, no relative
-// ones) plus RDF 1.2 base directions ("x"@en--ltr, read into Term.Dir) and
-// RDF 1.2 triple terms (<<( s p o )>>, in object position only, read into
-// rdf.TripleKind terms).
+// reads the RDF 1.2 grammar: RDF 1.1 plus base directions ("x"@en--ltr,
+// read into Term.Dir) and triple terms (<<( s p o )>>, in object position
+// only, read into rdf.TripleKind terms). It follows the reader policy of
+// package rdf: a term the grammar allows but RDF does not (a relative IRI,
+// an escape that puts a space or '{' into an IRI, a language tag that is
+// not well-formed BCP 47, a surrogate pair written as two escapes) is kept
+// with a warning, or is an error with ReadOptions.Strict.
 //
-// Errors in the input are *rdf.ParseError values giving the file, line and
-// column (in code points) and saying what was expected. Errors caused by
-// rdf.Limits (MaxBytes, MaxQuads, MaxTermLength, and a line-length bound
-// derived from MaxTermLength) are ParseErrors too and also match
-// errors.Is(err, rdf.ErrLimit).
+// Errors in the input are *rdf.ParseError values giving the file, line,
+// column (in code points) and byte offset and saying what was expected.
+// Errors caused by rdf.Limits (MaxBytes, MaxQuads, MaxTermLength, and a
+// line-length bound derived from MaxTermLength) are ParseErrors too and
+// also match errors.Is(err, rdf.ErrLimit).
 //
-// The writer produces canonical N-Triples / N-Quads as RDF 1.2 defines it:
-// one statement per line, single spaces, minimal escapes, lower-case
-// language tags and no ^^xsd:string.
+// The writer produces N-Triples / N-Quads in the canonical form of RDF 1.2
+// (one statement per line, single spaces, minimal escapes, no
+// ^^xsd:string), except that language tags keep the case they were
+// written in; NewCanonicalWriter lower-cases them too.
 package ntriples
 
 import (
@@ -29,6 +33,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/internal/grammar"
 )
 
 // Syntax selects N-Triples or N-Quads.
@@ -52,10 +57,8 @@ func (s Syntax) String() string {
 }
 
 const (
-	minBufSize   = 4 << 10   // first buffer
-	maxReadSize  = 256 << 10 // the buffer grows to this size on big inputs
-	maxCacheSize = 4096      // entries in the string cache before it is cleared
-	maxCacheLen  = 256       // longest string the cache keeps
+	minBufSize  = 4 << 10   // first buffer
+	maxReadSize = 256 << 10 // the buffer grows to this size on big inputs
 )
 
 // Reader reads quads one at a time from N-Triples or N-Quads text. Its
@@ -64,6 +67,7 @@ const (
 type Reader struct {
 	src    io.Reader
 	syntax Syntax
+	opts   rdf.ReadOptions
 	file   string
 	lim    rdf.Limits
 
@@ -76,16 +80,19 @@ type Reader struct {
 	maxLine   int   // longest accepted line, or -1
 	started   bool  // a BOM is skipped only at the start
 	line      int   // number of the line last returned by nextLine
+	lineOff   int64 // byte offset in the input of that line's first byte
 	nquads    int64
 	err       error // sticky error
 	scratch   []byte
-	cache     map[string]string
+	cache     grammar.Interner // labels and language tags
+	iris      grammar.Interner // IRIs, apart: a fresh one is checked
 	lastSubj  string
+	lastIsIRI bool // lastSubj is an IRI, not a blank node label
 }
 
-// NewReader returns a Reader for r. Only opts.File and opts.Limits matter:
-// N-Triples and N-Quads have no relative IRIs, so there is no base, and
-// nothing here is a warning.
+// NewReader returns a Reader for r. opts.Base does not matter: N-Triples
+// and N-Quads do not resolve IRIs (a relative one is kept as it is, with a
+// warning).
 func NewReader(r io.Reader, syntax Syntax, opts rdf.ReadOptions) *Reader {
 	lim := opts.Limits.WithDefaults()
 	maxLine := -1
@@ -96,10 +103,10 @@ func NewReader(r io.Reader, syntax Syntax, opts rdf.ReadOptions) *Reader {
 	return &Reader{
 		src:     r,
 		syntax:  syntax,
+		opts:    opts,
 		file:    opts.File,
 		lim:     lim,
 		maxLine: maxLine,
-		cache:   make(map[string]string),
 	}
 }
 
@@ -164,8 +171,8 @@ func (r *Reader) nextLine() ([]byte, error) {
 		}
 		r.scanned = r.end - r.pos
 		if r.overLimit {
-			return nil, fmt.Errorf("%w: %w", &rdf.ParseError{File: r.file, Line: r.line + 1, Column: 1,
-				Msg: fmt.Sprintf("input larger than %d bytes", r.lim.MaxBytes)}, rdf.ErrLimit)
+			return nil, &rdf.ParseError{File: r.file, Line: r.line + 1, Column: 1, Offset: r.read,
+				Msg: fmt.Sprintf("input larger than %d bytes", r.lim.MaxBytes), Err: rdf.ErrLimit}
 		}
 		if r.eof {
 			if r.pos == r.end {
@@ -191,6 +198,7 @@ func (r *Reader) takeLine(stop, next int) []byte {
 	line := r.buf[r.pos:stop]
 	r.scanned = 0
 	r.line++
+	r.lineOff = r.read - int64(r.end-r.pos)
 	if j := bytes.IndexByte(line, '\r'); j >= 0 {
 		if j < len(line)-1 {
 			// A CR on its own ends a line too (EOL ::= [#xD#xA]+); the
@@ -203,7 +211,10 @@ func (r *Reader) takeLine(stop, next int) []byte {
 	r.pos = next
 	if !r.started {
 		r.started = true
-		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		if bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
+			line = line[3:]
+			r.lineOff += 3
+		}
 	}
 	return line
 }
@@ -221,8 +232,8 @@ func (r *Reader) fill() error {
 	}
 	// buf[:end] is now the start of one line.
 	if r.maxLine >= 0 && r.end >= r.maxLine {
-		return fmt.Errorf("%w: %w", &rdf.ParseError{File: r.file, Line: r.line + 1, Column: 1,
-			Msg: fmt.Sprintf("line longer than %d bytes", r.maxLine)}, rdf.ErrLimit)
+		return &rdf.ParseError{File: r.file, Line: r.line + 1, Column: 1, Offset: r.read - int64(r.end),
+			Msg: fmt.Sprintf("line longer than %d bytes", r.maxLine), Err: rdf.ErrLimit}
 	}
 	if r.end == len(r.buf) || len(r.buf) < maxReadSize && r.read >= int64(len(r.buf)) {
 		// Grow a full buffer, and a small one while the input proves big,
@@ -267,12 +278,25 @@ func (r *Reader) fill() error {
 
 // errAt returns a syntax error at byte offset off of line.
 func (r *Reader) errAt(line []byte, off int, format string, args ...any) error {
-	return &rdf.ParseError{File: r.file, Line: r.line, Column: column(line, off), Msg: fmt.Sprintf(format, args...)}
+	return r.parseError(line, off, fmt.Sprintf(format, args...))
 }
 
-// limitError returns a ParseError at line and off that also wraps rdf.ErrLimit.
+func (r *Reader) parseError(line []byte, off int, msg string) *rdf.ParseError {
+	off = min(off, len(line))
+	return &rdf.ParseError{File: r.file, Line: r.line, Column: column(line, off), Offset: r.lineOff + int64(off), Msg: msg}
+}
+
+// limitError returns a ParseError at line and off that wraps rdf.ErrLimit.
 func (r *Reader) limitError(line []byte, off int, msg string) error {
-	return fmt.Errorf("%w: %w", &rdf.ParseError{File: r.file, Line: r.line, Column: column(line, off), Msg: msg}, rdf.ErrLimit)
+	e := r.parseError(line, off, msg)
+	e.Err = rdf.ErrLimit
+	return e
+}
+
+// defect reports a term defect at byte offset off of line (see
+// rdf.ReadOptions.Defect): a warning, or with Strict an error.
+func (r *Reader) defect(line []byte, off int, msg string) error {
+	return r.opts.Defect(r.parseError(line, off, msg))
 }
 
 // column returns the 1-based column, in code points, of byte offset off.
@@ -296,7 +320,7 @@ func describe(b []byte, i int) string {
 }
 
 func skipWS(b []byte, i int) int {
-	for i < len(b) && is(b[i], cWS) {
+	for i < len(b) && grammar.Is(b[i], grammar.WS) {
 		i++
 	}
 	return i
@@ -487,20 +511,7 @@ func (r *Reader) tripleTerm(b []byte, i, depth int) (rdf.Term, int, error) {
 
 // intern returns v as a string, reusing a recent string with the same
 // content when there is one.
-func (r *Reader) intern(v []byte) string {
-	if len(v) > maxCacheLen {
-		return string(v)
-	}
-	if s, ok := r.cache[string(v)]; ok {
-		return s
-	}
-	if len(r.cache) >= maxCacheSize {
-		clear(r.cache)
-	}
-	s := string(v)
-	r.cache[s] = s
-	return s
-}
+func (r *Reader) intern(v []byte) string { return r.cache.Intern(v) }
 
 func (r *Reader) checkLength(b []byte, start, n int) error {
 	if r.lim.MaxTermLength >= 0 && n > r.lim.MaxTermLength {
@@ -514,10 +525,11 @@ func (r *Reader) checkLength(b []byte, start, n int) error {
 func (r *Reader) iri(b []byte, i int, subject bool) (string, int, error) {
 	start := i + 1
 	j := start
-	for j < len(b) && is(b[j], cIRI) {
+	for j < len(b) && grammar.Is(b[j], grammar.IRI) {
 		j++
 	}
 	var v []byte
+	slow := false
 	if j < len(b) && b[j] == '>' {
 		v = b[start:j]
 	} else {
@@ -525,23 +537,30 @@ func (r *Reader) iri(b []byte, i int, subject bool) (string, int, error) {
 		if v, j, err = r.iriSlow(b, start, j); err != nil {
 			return "", 0, err
 		}
+		slow = true
 	}
 	if err := r.checkLength(b, i, len(v)); err != nil {
 		return "", 0, err
 	}
-	if !hasScheme(v) {
-		return "", 0, r.errAt(b, i, "relative IRI <%s>: N-Triples and N-Quads allow only absolute IRIs (with a scheme such as http:)", v)
-	}
 	var s string
-	if subject {
-		if string(v) == r.lastSubj {
-			s = r.lastSubj
-		} else {
-			s = r.intern(v)
-			r.lastSubj = s
+	fresh := true
+	switch {
+	case subject && r.lastIsIRI && string(v) == r.lastSubj:
+		s, fresh = r.lastSubj, false
+	case subject:
+		s, fresh = r.iris.InternFresh(v)
+		r.lastSubj, r.lastIsIRI = s, true
+	default:
+		s, fresh = r.iris.InternFresh(v)
+	}
+	// Only escapes can put characters IRIs may not contain into v; raw
+	// ones are syntax errors. A string seen recently was checked then.
+	if fresh && (slow || !grammar.HasScheme(v) || twoHashes(v)) {
+		if msg := rdf.CheckIRI(s); msg != "" {
+			if err := r.defect(b, i, msg); err != nil {
+				return "", 0, err
+			}
 		}
-	} else {
-		s = r.intern(v)
 	}
 	return s, j + 1, nil
 }
@@ -558,16 +577,13 @@ func (r *Reader) iriSlow(b []byte, start, j int) ([]byte, int, error) {
 		switch {
 		case c == '>':
 			return r.scratch, j, nil
-		case is(c, cIRI):
+		case grammar.Is(c, grammar.IRI):
 			r.scratch = append(r.scratch, c)
 			j++
 		case c == '\\':
 			ch, n, err := r.uchar(b, j)
 			if err != nil {
 				return nil, 0, err
-			}
-			if ch <= 0x20 || ch < 0x80 && !is(byte(ch), cIRI) {
-				return nil, 0, r.errAt(b, j, "escape %s gives %s, which IRIs may not contain", b[j:j+n], describe([]byte(string(ch)), 0))
 			}
 			r.scratch = utf8.AppendRune(r.scratch, ch)
 			j += n
@@ -578,78 +594,28 @@ func (r *Reader) iriSlow(b []byte, start, j int) ([]byte, int, error) {
 }
 
 // uchar decodes the UCHAR escape at b[j] == '\\' and returns the code
-// point and the escape's length. A UTF-16 surrogate pair written as two
-// \u escapes is combined; a lone surrogate is an error.
+// point and the escape's length. A UTF-16 surrogate pair written as two \u
+// escapes is combined, with a warning; a lone surrogate is an error.
 func (r *Reader) uchar(b []byte, j int) (rune, int, error) {
 	if j+1 >= len(b) || (b[j+1] != 'u' && b[j+1] != 'U') {
-		return 0, 0, r.errAt(b, j, "invalid escape %s: only \\uXXXX and \\UXXXXXXXX are allowed here", escapeText(b, j))
+		return 0, 0, r.errAt(b, j, "invalid escape %s: only \\uXXXX and \\UXXXXXXXX are allowed here", grammar.EscapeText(b[j:]))
 	}
-	digits := 4
-	if b[j+1] == 'U' {
-		digits = 8
+	ch, n, pair, msg := grammar.UCHAR(b[j:])
+	if msg != "" {
+		return 0, 0, r.errAt(b, j, "%s", msg)
 	}
-	var ch rune
-	for k := j + 2; k < j+2+digits; k++ {
-		if k >= len(b) || !is(b[k], cHex) {
-			return 0, 0, r.errAt(b, j, "invalid escape %s: expected %d hexadecimal digits after \\%c", escapeText(b, j), digits, b[j+1])
+	if pair {
+		if err := r.defect(b, j, grammar.PairMsg(b[j:j+n])); err != nil {
+			return 0, 0, err
 		}
-		ch = ch<<4 | hexVal(b[k])
-	}
-	n := 2 + digits
-	switch {
-	case ch > utf8.MaxRune:
-		return 0, 0, r.errAt(b, j, "invalid escape %s: beyond U+10FFFF", b[j:j+n])
-	case ch >= 0xD800 && ch <= 0xDBFF:
-		// A high surrogate: accept it only followed by a low one.
-		k := j + n
-		if k+6 <= len(b) && b[k] == '\\' && b[k+1] == 'u' {
-			var lo rune
-			okHex := true
-			for _, c := range b[k+2 : k+6] {
-				if !is(c, cHex) {
-					okHex = false
-					break
-				}
-				lo = lo<<4 | hexVal(c)
-			}
-			if okHex && lo >= 0xDC00 && lo <= 0xDFFF {
-				return 0x10000 + (ch-0xD800)<<10 + (lo - 0xDC00), n + 6, nil
-			}
-		}
-		return 0, 0, r.errAt(b, j, "invalid escape %s: a UTF-16 surrogate is not a character", b[j:j+n])
-	case ch >= 0xDC00 && ch <= 0xDFFF:
-		return 0, 0, r.errAt(b, j, "invalid escape %s: a UTF-16 surrogate is not a character", b[j:j+n])
 	}
 	return ch, n, nil
 }
 
-// escapeText returns the escape at b[j] for error messages.
-func escapeText(b []byte, j int) string {
-	k := j + 1
-	for k < len(b) && k < j+10 && b[k] > 0x20 && b[k] != '"' && b[k] != '>' && b[k] != '\\' {
-		k++
-	}
-	if k == j+1 && k < len(b) {
-		k++
-	}
-	return string(b[j:min(k, len(b))])
-}
-
-// hasScheme reports whether v starts with a URI scheme and a colon.
-func hasScheme(v []byte) bool {
-	if len(v) == 0 || !is(v[0], cAlpha) {
-		return false
-	}
-	for _, c := range v[1:] {
-		switch {
-		case c == ':':
-			return true
-		case is(c, cAlnum), c == '+', c == '-', c == '.':
-		default:
-			return false
-		}
-	}
-	return false
+// twoHashes reports whether v holds more than one '#'.
+func twoHashes(v []byte) bool {
+	k := bytes.IndexByte(v, '#')
+	return k >= 0 && bytes.IndexByte(v[k+1:], '#') >= 0
 }
 
 // blank reads a BLANK_NODE_LABEL starting at b[i] == '_' and returns the
@@ -661,9 +627,9 @@ func (r *Reader) blank(b []byte, i int, subject bool) (string, int, error) {
 	start := i + 2
 	j := start
 	// First character: PN_CHARS_U or a digit.
-	if j < len(b) && is(b[j], cPNStart) {
+	if j < len(b) && grammar.Is(b[j], grammar.PNStart) {
 		j++
-	} else if c, size := utf8.DecodeRune(b[min(j, len(b)):]); j < len(b) && c >= 0x80 && isPNCharsU(c) {
+	} else if c, size := utf8.DecodeRune(b[min(j, len(b)):]); j < len(b) && c >= 0x80 && grammar.IsPNCharsU(c) {
 		j += size
 	} else {
 		return "", 0, r.errAt(b, j, "invalid blank node label: expected a letter, digit or '_' after '_:', found %s", describe(b, j))
@@ -671,7 +637,7 @@ func (r *Reader) blank(b []byte, i int, subject bool) (string, int, error) {
 	// Then (PN_CHARS | '.')*, not ending with '.'.
 	for j < len(b) {
 		c := b[j]
-		if is(c, cPN) || c == '.' {
+		if grammar.Is(c, grammar.PN) || c == '.' {
 			j++
 			continue
 		}
@@ -679,7 +645,7 @@ func (r *Reader) blank(b []byte, i int, subject bool) (string, int, error) {
 			break
 		}
 		ch, size := utf8.DecodeRune(b[j:])
-		if !isPNChars(ch) {
+		if !grammar.IsPNChars(ch) {
 			break
 		}
 		j += size
@@ -695,10 +661,10 @@ func (r *Reader) blank(b []byte, i int, subject bool) (string, int, error) {
 		return "", 0, err
 	}
 	if subject {
-		if string(v) == r.lastSubj {
+		if !r.lastIsIRI && string(v) == r.lastSubj {
 			return r.lastSubj, j, nil
 		}
-		r.lastSubj = r.intern(v)
+		r.lastSubj, r.lastIsIRI = r.intern(v), false
 		return r.lastSubj, j, nil
 	}
 	return r.intern(v), j, nil
@@ -711,7 +677,7 @@ func (r *Reader) literal(b []byte, i int) (rdf.Term, int, error) {
 	t := rdf.Term{Kind: rdf.LiteralKind, Datatype: rdf.XSDString}
 	start := i + 1
 	j := start
-	for j < len(b) && is(b[j], cLit) {
+	for j < len(b) && grammar.Is(b[j], grammar.Lit) {
 		j++
 	}
 	if j < len(b) && b[j] == '"' {
@@ -747,7 +713,11 @@ func (r *Reader) literal(b []byte, i int) (rdf.Term, int, error) {
 		if dt == rdf.RDFLangString || dt == rdf.RDFDirLangString {
 			return t, 0, r.errAt(b, k, "datatype <%s> needs a language tag: write \"...\"@lang instead", dt)
 		}
-		t.Datatype = dt
+		// The relative IRI <> (kept with a warning) stands for xsd:string,
+		// as it does in the Turtle and RDF/XML readers (rdf.NewLiteral).
+		if dt != "" {
+			t.Datatype = dt
+		}
 		return t, end, nil
 	case k < len(b) && b[k] == '^':
 		return t, 0, r.errAt(b, k, "expected '^^' before a datatype IRI")
@@ -768,9 +738,9 @@ func (r *Reader) literalSlow(b []byte, start, j int) ([]byte, int, error) {
 		switch {
 		case c == '"':
 			return r.scratch, j, nil
-		case is(c, cLit):
+		case grammar.Is(c, grammar.Lit):
 			k := j + 1
-			for k < len(b) && is(b[k], cLit) {
+			for k < len(b) && grammar.Is(b[k], grammar.Lit) {
 				k++
 			}
 			r.scratch = append(r.scratch, b[j:k]...)
@@ -779,21 +749,7 @@ func (r *Reader) literalSlow(b []byte, start, j int) ([]byte, int, error) {
 			if j+1 >= len(b) {
 				return nil, 0, r.errAt(b, j, "unterminated string literal: '\\' at the end of the line")
 			}
-			var e byte
-			switch b[j+1] {
-			case 't':
-				e = '\t'
-			case 'b':
-				e = '\b'
-			case 'n':
-				e = '\n'
-			case 'r':
-				e = '\r'
-			case 'f':
-				e = '\f'
-			case '"', '\'', '\\':
-				e = b[j+1]
-			case 'u', 'U':
+			if b[j+1] == 'u' || b[j+1] == 'U' {
 				ch, n, err := r.uchar(b, j)
 				if err != nil {
 					return nil, 0, err
@@ -801,8 +757,10 @@ func (r *Reader) literalSlow(b []byte, start, j int) ([]byte, int, error) {
 				r.scratch = utf8.AppendRune(r.scratch, ch)
 				j += n
 				continue
-			default:
-				return nil, 0, r.errAt(b, j, "invalid escape %s in a string: expected one of \\t \\b \\n \\r \\f \\\" \\' \\\\ \\uXXXX \\UXXXXXXXX", escapeText(b, j))
+			}
+			e, ok := grammar.ECHAR(b[j+1])
+			if !ok {
+				return nil, 0, r.errAt(b, j, "invalid escape %s in a string: expected one of \\t \\b \\n \\r \\f \\\" \\' \\\\ \\uXXXX \\UXXXXXXXX", grammar.EscapeText(b[j:]))
 			}
 			r.scratch = append(r.scratch, e)
 			j += 2
@@ -813,37 +771,20 @@ func (r *Reader) literalSlow(b []byte, start, j int) ([]byte, int, error) {
 	}
 }
 
-// langTag reads a LANGTAG (or RDF 1.2 LANG_DIR) at b[i] == '@' for t.
-// Subtags are limited to 8 characters, as in BCP 47.
+// langTag reads a LANGTAG (or RDF 1.2 LANG_DIR) at b[i] == '@' for t. The
+// grammar sets no limit on the length of subtags; a tag that is not
+// well-formed BCP 47 is kept with a warning.
 func (r *Reader) langTag(b []byte, i int, t rdf.Term) (rdf.Term, int, error) {
 	j := i + 1
-	k := j
-	for k < len(b) && is(b[k], cAlpha) {
-		k++
-	}
+	k := j + grammar.LangTag(b[j:])
 	if k == j {
 		return t, 0, r.errAt(b, j, "invalid language tag: expected a letter after '@', found %s", describe(b, j))
 	}
-	if k-j > 8 {
-		return t, 0, r.errAt(b, j, "invalid language tag: the primary subtag %q is longer than 8 letters", b[j:k])
-	}
 	dirStart := -1
-	for k < len(b) && b[k] == '-' {
-		if k+1 < len(b) && b[k+1] == '-' {
-			dirStart = k
-			break
-		}
-		s := k + 1
-		k = s
-		for k < len(b) && is(b[k], cAlnum) {
-			k++
-		}
-		if k == s {
-			return t, 0, r.errAt(b, s, "invalid language tag: expected a letter or digit after '-', found %s", describe(b, s))
-		}
-		if k-s > 8 {
-			return t, 0, r.errAt(b, s, "invalid language tag: the subtag %q is longer than 8 characters", b[s:k])
-		}
+	if k+1 < len(b) && b[k] == '-' && b[k+1] == '-' {
+		dirStart = k
+	} else if k < len(b) && b[k] == '-' {
+		return t, 0, r.errAt(b, k+1, "invalid language tag: expected a letter or digit after '-', found %s", describe(b, k+1))
 	}
 	if err := r.checkLength(b, i, k-j); err != nil {
 		return t, 0, err
@@ -853,7 +794,7 @@ func (r *Reader) langTag(b []byte, i int, t rdf.Term) (rdf.Term, int, error) {
 	if dirStart >= 0 {
 		s := dirStart + 2
 		k = s
-		for k < len(b) && is(b[k], cAlpha) {
+		for k < len(b) && grammar.Is(b[k], grammar.Alpha) {
 			k++
 		}
 		switch string(b[s:k]) {
@@ -866,8 +807,14 @@ func (r *Reader) langTag(b []byte, i int, t rdf.Term) (rdf.Term, int, error) {
 		}
 		t.Datatype = rdf.RDFDirLangString
 	}
-	if k < len(b) && (is(b[k], cAlnum) || b[k] == '_' || b[k] >= 0x80) {
+	if k < len(b) && (grammar.Is(b[k], grammar.Alnum) || b[k] == '_' || b[k] >= 0x80) {
 		return t, 0, r.errAt(b, k, "invalid character %s in a language tag", describe(b, k))
+	}
+	if !grammar.WellFormedLang(t.Lang) {
+		msg, _ := rdf.CheckLangTag(t.Lang)
+		if err := r.defect(b, j, msg); err != nil {
+			return t, 0, err
+		}
 	}
 	return t, k, nil
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/internal/grammar"
 )
 
 func parseAll(t *testing.T, src string, syntax Syntax, opts rdf.ReadOptions) ([]rdf.Quad, error) {
@@ -125,7 +127,9 @@ func checkPos(t *testing.T, err error, file string, line, col int, msg string) {
 
 // TestErrors checks the position and message of syntax errors on the third
 // line of a document; columns count code points, so the Greek letters
-// before the error count one each.
+// before the error count one each. The byte offset of the error is checked
+// too, worked out from the column. Term defects (see TestDefects) are
+// errors here, with Strict.
 func TestErrors(t *testing.T) {
 	head := "# header\n<http://example.org/s> <http://example.org/p> \"ok\" .\n"
 	tests := []struct {
@@ -136,12 +140,12 @@ func TestErrors(t *testing.T) {
 		msg    string
 	}{
 		{"space in IRI", NTriples, `<http://example.org/a b> <http://example.org/p> "x" .`, 22, `' ' is not allowed in an IRI`},
-		{"relative IRI", NTriples, `<s> <http://example.org/p> "x" .`, 1, "relative IRI <s>"},
-		{"relative predicate", NTriples, `<http://example.org/s> <p> "x" .`, 24, "relative IRI <p>"},
-		{"relative datatype", NTriples, `<http://example.org/s> <http://example.org/p> "x"^^<d> .`, 52, "relative IRI <d>"},
+		{"relative IRI", NTriples, `<s> <http://example.org/p> "x" .`, 1, `IRI "s" is not absolute`},
+		{"relative predicate", NTriples, `<http://example.org/s> <p> "x" .`, 24, `IRI "p" is not absolute`},
+		{"relative datatype", NTriples, `<http://example.org/s> <http://example.org/p> "x"^^<d> .`, 52, `IRI "d" is not absolute`},
 		{"bad IRI escape", NTriples, `<http://example.org/\u00ZZ> <http://example.org/p> "x" .`, 21, `expected 4 hexadecimal digits`},
 		{"IRI echar", NTriples, `<http://example.org/\n> <http://example.org/p> "x" .`, 21, `invalid escape \n`},
-		{"IRI escaped space", NTriples, `<http://example.org/\u0020> <http://example.org/p> "x" .`, 21, "which IRIs may not contain"},
+		{"IRI escaped space", NTriples, `<http://example.org/\u0020> <http://example.org/p> "x" .`, 1, "which IRIs may not contain"},
 		{"unterminated IRI", NTriples, `<http://example.org/s`, 22, "unterminated IRI"},
 		{"literal subject", NTriples, `"s" <http://example.org/p> "x" .`, 1, "expected a subject"},
 		{"blank predicate", NTriples, `<http://example.org/s> _:p "x" .`, 24, "expected a predicate"},
@@ -155,7 +159,9 @@ func TestErrors(t *testing.T) {
 		{"lone surrogate", NTriples, `<http://example.org/s> <http://example.org/p> "\uD800" .`, 48, "surrogate"},
 		{"escape beyond Unicode", NTriples, `<http://example.org/s> <http://example.org/p> "\U00110000" .`, 48, "beyond U+10FFFF"},
 		{"bad lang", NTriples, `<http://example.org/s> <http://example.org/p> "x"@1 .`, 51, "invalid language tag"},
-		{"long lang", NTriples, `<http://example.org/s> <http://example.org/p> "x"@abcdefghi .`, 51, "longer than 8"},
+		{"long lang", NTriples, `<http://example.org/s> <http://example.org/p> "x"@abcdefghi .`, 51, "not well-formed BCP 47"},
+		{"surrogate pair", NTriples, `<http://example.org/s> <http://example.org/p> "αβ\uD83D\uDE00" .`, 50, `write \U0001F600`},
+		{"second hash", NTriples, `<http://example.org/s#a#b> <http://example.org/p> "x" .`, 1, "second \"#\""},
 		{"lang underscore", NTriples, `<http://example.org/s> <http://example.org/p> "x"@en_US .`, 53, "invalid character"},
 		{"bad direction", NTriples, `<http://example.org/s> <http://example.org/p> "x"@en--LTR .`, 55, "invalid base direction"},
 		{"langString datatype", NTriples, `<http://example.org/s> <http://example.org/p> "x"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString> .`, 52, "needs a language tag"},
@@ -174,8 +180,15 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			qs, err := parseAll(t, head+tc.line3+"\n<http://example.org/s> <http://example.org/p> \"after\" .\n", tc.syntax, rdf.ReadOptions{File: "doc.nt"})
+			qs, err := parseAll(t, head+tc.line3+"\n<http://example.org/s> <http://example.org/p> \"after\" .\n", tc.syntax, rdf.ReadOptions{File: "doc.nt", Strict: true})
 			checkPos(t, err, "doc.nt", 3, tc.col, tc.msg)
+			var perr *rdf.ParseError
+			if errors.As(err, &perr) {
+				off := len(head) + len(string([]rune(tc.line3)[:min(tc.col-1, len([]rune(tc.line3)))]))
+				if perr.Offset != int64(off) {
+					t.Errorf("offset %d, want %d", perr.Offset, off)
+				}
+			}
 			if len(qs) != 1 {
 				t.Errorf("got %d quads before the error, want 1", len(qs))
 			}
@@ -200,8 +213,8 @@ func TestTripleTermDepth(t *testing.T) {
 
 // TestParseErrorString checks the FILE:LINE:COL: message form.
 func TestParseErrorString(t *testing.T) {
-	_, err := parseAll(t, "\n\n  <rel> <http://example.org/p> <http://example.org/o> .", NTriples, rdf.ReadOptions{File: "x.nt"})
-	want := "x.nt:3:3: relative IRI <rel>: N-Triples and N-Quads allow only absolute IRIs (with a scheme such as http:)"
+	_, err := parseAll(t, "\n\n  <rel> <http://example.org/p> <http://example.org/o> .", NTriples, rdf.ReadOptions{File: "x.nt", Strict: true})
+	want := `x.nt:3:3: IRI "rel" is not absolute (it has no scheme such as http:)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
@@ -382,8 +395,8 @@ func TestNomisma(t *testing.T) {
 	}
 	// Memory stays bounded: the buffer does not grow past the read size
 	// (no line is that long) and the string cache past its size.
-	if len(r.buf) > maxReadSize || len(r.cache) > maxCacheSize {
-		t.Errorf("buffer %d bytes, cache %d entries: want at most %d and %d", len(r.buf), len(r.cache), maxReadSize, maxCacheSize)
+	if len(r.buf) > maxReadSize || r.cache.Len() > grammar.MaxEntries || r.iris.Len() > grammar.MaxEntries {
+		t.Errorf("buffer %d bytes, cache %d entries: want at most %d and %d", len(r.buf), r.cache.Len(), maxReadSize, grammar.MaxEntries)
 	}
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
@@ -394,4 +407,95 @@ func TestNomisma(t *testing.T) {
 	if !bytes.Equal(in.Sum(nil), out.Sum(nil)) {
 		t.Errorf("canonical output differs from the input")
 	}
+}
+
+// TestDefects checks the reader policy of package rdf on N-Triples: a term
+// the grammar allows but RDF does not is kept, with a warning at its
+// position, and is an error with Strict. These inputs were errors before,
+// though the other readers kept the same terms (the IRI of schema.org's
+// SearchAction, Wikidata's zh-classical label) and the writer wrote them.
+func TestDefects(t *testing.T) {
+	const s, p = "<http://example.org/s> ", "<http://example.org/p> "
+	for _, tc := range []struct {
+		name, line string
+		want       rdf.Term
+		col        int
+		msg        string // "" for no warning
+	}{
+		{"escaped brace", s + p + `<https://example.com/?s=\u007Bsearch_term_string\u007D> .`,
+			rdf.NewIRI("https://example.com/?s={search_term_string}"), 47, `contains the character "{"`},
+		{"escaped space", s + p + `<http://example.org/a\u0020b> .`, rdf.NewIRI("http://example.org/a b"), 47, `contains the character " "`},
+		{"escaped backslash", s + p + `<http://example.org/a\u005Cb> .`, rdf.NewIRI(`http://example.org/a\b`), 47, `contains the character "\\"`},
+		{"relative", s + p + `<a/b> .`, rdf.NewIRI("a/b"), 47, "not absolute"},
+		{"second hash", s + p + `<http://example.org/#a#b> .`, rdf.NewIRI("http://example.org/#a#b"), 47, `second "#"`},
+		{"long subtag", s + p + `"x"@zh-classical .`, rdf.NewLangString("x", "zh-classical"), 51, "not well-formed BCP 47"},
+		{"private use", s + p + `"x"@be-x-old .`, rdf.NewLangString("x", "be-x-old"), 0, ""},
+		{"case kept", s + p + `"x"@en-US .`, rdf.NewLangString("x", "en-US"), 0, ""},
+		{"surrogate pair", s + p + `"\uD83D\uDE00" .`, rdf.NewString("😀"), 48, "surrogate pair"},
+		{"empty datatype", s + p + `"x"^^<> .`, rdf.NewString("x"), 52, "not absolute"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var warnings []*rdf.ParseError
+			qs, err := parseAll(t, tc.line+"\n", NTriples, rdf.ReadOptions{File: "w.nt", Warn: func(e *rdf.ParseError) { warnings = append(warnings, e) }})
+			if err != nil || len(qs) != 1 || qs[0].O != tc.want {
+				t.Fatalf("got %v, %v; want the object %v", qs, err, tc.want)
+			}
+			if tc.msg == "" {
+				if len(warnings) != 0 {
+					t.Errorf("unexpected warnings %v", warnings)
+				}
+				return
+			}
+			if len(warnings) != 1 {
+				t.Fatalf("got %d warnings, want 1", len(warnings))
+			}
+			checkPos(t, warnings[0], "w.nt", 1, tc.col, tc.msg)
+			_, err = parseAll(t, tc.line+"\n", NTriples, rdf.ReadOptions{File: "w.nt", Strict: true})
+			checkPos(t, err, "w.nt", 1, tc.col, tc.msg)
+		})
+	}
+}
+
+// TestErrorOffsetLargeInput checks the byte offset of errors after the
+// reader has moved and grown its buffer many times, with a byte order mark
+// and CR LF line ends counted.
+func TestErrorOffsetLargeInput(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\ufeff")
+	for i := 0; b.Len() < 600<<10; i++ {
+		b.WriteString(`<http://example.org/s> <http://example.org/p> "ünïcödé ` + strings.Repeat("x", i%97) + "\" .\r\n")
+	}
+	bad := `<http://example.org/s> <http://example.org/p> "é\q" .`
+	src := b.String() + bad + "\n"
+	_, err := parseAll(t, src, NTriples, rdf.ReadOptions{})
+	var perr *rdf.ParseError
+	if !errors.As(err, &perr) {
+		t.Fatalf("got %v", err)
+	}
+	want := int64(b.Len() + strings.Index(bad, `\q`))
+	if perr.Offset != want || perr.Column != 49 {
+		t.Errorf("offset %d col %d, want %d and 49", perr.Offset, perr.Column, want)
+	}
+}
+
+// TestDefectsCached checks that the string cache, which spares the checks
+// of an IRI seen recently, does not hide a defect behind a blank node label
+// or a language tag with the same text; and that a repeated defect is
+// reported once while it is cached.
+func TestDefectsCached(t *testing.T) {
+	src := `_:abc <http://example.org/p> "x"@abc .
+_:abc <http://example.org/p> <abc> .
+<abc> <http://example.org/p> <abc> .
+<abc> <http://example.org/p> <http://example.org/o> .
+`
+	var warns []string
+	qs, err := parseAll(t, src, NTriples, rdf.ReadOptions{Warn: func(e *rdf.ParseError) { warns = append(warns, fmt.Sprint(e.Line, ":", e.Column)) }})
+	if err != nil || len(qs) != 4 {
+		t.Fatalf("%d quads, %v", len(qs), err)
+	}
+	if strings.Join(warns, " ") != "2:30" {
+		t.Errorf("warnings at %v, want one at 2:30", warns)
+	}
+	_, err = parseAll(t, src, NTriples, rdf.ReadOptions{Strict: true})
+	checkPos(t, err, "", 2, 30, "not absolute")
 }

@@ -15,18 +15,27 @@ import (
 // N-Triples, which can only hold the default graph.
 var ErrNamedGraph = errors.New("ntriples: N-Triples cannot hold quads in named graphs; write N-Quads")
 
-// Writer writes quads as canonical N-Triples or N-Quads, one statement per
-// line, in the order they are given. Output is buffered: call Flush at the
-// end.
+// Writer writes quads as N-Triples or N-Quads, one statement per line, in
+// the order they are given, in canonical form (rdf.AppendTerm) except that
+// language tags keep their case unless the Writer is canonical. Output is
+// buffered: call Flush at the end.
 type Writer struct {
-	w      *bufio.Writer
-	syntax Syntax
-	err    error
+	w         *bufio.Writer
+	syntax    Syntax
+	canonical bool
+	err       error
 }
 
-// NewWriter returns a Writer that writes to w in the given syntax.
+// NewWriter returns a Writer that writes to w in the given syntax, with
+// language tags as written.
 func NewWriter(w io.Writer, syntax Syntax) *Writer {
 	return &Writer{w: bufio.NewWriterSize(w, 64<<10), syntax: syntax}
+}
+
+// NewCanonicalWriter returns a Writer that writes canonical N-Triples or
+// N-Quads exactly as RDF 1.2 defines them, language tags in lower case.
+func NewCanonicalWriter(w io.Writer, syntax Syntax) *Writer {
+	return &Writer{w: bufio.NewWriterSize(w, 64<<10), syntax: syntax, canonical: true}
 }
 
 // WriteQuad writes one statement. It returns ErrNamedGraph for a quad in a
@@ -43,7 +52,11 @@ func (w *Writer) WriteQuad(q rdf.Quad) error {
 	if !q.G.IsZero() && w.syntax != NQuads {
 		return fmt.Errorf("%w: graph %s", ErrNamedGraph, q.G)
 	}
-	rdf.AppendQuad(w.w, q)
+	if w.canonical {
+		rdf.AppendQuad(w.w, q)
+	} else {
+		rdf.AppendQuadAsWritten(w.w, q)
+	}
 	if err := w.w.WriteByte('\n'); err != nil {
 		w.err = err
 	}
@@ -74,12 +87,18 @@ func checkQuad(q rdf.Quad) error {
 		return fmt.Errorf("ntriples: the object must be an IRI, a blank node, a literal or a triple term, not %s", q.O.Kind)
 	case q.G.Kind != rdf.None && q.G.Kind != rdf.IRIKind && q.G.Kind != rdf.BlankKind:
 		return fmt.Errorf("ntriples: the graph name must be an IRI or a blank node, not a %s (%s)", q.G.Kind, q.G)
+	case q.O.Kind == rdf.LiteralKind && q.O.Lang != "":
+		if _, ok := rdf.CheckLangTag(q.O.Lang); !ok {
+			return fmt.Errorf("ntriples: cannot write the language tag %q: N-Triples allows letters, then groups of letters and digits after '-'", q.O.Lang)
+		}
+		if q.O.Dir != "" && q.O.Dir != "ltr" && q.O.Dir != "rtl" {
+			return fmt.Errorf("ntriples: cannot write the base direction %q: it must be ltr or rtl", q.O.Dir)
+		}
 	}
 	return nil
 }
 
-// Write writes every quad of d in canonical N-Triples or N-Quads, one per
-// line, in the order of d.Sorted() (graph, subject, predicate, object, by
+// Write writes every quad of d as NewWriter does, one per line, in the order of d.Sorted() (graph, subject, predicate, object, by
 // rdf.Compare), so the output depends only on the set of quads. Writing a
 // dataset with named graphs as N-Triples returns ErrNamedGraph before
 // anything is written.

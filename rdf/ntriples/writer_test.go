@@ -11,7 +11,8 @@ import (
 
 // TestWriteDataset checks that Write sorts (graph, subject, predicate,
 // object; IRIs before blank nodes before literals) and writes the
-// canonical form.
+// canonical form, language tags as written; and that a canonical Writer
+// lower-cases them, as canonical N-Triples requires.
 func TestWriteDataset(t *testing.T) {
 	d := rdf.NewDataset()
 	d.Add(rdf.Quad{S: iri("b"), P: iri("p"), O: rdf.NewLangString("x", "EN-GB"), G: iri("g")})
@@ -21,10 +22,10 @@ func TestWriteDataset(t *testing.T) {
 	d.Add(rdf.Quad{S: iri("a"), P: iri("p"), O: iri("o"), G: rdf.NewBlank("g")})
 	d.Add(rdf.Quad{S: iri("a"), P: iri("p"), O: rdf.NewBlank("o")})
 	want := `<http://example.org/a> <http://example.org/p> _:o .
-<http://example.org/a> <http://example.org/p> "x"@ar--rtl .
+<http://example.org/a> <http://example.org/p> "x"@AR--rtl .
 <http://example.org/b> <http://example.org/p> "tab\there \"q\" \\ \u007F \uFFFE é" .
 _:z <http://example.org/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .
-<http://example.org/b> <http://example.org/p> "x"@en-gb <http://example.org/g> .
+<http://example.org/b> <http://example.org/p> "x"@EN-GB <http://example.org/g> .
 <http://example.org/a> <http://example.org/p> <http://example.org/o> _:g .
 `
 	var out bytes.Buffer
@@ -33,6 +34,20 @@ _:z <http://example.org/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .
 	}
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+	out.Reset()
+	cw := NewCanonicalWriter(&out, NQuads)
+	for _, q := range d.Sorted() {
+		if err := cw.WriteQuad(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	canonical := strings.NewReplacer("@AR--", "@ar--", "@EN-GB", "@en-gb").Replace(want)
+	if out.String() != canonical {
+		t.Errorf("canonical writer: got\n%s\nwant\n%s", out.String(), canonical)
 	}
 
 	out.Reset()
@@ -86,7 +101,7 @@ func (f failWriter) Write([]byte) (int, error) { return 0, f.err }
 func TestWriterStream(t *testing.T) {
 	src := "<http://example.org/s>\t<http://example.org/p>   \"\\u0041\\U0001F600\\u000b\"  @EN  <http://example.org/g>.# c\n" +
 		"_:b <http://example.org/p> \"x\"^^<http://www.w3.org/2001/XMLSchema#string> .\r\n"
-	want := "<http://example.org/s> <http://example.org/p> \"A😀\\u000B\"@en <http://example.org/g> .\n" +
+	want := "<http://example.org/s> <http://example.org/p> \"A😀\\u000B\"@EN <http://example.org/g> .\n" +
 		"_:b <http://example.org/p> \"x\" .\n"
 	var out bytes.Buffer
 	w := NewWriter(&out, NQuads)
@@ -125,7 +140,7 @@ func TestWriteOrder(t *testing.T) {
 	}
 	var want strings.Builder
 	for _, q := range d.Sorted() {
-		rdf.AppendQuad(&want, q)
+		rdf.AppendQuadAsWritten(&want, q)
 		want.WriteByte('\n')
 	}
 	var got bytes.Buffer

@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"net/url"
@@ -215,10 +216,20 @@ type WriteOptions struct {
 // Write writes a dataset in the named syntax. "jsonld" is expanded JSON-LD;
 // "jsonld-compact" is compacted with opts.Context (default: the prefixes).
 func Write(w io.Writer, d *rdf.Dataset, format string, opts WriteOptions) error {
+	return WriteContext(context.Background(), w, d, format, opts)
+}
+
+// WriteContext is Write with a context: the Turtle, TriG and JSON-LD
+// writers stop with ctx.Err() soon after ctx is cancelled; the others,
+// which write as they go in linear time, are not interrupted.
+func WriteContext(ctx context.Context, w io.Writer, d *rdf.Dataset, format string, opts WriteOptions) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	prefixes := opts.Prefixes // nil lets each writer choose its defaults
 	switch strings.ToLower(format) {
 	case "jsonld-compact", "jsonld-compacted", "compact-jsonld":
-		return jsonld.Write(w, d, jsonld.WriteOptions{Form: jsonld.Compacted, Context: opts.Context})
+		return jsonld.WriteContext(ctx, w, d, jsonld.WriteOptions{Form: jsonld.Compacted, Context: opts.Context})
 	}
 	f, err := ParseFormat(format)
 	if err != nil {
@@ -230,11 +241,11 @@ func Write(w io.Writer, d *rdf.Dataset, format string, opts WriteOptions) error 
 	case NQuads:
 		return ntriples.Write(w, d, ntriples.NQuads)
 	case Turtle:
-		return turtle.Write(w, d, turtle.Turtle, turtle.WriteOptions{Prefixes: prefixes, Base: opts.Base})
+		return turtle.WriteContext(ctx, w, d, turtle.Turtle, turtle.WriteOptions{Prefixes: prefixes, Base: opts.Base})
 	case TriG:
-		return turtle.Write(w, d, turtle.TriG, turtle.WriteOptions{Prefixes: prefixes, Base: opts.Base})
+		return turtle.WriteContext(ctx, w, d, turtle.TriG, turtle.WriteOptions{Prefixes: prefixes, Base: opts.Base})
 	case JSONLD:
-		return jsonld.Write(w, d, jsonld.WriteOptions{Form: jsonld.Expanded})
+		return jsonld.WriteContext(ctx, w, d, jsonld.WriteOptions{Form: jsonld.Expanded})
 	case RDFXML:
 		return rdfxml.Write(w, d, rdfxml.WriteOptions{})
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/isolda/isolda/internal/excerpt"
 	"golang.org/x/text/encoding/charmap"
 )
 
@@ -148,7 +149,7 @@ func entityDecl(s string) (name, value string, internal bool, n int, problem str
 	}
 	name = s[i:j]
 	if !isXMLName(name) {
-		return "", "", false, 0, fmt.Sprintf("%q is not a name", name)
+		return "", "", false, 0, excerpt.Quote(name) + " is not a name"
 	}
 	i = skipSpace(s, j)
 	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
@@ -199,15 +200,62 @@ func isXMLName(s string) bool {
 	return s[0] != ':' || len(s) > 1
 }
 
-// expander expands entity values.
+// expander computes what references to the internal general entities
+// stand for, as XML 1.0 (section 4.5) says: an entity's replacement text
+// is its literal value with character references replaced and references
+// to general entities left as they are; a reference to the entity in the
+// document is replaced by that text parsed again, so that its character and
+// entity references are replaced in turn (<!ENTITY a "&#38;#38;"> has the
+// replacement text "&#38;", and &a; stands for "&").
 type expander struct {
-	raw    map[string]string
-	done   map[string]string
+	raw    map[string]string // entity -> literal value
+	done   map[string]string // entity -> what a reference stands for
 	active map[string]bool
 	total  int
 	limit  bool // the last error was a limit
 }
 
+// replacement returns the replacement text of a literal entity value.
+func replacement(name, raw string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(raw); {
+		switch c := raw[i]; c {
+		case '%':
+			return "", fmt.Errorf("parameter entity reference in the value of &%s; is not supported", name)
+		case '&':
+			end := strings.IndexByte(raw[i:], ';')
+			if end < 0 {
+				return "", fmt.Errorf("unterminated reference in the value of &%s;", name)
+			}
+			ref := raw[i+1 : i+end]
+			if strings.HasPrefix(ref, "#") {
+				r, ok := charRef(ref[1:])
+				if !ok {
+					return "", fmt.Errorf("bad character reference &%s; in the value of &%s;", ref, name)
+				}
+				b.WriteRune(r)
+			} else {
+				if !isXMLName(ref) {
+					return "", fmt.Errorf("bad reference &%s; in the value of &%s;", excerpt.Cut(ref), name)
+				}
+				b.WriteString(raw[i : i+end+1]) // bypassed
+			}
+			i += end + 1
+		default:
+			b.WriteByte(c)
+			i++
+		}
+		if b.Len() > maxEntityValue {
+			return "", fmt.Errorf("entity &%s; expands to more than %d bytes", name, maxEntityValue)
+		}
+	}
+	return b.String(), nil
+}
+
+// expand returns what a reference to the entity stands for: its
+// replacement text with references replaced. Markup in it (a '<' that no
+// character reference produced at this level) is refused: the decoder
+// takes the expansion as text.
 func (x *expander) expand(name string) (string, error) {
 	if v, ok := x.done[name]; ok {
 		return v, nil
@@ -221,27 +269,29 @@ func (x *expander) expand(name string) (string, error) {
 	}
 	x.active[name] = true
 	defer delete(x.active, name)
+	text, err := replacement(name, raw)
+	if err != nil {
+		x.limit = strings.Contains(err.Error(), "expands to more than")
+		return "", err
+	}
 	var b strings.Builder
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c == '%' {
-			return "", fmt.Errorf("parameter entity reference in the value of &%s; is not supported", name)
-		}
-		if c != '&' {
-			b.WriteByte(c)
-			i++
-		} else {
-			end := strings.IndexByte(raw[i:], ';')
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch c {
+		case '<':
+			return "", fmt.Errorf("the replacement text of &%s; holds markup (<), which this reader does not expand", name)
+		case '&':
+			end := strings.IndexByte(text[i:], ';')
 			if end < 0 {
-				return "", fmt.Errorf("unterminated reference in the value of &%s;", name)
+				return "", fmt.Errorf("unterminated reference in the replacement text of &%s;", name)
 			}
-			ref := raw[i+1 : i+end]
+			ref := text[i+1 : i+end]
 			i += end + 1
 			switch {
 			case strings.HasPrefix(ref, "#"):
 				r, ok := charRef(ref[1:])
 				if !ok {
-					return "", fmt.Errorf("bad character reference &%s; in the value of &%s;", ref, name)
+					return "", fmt.Errorf("bad character reference &%s; in the replacement text of &%s;", excerpt.Cut(ref), name)
 				}
 				b.WriteRune(r)
 			case predefined(ref):
@@ -253,6 +303,9 @@ func (x *expander) expand(name string) (string, error) {
 				}
 				b.WriteString(v)
 			}
+		default:
+			b.WriteByte(c)
+			i++
 		}
 		if b.Len() > maxEntityValue {
 			x.limit = true

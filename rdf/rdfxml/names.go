@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/internal/grammar"
 )
 
 // Namespaces the reader and writer know about.
@@ -72,36 +73,12 @@ func isNCName(s string) bool {
 }
 
 // isNameStartChar implements NameStartChar of XML 1.0 (fifth edition),
-// without the colon.
-func isNameStartChar(r rune) bool {
-	switch {
-	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_':
-		return true
-	case r < 0xC0:
-		return false
-	case r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF,
-		r >= 0x370 && r <= 0x37D, r >= 0x37F && r <= 0x1FFF,
-		r >= 0x200C && r <= 0x200D, r >= 0x2070 && r <= 0x218F,
-		r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF,
-		r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFFD,
-		r >= 0x10000 && r <= 0xEFFFF:
-		return true
-	}
-	return false
-}
+// without the colon: Turtle's PN_CHARS_U, which was taken from it.
+func isNameStartChar(r rune) bool { return grammar.IsPNCharsU(r) }
 
 // isNameChar implements NameChar of XML 1.0 (fifth edition), without the
-// colon.
-func isNameChar(r rune) bool {
-	switch {
-	case isNameStartChar(r):
-		return true
-	case r == '-', r == '.', r >= '0' && r <= '9', r == 0xB7,
-		r >= 0x300 && r <= 0x36F, r >= 0x203F && r <= 0x2040:
-		return true
-	}
-	return false
-}
+// colon: Turtle's PN_CHARS and '.'.
+func isNameChar(r rune) bool { return r == '.' || grammar.IsPNChars(r) }
 
 // splitIRI splits an IRI into a namespace and a local name that is a
 // non-empty NCName, taking the longest such local name. It reports false

@@ -27,6 +27,7 @@
 package rdfxml
 
 import (
+	"encoding/hex"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -34,6 +35,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -43,7 +45,9 @@ import (
 // when it implements rdf.PrefixSink (the default namespace under the empty
 // name). Blank nodes get labels that are fresh within the document: an
 // rdf:nodeID keeps its value as label (values beginning with "genid" get the
-// prefix "genid_"), the others are labelled genid1, genid2, ...
+// prefix "genid_", values that are not valid Turtle labels, such as "a.",
+// become "genidx" and the hexadecimal digits of their bytes), the others
+// are labelled genid1, genid2, ...
 //
 // Errors in the input are *rdf.ParseError values with line and column;
 // errors caused by opts.Limits also wrap rdf.ErrLimit. Element nesting is
@@ -159,7 +163,7 @@ func newParser(r io.Reader, sink rdf.Sink, opts rdf.ReadOptions) *parser {
 
 // errorf returns a ParseError at the given position.
 func (p *parser) errorf(line, col int, format string, args ...any) error {
-	return &rdf.ParseError{File: p.opts.File, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+	return &rdf.ParseError{File: p.opts.File, Line: line, Column: col, Msg: excerpt.Shorten(fmt.Sprintf(format, args...))}
 }
 
 // limitf returns a ParseError that also wraps rdf.ErrLimit.
@@ -169,7 +173,7 @@ func (p *parser) limitf(line, col int, format string, args ...any) error {
 
 // warnf reports a non-fatal problem, or returns it as an error in strict mode.
 func (p *parser) warnf(line, col int, format string, args ...any) error {
-	pe := &rdf.ParseError{File: p.opts.File, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+	pe := &rdf.ParseError{File: p.opts.File, Line: line, Column: col, Msg: excerpt.Shorten(fmt.Sprintf(format, args...))}
 	if p.opts.Strict {
 		return pe
 	}
@@ -590,6 +594,9 @@ func (p *parser) propertyAttrs(e *element, subj rdf.Term, props []attr) error {
 		if err != nil {
 			return err
 		}
+		if o.Kind == rdf.None {
+			continue // dropped: a language tag no syntax can write
+		}
 		if err := p.emit(subj, rdf.NewIRI(a.ns+a.local), o); err != nil {
 			return err
 		}
@@ -792,7 +799,7 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 					return p.errorf(e.line, e.col, "property element <%s> with text cannot have rdf:resource, rdf:nodeID or property attributes", e.qname())
 				}
 				o, err := p.literal(e, text.String(), datatype)
-				if err != nil {
+				if err != nil || o.Kind == rdf.None {
 					return err
 				}
 				return emit(o)
@@ -809,7 +816,7 @@ func (p *parser) emptyPropertyElt(e *element, emit func(rdf.Term) error, resourc
 	}
 	if resource == nil && nodeID == nil && len(props) == 0 {
 		o, err := p.literal(e, "", nil)
-		if err != nil {
+		if err != nil || o.Kind == rdf.None {
 			return err
 		}
 		return emit(o)
@@ -1028,7 +1035,12 @@ func (p *parser) nodeID(e *element, id string) (rdf.Term, error) {
 	if !isNCName(id) {
 		return rdf.Term{}, p.errorf(e.line, e.col, "rdf:nodeID %q is not an XML NCName", id)
 	}
-	if strings.HasPrefix(id, "genid") {
+	switch {
+	case rdf.WritableBlankLabel(id) != id:
+		// An NCName may end with '.', which a blank node label may not:
+		// such an id gets a label of its own, that writers keep.
+		id = "genidx" + hex.EncodeToString([]byte(id))
+	case strings.HasPrefix(id, "genid"):
 		id = "genid_" + id
 	}
 	return p.term(e, rdf.NewBlank(id))
@@ -1055,6 +1067,18 @@ func (p *parser) literal(e *element, lexical string, datatype *string) (rdf.Term
 	}
 	if e.lang == "" {
 		return rdf.NewString(lexical), nil
+	}
+	// The reader policy of package rdf: a tag that is not well-formed BCP
+	// 47 is kept with a warning; one no RDF syntax can write drops the
+	// statement (the zero Term), with a warning.
+	if msg, writable := rdf.CheckLangTag(e.lang); msg != "" {
+		action := "kept"
+		if !writable {
+			action = "statement dropped"
+		}
+		if err := p.warnf(e.line, e.col, "%s; %s", msg, action); err != nil || !writable {
+			return rdf.Term{}, err
+		}
 	}
 	t := rdf.NewLangString(lexical, e.lang)
 	if e.version && e.dir != "" {

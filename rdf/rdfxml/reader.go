@@ -2,8 +2,10 @@ package rdfxml
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 
+	"github.com/isolda/isolda/rdf"
 	"golang.org/x/text/encoding/unicode"
 )
 
@@ -81,7 +83,7 @@ func (p *posReader) ReadByte() (byte, error) {
 		p.hit = true
 	}
 	if p.hit || p.entHit {
-		return 0, limitError{}
+		return 0, errByteLimit
 	}
 	b, err := p.r.ReadByte()
 	if err != nil {
@@ -111,9 +113,9 @@ func (p *posReader) pos(offset int64) (line, col int) {
 	return p.line, p.col + 1
 }
 
-type limitError struct{}
-
-func (limitError) Error() string { return "input larger than the byte limit" }
+// errByteLimit is what the reader returns once a limit is reached (the
+// parser reports the limit with its position).
+var errByteLimit = fmt.Errorf("input larger than the byte limit: %w", rdf.ErrLimit)
 
 // Read implements io.Reader; the decoder uses ReadByte, but Read keeps the
 // accounting right for any other caller.

@@ -207,7 +207,9 @@ func assignPrefixes(needed map[string]bool, preferred []rdf.Prefix) map[string]s
 	out := map[string]string{}
 	used := map[string]bool{}
 	take := func(name, ns string) bool {
-		if !needed[ns] || out[ns] != "" || used[name] || !isNCName(name) ||
+		// Prefix names are ASCII: encoding/xml, which the reader uses,
+		// refuses some names XML 1.0 (fifth edition) allows.
+		if !needed[ns] || out[ns] != "" || used[name] || !isNCName(name) || !isASCII(name) ||
 			len(name) >= 3 && strings.EqualFold(name[:3], "xml") {
 			return false
 		}
@@ -236,6 +238,15 @@ func assignPrefixes(needed map[string]bool, preferred []rdf.Prefix) map[string]s
 		}
 	}
 	return out
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // blankLabels maps blank node labels to rdf:nodeID values: a label that is

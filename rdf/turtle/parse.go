@@ -9,11 +9,13 @@
 package turtle
 
 import (
+	"bytes"
 	"io"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/internal/grammar"
 )
 
 // Syntax selects Turtle or TriG.
@@ -61,7 +63,6 @@ func Parse(r io.Reader, syntax Syntax, sink rdf.Sink, opts rdf.ReadOptions) (err
 		base:     opts.Base,
 		prefixes: map[string]string{},
 		opts:     opts,
-		cache:    make([]string, cacheSize),
 	}
 	p.psink, _ = sink.(rdf.PrefixSink)
 	limits := opts.Limits.WithDefaults()
@@ -100,32 +101,15 @@ type parser struct {
 	bnodes   int64
 	ttDepth  int // nesting of triple terms <<( )>>
 
-	sb    []byte   // scratch for the term being read
-	num   []byte   // scratch for generated labels
-	cache []string // see intern
+	sb      []byte           // scratch for the term being read
+	num     []byte           // scratch for generated labels
+	cache   grammar.Interner // language tags
+	iris    grammar.Interner // IRIs, apart: a fresh one is checked
+	escaped bool             // an escape in the IRI being read gave a character IRIs may not contain
 }
 
-// cacheSize is the number of slots of the string cache (a power of two).
-const cacheSize = 4096
-
-// intern returns string(b), reusing the string for repeated IRIs and tags:
-// a direct-mapped cache indexed by an FNV-1a hash of the bytes.
-func (p *parser) intern(b []byte) string {
-	if len(b) > 256 {
-		return string(b)
-	}
-	h := uint32(2166136261)
-	for _, c := range b {
-		h = (h ^ uint32(c)) * 16777619
-	}
-	slot := &p.cache[h&(cacheSize-1)]
-	if *slot == string(b) {
-		return *slot
-	}
-	s := string(b)
-	*slot = s
-	return s
-}
+// intern returns string(b), reusing the string for repeated IRIs and tags.
+func (p *parser) intern(b []byte) string { return p.cache.Intern(b) }
 
 func (p *parser) emit(s, pr, o rdf.Term) {
 	p.nquads++
@@ -271,7 +255,7 @@ func (p *parser) wordEnds(k int) bool {
 		k++
 		r, _ = p.peekRune(k)
 	}
-	return r == eof || !(isPNChars(r) || r == ':')
+	return r == eof || !(grammar.IsPNChars(r) || r == ':')
 }
 
 // atKeywordAt reports whether the @-keyword kw is k bytes ahead, not
@@ -293,7 +277,7 @@ func (p *parser) prefixDecl() {
 		p.pos++
 	} else {
 		r, _ := p.peekRune(0)
-		if !isPNCharsBase(r) {
+		if !grammar.IsPNCharsBase(r) {
 			p.expected("a prefix name")
 		}
 		p.prefixName()
@@ -844,14 +828,14 @@ func (p *parser) blankLabel() rdf.Term {
 	}
 	p.pos += 2
 	r, size := p.peekRune(0)
-	if !(isPNCharsU(r) || r >= '0' && r <= '9') || r == utf8.RuneError && size == 1 {
+	if !(grammar.IsPNCharsU(r) || r >= '0' && r <= '9') || r == utf8.RuneError && size == 1 {
 		p.expected("a blank node label")
 	}
 	p.pos += size
 	endOff := p.pos - p.mark
 	for {
 		r, size := p.peekRune(0)
-		if r == eof || !(isPNChars(r) || r == '.') || r == utf8.RuneError && size == 1 {
+		if r == eof || !(grammar.IsPNChars(r) || r == '.') || r == utf8.RuneError && size == 1 {
 			break
 		}
 		p.pos += size
@@ -878,7 +862,7 @@ func (p *parser) prefixName() {
 	for {
 		if p.pos < len(p.buf) {
 			if c := p.buf[p.pos]; c < utf8.RuneSelf {
-				if !(isAlpha(c) || isDigit(c) || c == '_' || c == '-' || c == '.') {
+				if !(grammar.Is(c, grammar.PN) || c == '.') {
 					break
 				}
 				p.pos++
@@ -889,7 +873,7 @@ func (p *parser) prefixName() {
 			}
 		}
 		r, size := p.peekRune(0)
-		if r == eof || !(isPNChars(r) || r == '.') || r == utf8.RuneError && size == 1 {
+		if r == eof || !(grammar.IsPNChars(r) || r == '.') || r == utf8.RuneError && size == 1 {
 			break
 		}
 		p.pos += size
@@ -916,7 +900,7 @@ func (p *parser) pname() (rdf.Term, bool) {
 		p.pos++
 	} else {
 		r, _ := p.peekRune(0)
-		if r == eof || !isPNCharsBase(r) {
+		if r == eof || !grammar.IsPNCharsBase(r) {
 			return rdf.Term{}, false
 		}
 		p.prefixName()
@@ -933,7 +917,11 @@ func (p *parser) pname() (rdf.Term, bool) {
 	}
 	p.sb = append(p.sb[:0], ns...)
 	p.localName()
-	return rdf.NewIRI(p.intern(p.sb)), true
+	iri, fresh := p.iris.InternFresh(p.sb)
+	if fresh && twoHashes(p.sb) {
+		p.checkIRI(start, iri)
+	}
+	return rdf.NewIRI(iri), true
 }
 
 // localName scans PN_LOCAL (possibly empty) at pos, appending its value to
@@ -948,7 +936,7 @@ func (p *parser) localName() {
 		switch {
 		case c == eof:
 		case c == '%':
-			if !isHexInt(p.peek(1)) || !isHexInt(p.peek(2)) {
+			if !grammar.IsInt(p.peek(1), grammar.Hex) || !grammar.IsInt(p.peek(2), grammar.Hex) {
 				p.pos++
 				p.expected("two hex digits after % in a local name")
 			}
@@ -957,7 +945,7 @@ func (p *parser) localName() {
 			goto next
 		case c == '\\':
 			e := p.peek(1)
-			if e == eof || !isLocalEsc(byte(e)) {
+			if e == eof || !grammar.IsLocalEsc(byte(e)) {
 				p.pos++
 				p.expected("an escapable character after \\ in a local name")
 			}
@@ -977,7 +965,7 @@ func (p *parser) localName() {
 			first = false
 			continue
 		case c < utf8.RuneSelf:
-			if isAlpha(byte(c)) || isDigit(byte(c)) || c == '_' || (c == '-' && !first) {
+			if grammar.Is(byte(c), grammar.PN) && (c != '-' || !first) {
 				p.sb = append(p.sb, byte(c))
 				p.pos++
 				goto next
@@ -987,7 +975,7 @@ func (p *parser) localName() {
 			if r == utf8.RuneError && size == 1 {
 				p.errorf(p.pos, "invalid UTF-8")
 			}
-			if isPNChars(r) && (!first || isPNCharsU(r)) {
+			if grammar.IsPNChars(r) && (!first || grammar.IsPNCharsU(r)) {
 				p.sb = utf8.AppendRune(p.sb, r)
 				p.pos += size
 				goto next
@@ -1006,30 +994,32 @@ func (p *parser) localName() {
 	p.sb = p.sb[:endSB]
 }
 
-func isHexInt(c int) bool { return c >= 0 && isHex(byte(c)) }
-
 // iriRef parses '<' ... '>' and returns the resolved IRI.
 func (p *parser) iriRef() string {
 	if p.peek(1) == '<' {
 		p.errorf(p.pos, "RDF 1.2 triple terms and reified triples (<< >>) are not supported")
 	}
+	// The IRI's bytes stay buffered (mark stays at its start, IRIs being
+	// short) so that its start can be reported after the buffer is refilled
+	// and shifted.
 	start := p.pos
+	startOff := p.bufOff + int64(start)
 	p.mark = start
 	p.pos++
 	p.sb = p.sb[:0]
+	p.escaped = false
 	for {
 		b := p.buf[p.pos:]
 		i := 0
-		for i < len(b) && iriByteOK(b[i]) {
+		for i < len(b) && grammar.Is(b[i], grammar.IRI) {
 			i++
 		}
 		p.sb = append(p.sb, b[:i]...)
 		p.pos += i
 		if p.maxTerm >= 0 && len(p.sb) > p.maxTerm {
-			p.limitf(start, "IRI longer than %d bytes", p.maxTerm)
+			p.limitf(int(startOff-p.bufOff), "IRI longer than %d bytes", p.maxTerm)
 		}
 		if i == len(b) {
-			p.mark = p.pos
 			if !p.fill() {
 				p.errorf(p.pos, "unterminated IRI: expected \">\", found end of input")
 			}
@@ -1038,10 +1028,18 @@ func (p *parser) iriRef() string {
 		switch c := b[i]; c {
 		case '>':
 			p.pos++
+			start = int(startOff - p.bufOff)
 			if !utf8.Valid(p.sb) {
 				p.errorf(start, "invalid UTF-8 in IRI")
 			}
-			return p.resolve(start)
+			iri, fresh := p.resolve()
+			// Only escapes can put characters IRIs may not contain into
+			// the IRI; raw ones are syntax errors. An IRI seen recently
+			// was checked then.
+			if fresh && (p.escaped || twoHashes(p.sb) || !grammar.HasScheme(iri)) {
+				p.checkIRI(start, iri)
+			}
+			return iri
 		case '\\':
 			p.uchar(false)
 		default:
@@ -1053,30 +1051,10 @@ func (p *parser) iriRef() string {
 // uchar decodes \uXXXX or \UXXXXXXXX (or, when echar, a string escape) at
 // pos and appends it to p.sb.
 func (p *parser) uchar(echar bool) {
-	n := 0
-	switch c := p.peek(1); c {
-	case 'u':
-		n = 4
-	case 'U':
-		n = 8
-	default:
+	c := p.peek(1)
+	if c != 'u' && c != 'U' {
 		if echar {
-			var e byte
-			switch c {
-			case 't':
-				e = '\t'
-			case 'b':
-				e = '\b'
-			case 'n':
-				e = '\n'
-			case 'r':
-				e = '\r'
-			case 'f':
-				e = '\f'
-			case '"', '\'', '\\':
-				e = byte(c)
-			}
-			if e != 0 {
+			if e, ok := grammar.ECHAR(byte(max(c, 0))); ok {
 				p.sb = append(p.sb, e)
 				p.pos += 2
 				return
@@ -1085,47 +1063,50 @@ func (p *parser) uchar(echar bool) {
 		}
 		p.errorf(p.pos, `invalid escape in an IRI: expected \u or \U`)
 	}
-	var r rune
-	for i := 0; i < n; i++ {
-		c := p.peek(2 + i)
-		if !isHexInt(c) {
-			p.errorf(p.pos, "expected %d hex digits after \\%c", n, p.buf[p.pos+1])
-		}
-		r = r<<4 | hexVal(byte(c))
+	p.peek(11) // buffer the longest escape there is, a surrogate pair
+	r, n, pair, msg := grammar.UCHAR(p.buf[p.pos:])
+	if msg != "" {
+		p.errorf(p.pos, "%s", msg)
 	}
-	if r > utf8.MaxRune || r >= 0xD800 && r <= 0xDFFF {
-		p.errorf(p.pos, "escape \\%c%X is not a Unicode scalar value", p.buf[p.pos+1], r)
+	if pair {
+		p.defect(p.pos, grammar.PairMsg(p.buf[p.pos:p.pos+n]))
 	}
-	if !echar && r < utf8.RuneSelf && !iriByteOK(byte(r)) {
-		p.errorf(p.pos, "escape \\%c%0*X stands for %q, which IRIs may not contain", p.buf[p.pos+1], n, r, r)
+	if !echar && (r <= 0x20 || r < utf8.RuneSelf && !grammar.Is(byte(r), grammar.IRI)) {
+		p.escaped = true // kept, and reported when the IRI is complete
 	}
 	p.sb = utf8.AppendRune(p.sb, r)
-	p.pos += 2 + n
+	p.pos += n
 }
 
-// resolve resolves the IRI reference in p.sb against the base.
-func (p *parser) resolve(start int) string {
+// resolve resolves the IRI reference in p.sb against the base; fresh is
+// false for an IRI the cache returned (see grammar.Interner.InternFresh).
+func (p *parser) resolve() (iri string, fresh bool) {
 	ref := p.sb
 	if absoluteNoDots(ref) {
-		return p.intern(ref)
+		return p.iris.InternFresh(ref)
 	}
-	s := string(ref)
-	if p.base == "" {
-		if !rdf.IsAbsoluteIRI(s) {
-			p.warn(start, "relative IRI <"+s+"> with no base IRI")
-		}
-		return rdf.ResolveIRI("", s)
-	}
-	return rdf.ResolveIRI(p.base, s)
+	return rdf.ResolveIRI(p.base, string(ref)), true
 }
 
-func (p *parser) warn(i int, msg string) {
-	e := p.errAt(i, msg)
-	if p.opts.Strict {
-		panic(bailout{e})
+// checkIRI reports an IRI, read from buf index start, that rdf.CheckIRI
+// refuses (see defect).
+func (p *parser) checkIRI(start int, iri string) {
+	if msg := rdf.CheckIRI(iri); msg != "" {
+		p.defect(start, msg)
 	}
-	if p.opts.Warn != nil {
-		p.opts.Warn(e)
+}
+
+// twoHashes reports whether b holds more than one '#'.
+func twoHashes(b []byte) bool {
+	k := bytes.IndexByte(b, '#')
+	return k >= 0 && bytes.IndexByte(b[k+1:], '#') >= 0
+}
+
+// defect reports a term defect at buf index i (see rdf.ReadOptions.Defect):
+// a warning, or with Strict an error that stops the parse.
+func (p *parser) defect(i int, msg string) {
+	if err := p.opts.Defect(p.errAt(i, msg)); err != nil {
+		panic(bailout{err})
 	}
 }
 
@@ -1138,7 +1119,7 @@ func absoluteNoDots(ref []byte) bool {
 		if c == ':' {
 			break
 		}
-		if !(isAlpha(c) || i > 0 && (isDigit(c) || c == '+' || c == '-' || c == '.')) {
+		if !(grammar.Is(c, grammar.Alpha) || i > 0 && (grammar.Is(c, grammar.Alnum) || c == '+' || c == '-' || c == '.')) {
 			return false
 		}
 	}
@@ -1234,21 +1215,22 @@ func (p *parser) literal() rdf.Term {
 	case '@':
 		p.pos++
 		p.mark = p.pos
-		n := 0
-		for isAlphaInt(p.peek(n)) {
-			n++
+		n := grammar.LangTag(p.buf[p.pos:])
+		for p.pos+n+2 > len(p.buf) && !p.atEOF {
+			// The tag may go on past the buffered bytes; a '-' and the
+			// character after it decide where it ends.
+			p.fill()
+			n = grammar.LangTag(p.buf[p.pos:])
 		}
 		if n == 0 {
 			p.expected("a language tag")
 		}
-		for p.peek(n) == '-' && isAlnumInt(p.peek(n+1)) {
-			n++
-			for isAlnumInt(p.peek(n)) {
-				n++
-			}
-		}
 		p.checkLen(n, "language tag")
 		lang := p.intern(p.buf[p.pos : p.pos+n])
+		if !grammar.WellFormedLang(lang) {
+			msg, _ := rdf.CheckLangTag(lang)
+			p.defect(p.pos, msg)
+		}
 		p.pos += n
 		if p.cur() == '-' && p.peek(1) == '-' {
 			p.pos += 2
@@ -1292,8 +1274,8 @@ func (p *parser) checkLen(n int, what string) {
 	}
 }
 
-func isAlphaInt(c int) bool { return c >= 0 && isAlpha(byte(c)) }
-func isAlnumInt(c int) bool { return c >= 0 && (isAlpha(byte(c)) || isDigit(byte(c))) }
+func isAlphaInt(c int) bool { return grammar.IsInt(c, grammar.Alpha) }
+func isAlnumInt(c int) bool { return grammar.IsInt(c, grammar.Alnum) }
 func isDigitInt(c int) bool { return c >= '0' && c <= '9' }
 
 // number parses INTEGER, DECIMAL or DOUBLE.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/turtle"
@@ -17,7 +18,8 @@ func parseString(t *testing.T, src string, syntax turtle.Syntax, opts rdf.ReadOp
 	return d, err
 }
 
-// nquads returns the dataset as sorted canonical N-Quads lines.
+// nquads returns the dataset as sorted N-Quads lines, in canonical form but
+// for the case of language tags.
 func nquads(d *rdf.Dataset) string {
 	var b strings.Builder
 	for _, q := range d.Sorted() {
@@ -34,7 +36,7 @@ func TestParseErrors(t *testing.T) {
 		line, col  int
 		msgContain string
 	}{
-		{"<a> <b> <c>", turtle.Turtle, 1, 12, `expected "." at the end of the triples, found end of input`},
+		{"<http://x/a> <http://x/b> <http://x/c>", turtle.Turtle, 1, 39, `expected "." at the end of the triples, found end of input`},
 		{"@prefix ex: <http://x/> .\nex:a ex:b ex:c ;\n  ex:d }", turtle.Turtle, 3, 8, `expected an object, found "}"`},
 		{"<http://x/a> <http://x/b> foo:c .", turtle.Turtle, 1, 27, `undefined prefix "foo"`},
 		{"<http://x/a> <http://x/b> \"abc\n\" .", turtle.Turtle, 1, 31, "line break in a short string"},
@@ -44,8 +46,13 @@ func TestParseErrors(t *testing.T) {
 		{"{ <http://x/a> <http://x/b> <http://x/c> . . }", turtle.TriG, 1, 44, `expected a subject, found "."`},
 		{"GRAPH [ <http://x/p> 1 ] { }", turtle.TriG, 1, 9, `expected "]"`},
 		{`<http://x/a> <http://x/b> "x"@ .`, turtle.Turtle, 1, 31, "expected a language tag"},
-		{"<http://x/a> <http://x/b> <http://x/c\\u0020> .", turtle.Turtle, 1, 38, "which IRIs may not contain"},
-		{"<http://x/a> <http://x/b> \"\\uD800\" .", turtle.Turtle, 1, 28, "not a Unicode scalar value"},
+		{"<http://x/a> <http://x/b> <http://x/c\\u0020> .", turtle.Turtle, 1, 27, "which IRIs may not contain"},
+		{"<http://x/a> <http://x/b> \"\\uD800\" .", turtle.Turtle, 1, 28, "lone UTF-16 surrogate"},
+		{"<http://x/a> <http://x/b> \"α\\uD83D\\uDE00\" .", turtle.Turtle, 1, 29, `surrogate pair, which RDF 1.2 does not allow: write \U0001F600`},
+		{"<http://x/a> <http://x/b> \"x\"@zh-classical .", turtle.Turtle, 1, 31, "not well-formed BCP 47"},
+		{"<http://x/a> <http://x/b> <http://x/c#d#e> .", turtle.Turtle, 1, 27, `second "#"`},
+		{"@prefix x: <http://x/#> .\n<http://x/a> <http://x/b> x:c\\#d .", turtle.Turtle, 2, 27, `second "#"`},
+		{"<http://x/a> <http://x/b> <c> .", turtle.Turtle, 1, 27, "not absolute"},
 		{"<http://x/a> <http://x/b> << \"x\" <http://x/b> 1 >> .", turtle.Turtle, 1, 30, "the subject of a reified triple"},
 		{"<<( <http://x/a> <http://x/b> 1 )>> <http://x/b> 1 .", turtle.Turtle, 1, 1, "may only be an object"},
 		{"<http://x/a> <http://x/b> <<( <http://x/a> <http://x/b> ( 1 ) )>> .", turtle.Turtle, 1, 57, "collections are not allowed"},
@@ -54,7 +61,8 @@ func TestParseErrors(t *testing.T) {
 		{"<http://x/a> <http://x/b> \"\xff\" .", turtle.Turtle, 1, 27, "invalid UTF-8"},
 	}
 	for _, c := range cases {
-		_, err := parseString(t, c.src, c.syntax, rdf.ReadOptions{File: "in.ttl"})
+		// Strict, so that term defects are errors too (see TestDefects).
+		_, err := parseString(t, c.src, c.syntax, rdf.ReadOptions{File: "in.ttl", Strict: true})
 		var pe *rdf.ParseError
 		if !errors.As(err, &pe) {
 			t.Errorf("%q: error %v is not a *rdf.ParseError", c.src, err)
@@ -63,7 +71,24 @@ func TestParseErrors(t *testing.T) {
 		if pe.File != "in.ttl" || pe.Line != c.line || pe.Column != c.col || !strings.Contains(pe.Msg, c.msgContain) {
 			t.Errorf("%q:\n got %v\nwant in.ttl:%d:%d: ...%s...", c.src, err, c.line, c.col, c.msgContain)
 		}
+		if want := byteOffset(c.src, c.line, c.col); pe.Offset != want {
+			t.Errorf("%q: offset %d, want %d", c.src, pe.Offset, want)
+		}
 	}
+}
+
+// byteOffset returns the byte offset of a line and column (counting code
+// points) of src.
+func byteOffset(src string, line, col int) int64 {
+	off := 0
+	for range line - 1 {
+		off += strings.IndexByte(src[off:], '\n') + 1
+	}
+	for range col - 1 {
+		_, size := utf8.DecodeRuneInString(src[off:])
+		off += size
+	}
+	return int64(off)
 }
 
 func TestParseTerms(t *testing.T) {
@@ -90,7 +115,7 @@ PREFIX ex: <http://ex.org/>
 <http://example.org/ns#s> <http://example.org/ns#p> "plain" .
 <http://example.org/ns#s> <http://example.org/ns#p> "single" .
 <http://example.org/ns#s> <http://example.org/ns#p> "t2"^^<http://example.org/dir/dt2> .
-<http://example.org/ns#s> <http://example.org/ns#p> "tag"@en-gb .
+<http://example.org/ns#s> <http://example.org/ns#p> "tag"@en-GB .
 <http://example.org/ns#s> <http://example.org/ns#p> "true"^^<http://www.w3.org/2001/XMLSchema#boolean> .
 <http://example.org/ns#s> <http://example.org/ns#p> "typed"^^<http://ex.org/dt> .
 <http://example.org/ns#s> <http://example.org/ns#p> "x" .
@@ -243,10 +268,71 @@ func TestPrefixSinkAndWarnings(t *testing.T) {
 	if strings.Join(ps.names, " ") != "a=http://a/ =http://e/" {
 		t.Errorf("prefixes %v", ps.names)
 	}
-	if len(warns) != 1 || warns[0].Line != 3 || !strings.Contains(warns[0].Msg, "relative IRI") {
+	if len(warns) != 1 || warns[0].Line != 3 || warns[0].Column != 8 || !strings.Contains(warns[0].Msg, `IRI "rel" is not absolute`) {
 		t.Errorf("warnings %v", warns)
 	}
 	if _, err := parseString(t, src, turtle.Turtle, rdf.ReadOptions{Strict: true}); err == nil {
 		t.Error("Strict: relative IRI without base accepted")
+	}
+}
+
+// TestDefects checks the reader policy of package rdf on Turtle: a term the
+// grammar allows but RDF does not is kept, with one warning at its
+// position (TestParseErrors checks that Strict makes each an error). The
+// escapes giving '{' and ' ' were errors before, though the other readers
+// kept the same IRIs and the writers wrote them.
+func TestDefects(t *testing.T) {
+	const sp = "<http://x/s> <http://x/p> "
+	for _, tc := range []struct {
+		src  string
+		want rdf.Term
+		col  int // 0: no warning
+	}{
+		{sp + `<https://example.com/?s=\u007Bsearch_term_string\u007D> .`, rdf.NewIRI("https://example.com/?s={search_term_string}"), 27},
+		{sp + `<http://x/a\u0020b\u003C\u003E> .`, rdf.NewIRI("http://x/a b<>"), 27},
+		{sp + `"x"@zh-classical .`, rdf.NewLangString("x", "zh-classical"), 31},
+		{sp + `"x"@be-x-old .`, rdf.NewLangString("x", "be-x-old"), 0},
+		{sp + `"x"@en-US .`, rdf.NewLangString("x", "en-US"), 0},
+		{sp + `"\uD83D\uDE00" .`, rdf.NewString("😀"), 28},
+	} {
+		var warns []*rdf.ParseError
+		d, err := parseString(t, tc.src, turtle.Turtle, rdf.ReadOptions{File: "w.ttl", Warn: func(e *rdf.ParseError) { warns = append(warns, e) }})
+		if err != nil || d.Len() != 1 || d.Quads()[0].O != tc.want {
+			t.Errorf("%s: got %v, %v; want the object %v", tc.src, nquads(d), err, tc.want)
+			continue
+		}
+		switch {
+		case tc.col == 0 && len(warns) > 0:
+			t.Errorf("%s: unexpected warnings %v", tc.src, warns)
+		case tc.col > 0 && (len(warns) != 1 || warns[0].Line != 1 || warns[0].Column != tc.col || warns[0].Offset != int64(tc.col-1)):
+			t.Errorf("%s: warnings %v, want one at 1:%d", tc.src, warns, tc.col)
+		}
+	}
+}
+
+// TestErrorOffsetLargeInput checks the byte offset of errors after the
+// reader has refilled and shifted its buffer many times.
+func TestErrorOffsetLargeInput(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 300<<10; i++ {
+		b.WriteString("<http://x/s> <http://x/p> \"ünïcödé ")
+		b.WriteString(strings.Repeat("x", i%97))
+		b.WriteString("\" .\n")
+	}
+	lines := strings.Count(b.String(), "\n")
+	for _, tail := range []string{
+		"<http://x/s> <http://x/p> <http://x/o> <http://x/bad> .",
+		"<http://x/s> <http://x/p> \"x\"@zh-classical .",
+		"<http://x/s> <http://x/p> <http://x/" + strings.Repeat("y", 200<<10) + "\\u007B> .",
+	} {
+		src := b.String() + tail
+		_, err := parseString(t, src, turtle.Turtle, rdf.ReadOptions{Strict: true})
+		var pe *rdf.ParseError
+		if !errors.As(err, &pe) {
+			t.Fatalf("got %v, want a ParseError", err)
+		}
+		if pe.Line != lines+1 || pe.Offset != byteOffset(src, pe.Line, pe.Column) {
+			t.Errorf("%.60s: line %d col %d offset %d, want line %d and offset %d", tail, pe.Line, pe.Column, pe.Offset, lines+1, byteOffset(src, pe.Line, pe.Column))
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/internal/grammar"
 )
 
 // bailout carries an error out of the recursive-descent parser by panic;
@@ -26,12 +27,13 @@ const (
 // bytes before mark and shifts them all. Columns count code points: the
 // column of buf[i] is colOff + (code points in buf[lineStart:i]) + 1.
 type scanner struct {
-	r     io.Reader
-	buf   []byte
-	pos   int
-	mark  int
-	atEOF bool
-	nread int64
+	r      io.Reader
+	buf    []byte
+	pos    int
+	mark   int
+	atEOF  bool
+	nread  int64
+	bufOff int64 // the offset in the input of buf[0]
 
 	line      int
 	lineStart int
@@ -61,6 +63,7 @@ func (s *scanner) fill() bool {
 			s.lineStart = s.mark
 		}
 		n := copy(s.buf, s.buf[s.mark:])
+		s.bufOff += int64(s.mark)
 		s.buf = s.buf[:n]
 		s.pos -= s.mark
 		s.lineStart -= s.mark
@@ -147,7 +150,7 @@ func (s *scanner) column(i int) int {
 }
 
 func (s *scanner) errAt(i int, msg string) *rdf.ParseError {
-	return &rdf.ParseError{File: s.file, Line: s.line, Column: s.column(i), Msg: msg}
+	return &rdf.ParseError{File: s.file, Line: s.line, Column: s.column(i), Offset: s.bufOff + int64(min(i, len(s.buf))), Msg: msg}
 }
 
 // errorf stops the parse with a syntax error at buf index i.
@@ -173,12 +176,12 @@ func (s *scanner) found() string {
 	if r == utf8.RuneError && size == 1 {
 		return "invalid UTF-8"
 	}
-	if isPNCharsBase(r) || r == '_' || r >= '0' && r <= '9' {
+	if grammar.IsPNCharsBase(r) || r == '_' || r >= '0' && r <= '9' {
 		// a word: show up to 20 code points of it
 		n, k := 0, 0
 		for n < 20 {
 			r, size := s.peekRune(k)
-			if r == eof || !(isPNChars(r) || r == ':' || r == '.') {
+			if r == eof || !(grammar.IsPNChars(r) || r == ':' || r == '.') {
 				break
 			}
 			k += size

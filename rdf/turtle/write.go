@@ -2,6 +2,7 @@ package turtle
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"slices"
@@ -56,6 +57,13 @@ var ErrNamedGraphs = errors.New("turtle: the dataset has named graphs; write it 
 // contain (kept by lenient readers from messy data) are percent-encoded.
 // Nesting is limited to 64 levels; deeper blank nodes keep their labels.
 func Write(w io.Writer, d *rdf.Dataset, syntax Syntax, opts WriteOptions) error {
+	return WriteContext(context.Background(), w, d, syntax, opts)
+}
+
+// WriteContext is Write with a context: it stops with ctx.Err() soon after
+// ctx is cancelled (it polls ctx every thousand objects or so), leaving w with
+// part of the document.
+func WriteContext(ctx context.Context, w io.Writer, d *rdf.Dataset, syntax Syntax, opts WriteOptions) error {
 	if syntax == Turtle {
 		for _, q := range d.IDQuads() {
 			if q[3] != 0 {
@@ -63,11 +71,17 @@ func Write(w io.Writer, d *rdf.Dataset, syntax Syntax, opts WriteOptions) error 
 			}
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	wr := newWriter(d, syntax, opts)
+	wr.ctx = ctx
 	// A first pass without output finds the prefixes the body uses, so the
 	// body can then stream to w after the header.
 	wr.out = discard{}
-	wr.body()
+	if err := wr.body(); err != nil {
+		return err
+	}
 	bw := bufio.NewWriter(w)
 	if wr.rdf12 {
 		bw.WriteString("VERSION \"1.2\"\n")
@@ -95,7 +109,10 @@ func Write(w io.Writer, d *rdf.Dataset, syntax Syntax, opts WriteOptions) error 
 		bw.WriteByte('\n')
 	}
 	wr.out = bw
-	wr.body()
+	if err := wr.body(); err != nil {
+		bw.Flush()
+		return err
+	}
 	return bw.Flush()
 }
 
@@ -106,6 +123,7 @@ func (discard) WriteString(s string) (int, error) { return len(s), nil }
 func (discard) WriteByte(byte) error              { return nil }
 
 type writer struct {
+	ctx    context.Context
 	d      *rdf.Dataset
 	syntax Syntax
 	base   string
@@ -119,9 +137,10 @@ type writer struct {
 	home    []rdf.TermID // the graph a blank node was first seen in, +1 (0: not seen)
 	multi   []bool       // blank nodes used in more than one graph
 	isGraph []bool
-	inline  []bool                      // blank nodes written nested where referenced
-	sorted  []rdf.IDQuad                // quads by graph, subject, predicate (rdf:type first), object
-	lists   map[rdf.TermID][]rdf.TermID // list heads written as ( ... ): their items
+	inline  []bool                       // blank nodes written nested where referenced
+	sorted  []rdf.IDQuad                 // quads by graph, subject, predicate (rdf:type first), object
+	cells   map[rdf.TermID][2]rdf.TermID // nodes heading lists written ( ... ): item and rest
+	nilID   rdf.TermID
 	relabel map[rdf.TermID]string
 	// innerLabel relabels, like relabel, the blank nodes that occur only
 	// inside triple terms (which have no term ID).
@@ -145,6 +164,9 @@ type writer struct {
 	reified   map[[2]rdf.TermID]rdf.Term
 	reifiesID rdf.TermID
 	rdf12     bool // the output uses RDF 1.2 syntax (set by the first pass)
+
+	ticks int64 // objects written, for polling ctx
+	err   error // ctx's error, once polled after cancellation
 }
 
 func newWriter(d *rdf.Dataset, syntax Syntax, opts WriteOptions) *writer {
@@ -284,64 +306,128 @@ func newWriter(d *rdf.Dataset, syntax Syntax, opts WriteOptions) *writer {
 			parent[o] = q[0]
 		}
 	}
-	// Break cycles of nested nodes (deterministically, in term order).
+	w.breakCycles(ids, parent)
+	w.findLists(ids)
+	w.reification(parent)
+	return w
+}
+
+// breakCycles makes nested nodes that are written inside one another in a
+// cycle top-level nodes: in each cycle of the parent relation among nested
+// blank nodes, the one first in term order (ids lists the terms in order).
+// Each node is walked once.
+func (w *writer) breakCycles(ids []rdf.TermID, parent map[rdf.TermID]rdf.TermID) {
+	const onWalk, done = 1, 2
+	state := make([]uint8, len(w.inline))
+	var walk []rdf.TermID
 	for _, id := range ids {
-		if !w.inline[id] {
+		if !w.inline[id] || state[id] != 0 {
 			continue
 		}
-		for p, steps := parent[id], 0; w.inline[p] && steps <= len(parent); p, steps = parent[p], steps+1 {
-			if p == id {
-				w.inline[id] = false
-				break
-			}
+		walk = walk[:0]
+		x := id
+		for w.inline[x] && state[x] == 0 {
+			state[x] = onWalk
+			walk = append(walk, x)
+			x = parent[x]
+		}
+		if w.inline[x] && state[x] == onWalk {
+			cyc := walk[slices.Index(walk, x):]
+			first := slices.MinFunc(cyc, func(a, b rdf.TermID) int { return w.rank[a] - w.rank[b] })
+			w.inline[first] = false
+		}
+		for _, y := range walk {
+			state[y] = done
 		}
 	}
-	// Lists.
-	w.lists = map[rdf.TermID][]rdf.TermID{}
+}
+
+// findLists finds the nested blank nodes that head a well-formed list,
+// written ( ... ): each node of the list is a nested blank node with
+// exactly an rdf:first and an rdf:rest, the last rest being rdf:nil. Each
+// node is examined once: a node heads a list when it is a list cell whose
+// rest is rdf:nil or heads a list.
+func (w *writer) findLists(ids []rdf.TermID) {
+	d := w.d
+	w.cells = map[rdf.TermID][2]rdf.TermID{}
 	firstID, _ := d.Lookup(rdf.NewIRI(rdf.RDFFirst))
 	restID, _ := d.Lookup(rdf.NewIRI(rdf.RDFRest))
 	nilID, hasNil := d.Lookup(rdf.NewIRI(rdf.RDFNil))
-	if firstID != 0 && restID != 0 && hasNil {
-		for _, id := range ids {
-			if !w.inline[id] {
-				continue
+	if firstID == 0 || restID == 0 || !hasNil {
+		return
+	}
+	w.nilID = nilID
+	// cell returns the item and rest of a list cell.
+	cell := func(node rdf.TermID) (first, rest rdf.TermID, ok bool) {
+		if !w.inline[node] || d.Term(node).Kind != rdf.BlankKind {
+			return 0, 0, false
+		}
+		qs := w.bySubj[[2]rdf.TermID{w.home[node] - 1, node}]
+		if len(qs) != 2 {
+			return 0, 0, false
+		}
+		for _, q := range qs {
+			switch q[1] {
+			case firstID:
+				first = q[2]
+			case restID:
+				rest = q[2]
 			}
-			g := w.home[id] - 1
-			var items []rdf.TermID
-			seenNodes := map[rdf.TermID]bool{}
-			node := id
-			ok := true
-			for node != nilID {
-				qs := w.bySubj[[2]rdf.TermID{g, node}]
-				if seenNodes[node] || d.Term(node).Kind != rdf.BlankKind || len(qs) != 2 ||
-					(node != id && !w.inline[node]) {
-					ok = false
-					break
-				}
-				seenNodes[node] = true
-				var first, rest rdf.TermID
-				for _, q := range qs {
-					switch q[1] {
-					case firstID:
-						first = q[2]
-					case restID:
-						rest = q[2]
-					}
-				}
-				if first == 0 || rest == 0 {
-					ok = false
-					break
-				}
-				items = append(items, first)
-				node = rest
+		}
+		return first, rest, first != 0 && rest != 0
+	}
+	const unknown, onWalk, yes, no = 0, 1, 2, 3
+	state := make([]uint8, len(w.inline))
+	var walk []rdf.TermID
+	var items [][2]rdf.TermID
+	for _, id := range ids {
+		if !w.inline[id] || state[id] != unknown {
+			continue
+		}
+		walk, items = walk[:0], items[:0]
+		node, end := id, uint8(no)
+		for {
+			if node == nilID {
+				end = yes
+				break
 			}
-			if ok && len(items) > 0 {
-				w.lists[id] = items
+			if state[node] != unknown {
+				end = state[node]
+				if end == onWalk {
+					end = no // a cycle
+				}
+				break
+			}
+			first, rest, ok := cell(node)
+			if !ok {
+				state[node] = no
+				break
+			}
+			state[node] = onWalk
+			walk = append(walk, node)
+			items = append(items, [2]rdf.TermID{first, rest})
+			node = rest
+		}
+		for i, x := range walk {
+			state[x] = end
+			if end == yes {
+				w.cells[x] = items[i]
 			}
 		}
 	}
-	w.reification(parent)
-	return w
+}
+
+// listItems returns the items of the list headed by o, or false when o
+// does not head a list.
+func (w *writer) listItems(o rdf.TermID) ([]rdf.TermID, bool) {
+	if _, ok := w.cells[o]; !ok {
+		return nil, false
+	}
+	var items []rdf.TermID
+	for x := o; x != w.nilID; x = w.cells[x][1] {
+		items = append(items, w.cells[x][0])
+	}
+	return items, true
 }
 
 // reification finds the rdf:reifies statements the RDF 1.2 annotation
@@ -434,23 +520,51 @@ func (w *writer) reification(parent map[rdf.TermID]rdf.TermID) {
 		})
 	}
 	// Break cycles of nodes written inside one another. Nested blank
-	// nodes have one graph; absorbed reifiers are nested per graph.
+	// nodes have one graph; absorbed reifiers are nested per graph. In
+	// each cycle, the absorbed reifier first in quad order is written at
+	// top level. Each (graph, node) is walked once.
+	const onWalk, done = 1, 2
+	state := map[[2]rdf.TermID]uint8{}
+	index := make(map[[2]rdf.TermID]int, len(absorbed))
+	for i, k := range absorbed {
+		index[k] = i
+	}
+	var walk [][2]rdf.TermID
 	for _, k := range absorbed {
-		g, id := k[0], k[1]
-		p := absParent[k]
-		for steps := 0; steps <= len(absParent)+len(parent); steps++ {
-			if p == id {
-				delete(w.absorbed, k)
-				w.anonymous[id] = false
-				break
-			}
-			if w.absorbed[[2]rdf.TermID{g, p}] {
-				p = absParent[[2]rdf.TermID{g, p}]
-			} else if w.inline[p] {
-				p = parent[p]
+		if state[k] != 0 {
+			continue
+		}
+		g := k[0]
+		walk = walk[:0]
+		x := k
+		for state[x] == 0 {
+			state[x] = onWalk
+			walk = append(walk, x)
+			var p rdf.TermID
+			if w.absorbed[x] {
+				p = absParent[x]
 			} else {
+				p = parent[x[1]]
+			}
+			x = [2]rdf.TermID{g, p}
+			if !w.absorbed[x] && !w.inline[p] {
 				break
 			}
+		}
+		if state[x] == onWalk && (w.absorbed[x] || w.inline[x[1]]) {
+			first := -1
+			for _, y := range walk[slices.Index(walk, x):] {
+				if i, ok := index[y]; ok && w.absorbed[y] && (first < 0 || i < first) {
+					first = i
+				}
+			}
+			if first >= 0 {
+				delete(w.absorbed, absorbed[first])
+				w.anonymous[absorbed[first][1]] = false
+			}
+		}
+		for _, y := range walk {
+			state[y] = done
 		}
 	}
 	// A labelled blank reifier is never nested as [ ... ] or written [].
@@ -483,7 +597,14 @@ func (w *writer) comparePO(a, b rdf.IDQuad) int {
 	return w.rank[a[2]] - w.rank[b[2]]
 }
 
-func (w *writer) body() {
+// checkEvery is how many objects the writer writes between polls of its
+// context.
+const checkEvery = 1024
+
+// body writes the body of the document (or, with discard as out, finds
+// what it uses). It stops with the context's error once it is cancelled.
+func (w *writer) body() error {
+	w.ticks, w.err = 0, nil
 	for i := 0; i < len(w.sorted); {
 		g := w.sorted[i][3]
 		if i > 0 {
@@ -497,6 +618,9 @@ func (w *writer) body() {
 		}
 		first := true
 		for i < len(w.sorted) && w.sorted[i][3] == g {
+			if w.err != nil {
+				return w.err
+			}
 			s := w.sorted[i][0]
 			for i < len(w.sorted) && w.sorted[i][3] == g && w.sorted[i][0] == s {
 				i++
@@ -541,6 +665,21 @@ func (w *writer) body() {
 			w.out.WriteString("}\n")
 		}
 	}
+	return w.err
+}
+
+// stopped counts one object written and reports whether the writer must
+// stop: the context is polled every checkEvery objects, and its error kept
+// in w.err.
+func (w *writer) stopped() bool {
+	if w.err != nil {
+		return true
+	}
+	w.ticks++
+	if w.ticks%checkEvery == 0 {
+		w.err = w.ctx.Err()
+	}
+	return w.err != nil
 }
 
 func (w *writer) writeIndent() {
@@ -667,13 +806,16 @@ func (w *writer) predicate(p rdf.TermID) {
 const maxNest = 64
 
 func (w *writer) object(g, o rdf.TermID, level int) {
-	_, isList := w.lists[o]
+	if w.stopped() {
+		return
+	}
+	_, isList := w.cells[o]
 	if (isList || w.inline[o] && len(w.bySubj[[2]rdf.TermID{g, o}]) > 0) && w.nest >= maxNest {
 		w.spill = append(w.spill, o)
 		w.term(o, true)
 		return
 	}
-	if items, ok := w.lists[o]; ok {
+	if items, ok := w.listItems(o); ok {
 		w.nest++
 		w.out.WriteByte('(')
 		for _, it := range items {
@@ -826,9 +968,9 @@ type byteWriter interface {
 const hexDigits = "0123456789ABCDEF"
 
 // writeIRIBody writes an IRI. The characters an IRIREF may not contain
-// (found only in invalid IRIs kept from messy data) are percent-encoded, as
-// in the IRI-to-URI mapping: the output stays valid Turtle, but such an IRI
-// does not read back identical.
+// (found only in invalid IRIs kept from messy data) are written as \u00XX
+// escapes, which every reader reads back into the same IRI, with a warning
+// (the reader policy of package rdf).
 func writeIRIBody(w byteWriter, s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -837,7 +979,7 @@ func writeIRIBody(w byteWriter, s string) {
 			continue
 		}
 		w.WriteString(s[start:i])
-		w.WriteByte('%')
+		w.WriteString(`\u00`)
 		w.WriteByte(hexDigits[c>>4])
 		w.WriteByte(hexDigits[c&15])
 		start = i + 1

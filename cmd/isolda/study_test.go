@@ -1,0 +1,53 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/study"
+)
+
+func TestStudyList(t *testing.T) {
+	code, out, errs := runCLI(t, "", "study", "list")
+	if code != 0 {
+		t.Fatalf("study list: %d %q", code, errs)
+	}
+	for _, s := range study.All() {
+		if !strings.Contains(out, s.Name+" (version ") {
+			t.Errorf("study list lacks %s", s.Name)
+		}
+	}
+	// The confirmatory run's calls are the paper's answers: 2,958 + 5,780.
+	if !strings.Contains(out, "calls in all: 8738") || !strings.Contains(out, "calls in all: 22500") {
+		t.Errorf("study list calls:\n%s", out)
+	}
+}
+
+// study init, then eval run --dry-run through the real root command.
+func TestStudyInitDryRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "impact")
+	code, out, errs := runCLI(t, "", "study", "init", "graphrag-impact", dir, "--base-url", "http://127.0.0.1:1/v1", "--model", "org/m", "--tokenizer", "o200k_base")
+	if code != 0 || !strings.Contains(out, "wrote "+dir+"/experiment.yaml") {
+		t.Fatalf("study init: %d %q %q", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "", "eval", "run", filepath.Join(dir, "experiment.yaml"), "--dry-run")
+	if code != 0 || !regexpLine(out, `^m +25 +o200k_base +\d+$`) || !regexpLine(out, `^m +typed_edges +5 +\d+ +\d+\.\d$`) {
+		t.Fatalf("dry run: %d %q %q", code, out, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"study", "init", "nope", t.TempDir()}, "unknown study"},
+		{[]string{"study", "init", "kgllmbench", t.TempDir()}, "needs --data kgllmbench=PATH"},
+		{[]string{"study", "init", "kgllmbench", t.TempDir(), "--data", "kgllmbench"}, "want NAME=PATH"},
+		{[]string{"study", "init", "kgllmbench", t.TempDir(), "--variant", "fake", "--data", "kgllmbench=x"}, `unknown variant "fake"`},
+		{[]string{"study", "init", "graphrag-impact", dir}, "not empty"},
+	} {
+		code, _, errs := runCLI(t, "", c.args...)
+		if code != exitBadInput || !strings.Contains(errs, c.msg) {
+			t.Errorf("%v: %d %q, want %q", c.args, code, errs, c.msg)
+		}
+	}
+}

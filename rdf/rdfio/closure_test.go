@@ -1,0 +1,451 @@
+package rdfio
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/w3c"
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/canon"
+	"github.com/isolda/isolda/rdf/internal/grammar"
+)
+
+// The closure property: whatever a reader of one syntax keeps, the writer of
+// any syntax writes so that its reader reads it back, the same graph (by
+// isomorphism, rdf/canon) with language tags in the case they had. It is
+// checked for every pair (the syntax the data was read from, the syntax it
+// is written in) on the W3C conformance inputs and results, on the data in
+// ../shared/data and on random hostile graphs.
+
+var closureGraphs = flag.Int("closure.graphs", 500, "number of random hostile graphs TestClosureHostile checks (10000 for the full run)")
+
+// closureSyntax is one syntax of the closure test: the name Write takes and
+// the format Read takes.
+type closureSyntax struct {
+	write string
+	read  Format
+}
+
+var closureSyntaxes = []closureSyntax{
+	{"ntriples", NTriples}, {"nquads", NQuads}, {"turtle", Turtle}, {"trig", TriG},
+	{"rdfxml", RDFXML}, {"jsonld", JSONLD},
+}
+
+// cannotHold returns why syntax s cannot hold d, or "" when it can. These
+// are the limits of the syntaxes, not of the writers: a writer must write
+// every dataset its syntax can hold.
+func cannotHold(s closureSyntax, d *rdf.Dataset) string {
+	var named, triple, dir, relative bool
+	var xmlBad string
+	for _, q := range d.Quads() {
+		if !q.G.IsZero() {
+			named = true
+		}
+		for _, t := range []rdf.Term{q.S, q.P, q.O, q.G} {
+			switch {
+			case t.Kind == rdf.TripleKind:
+				triple = true
+			case t.Dir != "":
+				dir = true
+			case t.Kind == rdf.IRIKind && !rdf.IsAbsoluteIRI(t.Value),
+				t.Kind == rdf.LiteralKind && t.Datatype != "" && !rdf.IsAbsoluteIRI(t.Datatype):
+				relative = true
+			}
+		}
+		if s.read == RDFXML && xmlBad == "" {
+			xmlBad = notXML(q)
+		}
+	}
+	switch {
+	case named && (s.read == NTriples || s.read == Turtle || s.read == RDFXML):
+		return "named graphs"
+	case triple && s.read == JSONLD:
+		return "RDF 1.2 triple terms (JSON-LD 1.1 has none)"
+	case dir && s.read == JSONLD:
+		return "directional language strings (JSON-LD 1.1 to RDF gives typed literals or nodes for them)"
+	case relative && s.read == JSONLD:
+		return "relative IRIs (JSON-LD to RDF drops them)"
+	case xmlBad != "":
+		return xmlBad
+	}
+	return ""
+}
+
+// notXML says why RDF/XML cannot hold the quad q, or "".
+func notXML(q rdf.Quad) string {
+	var terms []rdf.Term
+	var add func(t rdf.Term)
+	add = func(t rdf.Term) {
+		if t.Kind == rdf.TripleKind {
+			s, p, o, err := t.Triple()
+			if err != nil {
+				panic(err)
+			}
+			add(s)
+			add(p)
+			add(o)
+			if !splittable(p.Value) {
+				terms = append(terms, rdf.NewIRI("\x00")) // flags the predicate below
+			}
+			return
+		}
+		terms = append(terms, t)
+	}
+	add(q.S)
+	add(q.O)
+	if !splittable(q.P.Value) {
+		return "a predicate IRI that does not end in an XML name"
+	}
+	for _, t := range terms {
+		for _, s := range []string{t.Value, t.Datatype, t.Lang} {
+			for _, r := range s {
+				if !(r == 0x9 || r == 0xA || r == 0xD || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000) {
+					return "a character XML 1.0 cannot represent"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// splittable reports whether an RDF/XML writer can write a property with
+// the IRI p: it ends in an XML NCName after a non-empty namespace, and is
+// not a syntax name of RDF/XML.
+func splittable(p string) bool {
+	i := len(p)
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(p[:i])
+		// XML's NameChar is Turtle's PN_CHARS and '.', NameStartChar its
+		// PN_CHARS_U.
+		if !(grammar.IsPNChars(r) || r == '.') {
+			break
+		}
+		i -= size
+	}
+	for i < len(p) {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		if grammar.IsPNCharsU(r) {
+			break
+		}
+		i += size
+	}
+	if i == 0 || i == len(p) {
+		return false
+	}
+	if p[:i] == rdf.RDFNS {
+		switch p[i:] {
+		case "RDF", "ID", "about", "parseType", "resource", "nodeID", "datatype", "li", "Description",
+			"aboutEach", "aboutEachPrefix", "bagID":
+			return false
+		}
+	}
+	return true
+}
+
+// roundTrip writes d in syntax s, reads it back and returns "" when the
+// result is isomorphic to d with every language tag as written, else what
+// went wrong.
+func roundTrip(d *rdf.Dataset, s closureSyntax) string {
+	var buf bytes.Buffer
+	if err := Write(&buf, d, s.write, WriteOptions{}); err != nil {
+		return "write: " + err.Error()
+	}
+	back, err := Read(bytes.NewReader(buf.Bytes()), Options{Format: s.read, ReadOptions: rdf.ReadOptions{File: "written." + s.write}})
+	if err != nil {
+		return fmt.Sprintf("read back: %v\n%s", err, clip(buf.String()))
+	}
+	ok, err := canon.Isomorphic(d, back)
+	if err != nil {
+		return "isomorphism: " + err.Error()
+	}
+	if !ok {
+		return fmt.Sprintf("not isomorphic (%d quads, read back %d):\n%s\nwritten:\n%s", d.Len(), back.Len(), clip(nquadsOf(d)), clip(buf.String()))
+	}
+	if a, b := langLiterals(d), langLiterals(back); !slices.Equal(a, b) {
+		return fmt.Sprintf("language tags changed: %q, read back %q", a, b)
+	}
+	return ""
+}
+
+// langLiterals lists the language-tagged literals of d (not those inside
+// triple terms, whose value is canonical N-Triples with lower-case tags),
+// each with its tag as written, sorted.
+func langLiterals(d *rdf.Dataset) []string {
+	var out []string
+	for _, q := range d.Quads() {
+		if q.O.Lang != "" {
+			out = append(out, q.O.Value+"@"+q.O.Lang+"--"+q.O.Dir)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func nquadsOf(d *rdf.Dataset) string {
+	var b strings.Builder
+	for _, q := range d.Sorted() {
+		b.WriteString(q.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func clip(s string) string {
+	if len(s) > 3000 {
+		return s[:3000] + "..."
+	}
+	return s
+}
+
+// closureTally counts checks by pair (source syntax, target syntax).
+type closureTally struct {
+	checked map[[2]string]int
+	skipped map[string]int // by "target: reason"
+	failed  int
+}
+
+func newTally() *closureTally {
+	return &closureTally{checked: map[[2]string]int{}, skipped: map[string]int{}}
+}
+
+// check runs the closure from source dataset d (read from syntax src) to
+// every target syntax.
+func (c *closureTally) check(t *testing.T, name, src string, d *rdf.Dataset) {
+	t.Helper()
+	for _, s := range closureSyntaxes {
+		if why := cannotHold(s, d); why != "" {
+			c.skipped[s.write+": "+why]++
+			continue
+		}
+		if msg := roundTrip(d, s); msg != "" {
+			c.failed++
+			if c.failed <= 20 {
+				t.Errorf("%s (read as %s) → %s: %s", name, src, s.write, msg)
+			}
+			continue
+		}
+		c.checked[[2]string{src, s.write}]++
+	}
+}
+
+func (c *closureTally) report(t *testing.T, what string) {
+	t.Helper()
+	total := 0
+	var keys [][2]string
+	for k, n := range c.checked {
+		keys = append(keys, k)
+		total += n
+	}
+	slices.SortFunc(keys, func(a, b [2]string) int { return strings.Compare(a[0]+" "+a[1], b[0]+" "+b[1]) })
+	lines := []string{fmt.Sprintf("closure %s: %d (source, target, graph) checks isomorphic with tags as written over %d pairs, %d failed", what, total, len(keys), c.failed)}
+	for _, k := range keys {
+		lines = append(lines, fmt.Sprintf("closure %s:   %-8s → %-15s %6d", what, k[0], k[1], c.checked[k]))
+	}
+	var reasons []string
+	for r := range c.skipped {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		lines = append(lines, fmt.Sprintf("closure %s:   skipped %6d: target %s", what, c.skipped[r], r))
+	}
+	for _, l := range lines {
+		t.Log(l)
+		fmt.Println(l)
+	}
+}
+
+// readAs reads data in format f (warnings are expected from hostile data
+// and not counted); base resolves relative IRIs.
+func readAs(data []byte, f Format, file, base string) (*rdf.Dataset, error) {
+	return Read(bytes.NewReader(data), Options{Format: f, ReadOptions: rdf.ReadOptions{File: file, Base: base}})
+}
+
+// TestClosureHostile checks the closure on random hostile graphs: each is
+// written in and read from every source syntax that can hold it, and the
+// result written in and read from every target syntax.
+func TestClosureHostile(t *testing.T) {
+	n := *closureGraphs
+	if testing.Short() {
+		n = 200
+	}
+	rng := rand.New(rand.NewPCG(16, 2026))
+	tally := newTally()
+	for i := range n {
+		g0 := hostileGraph(rng)
+		for _, src := range closureSyntaxes {
+			if cannotHold(src, g0) != "" {
+				continue
+			}
+			var buf bytes.Buffer
+			if err := Write(&buf, g0, src.write, WriteOptions{}); err != nil {
+				tally.failed++
+				t.Errorf("graph %d: write %s: %v\n%s", i, src.write, err, clip(nquadsOf(g0)))
+				continue
+			}
+			ga, err := readAs(buf.Bytes(), src.read, "g."+src.write, "")
+			if err != nil {
+				tally.failed++
+				t.Errorf("graph %d: read %s: %v\n%s", i, src.write, err, clip(buf.String()))
+				continue
+			}
+			tally.check(t, fmt.Sprintf("graph %d", i), src.write, ga)
+		}
+		if tally.failed > 20 {
+			t.Fatalf("stopping after %d failures", tally.failed)
+		}
+	}
+	tally.report(t, fmt.Sprintf("hostile (%d graphs)", n))
+}
+
+// TestClosureConformance checks the closure on every input of the W3C
+// suites that parses (positive syntax and eval tests of N-Triples,
+// N-Quads, Turtle, TriG, RDF/XML, RDF 1.1 and 1.2), every expected result
+// (.nt, .nq) of those suites, of JSON-LD toRdf and of RDF canonicalization.
+func TestClosureConformance(t *testing.T) {
+	root := shared.MustPath(t, "conformance")
+	tally := newTally()
+	seen := map[string]bool{}
+	add := func(path, base string) {
+		if seen[path] {
+			return
+		}
+		seen[path] = true
+		f, ok := FormatFromName(path)
+		if !ok {
+			return
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Strict: the negative tests and generalized RDF are not data.
+		d, err := Read(bytes.NewReader(data), Options{Format: f, ReadOptions: rdf.ReadOptions{File: path, Base: base, Strict: true}})
+		if err != nil {
+			return
+		}
+		rel, _ := filepath.Rel(root, path)
+		tally.check(t, rel, string(f), d)
+	}
+	for _, m := range []string{"ntriples", "nquads", "turtle", "trig", "rdfxml", "rdf12-ntriples", "rdf12-nquads", "rdf12-turtle", "rdf12-trig", "rdf12-rdfxml", "rdf-canon"} {
+		tests, err := w3c.Load(filepath.Join(root, m, "manifest.ttl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range tests {
+			if tc.Negative() {
+				continue
+			}
+			if tc.Action != "" {
+				add(tc.Action, tc.ActionIRI)
+			}
+			if tc.Result != "" {
+				add(tc.Result, tc.ResultIRI)
+			}
+		}
+	}
+	results, err := filepath.Glob(filepath.Join(root, "jsonld", "toRdf", "*-out.nq"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range results {
+		add(p, "")
+	}
+	if len(seen) < 1000 {
+		t.Errorf("only %d files: the suites are incomplete", len(seen))
+	}
+	tally.report(t, fmt.Sprintf("W3C (%d files)", len(seen)))
+}
+
+// TestClosureSharedData checks the closure on the example documents of
+// ../shared/data and on a sample of the Nomisma dump (its first 20,000
+// statements).
+func TestClosureSharedData(t *testing.T) {
+	dir := shared.MustPath(t, "data")
+	tally := newTally()
+	files, err := filepath.Glob(filepath.Join(dir, "examples", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, filepath.Join(dir, "big", "nomisma-prefixes.ttl"))
+	n := 0
+	for _, path := range files {
+		f, ok := FormatFromName(path)
+		if !ok {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := readAs(data, f, path, "http://example.org/base/")
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		tally.check(t, filepath.Base(path), string(f), d)
+		n++
+	}
+	gz, err := os.Open(filepath.Join(dir, "big", "nomisma.nt.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gz.Close()
+	zr, err := gzip.NewReader(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sample bytes.Buffer
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 1<<20)
+	for i := 0; i < 20000 && sc.Scan(); i++ {
+		sample.Write(sc.Bytes())
+		sample.WriteByte('\n')
+	}
+	d, err := readAs(sample.Bytes(), NTriples, "nomisma.nt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tally.check(t, "nomisma sample", string(NTriples), d)
+	tally.report(t, fmt.Sprintf("shared data (%d files and a %d-triple Nomisma sample)", n, d.Len()))
+}
+
+// FuzzClosure builds a hostile graph from the fuzzer's bytes, writes it in
+// every syntax that can hold it and requires each reader to read back an
+// isomorphic graph with the same language tags.
+func FuzzClosure(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte("\x03\x05\x01\x02\x07\x09\x0b\x0d\x11\x13"))
+	f.Add([]byte("hostile graphs: {search_term_string} zh-classical \x00\x01\xff"))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 8 {
+		b := make([]byte, 64)
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := hostileGraph(&byteChooser{b: data})
+		for _, s := range closureSyntaxes {
+			if cannotHold(s, d) != "" {
+				continue
+			}
+			if msg := roundTrip(d, s); msg != "" {
+				t.Fatalf("%s: %s", s.write, msg)
+			}
+		}
+	})
+}

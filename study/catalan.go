@@ -1,0 +1,172 @@
+package study
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/task/kgllm"
+)
+
+// catalanArms are the arms of the Catalan study: the benchmark's formats
+// with rdf_turtle2 and json_ld2, and ISOLDA.
+func catalanArms() []string {
+	return append(append(append([]string{}, kgllmPaperFormats()...), kgllmExtraFormats()...), "isolda")
+}
+
+func catalanStudy() *Study {
+	arms := catalanArms()
+	var parts []Part
+	for _, lang := range []string{kgllm.LangEnglish, kgllm.LangCatalan} {
+		for _, v := range []string{kgllm.VariantReal, kgllm.VariantPseudo} {
+			parts = append(parts, Part{Graph: kgllmGraph(v, lang), Questions: 500, Arms: arms})
+		}
+	}
+	return &Study{
+		Name: "kgllmbench-ca", Version: 1,
+		Paper: "ISOLDA paper (spec 000) §4.7, KG-LLM-Bench in Catalan (planned, pre-registered criteria)",
+		Title: "KG-LLM-Bench's 500 instances in Catalan (real names with Catalan labels; pseudonyms with Catalan relations, instructions and questions) and in English, rescored with the adapted scorer, in the benchmark's formats and ISOLDA",
+		Data: []DataSlot{
+			{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script (the folder of <Task>.<variant>.jsonl.gz files, shared/data/kgllmbench/instances/instances, or a folder above it)"},
+			{Name: "labels", What: "Catalan labels of the instances' entities and relations: tab-separated lines <Wikidata id><TAB><label> (Q… and P… ids), e.g. exported from the Wikidata query service"},
+		},
+		Parts:    parts,
+		Models:   []PaperModel{qwen4b(), gemmaE4B(), qwen27b(), gemma31b()},
+		Criteria: "C1, C2, C3, C4, C5 (§4.7)",
+		build:    buildCatalan,
+	}
+}
+
+func buildCatalan(b *builder) error {
+	dir, err := b.data("kgllmbench")
+	if err != nil {
+		return err
+	}
+	lpath, err := b.data("labels")
+	if err != nil {
+		return err
+	}
+	lf, err := os.Open(lpath)
+	if err != nil {
+		return err
+	}
+	labels, err := kgllm.LoadLabels(lf)
+	lf.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", lpath, err)
+	}
+	ldata, err := os.ReadFile(lpath)
+	if err != nil {
+		return err
+	}
+	b.file("data/labels_ca.tsv", ldata)
+	var studies []*kgllm.Study
+	var sums [][2]string
+	for _, v := range []string{kgllm.VariantReal, kgllm.VariantPseudo} {
+		en, s, err := loadKGLLM(dir, v)
+		if err != nil {
+			return err
+		}
+		sums = append(sums, s...)
+		ca, err := en.Catalan(labels)
+		if err != nil {
+			return err
+		}
+		studies = append(studies, en, ca)
+	}
+	// English first, then Catalan, as the parts list them.
+	studies = []*kgllm.Study{studies[0], studies[2], studies[1], studies[3]}
+	formats := append(append([]string{}, kgllmPaperFormats()...), kgllmExtraFormats()...)
+	graphs, err := kgllmParts(b, studies, formats, "kgllm_adapted")
+	if err != nil {
+		return err
+	}
+	for i, st := range studies {
+		b.parts[i].Graph, b.parts[i].Questions = graphs[i], len(st.Questions)
+	}
+	e := b.exp
+	e.Arms = append(e.Arms, isoldaArm("isolda", "isolda", []string{kgllm.LangEnglish, kgllm.LangCatalan}, &eval.IsoldaOptions{Spec: "0.2"}))
+	e.Temperature, e.MaxTokens = 0, 512
+	b.comments["arms"] = "The benchmark's formats (stored in sets/, one context per instance, language and variant) and ISOLDA 0.2\n" +
+		"encoded from the RDF of rdf_turtle2 in each language; every ISOLDA context is checked isomorphic when the run is prepared."
+	b.comments["tasks"] = "One task per language and variant, with the benchmark's prompt in that language; every answer is scored\n" +
+		"with the adapted scorer (kgllm_adapted), the English ones too (§4.7)."
+	b.criteria = catalanCriteria(kgllmGraph(kgllm.VariantReal, kgllm.LangEnglish), kgllmGraph(kgllm.VariantReal, kgllm.LangCatalan),
+		kgllmGraph(kgllm.VariantPseudo, kgllm.LangEnglish), kgllmGraph(kgllm.VariantPseudo, kgllm.LangCatalan))
+	b.what = append(b.what,
+		"The KG-LLM-Bench study in Catalan (§4.7): the same 500 instances in two variants, real names with the Catalan "+
+			"Wikidata label of each entity and relation (entities without one keep their name), and the paper's pseudonyms "+
+			"with relations, instructions and questions in Catalan. Everything the model reads is in Catalan except the ISOLDA "+
+			"glossary. The answers are asked as «Resposta: …» and scored with the benchmark's scorer adapted in two ways "+
+			"only: it accepts the Catalan keyword, and apostrophes, hyphens and the middle dot in entity labels. The English "+
+			"instances are asked again and rescored with the same scorer, so that criterion C5 compares like with like.",
+		fmt.Sprintf("Collections: %v, %d questions each.", graphs, len(studies[0].Questions)))
+	b.numbers = append(b.numbers,
+		"Catalan prompts, questions and answer keywords: task/kgllm's translations of the benchmark's texts (each keeps the English text's structure and quirks).",
+		"Labels: the file given with --data labels, copied to data/labels_ca.tsv.",
+		"Models: the four modern ones (§4.7); Llama 3.2 is left out because it does not officially cover Catalan.",
+		"Criteria C1–C5: §4.7, each per model and variant (a criterion passes only if it holds in both variants), exact McNemar, alpha 0.05; C5 with the exact sign test of the per-instance differences of the drops (kgllm.CompareLanguageDrop).")
+	for _, s := range sums {
+		b.numbers = append(b.numbers, fmt.Sprintf("Instances: %s, SHA-256 %s.", s[0], s[1]))
+	}
+	b.deviations = append(b.deviations,
+		"The ISOLDA version \"will be fixed when the validation of ISOLDA 0.2 ends\": the study uses 0.2; change the isolda arm's spec to use another.",
+		"§4.7 does not say which arms each model reads: every model reads every arm (64,000 calls).",
+		"§4.7 gives no statistic for C5: the study uses an exact two-sided sign test on the instances where the two drops differ; \"the best paper format\" is the one most accurate on the variant's English and Catalan questions together.",
+		"The Catalan labels are not distributed: give them with --data labels=FILE.")
+	return nil
+}
+
+// catalanCriteria writes C1–C5 for the English and Catalan collections of
+// the real and pseudonymized variants.
+func catalanCriteria(enR, caR, enP, caP string) string {
+	return fmt.Sprintf(`# Criteria C1-C5 of the ISOLDA paper's KG-LLM-Bench study in Catalan (§4.7),
+# pre-registered. "A criterion passes only if it holds in both variants": every
+# check is made per model and variant (per: model_graph) and must pass. Exact
+# McNemar, alpha 0.05; C5 with the exact sign test of the per-instance
+# differences of the drops from English to Catalan.
+name: ISOLDA paper §4.7 KG-LLM-Bench in Catalan
+alpha: 0.05
+criteria:
+  - id: C1
+    kind: lossless
+    description: ISOLDA is lossless in both variants.
+    arm: isolda
+    graphs: [%[2]s, %[4]s]
+  - id: C2
+    kind: token_reduction
+    description: ISOLDA takes fewer tokens than every RDF format, in both variants.
+    arm: isolda
+    than: [rdf_turtle3, json_ld3, rdf_turtle2, json_ld2]
+    at_least: 0
+    graphs: [%[2]s, %[4]s]
+    per: model_graph
+    for: every
+  - id: C3
+    kind: not_worse
+    description: ISOLDA is never significantly worse than the best paper format, in both variants.
+    arm: isolda
+    than: [list_of_edges, structured_yaml, structured_json, rdf_turtle3, json_ld3]
+    best: true
+    graphs: [%[2]s, %[4]s]
+    per: model_graph
+    for: every
+  - id: C4
+    kind: better
+    description: ISOLDA is significantly better than rdf_turtle3, in both variants.
+    arm: isolda
+    than: [rdf_turtle3]
+    graphs: [%[2]s, %[4]s]
+    per: model_graph
+    for: every
+  - id: C5
+    kind: drop_not_larger
+    description: ISOLDA's drop from English to Catalan is never significantly larger than that of the best paper format, in both variants.
+    arm: isolda
+    than: [list_of_edges, structured_yaml, structured_json, rdf_turtle3, json_ld3]
+    best: true
+    drops:
+      - {from: %[1]s, to: %[2]s}
+      - {from: %[3]s, to: %[4]s}
+`, enR, caR, enP, caP)
+}
