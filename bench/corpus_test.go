@@ -98,7 +98,7 @@ func TestCorpusTable(t *testing.T) {
 			for _, tok := range toks {
 				g.tokens[tok.Name()][f] = tok.Count(text)
 			}
-			if f == "isolda-0.4" {
+			if f == "isolda" {
 				back, err := isolda.Decode(strings.NewReader(text))
 				if err != nil {
 					t.Fatalf("%s: 0.4 does not decode: %v", g.name, err)
@@ -123,7 +123,7 @@ func TestCorpusTable(t *testing.T) {
 		var sumTurtle, sumIDs float64
 		for _, g := range graphs {
 			tk := g.tokens[tn]
-			v04 := tk["isolda-0.4"]
+			v04 := tk["isolda"]
 			ref := tk["turtle"]
 			if ref == 0 {
 				ref = tk["trig"]

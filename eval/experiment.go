@@ -705,7 +705,7 @@ func (v *validator) check(e *Experiment) {
 
 // orderable are the formats whose records eval can reorder: one statement
 // per line, or ISOLDA rows in sections.
-var orderable = []string{"isolda", "isolda-0.1", "isolda-0.3", "nquads", "ntriples"}
+var orderable = []string{"isolda", "isolda-0.1", "isolda-0.2", "isolda-0.3", "nquads", "ntriples"}
 
 // checkArmShaping checks an arm's budget and ordering, its own or the
 // experiment's.
@@ -726,16 +726,16 @@ func (v *validator) checkArmShaping(e *Experiment, i int, a Arm) {
 // checkOptions checks an isolda arm's encoder options.
 func (v *validator) checkOptions(p string, e *Experiment, a Arm) {
 	o := a.Options
-	fixed := map[string]string{"isolda-0.1": "0.1", "isolda-0.3": "0.3"}[a.Format]
+	fixed := map[string]string{"isolda-0.1": "0.1", "isolda-0.2": "0.2", "isolda-0.3": "0.3"}[a.Format]
 	switch o.Spec {
-	case "", "0.1", "0.2", "0.3":
+	case "", "0.1", "0.2", "0.3", "0.4":
 		if fixed != "" && o.Spec != "" && o.Spec != fixed {
 			v.addf(p+".spec", "format %s is spec %s; use format isolda for spec %s", a.Format, fixed, o.Spec)
 		}
 	default:
-		v.addf(p+".spec", "spec must be 0.1, 0.2 or 0.3")
+		v.addf(p+".spec", "spec must be 0.1, 0.2, 0.3 or 0.4")
 	}
-	spec := cmp.Or(fixed, o.Spec, "0.2")
+	spec := cmp.Or(fixed, o.Spec, "0.4")
 	switch o.IDs {
 	case "", isolda.IDsLabel, isolda.IDsSlug:
 	default:

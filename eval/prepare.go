@@ -809,6 +809,8 @@ func (a Arm) isoldaOptions(anchor string) isolda.Options {
 	switch a.Format {
 	case "isolda-0.1":
 		opts.Version = "0.1"
+	case "isolda-0.2":
+		opts.Version = "0.2"
 	case "isolda-0.3":
 		opts.Version = "0.3"
 	}

@@ -38,7 +38,7 @@ func bigSlice(b *testing.B, n int) *rdf.Dataset {
 	return d
 }
 
-func benchEncode(b *testing.B, n int) { benchEncodeWith(b, n, Options{}) }
+func benchEncode(b *testing.B, n int) { benchEncodeWith(b, n, Options{Version: V02}) }
 
 func benchEncodeWith(b *testing.B, n int, opts Options) {
 	d := bigSlice(b, n)
@@ -54,7 +54,7 @@ func benchEncodeWith(b *testing.B, n int, opts Options) {
 	b.SetBytes(int64(out.Len()))
 }
 
-func benchDecode(b *testing.B, n int) { benchDecodeWith(b, n, Options{}) }
+func benchDecode(b *testing.B, n int) { benchDecodeWith(b, n, Options{Version: V02}) }
 
 func benchDecodeWith(b *testing.B, n int, opts Options) {
 	d := bigSlice(b, n)

@@ -594,6 +594,9 @@ func (e *encoder) inlineSet() {
 			cands = append(cands, rdf.TermID(id))
 		}
 	}
+	if e.v04 {
+		e.classCoherent(typed)
+	}
 	if !e.v04 {
 		// The cuts below do not depend on this order (each cycle loses
 		// its smallest node, depths count from the top of each chain);
@@ -644,6 +647,35 @@ func (e *encoder) inlineSet() {
 				continue
 			}
 			depth[path[i]] = d
+		}
+	}
+}
+
+// classCoherent un-nests, in 0.4, every IRI entity of a class that has an
+// entity not nested (SPEC.md section 17.5): a class is either in tables,
+// where headers count its entities, or nested; untyped entities and blank
+// nodes are not concerned. Un-nesting an entity can open its other
+// classes, hence the fixed point.
+func (e *encoder) classCoherent(typed []bool) {
+	var member [][2]rdf.TermID // (entity, class)
+	for _, q := range e.d.IDQuads() {
+		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+			member = append(member, [2]rdf.TermID{q[0], q[2]})
+		}
+	}
+	open := map[rdf.TermID]bool{} // classes with an entity not nested
+	for changed := true; changed; {
+		changed = false
+		for _, m := range member {
+			if !e.inline[m[0]] {
+				open[m[1]] = true
+			}
+		}
+		for _, m := range member {
+			if e.inline[m[0]] && open[m[1]] && typed[m[0]] && e.term(m[0]).Kind == rdf.IRIKind {
+				e.inline[m[0]] = false
+				changed = true
+			}
 		}
 	}
 }

@@ -56,30 +56,41 @@ func kgllmTexts(t *testing.T) (texts []string, graphs []*rdf.Dataset) {
 
 // TestKGLLMBenchTokens encodes KG-LLM-Bench's 500 pseudonymized instances
 // from rdf_turtle2's RDF in every version, checks that every round trip is
-// isomorphic, and prints the mean o200k token counts beside rdf_turtle2's
-// own text (go test -run TestKGLLMBenchTokens -v ./isolda/).
+// isomorphic and that 0.4's mean is at most 5,400 tokens with o200k_base
+// and Qwen3, and prints the means beside rdf_turtle2's own text (go test
+// -run TestKGLLMBenchTokens -v ./isolda/).
 func TestKGLLMBenchTokens(t *testing.T) {
 	if testing.Short() {
 		t.Skip("KG-LLM-Bench tokens: not in -short")
 	}
-	tok, err := token.NewRegistry(token.Options{}).Get("o200k_base")
-	if err != nil {
-		t.Fatal(err)
+	reg := token.NewRegistry(token.Options{ModelsDir: shared.MustPath(t, "tokenizers", "models")})
+	var toks []token.Tokenizer
+	for _, name := range []string{"o200k_base", "qwen3"} {
+		tok, err := reg.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		toks = append(toks, tok)
 	}
 	texts, graphs := kgllmTexts(t)
 	if len(graphs) != 500 {
 		t.Fatalf("%d instances, want 500", len(graphs))
 	}
-	sum := map[string]int{}
-	for _, s := range texts {
-		sum["rdf_turtle2"] += tok.Count(s)
+	sum := map[string]map[string]int{} // tokenizer -> version -> tokens
+	for _, tok := range toks {
+		sum[tok.Name()] = map[string]int{}
+		for _, s := range texts {
+			sum[tok.Name()]["rdf_turtle2"] += tok.Count(s)
+		}
 	}
 	vs := append([]string{}, versions...)
 	for _, v := range vs {
 		lossless := 0
 		for i, d := range graphs {
 			text := encodeString(t, d, Options{Version: v})
-			sum[v] += tok.Count(text)
+			for _, tok := range toks {
+				sum[tok.Name()][v] += tok.Count(text)
+			}
 			back, err := Decode(strings.NewReader(text))
 			if err != nil {
 				t.Fatalf("%s instance %d: %v", v, i, err)
@@ -92,10 +103,16 @@ func TestKGLLMBenchTokens(t *testing.T) {
 			t.Errorf("%s: %d/%d round trips isomorphic", v, lossless, len(graphs))
 		}
 	}
-	line := "KG-LLM-Bench pseudonymized, mean o200k text tokens:"
-	for _, k := range append([]string{"rdf_turtle2"}, vs...) {
-		line += fmt.Sprintf(" %s %.0f;", k, float64(sum[k])/float64(len(graphs)))
+	for _, tok := range toks {
+		mean := func(k string) float64 { return float64(sum[tok.Name()][k]) / float64(len(graphs)) }
+		line := fmt.Sprintf("KG-LLM-Bench pseudonymized, mean %s text tokens:", tok.Name())
+		for _, k := range append([]string{"rdf_turtle2"}, vs...) {
+			line += fmt.Sprintf(" %s %.0f;", k, mean(k))
+		}
+		t.Log(line)
+		fmt.Println(line)
+		if m := mean(V04); m > 5400 {
+			t.Errorf("%s: 0.4 mean %.0f tokens, want 5,400 or fewer", tok.Name(), m)
+		}
 	}
-	t.Log(line)
-	fmt.Println(line)
 }

@@ -42,7 +42,7 @@ type Graph struct {
 
 // IsoldaOptions are the ISOLDA encoder's options (isolda.Options) as JSON.
 type IsoldaOptions struct {
-	// Version is "0.1", "0.2" or "0.3"; empty means the format's version.
+	// Version is "0.1", "0.2", "0.3" or "0.4"; empty means the format's version.
 	Version string `json:"version,omitempty"`
 	// IDs is "label" (the default) or "slug".
 	IDs string `json:"ids,omitempty"`
@@ -70,8 +70,9 @@ type IsoldaOptions struct {
 	DatatypePrefixes bool `json:"datatype_prefixes,omitempty"`
 }
 
-// isoldaOptions converts o for the format named name (isolda, isolda-0.1
-// or isolda-0.3 fix the version unless o names one).
+// isoldaOptions converts o for the format named name (isolda-0.1,
+// isolda-0.2 or isolda-0.3 fix the version unless o names one; isolda is
+// the default version, 0.4).
 func (o *IsoldaOptions) isoldaOptions(name, anchor string) isolda.Options {
 	var opts isolda.Options
 	if o != nil {
@@ -86,10 +87,12 @@ func (o *IsoldaOptions) isoldaOptions(name, anchor string) isolda.Options {
 		switch name {
 		case "isolda-0.1":
 			opts.Version = isolda.V01
+		case "isolda-0.2":
+			opts.Version = isolda.V02
 		case "isolda-0.3":
 			opts.Version = isolda.V03
 		default:
-			opts.Version = isolda.V02
+			opts.Version = isolda.V04
 		}
 	}
 	opts.Anchor = anchor
@@ -109,7 +112,7 @@ func (o *IsoldaOptions) validate() *apiError {
 		}
 		return unprocessable(fmt.Sprintf("options.%s: %q is not one of %s", field, v, strings.Join(ok[1:], ", ")))
 	}
-	if e := bad("version", o.Version, "", isolda.V01, isolda.V02, isolda.V03); e != nil {
+	if e := bad("version", o.Version, "", isolda.V01, isolda.V02, isolda.V03, isolda.V04); e != nil {
 		return e
 	}
 	if e := bad("ids", o.IDs, "", isolda.IDsLabel, isolda.IDsSlug); e != nil {
@@ -403,7 +406,7 @@ func (s *server) serialize(ctx context.Context, body []byte) (any, *apiError) {
 		return nil, unprocessable(fmt.Sprintf("format %q is not in the registry (see GET /v1/formats)", req.Format))
 	}
 	if !isISOLDA(f.Name) && (req.Options != nil || req.Anchor != "") {
-		return nil, unprocessable("options and anchor apply only to the ISOLDA formats (isolda, isolda-0.1, isolda-0.3)")
+		return nil, unprocessable("options and anchor apply only to the ISOLDA formats (isolda, isolda-0.1, isolda-0.2, isolda-0.3)")
 	}
 	if e := req.Options.validate(); e != nil {
 		return nil, e

@@ -261,7 +261,7 @@ func TestFormatNames(t *testing.T) {
 		t.Errorf("-t n-triples: exit %d", code)
 	}
 	code, _, errs := runCLI(t, "", "convert", "-t", "isolda-0.4")
-	if code != exitBadInput || !strings.Contains(errs, `unknown output format "isolda-0.4"; did you mean isolda-0.1 or isolda-0.3?`) ||
+	if code != exitBadInput || !strings.Contains(errs, `unknown output format "isolda-0.4"; did you mean isolda-0.1 or isolda-0.2 or isolda-0.3?`) ||
 		!strings.Contains(errs, "RDF syntaxes:\n    nquads, ntriples, turtle, trig, jsonld, jsonld-compact, rdfxml\n") ||
 		!strings.Contains(errs, "typed_edges_dict") || !strings.Contains(errs, "isolda-0.3") || strings.Contains(errs, "html") {
 		t.Errorf("-t isolda-0.4: exit %d\n%s", code, errs)
