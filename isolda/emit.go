@@ -201,10 +201,20 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 			groups[i] = group{key: typeKey, vals: append([]rdf.TermID{ie.main}, groups[i].vals...)}
 		}
 	}
-	byHeader := func(p, q group) int { return strings.Compare(e.header(p.key), e.header(q.key)) }
-	if !slices.IsSortedFunc(groups, byHeader) {
-		groups = slices.Clone(groups) // the row's groups stay in key order
-		slices.SortFunc(groups, byHeader)
+	// The groups with their headers, sorted by header (one header lookup
+	// per group; the row's own groups stay in key order).
+	type hg struct {
+		h string
+		g *group
+	}
+	var buf [16]hg
+	hgs := buf[:0]
+	for i := range groups {
+		hgs = append(hgs, hg{e.header(groups[i].key), &groups[i]})
+	}
+	byHeader := func(p, q hg) int { return strings.Compare(p.h, q.h) }
+	if !slices.IsSortedFunc(hgs, byHeader) {
+		slices.SortFunc(hgs, byHeader)
 	}
 	b = append(b, '{')
 	sep := ""
@@ -215,11 +225,12 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 		b = e.n.appendIRICell(b, t.Value, ctxCell)
 		sep = ", "
 	}
-	for i, g := range groups {
+	for i, x := range hgs {
+		g := x.g
 		if i > 0 || sep != "" {
 			b = append(b, ", "...)
 		}
-		b = append(b, e.header(g.key)...)
+		b = append(b, x.h...)
 		if g.key.cls == clsLink {
 			b = append(b, ' ')
 		} else {

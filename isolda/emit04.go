@@ -49,6 +49,23 @@ func columnCost04(header string, cnt, n int) bool {
 // there are two or more of them and every one has a property that all of
 // them have (so that no nested row is empty).
 func (e *encoder) splitNested(gs []group) ([]group, []nestGroup) {
+	// Most rows have no property with two nested values: keep their
+	// groups as they are.
+	some := false
+	for i := 0; i < len(gs) && !some && !e.noNestTable; i++ {
+		if g := gs[i]; g.key.cls == clsLink && len(g.vals) >= 2 {
+			n := 0
+			for _, v := range g.vals {
+				if e.inline[v] {
+					n++
+				}
+			}
+			some = n >= 2
+		}
+	}
+	if !some {
+		return gs, nil
+	}
 	var out []group
 	var nests []nestGroup
 	for _, g := range gs {
@@ -178,22 +195,9 @@ func (e *encoder) writeTable04(b []byte, t *table) []byte {
 	hasLabel := t.labelCol.pred != 0
 	rows := make([]row04, len(t.rows))
 	for i, r := range t.rows {
-		var gs []group
-		for _, g := range r.groups {
-			if hasLabel && g.key == t.labelCol && r.label {
-				lv := e.labelVal[r.ent]
-				var vals []rdf.TermID
-				for _, v := range g.vals {
-					if v != lv {
-						vals = append(vals, v)
-					}
-				}
-				if len(vals) == 0 {
-					continue
-				}
-				g = group{key: g.key, vals: vals}
-			}
-			gs = append(gs, g)
+		gs := r.groups
+		if hasLabel && r.label && slices.ContainsFunc(gs, func(g group) bool { return g.key == t.labelCol }) {
+			gs = e.withoutLabel(r, t.labelCol)
 		}
 		rows[i].r = r
 		rows[i].rem, rows[i].nested = e.splitNested(gs)
@@ -202,6 +206,29 @@ func (e *encoder) writeTable04(b []byte, t *table) []byte {
 		return e.writeBlocks(b, t)
 	}
 	return e.emitTable04(b, spec04{class: t.class, labelCol: t.labelCol}, rows, t)
+}
+
+// withoutLabel returns the groups of a label row without the label value
+// its first cell holds.
+func (e *encoder) withoutLabel(r *row, labelCol gkey) []group {
+	gs := make([]group, 0, len(r.groups))
+	for _, g := range r.groups {
+		if g.key == labelCol {
+			lv := e.labelVal[r.ent]
+			var vals []rdf.TermID
+			for _, v := range g.vals {
+				if v != lv {
+					vals = append(vals, v)
+				}
+			}
+			if len(vals) == 0 {
+				continue
+			}
+			g = group{key: g.key, vals: vals}
+		}
+		gs = append(gs, g)
+	}
+	return gs
 }
 
 // emitTable04 writes a table: header, rows, their property lines and

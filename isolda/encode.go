@@ -550,9 +550,13 @@ func (e *encoder) inlineSet() {
 	// have no label (as statement nodes of Wikidata) or no class, their
 	// IRI in an @iri cell.
 	typed := make([]bool, n)
+	var member [][2]rdf.TermID // (entity, class), for classCoherent
 	for _, q := range e.d.IDQuads() {
 		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
 			typed[q[0]] = true
+			if e.v04 {
+				member = append(member, [2]rdf.TermID{q[0], q[2]})
+			}
 		}
 	}
 	nestable := func(id rdf.TermID) bool {
@@ -595,7 +599,7 @@ func (e *encoder) inlineSet() {
 		}
 	}
 	if e.v04 {
-		e.classCoherent(typed)
+		e.classCoherent(typed, member)
 	}
 	if !e.v04 {
 		// The cuts below do not depend on this order (each cycle loses
@@ -652,18 +656,12 @@ func (e *encoder) inlineSet() {
 }
 
 // classCoherent un-nests, in 0.4, every IRI entity of a class that has an
-// entity not nested (SPEC.md section 17.5): a class is either in tables,
+// entity not nested (member: the (entity, class) pairs of rdf:type) (SPEC.md section 17.5): a class is either in tables,
 // where headers count its entities, or nested; untyped entities and blank
 // nodes are not concerned. Un-nesting an entity can open its other
 // classes, hence the fixed point.
-func (e *encoder) classCoherent(typed []bool) {
-	var member [][2]rdf.TermID // (entity, class)
-	for _, q := range e.d.IDQuads() {
-		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
-			member = append(member, [2]rdf.TermID{q[0], q[2]})
-		}
-	}
-	open := map[rdf.TermID]bool{} // classes with an entity not nested
+func (e *encoder) classCoherent(typed []bool, member [][2]rdf.TermID) {
+	open := make([]bool, len(e.inline)) // by class: has an entity not nested
 	for changed := true; changed; {
 		changed = false
 		for _, m := range member {
@@ -756,7 +754,11 @@ func (e *encoder) labels() {
 	// most outgoing triples (the entity the document is about, beside its
 	// sitelinks or namesakes) keeps it as its id.
 	var keeper map[string]rdf.TermID
-	if e.v04 {
+	shared := false
+	for _, k := range count {
+		shared = shared || k > 1
+	}
+	if e.v04 && shared {
 		out := make([]int32, n)
 		for _, q := range e.d.IDQuads() {
 			out[q[0]]++

@@ -155,7 +155,8 @@ func derivePrefix(ns string) string {
 // prefixNames lists the names derivePrefix can give a namespace, best
 // first: the words of three or more characters that are not stop words
 // from the last to the first (a number of one or two digits joined to the
-// word before it), then the words of two letters, then the stop words.
+// word before it), then the words of two letters, then the words that
+// read as identifiers (idLike), then the stop words.
 func prefixNames(ns string) []string {
 	s := ns
 	if i := strings.Index(s, "://"); i >= 0 {
@@ -164,7 +165,7 @@ func prefixNames(ns string) []string {
 		s = s[i+1:]
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool { return r >= 0x80 || !isNameChar(byte(r)) || r == '-' || r == '_' })
-	var good, short, stop []string
+	var good, short, idlike, stop []string
 	for i := len(words) - 1; i >= 0; i-- {
 		w := words[i]
 		if len(w) <= 2 && w[0] >= '0' && w[0] <= '9' && i > 0 {
@@ -194,13 +195,32 @@ func prefixNames(ns string) []string {
 		if len(w) > 14 {
 			w = w[:14]
 		}
-		if prefixStop[w] {
+		switch {
+		case prefixStop[w]:
 			stop = append(stop, w)
-		} else {
+		case idLike(w):
+			idlike = append(idlike, w)
+		default:
 			good = append(good, w)
 		}
 	}
-	return append(append(good, short...), stop...)
+	return append(append(append(good, short...), idlike...), stop...)
+}
+
+// idLike reports whether a word reads as an identifier rather than a
+// name: a digit followed by a letter, or more than three digits
+// (mlde6g8b0v2hc, but not wgs84 or iso639).
+func idLike(w string) bool {
+	digits := 0
+	for i := 0; i < len(w); i++ {
+		if w[i] >= '0' && w[i] <= '9' {
+			digits++
+			if i+1 < len(w) && w[i+1] >= 'a' && w[i+1] <= 'z' {
+				return true
+			}
+		}
+	}
+	return digits > 3
 }
 
 // bareTerm04 returns how a local name of the @vocab namespace is written
