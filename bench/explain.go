@@ -56,6 +56,16 @@ type Explanation struct {
 	Parts []ExplainPart `json:"parts"`
 }
 
+// Tokens returns the tokens of construct c (0 when the document has none).
+func (e Explanation) Tokens(c string) int {
+	for _, p := range e.Parts {
+		if p.Construct == c {
+			return p.Tokens
+		}
+	}
+	return 0
+}
+
 // Explain breaks the tokens of an ISOLDA document (any version) down by
 // construct: glossary, directives, table headers, ids, @iri cells, link,
 // IRI and literal values, nested entities, list syntax, property keys and
@@ -88,6 +98,9 @@ type explainer struct {
 	tokens map[string]int
 	bytes  map[string]int
 	cols   []string
+	// nest are the indentations of the rows of the open nested tables
+	// (0.4), innermost last.
+	nest []int
 }
 
 // add counts s for construct c alone and returns its tokens.
@@ -121,12 +134,25 @@ func (ex *explainer) line(l string) int {
 		used = ex.add(ConstructSection, l)
 		ex.cols = nil
 	case strings.HasPrefix(l, "    "):
-		used = ex.property(strings.TrimLeft(l, " "))
+		k := len(l) - len(strings.TrimLeft(l, " "))
+		for len(ex.nest) > 0 && ex.nest[len(ex.nest)-1] > k {
+			ex.nest = ex.nest[:len(ex.nest)-1]
+		}
+		if len(ex.nest) > 0 && ex.nest[len(ex.nest)-1] == k {
+			// A row of a nested table: its values are a nested entity's.
+			for _, c := range splitTop(l[k:], ',', 0) {
+				used += ex.add(ConstructNested, strings.TrimSpace(c))
+			}
+			break
+		}
+		used = ex.property(l[k:], k)
 	case strings.HasPrefix(l, "  "):
+		ex.nest = ex.nest[:0]
 		used = ex.row(l[2:])
 	default:
 		used = ex.add(ConstructHeader, l)
 		ex.cols = headerKinds(l)
+		ex.nest = ex.nest[:0]
 	}
 	ex.tokens[ConstructSeparator] += total - used
 	return total
@@ -194,8 +220,10 @@ func (ex *explainer) row(s string) int {
 	return used
 }
 
-// property counts a property line: key, then value.
-func (ex *explainer) property(s string) int {
+// property counts a property line indented by k spaces: key, then value;
+// a link key followed by Class[N]{...}: is the header of a nested table
+// (0.4), whose rows follow indented by k+2.
+func (ex *explainer) property(s string, k int) int {
 	if v, ok := strings.CutPrefix(s, "@iri: "); ok {
 		return ex.add(ConstructKey, "@iri:") + ex.cell(v, kindIRI)
 	}
@@ -211,6 +239,10 @@ func (ex *explainer) property(s string) int {
 				continue
 			}
 			if s[i+1] == ' ' {
+				if v := s[i+2:]; nestedHeader(v) {
+					ex.nest = append(ex.nest, k+2)
+					return ex.add(ConstructKey, s[:i+1]) + ex.add(ConstructHeader, v)
+				}
 				return ex.add(ConstructKey, s[:i+1]) + ex.cell(s[i+2:], kindLink)
 			}
 		case ':':
@@ -220,6 +252,17 @@ func (ex *explainer) property(s string) int {
 		}
 	}
 	return ex.add(ConstructKey, s)
+}
+
+// nestedHeader reports whether the value of a link property line is the
+// header of a nested table, Class[N]{...}: (an id never holds a bare
+// brace).
+func nestedHeader(v string) bool {
+	if v == "" || strings.IndexByte("\"[({", v[0]) >= 0 || !strings.HasSuffix(v, ":") {
+		return false
+	}
+	i := strings.IndexByte(v, '{')
+	return i > 0 && v[i-1] == ']' && strings.IndexByte(v[:i], '[') > 0
 }
 
 // cell counts one cell: a value, a [N] or (N) list, or a nested entity.
@@ -328,6 +371,13 @@ func WriteExplanations(w io.Writer, title string, exs []Explanation) error {
 	line := fmt.Sprintf("  %-16s", "total")
 	for _, e := range exs {
 		line += fmt.Sprintf(" %12d %5.1f%%", e.Total, 100.0)
+	}
+	fmt.Fprintln(w, line)
+	// The body: what a document costs when its glossary is sent apart.
+	line = fmt.Sprintf("  %-16s", "body")
+	for _, e := range exs {
+		b := e.Total - e.Tokens(ConstructGlossary)
+		line += fmt.Sprintf(" %12d %5.1f%%", b, 100*float64(b)/float64(max(e.Total, 1)))
 	}
 	_, err := fmt.Fprintln(w, line)
 	return err
