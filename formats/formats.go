@@ -205,10 +205,6 @@ func rdfFormats() []Format {
 				return rdfio.Write(w, d, name, rdfio.WriteOptions{})
 			},
 			Decode: func(r io.Reader) (*rdf.Dataset, error) {
-				if read == rdfio.JSONLD {
-					// rdfio drops @direction; this reader keeps it.
-					return baseline.DecodeJSONLD(r, rdf.ReadOptions{})
-				}
 				return rdfio.Read(r, rdfio.Options{Format: read})
 			},
 		}

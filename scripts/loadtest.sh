@@ -14,6 +14,12 @@
 #   CONCURRENCY=8         requests in flight, also the server's --max-concurrent
 #   BUDGET=0              token budget of the request (record-aware truncation)
 #   TRIPLES=1000          triples of the request
+#   HOSTILE=0             hostile requests started per second beside the load
+#                         (poison graphs, a 190k-quad graph, slow bodies,
+#                         malformed requests: internal/loadgen.Attacks); 0: none
+#   HOSTILE_MAX=16        most hostile requests in progress at once
+#   MEMORY_LIMIT          the server's --memory-limit (such as 1GiB); the run
+#                         then fails when the server's peak RSS reaches it
 #   GOGC, GOMEMLIMIT      passed to the server when set
 #   SERVE_ARGS            more flags for `isolda serve`
 #   LOAD_ARGS             more flags for isolda-load (e.g. --strict, --body FILE)
@@ -24,6 +30,7 @@
 #   DURATION=2m WINDOW=20s scripts/loadtest.sh
 #   RATE=100,200,400,800 DURATION=30s WINDOW=10s scripts/loadtest.sh
 #   BUDGET=2000 DURATION=2m scripts/loadtest.sh           # record-aware budget variant
+#   HOSTILE=1 MEMORY_LIMIT=1GiB scripts/loadtest.sh       # beside a hostile mix, under 1 GiB
 set -euo pipefail
 
 RATE=${RATE:-200}
@@ -32,6 +39,9 @@ WINDOW=${WINDOW:-1m}
 CONCURRENCY=${CONCURRENCY:-8}
 BUDGET=${BUDGET:-0}
 TRIPLES=${TRIPLES:-1000}
+HOSTILE=${HOSTILE:-0}
+HOSTILE_MAX=${HOSTILE_MAX:-16}
+MEMORY_LIMIT=${MEMORY_LIMIT:-}
 SERVE_ARGS=${SERVE_ARGS:-}
 LOAD_ARGS=${LOAD_ARGS:-}
 
@@ -63,6 +73,7 @@ go build -o "$dir/isolda-load" ./cmd/isolda-load
 
 # Port 0: the kernel picks a free loopback port; the server prints it.
 serve_cmd=("$dir/isolda" serve --addr 127.0.0.1:0 --max-concurrent "$CONCURRENCY")
+[[ -n $MEMORY_LIMIT ]] && serve_cmd+=(--memory-limit "$MEMORY_LIMIT")
 # shellcheck disable=SC2206 # word splitting of the extra flags is wanted
 serve_cmd+=($SERVE_ARGS)
 env_prefix=()
@@ -91,6 +102,10 @@ echo "# server: ${env_prefix[*]+${env_prefix[*]} }${serve_cmd[*]} (pid $server_p
 load_cmd=("$dir/isolda-load" --url "$addr/v1/serialize" --rate "$RATE" --duration "$DURATION"
 	--window "$WINDOW" --concurrency "$CONCURRENCY" --triples "$TRIPLES" --budget "$BUDGET"
 	--pid "$server_pid" --json "$dir/results.json")
+if [[ $HOSTILE != 0 ]]; then
+	load_cmd+=(--hostile "$HOSTILE" --hostile-max "$HOSTILE_MAX")
+fi
+[[ -n $MEMORY_LIMIT ]] && load_cmd+=(--memory-limit "$MEMORY_LIMIT")
 # shellcheck disable=SC2206
 load_cmd+=($LOAD_ARGS)
 echo "# load: ${load_cmd[*]}"
@@ -101,7 +116,27 @@ status=0
 echo
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg); server CPU time: $(awk '{printf "%.2f s user, %.2f s system", $14/100, $15/100}' "/proc/$server_pid/stat")"
 echo "# metrics of the server after the run:"
-curl -fsS "$addr/metrics" | grep -E '^isolda_http_(requests_total|request_duration_seconds_(sum|count))\{endpoint="serialize"' || true
+curl -fsS "$addr/metrics" | grep -E '^isolda_http_(requests_total|request_duration_seconds_(sum|count))\{endpoint="serialize"|^isolda_memory_' || true
+
+# Work that outlived its request (a timed-out request stops at its next
+# check of its context) holds its slot and memory until it ends: wait for
+# the reservations to drain, and say how long it took.
+drained=
+reserved=
+for i in $(seq 0 120); do
+	reserved=$(curl -fsS "$addr/metrics" | awk '$1 == "isolda_memory_reserved_bytes" {print $2}')
+	if [[ $reserved == 0 ]]; then
+		drained=$i
+		break
+	fi
+	sleep 1
+done
+if [[ -n $drained ]]; then
+	echo "# memory reservations back to 0 ${drained}s after the run"
+else
+	echo "# memory reservations still $reserved bytes 120s after the run" >&2
+	status=1
+fi
 
 kill -TERM "$server_pid"
 if wait "$server_pid"; then
@@ -113,6 +148,6 @@ else
 fi
 server_pid=
 tail -n 2 "$dir/serve.log"
-echo "# command: RATE=$RATE DURATION=$DURATION WINDOW=$WINDOW CONCURRENCY=$CONCURRENCY BUDGET=$BUDGET TRIPLES=$TRIPLES${GOGC:+ GOGC=$GOGC}${GOMEMLIMIT:+ GOMEMLIMIT=$GOMEMLIMIT} scripts/loadtest.sh"
+echo "# command: RATE=$RATE DURATION=$DURATION WINDOW=$WINDOW CONCURRENCY=$CONCURRENCY BUDGET=$BUDGET TRIPLES=$TRIPLES HOSTILE=$HOSTILE${MEMORY_LIMIT:+ MEMORY_LIMIT=$MEMORY_LIMIT}${GOGC:+ GOGC=$GOGC}${GOMEMLIMIT:+ GOMEMLIMIT=$GOMEMLIMIT} scripts/loadtest.sh"
 [[ -n ${OUT:-} ]] && echo "# results: $dir/results.json"
 exit "$status"

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/isolda/isolda/formats"
@@ -41,8 +43,13 @@ type Graph struct {
 }
 
 // IsoldaOptions are the ISOLDA encoder's options (isolda.Options) as JSON.
+// Each field is named as the flag of `isolda convert` that sets the same
+// option, with underscores for hyphens (--no-constants is no_constants).
 type IsoldaOptions struct {
-	// Version is "0.1", "0.2", "0.3" or "0.4"; empty means the format's version.
+	// Spec is the notation version, "0.1", "0.2", "0.3" or "0.4" (--spec);
+	// empty means the format's version.
+	Spec string `json:"spec,omitempty"`
+	// Version is the former name of Spec, still accepted (deprecated).
 	Version string `json:"version,omitempty"`
 	// IDs is "label" (the default) or "slug".
 	IDs string `json:"ids,omitempty"`
@@ -58,7 +65,11 @@ type IsoldaOptions struct {
 	Theta float64 `json:"theta,omitempty"`
 	// Continuation writes a row's other properties as indented lines.
 	Continuation bool `json:"continuation,omitempty"`
-	// InlineBlanks writes singly-used blank nodes in place.
+	// InlineBnodes writes singly-used blank nodes in place
+	// (--inline-bnodes).
+	InlineBnodes bool `json:"inline_bnodes,omitempty"`
+	// InlineBlanks is the former name of InlineBnodes, still accepted
+	// (deprecated).
 	InlineBlanks bool `json:"inline_blanks,omitempty"`
 	// InverseIndex adds a ~in: section of incoming links.
 	InverseIndex bool `json:"inverse_index,omitempty"`
@@ -77,9 +88,9 @@ func (o *IsoldaOptions) isoldaOptions(name, anchor string) isolda.Options {
 	var opts isolda.Options
 	if o != nil {
 		opts = isolda.Options{
-			Version: o.Version, IDs: o.IDs, NoConstants: o.NoConstants, NoTypes: o.NoTypes,
+			Version: o.Spec, IDs: o.IDs, NoConstants: o.NoConstants, NoTypes: o.NoTypes,
 			Glossary: o.Glossary, Layout: o.Layout, Theta: o.Theta, Continuation: o.Continuation,
-			InlineBlanks: o.InlineBlanks, InverseIndex: o.InverseIndex, Hops: o.Hops,
+			InlineBlanks: o.InlineBnodes, InverseIndex: o.InverseIndex, Hops: o.Hops,
 			IRIIDs: o.IRIIDs, DatatypePrefixes: o.DatatypePrefixes,
 		}
 	}
@@ -99,20 +110,40 @@ func (o *IsoldaOptions) isoldaOptions(name, anchor string) isolda.Options {
 	return opts
 }
 
-// validate rejects option values the encoder does not know.
-func (o *IsoldaOptions) validate() *apiError {
+// validate rejects option values the encoder does not know, and moves
+// the deprecated names to their current ones (conflicting values are an
+// error), returning a warning for each deprecated name used.
+func (o *IsoldaOptions) validate() ([]string, *apiError) {
 	if o == nil {
-		return nil
+		return nil, nil
 	}
+	var warnings []string
+	if o.Version != "" {
+		if o.Spec != "" && o.Spec != o.Version {
+			return nil, unprocessable(fmt.Sprintf("options.spec %s and options.version %s disagree (version is the former name of spec)",
+				quoteCapped(o.Spec, maxQuoted), quoteCapped(o.Version, maxQuoted)))
+		}
+		o.Spec, o.Version = o.Version, ""
+		warnings = append(warnings, "options.version is deprecated: use options.spec (as the --spec flag)")
+	}
+	if o.InlineBlanks {
+		o.InlineBnodes, o.InlineBlanks = true, false
+		warnings = append(warnings, "options.inline_blanks is deprecated: use options.inline_bnodes (as the --inline-bnodes flag)")
+	}
+	return warnings, o.check()
+}
+
+// check rejects option values the encoder does not know.
+func (o *IsoldaOptions) check() *apiError {
 	bad := func(field, v string, ok ...string) *apiError {
 		for _, k := range ok {
 			if v == k {
 				return nil
 			}
 		}
-		return unprocessable(fmt.Sprintf("options.%s: %q is not one of %s", field, v, strings.Join(ok[1:], ", ")))
+		return unprocessable(fmt.Sprintf("options.%s: %s is not one of %s", field, quoteCapped(v, maxQuoted), strings.Join(ok[1:], ", ")))
 	}
-	if e := bad("version", o.Version, "", isolda.V01, isolda.V02, isolda.V03, isolda.V04); e != nil {
+	if e := bad("spec", o.Spec, "", isolda.V01, isolda.V02, isolda.V03, isolda.V04); e != nil {
 		return e
 	}
 	if e := bad("ids", o.IDs, "", isolda.IDsLabel, isolda.IDsSlug); e != nil {
@@ -135,8 +166,8 @@ func (o *IsoldaOptions) validate() *apiError {
 
 // SerializeRequest is the body of POST /v1/serialize.
 type SerializeRequest struct {
-	// Graph is the graph to write.
-	Graph Graph `json:"graph"`
+	// Graph is the graph to write (required).
+	Graph *Graph `json:"graph"`
 	// Format is a registry name (default isolda).
 	Format string `json:"format,omitempty"`
 	// Options are the ISOLDA options (ISOLDA formats only).
@@ -182,7 +213,8 @@ type SerializeResponse struct {
 	GraphHash string `json:"graph_hash"`
 	// Format is the registry name of the format written.
 	Format string `json:"format"`
-	// Lossless is the registry's word on the format (for the whole text).
+	// Lossless is true when Text holds the whole graph: the format is
+	// lossless (the registry's word) and no budget cut the text.
 	Lossless bool `json:"lossless"`
 	// Warnings say what could not be done, such as the hash.
 	Warnings []string `json:"warnings,omitempty"`
@@ -190,8 +222,8 @@ type SerializeResponse struct {
 
 // CompareRequest is the body of POST /v1/compare.
 type CompareRequest struct {
-	// Graph is the graph to write.
-	Graph Graph `json:"graph"`
+	// Graph is the graph to write (required).
+	Graph *Graph `json:"graph"`
 	// Formats are registry names; empty means every format.
 	Formats []string `json:"formats,omitempty"`
 	// Tokenizers name the tokenizers (default: o200k_base).
@@ -225,8 +257,8 @@ type CompareResponse struct {
 
 // CheckRequest is the body of POST /v1/check.
 type CheckRequest struct {
-	// Graph is the graph to check.
-	Graph Graph `json:"graph"`
+	// Graph is the graph to check (required).
+	Graph *Graph `json:"graph"`
 	// Options are the ISOLDA options (version 0.2 by default).
 	Options *IsoldaOptions `json:"options,omitempty"`
 	// Anchor is an entity IRI put first (with options.hops: the crop).
@@ -248,6 +280,9 @@ type CheckResponse struct {
 	ExtraCount   int      `json:"extra_count"`
 	// Bytes is the size of the ISOLDA document.
 	Bytes int `json:"bytes"`
+	// Warnings say what the request should change, such as a deprecated
+	// option name.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // FormatInfo describes one format of the registry.
@@ -270,8 +305,10 @@ func unprocessable(msg string) *apiError {
 	return &apiError{Status: http.StatusUnprocessableEntity, Msg: msg}
 }
 
-// decodeJSON decodes one JSON value into v, rejecting unknown fields and
-// trailing data; errors name the line and column of the body.
+// decodeJSON decodes one JSON object into v (a pointer to a request
+// struct), rejecting unknown fields, trailing data and null; errors name
+// the line and column of the body, and the path of a value of the wrong
+// type in JSON terms.
 func decodeJSON(body []byte, v any) *apiError {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -282,24 +319,77 @@ func decodeJSON(body []byte, v any) *apiError {
 			line, col := position(body, off)
 			return &apiError{Status: http.StatusBadRequest, Msg: "request body: data after the JSON value", Line: line, Column: col}
 		}
+		if bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
+			return badRequest("request body: null, a JSON object is expected")
+		}
 		return nil
 	}
 	var off int64 = -1
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
+	msg := "request body: " + strings.TrimPrefix(err.Error(), "json: ")
 	switch {
 	case errors.As(err, &se):
 		off = se.Offset - 1 // the offset is after the offending byte
 	case errors.As(err, &te):
-		off = te.Offset
+		msg = typeError(reflect.TypeOf(v).Elem(), te)
+		// The offset is after the value, or after its first byte for an
+		// array or object; the error is about the value.
+		off = valueStart(body, te.Offset)
 	case errors.Is(err, io.EOF):
 		return badRequest("request body: empty, a JSON object is expected")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		msg = "request body: the JSON text ends too early"
+		off = int64(len(body))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		if u, uerr := strconv.Unquote(name); uerr == nil {
+			name = quoteCapped(u, maxQuoted)
+		}
+		msg = "request body: unknown field " + name + " (see /openapi.json)"
+		off = dec.InputOffset()
 	}
-	e := badRequest("request body: " + err.Error())
+	e := badRequest(msg)
 	if off >= 0 {
 		e.Line, e.Column = position(body, off)
 	}
 	return e
+}
+
+// valueStart returns the offset of the start of the JSON value that ends
+// at end: after the colon or bracket before it, at its first byte.
+func valueStart(b []byte, end int64) int64 {
+	end = max(0, min(end, int64(len(b))))
+	if end == 0 {
+		return 0
+	}
+	// A string value: go back to its opening quote.
+	if b[end-1] == '"' {
+		for i := end - 2; i >= 0; i-- {
+			if b[i] != '"' {
+				continue
+			}
+			n := 0
+			for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
+				n++
+			}
+			if n%2 == 0 {
+				return i
+			}
+		}
+		return end
+	}
+	if b[end-1] == '[' || b[end-1] == '{' {
+		return end - 1
+	}
+	i := end
+	for i > 0 && !strings.ContainsRune(":[,{", rune(b[i-1])) {
+		i--
+	}
+	for i < end && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // position returns the 1-based line and column (in bytes) of offset off.
@@ -311,11 +401,44 @@ func position(b []byte, off int64) (line, col int) {
 	return line, col
 }
 
+// takeLargeIf takes a large-request slot when the request is large: its graph's
+// data is over LargeBytes, or over an eighth of it for more than 8
+// formats (Config.MaxLarge).
+func (s *server) takeLargeIf(req *request, g *Graph, formats int) *apiError {
+	n := len(g.Data)
+	if formats > 8 {
+		n *= 8
+	}
+	if n <= s.cfg.LargeBytes {
+		return nil
+	}
+	return req.takeLarge(s.cfg.MaxLarge)
+}
+
+// decodeRequest decodes a request body into v and checks that it names a
+// graph; *g is the request's Graph field.
+func decodeRequest(req *request, v any, g **Graph) *apiError {
+	if e := decodeWithData(req.body, v, func() *string {
+		if *g == nil {
+			return nil
+		}
+		return &(*g).Data
+	}); e != nil {
+		return e
+	}
+	if *g == nil {
+		return badRequest(`request body: "graph" is required: {"graph": {"data": "..."}} or, where the server allows it, {"graph": {"endpoint": "...", "query": "..."}}`)
+	}
+	// The body and the graph's data decoded from it are held from here on.
+	return req.mem.growTo(int64(len(req.body) + len((*g).Data)))
+}
+
 // readGraph parses g under the quad limit, or fetches it from its SPARQL
-// endpoint.
-func (s *server) readGraph(ctx context.Context, g Graph) (*rdf.Dataset, *apiError) {
+// endpoint. The parse stops when ctx is done, and raises the memory
+// reservation with the quads read.
+func (s *server) readGraph(req *request, g *Graph) (*rdf.Dataset, *apiError) {
 	if g.Endpoint != "" || g.Query != "" || g.Method != "" {
-		return s.fetchGraph(ctx, g)
+		return s.fetchGraph(req, g)
 	}
 	opts := rdfio.Options{}
 	opts.File = "graph"
@@ -324,15 +447,24 @@ func (s *server) readGraph(ctx context.Context, g Graph) (*rdf.Dataset, *apiErro
 	if g.Format != "" {
 		f, err := rdfio.ParseFormat(g.Format)
 		if err != nil {
-			return nil, unprocessable("graph.format: " + err.Error())
+			return nil, unprocessable("graph.format: " + capMessage(err.Error()))
 		}
 		opts.Format = f
 	}
 	if g.Base != "" && !rdf.IsAbsoluteIRI(g.Base) {
-		return nil, unprocessable(fmt.Sprintf("graph.base: %q is not an absolute IRI", g.Base))
+		return nil, unprocessable(fmt.Sprintf("graph.base: %s is not an absolute IRI", quoteCapped(g.Base, maxQuoted)))
 	}
-	d, err := rdfio.Read(strings.NewReader(g.Data), opts)
+	d := rdf.NewDataset()
+	d.Base = opts.Base
+	sink := &guardSink{d: d, ctx: req.ctx, mem: req.mem, base: req.mem.n}
+	err := rdfio.ReadInto(ctxReader{req.ctx, strings.NewReader(g.Data)}, sink, opts)
+	if sink.err != nil {
+		return nil, sink.err
+	}
 	if err != nil {
+		if req.ctx.Err() != nil {
+			return nil, s.timeout()
+		}
 		var pe *rdf.ParseError
 		status := http.StatusBadRequest
 		if errors.Is(err, rdf.ErrLimit) {
@@ -381,93 +513,134 @@ func isISOLDA(name string) bool {
 	return name == "isolda" || strings.HasPrefix(name, "isolda-")
 }
 
-// encode writes d in format f; ISOLDA formats take opts and anchor.
-func encode(f formats.Format, d *rdf.Dataset, in *formats.Input, o *IsoldaOptions, anchor string) (string, error) {
+// rdfSyntaxes are the registry's formats whose encoder is rdfio.Write
+// with default options (TestRDFSyntaxesAsRegistry checks that encode
+// writes them as the registry does).
+var rdfSyntaxes = map[string]bool{
+	"nquads": true, "ntriples": true, "turtle": true, "trig": true, "jsonld": true, "jsonld-compact": true, "rdfxml": true,
+}
+
+// encode writes d in format f; ISOLDA formats take opts and anchor. The
+// text goes through a guardWriter: writing stops with an error once ctx
+// is done, and the memory reservation grows with the text.
+func encode(req *request, f formats.Format, d *rdf.Dataset, in *formats.Input, o *IsoldaOptions, anchor string) (string, error) {
 	var b strings.Builder
+	w := newGuardWriter(req, &b)
 	var err error
-	if isISOLDA(f.Name) {
-		err = isolda.Encode(&b, d, o.isoldaOptions(f.Name, anchor))
-	} else {
-		err = f.Encode(&b, in)
+	switch {
+	case isISOLDA(f.Name):
+		err = isolda.Encode(w, d, o.isoldaOptions(f.Name, anchor))
+	case rdfSyntaxes[f.Name]:
+		// What the registry's encoder does, with the request's context.
+		err = rdfio.WriteContext(req.ctx, w, d, f.Name, rdfio.WriteOptions{})
+	default:
+		err = f.Encode(w, in)
+	}
+	if w.err != nil {
+		return "", w.err
 	}
 	return b.String(), err
 }
 
-func (s *server) serialize(ctx context.Context, body []byte) (any, *apiError) {
-	var req SerializeRequest
-	if e := decodeWithData(body, &req, &req.Graph.Data); e != nil {
+func (s *server) serialize(req *request) (any, *apiError) {
+	var r SerializeRequest
+	if e := decodeRequest(req, &r, &r.Graph); e != nil {
 		return nil, e
 	}
-	if req.Format == "" {
-		req.Format = "isolda"
+	if r.Format == "" {
+		r.Format = "isolda"
 	}
-	f, ok := formats.Get(req.Format)
+	f, ok := formats.Get(r.Format)
 	if !ok {
-		return nil, unprocessable(fmt.Sprintf("format %q is not in the registry (see GET /v1/formats)", req.Format))
+		return nil, unprocessable(fmt.Sprintf("format %s is not in the registry (see GET /v1/formats)", quoteCapped(r.Format, maxQuoted)))
 	}
-	if !isISOLDA(f.Name) && (req.Options != nil || req.Anchor != "") {
+	if !isISOLDA(f.Name) && (r.Options != nil || r.Anchor != "") {
 		return nil, unprocessable("options and anchor apply only to the ISOLDA formats (isolda, isolda-0.1, isolda-0.2, isolda-0.3)")
 	}
-	if e := req.Options.validate(); e != nil {
+	warnings, e := r.Options.validate()
+	if e != nil {
 		return nil, e
 	}
-	if req.Budget < 0 {
+	if r.Budget < 0 {
 		return nil, unprocessable("budget must not be negative")
 	}
-	switch req.Truncation {
+	switch r.Truncation {
 	case "":
-		req.Truncation = "record"
+		r.Truncation = "record"
 	case "record", "raw":
 	default:
-		return nil, unprocessable(fmt.Sprintf("truncation %q is not record or raw", req.Truncation))
+		return nil, unprocessable(fmt.Sprintf("truncation %s is not record or raw", quoteCapped(r.Truncation, maxQuoted)))
 	}
-	tok, e := s.tokenizer(req.Tokenizer)
+	tok, e := s.tokenizer(r.Tokenizer)
 	if e != nil {
 		return nil, e
 	}
-	d, e := s.readGraph(ctx, req.Graph)
+	if e := s.takeLargeIf(req, r.Graph, 1); e != nil {
+		return nil, e
+	}
+	d, e := s.readGraph(req, r.Graph)
 	if e != nil {
 		return nil, e
 	}
-	text, err := encode(f, d, formats.NewInput(d), req.Options, req.Anchor)
+	if e := req.mem.growTo(estimate(workSerialize, len(req.body), len(r.Graph.Data), d.Len(), []string{f.Name})); e != nil {
+		return nil, e
+	}
+	text, err := encode(req, f, d, formats.NewInput(d), r.Options, r.Anchor)
+	if e := s.stopped(req, err); e != nil {
+		return nil, e
+	}
 	if err != nil {
-		return nil, unprocessable(fmt.Sprintf("format %s: %v", f.Name, err))
+		return nil, unprocessable(fmt.Sprintf("format %s: %s", f.Name, capMessage(err.Error())))
 	}
-	if ctx.Err() != nil {
-		return nil, s.timeout()
-	}
-	resp := &SerializeResponse{Format: f.Name, Lossless: f.Lossless, Tokenizer: tok.Name(), Quads: d.Len()}
+	resp := &SerializeResponse{Format: f.Name, Lossless: f.Lossless, Tokenizer: tok.Name(), Quads: d.Len(), Warnings: warnings}
 	resp.Text = text
 	resp.Tokens = tok.Count(text)
-	if req.Budget > 0 && resp.Tokens > req.Budget {
+	if r.Budget > 0 && resp.Tokens > r.Budget {
 		var t truncation
-		if req.Truncation == "raw" {
-			t = truncateRaw(text, tok, req.Budget)
+		if r.Truncation == "raw" {
+			t = truncateRaw(text, tok, r.Budget)
 		} else {
-			t = truncateRecords(text, f.Name, tok, req.Budget)
+			t = truncateRecords(text, f.Name, tok, r.Budget)
 		}
 		resp.Truncated = true
+		resp.Lossless = false // the text no longer holds the whole graph
 		resp.Dropped = Dropped{Records: t.droppedRecords, Tokens: resp.Tokens - t.tokens, Bytes: len(text) - len(t.text)}
 		resp.Text, resp.Tokens = t.text, t.tokens
 	}
 	resp.Bytes = len(resp.Text)
-	h, err := canon.Hash(d)
+	h, err := canon.HashContext(req.ctx, d, canon.Options{})
+	if req.ctx.Err() != nil {
+		return nil, s.timeout()
+	}
 	if err != nil {
-		resp.Warnings = append(resp.Warnings, "graph_hash: "+err.Error())
+		resp.Warnings = append(resp.Warnings, "graph_hash: "+capMessage(err.Error()))
 	} else {
 		resp.GraphHash = h
 	}
 	return resp, nil
 }
 
-func (s *server) compare(ctx context.Context, body []byte) (any, *apiError) {
-	var req CompareRequest
-	if e := decodeWithData(body, &req, &req.Graph.Data); e != nil {
+// stopped returns the error of a request whose work was stopped: its
+// time ran out, or the memory budget refused what its text needed.
+func (s *server) stopped(req *request, err error) *apiError {
+	var me *memError
+	switch {
+	case req.ctx.Err() != nil:
+		return s.timeout()
+	case errors.As(err, &me):
+		return me.e
+	}
+	return nil
+}
+
+func (s *server) compare(req *request) (any, *apiError) {
+	var r CompareRequest
+	if e := decodeRequest(req, &r, &r.Graph); e != nil {
 		return nil, e
 	}
-	names := req.Tokenizers
-	if req.Tokenizer != "" {
-		names = append(names, req.Tokenizer)
+	names := r.Tokenizers
+	if r.Tokenizer != "" {
+		names = append(names, r.Tokenizer)
 	}
 	if len(names) == 0 {
 		names = []string{s.cfg.DefaultTokenizer}
@@ -484,65 +657,96 @@ func (s *server) compare(ctx context.Context, body []byte) (any, *apiError) {
 		toks = append(toks, tok)
 	}
 	var fs []formats.Format
-	if len(req.Formats) == 0 {
+	if len(r.Formats) == 0 {
 		fs = formats.All()
 	} else {
-		if len(req.Formats) > s.cfg.MaxFormats {
+		if len(r.Formats) > s.cfg.MaxFormats {
 			return nil, unprocessable(fmt.Sprintf("at most %d formats", s.cfg.MaxFormats))
 		}
-		for _, n := range req.Formats {
+		for _, n := range r.Formats {
 			f, ok := formats.Get(n)
 			if !ok {
-				return nil, unprocessable(fmt.Sprintf("format %q is not in the registry (see GET /v1/formats)", n))
+				return nil, unprocessable(fmt.Sprintf("format %s is not in the registry (see GET /v1/formats)", quoteCapped(n, maxQuoted)))
 			}
 			fs = append(fs, f)
 		}
 	}
-	d, e := s.readGraph(ctx, req.Graph)
+	if e := s.takeLargeIf(req, r.Graph, len(fs)); e != nil {
+		return nil, e
+	}
+	d, e := s.readGraph(req, r.Graph)
 	if e != nil {
+		return nil, e
+	}
+	if e := req.mem.growTo(estimate(workCompare, len(req.body), len(r.Graph.Data), d.Len(), formatNames(fs))); e != nil {
 		return nil, e
 	}
 	in := formats.NewInput(d)
 	resp := &CompareResponse{Quads: d.Len(), Results: make([]CompareResult, 0, len(fs))}
 	for _, f := range fs {
-		if ctx.Err() != nil {
+		if req.ctx.Err() != nil {
 			return nil, s.timeout()
 		}
-		r := CompareResult{Format: f.Name, Family: f.Family, Lossless: f.Lossless}
-		text, err := encode(f, d, in, nil, "")
+		res := CompareResult{Format: f.Name, Family: f.Family, Lossless: f.Lossless}
+		text, err := encode(req, f, d, in, nil, "")
+		if e := s.stopped(req, err); e != nil {
+			return nil, e
+		}
 		if err != nil {
-			r.Error = err.Error()
+			res.Error = capMessage(err.Error())
 		} else {
-			r.Bytes = len(text)
-			r.Tokens = make(map[string]int, len(toks))
+			res.Bytes = len(text)
+			res.Tokens = make(map[string]int, len(toks))
 			for _, tok := range toks {
-				r.Tokens[tok.Name()] = tok.Count(text)
+				res.Tokens[tok.Name()] = tok.Count(text)
 			}
 		}
-		resp.Results = append(resp.Results, r)
+		resp.Results = append(resp.Results, res)
 	}
 	return resp, nil
 }
 
-func (s *server) check(ctx context.Context, body []byte) (any, *apiError) {
-	var req CheckRequest
-	if e := decodeWithData(body, &req, &req.Graph.Data); e != nil {
+// formatNames returns the names of fs.
+func formatNames(fs []formats.Format) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
+}
+
+func (s *server) check(req *request) (any, *apiError) {
+	var r CheckRequest
+	if e := decodeRequest(req, &r, &r.Graph); e != nil {
 		return nil, e
 	}
-	if e := req.Options.validate(); e != nil {
-		return nil, e
-	}
-	d, e := s.readGraph(ctx, req.Graph)
+	warnings, e := r.Options.validate()
 	if e != nil {
 		return nil, e
 	}
-	res, err := isolda.Check(d, req.Options.isoldaOptions("isolda", req.Anchor))
+	if e := s.takeLargeIf(req, r.Graph, 1); e != nil {
+		return nil, e
+	}
+	d, e := s.readGraph(req, r.Graph)
+	if e != nil {
+		return nil, e
+	}
+	if e := req.mem.growTo(estimate(workCheck, len(req.body), len(r.Graph.Data), d.Len(), []string{"isolda"})); e != nil {
+		return nil, e
+	}
+	if req.ctx.Err() != nil {
+		return nil, s.timeout()
+	}
+	res, err := isolda.Check(d, r.Options.isoldaOptions("isolda", r.Anchor))
+	if req.ctx.Err() != nil {
+		return nil, s.timeout()
+	}
 	if err != nil {
-		return nil, unprocessable("check: " + err.Error())
+		return nil, unprocessable("check: " + capMessage(err.Error()))
 	}
 	resp := &CheckResponse{Isomorphic: res.Isomorphic, Bytes: res.Bytes,
 		MissingCount: len(res.Missing), ExtraCount: len(res.Extra),
-		Missing: quadLines(res.Missing), Extra: quadLines(res.Extra)}
+		Missing: quadLines(res.Missing), Extra: quadLines(res.Extra), Warnings: warnings}
 	return resp, nil
 }
 
@@ -553,7 +757,7 @@ func quadLines(qs []rdf.Quad) []string {
 		if i == maxListedQuads {
 			break
 		}
-		out = append(out, q.String())
+		out = append(out, capString(q.String(), maxMessage))
 	}
 	return out
 }
@@ -569,8 +773,12 @@ func (s *server) formats(w http.ResponseWriter, r *http.Request) {
 }
 
 // fetchGraph runs g's query on g's endpoint, when the server allows SPARQL
-// retrieval and the endpoint matches its allow-list.
-func (s *server) fetchGraph(ctx context.Context, g Graph) (*rdf.Dataset, *apiError) {
+// retrieval and the endpoint matches its allow-list. Errors never quote
+// the endpoint's answer: a refused or non-RDF answer is named by its
+// status and media type only, as a server must not relay what a URL it
+// fetched for a client holds.
+func (s *server) fetchGraph(req *request, g *Graph) (*rdf.Dataset, *apiError) {
+	ep := quoteCapped(g.Endpoint, 200)
 	switch {
 	case !s.cfg.AllowSPARQL:
 		return nil, &apiError{Status: http.StatusForbidden, Msg: "graph.endpoint: SPARQL retrieval is off on this server; send the graph inline in graph.data"}
@@ -579,14 +787,14 @@ func (s *server) fetchGraph(ctx context.Context, g Graph) (*rdf.Dataset, *apiErr
 	case g.Data != "" || g.Format != "" || g.Base != "":
 		return nil, unprocessable("graph: data, format and base do not apply to a graph fetched from an endpoint")
 	case !endpointAllowed(s.cfg.SPARQLEndpoints, g.Endpoint):
-		return nil, &apiError{Status: http.StatusForbidden, Msg: fmt.Sprintf("graph.endpoint: %s is not an allowed SPARQL endpoint", g.Endpoint)}
+		return nil, &apiError{Status: http.StatusForbidden, Msg: fmt.Sprintf("graph.endpoint: %s is not an allowed SPARQL endpoint", ep)}
 	}
 	if _, err := sparql.QueryForm(g.Query); err != nil {
-		return nil, unprocessable("graph.query: " + strings.TrimPrefix(err.Error(), "sparql: "))
+		return nil, unprocessable("graph.query: " + capMessage(strings.TrimPrefix(err.Error(), "sparql: ")))
 	}
 	m, err := sparql.ParseMethod(g.Method)
 	if err != nil {
-		return nil, unprocessable("graph.method: " + err.Error())
+		return nil, unprocessable("graph.method: " + capMessage(err.Error()))
 	}
 	c := &sparql.Client{
 		HTTP:     s.cfg.SPARQLClient,
@@ -596,18 +804,39 @@ func (s *server) fetchGraph(ctx context.Context, g Graph) (*rdf.Dataset, *apiErr
 		MaxQuads: s.cfg.MaxQuads,
 		AllowURL: func(u string) bool { return endpointAllowed(s.cfg.SPARQLEndpoints, u) },
 	}
-	d, err := c.Construct(ctx, g.Endpoint, g.Query)
+	// The answer is parsed as it arrives, but may be as large as the
+	// limit: reserve that.
+	maxBytes := s.cfg.SPARQLMaxBytes
+	if maxBytes <= 0 {
+		maxBytes = sparql.DefaultMaxBytes
+	}
+	if e := req.mem.growTo(req.mem.n + maxBytes); e != nil {
+		return nil, e
+	}
+	// The URL queried is the one checked: its normal form.
+	endpoint, err := sparql.NormalizeURL(g.Endpoint)
+	if err != nil {
+		return nil, &apiError{Status: http.StatusForbidden, Msg: fmt.Sprintf("graph.endpoint: %s: %s", ep, err)}
+	}
+	d, err := c.Construct(req.ctx, endpoint, g.Query)
 	if err != nil {
 		e := &apiError{Status: http.StatusBadGateway, Msg: "graph.endpoint: " + err.Error()}
 		var pe *rdf.ParseError
+		var he *sparql.HTTPError
 		switch {
 		case errors.Is(err, rdf.ErrLimit):
 			e.Status = http.StatusRequestEntityTooLarge
-		case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
+		case req.ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
 			e.Status = http.StatusGatewayTimeout
 		}
-		if errors.As(err, &pe) {
-			e.Msg = "graph.endpoint: the answer of " + g.Endpoint + ": " + pe.Msg
+		switch {
+		case errors.As(err, &he):
+			e.Msg = fmt.Sprintf("graph.endpoint: %s: %s (HTTP %d, %s)", ep, he.Reason, he.Status, quoteCapped(he.ContentType, maxQuoted))
+		case errors.As(err, &pe):
+			// The position helps whoever runs the endpoint; the message
+			// may quote the answer, so only its place is given.
+			e.Msg = fmt.Sprintf("graph.endpoint: the answer of %s is not valid in the RDF syntax of its Content-Type, at line %d, column %d",
+				ep, pe.Line, pe.Column)
 			e.Line, e.Column = pe.Line, pe.Column
 		}
 		return nil, e
@@ -615,18 +844,8 @@ func (s *server) fetchGraph(ctx context.Context, g Graph) (*rdf.Dataset, *apiErr
 	return d, nil
 }
 
-// endpointAllowed reports whether u starts with one of the prefixes, at a
-// path boundary: http://h:1/sparql allows http://h:1/sparql?x and
-// http://h:1/sparql/x, not http://h:1/sparqlx or http://h:1.evil/.
+// endpointAllowed reports whether u is under one of the prefixes
+// (sparql.AllowedURL: normalized URLs compared at a path boundary).
 func endpointAllowed(prefixes []string, u string) bool {
-	for _, p := range prefixes {
-		if p == "" || !strings.HasPrefix(u, p) {
-			continue
-		}
-		rest := u[len(p):]
-		if rest == "" || strings.HasSuffix(p, "/") || rest[0] == '/' || rest[0] == '?' {
-			return true
-		}
-	}
-	return false
+	return sparql.AllowedURL(prefixes, u)
 }

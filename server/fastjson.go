@@ -29,9 +29,9 @@ import (
 // bigString is the length from which a string literal is decoded here.
 const bigString = 4 << 10
 
-// decodeWithData decodes body into v like decodeJSON; data is the field of
-// v that receives the graph's data.
-func decodeWithData(body []byte, v any, data *string) *apiError {
+// decodeWithData decodes body into v like decodeJSON; data returns the
+// field of v that received the graph's data (nil when v has no graph).
+func decodeWithData(body []byte, v any, data func() *string) *apiError {
 	start, end := longestString(body)
 	if end-start < bigString {
 		return decodeJSON(body, v)
@@ -52,11 +52,11 @@ func decodeWithData(body []byte, v any, data *string) *apiError {
 	rest = append(rest, ph...)
 	rest = append(rest, '"')
 	rest = append(rest, body[end:]...)
-	if e := decodeJSON(rest, v); e != nil || *data != "\x00"+hex.EncodeToString(nonce[:]) {
+	if e := decodeJSON(rest, v); e != nil || data() == nil || *data() != "\x00"+hex.EncodeToString(nonce[:]) {
 		reflect.ValueOf(v).Elem().SetZero()
 		return decodeJSON(body, v)
 	}
-	*data = s
+	*data() = s
 	return nil
 }
 

@@ -38,7 +38,7 @@ func FuzzServe(f *testing.F) {
 		if which&0x80 != 0 {
 			// The bytes are a graph in a well-formed request, serialized
 			// in ISOLDA or N-Triples within a budget.
-			req := SerializeRequest{Graph: Graph{Data: string(body)}, Budget: int(which&0x3f) * 5}
+			req := SerializeRequest{Graph: &Graph{Data: string(body)}, Budget: int(which&0x3f) * 5}
 			if which&0x40 != 0 {
 				req.Format = "ntriples"
 				req.Truncation = "raw"
@@ -56,6 +56,7 @@ func FuzzServe(f *testing.F) {
 			path = "/v1/serialize"
 		}
 		req := httptest.NewRequest("POST", path, strings.NewReader(string(body)))
+		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		switch rec.Code {

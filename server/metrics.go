@@ -32,6 +32,7 @@ type histogram struct {
 // exposition format by serve.
 type metrics struct {
 	inFlight atomic.Int64
+	mem      *memBudget
 
 	mu        sync.Mutex
 	requests  map[endpointStatus]uint64
@@ -43,8 +44,8 @@ type endpointStatus struct {
 	status   int
 }
 
-func newMetrics() *metrics {
-	return &metrics{requests: map[endpointStatus]uint64{}, latencies: map[string]*histogram{}}
+func newMetrics(mem *memBudget) *metrics {
+	return &metrics{mem: mem, requests: map[endpointStatus]uint64{}, latencies: map[string]*histogram{}}
 }
 
 // observe records one finished request.
@@ -126,6 +127,17 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintln(bw, "# HELP isolda_http_requests_in_flight HTTP requests being answered now.")
 	fmt.Fprintln(bw, "# TYPE isolda_http_requests_in_flight gauge")
 	fmt.Fprintf(bw, "isolda_http_requests_in_flight %d\n", m.inFlight.Load())
+	used, peak, refused, tooLarge := m.mem.stats()
+	fmt.Fprintf(bw, "# HELP isolda_memory_budget_bytes Memory budget of the requests in progress (--memory-budget).\n"+
+		"# TYPE isolda_memory_budget_bytes gauge\nisolda_memory_budget_bytes %d\n", m.mem.limit)
+	fmt.Fprintf(bw, "# HELP isolda_memory_reserved_bytes Memory reserved now by the requests in progress, as estimated.\n"+
+		"# TYPE isolda_memory_reserved_bytes gauge\nisolda_memory_reserved_bytes %d\n", used)
+	fmt.Fprintf(bw, "# HELP isolda_memory_reserved_peak_bytes Largest memory reserved at once since the start.\n"+
+		"# TYPE isolda_memory_reserved_peak_bytes gauge\nisolda_memory_reserved_peak_bytes %d\n", peak)
+	fmt.Fprintf(bw, "# HELP isolda_memory_refused_total Reservations refused because the budget was full (503).\n"+
+		"# TYPE isolda_memory_refused_total counter\nisolda_memory_refused_total %d\n", refused)
+	fmt.Fprintf(bw, "# HELP isolda_memory_too_large_total Requests that alone needed more than the budget (413).\n"+
+		"# TYPE isolda_memory_too_large_total counter\nisolda_memory_too_large_total %d\n", tooLarge)
 	writeRuntimeMetrics(bw)
 	bw.Flush()
 }

@@ -19,6 +19,15 @@
 // SPARQL endpoint of Config.SPARQLEndpoints and a CONSTRUCT or DESCRIBE
 // query (package sparql).
 //
+// The service is meant to survive hostile clients: a request passes the
+// Host check (against DNS rebinding), the content type check, then its
+// body is read whole, bounded in size and arrival rate, before it takes a
+// concurrency slot; it reserves its estimated memory from a budget shared
+// by the requests in progress as it learns its size (estimate.go); large
+// graphs take one of a few slots of their own; and when its time runs out
+// its work stops at the next check of its context (parser, writers, graph
+// hash) and gives back its slot and memory.
+//
 // The package holds no mutable state: everything lives in the handler New
 // returns.
 package server
@@ -30,7 +39,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"net"
 	"net/http"
+	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,7 +64,24 @@ const (
 	DefaultTokenizer       = token.O200KBase
 	// DefaultMaxFormats bounds the formats of one /v1/compare request.
 	DefaultMaxFormats = 64
+	// DefaultMemoryBudget is the default Config.MemoryBudget: enough for
+	// two /v1/compare requests of every format on a graph of
+	// DefaultMaxQuads quads.
+	DefaultMemoryBudget = 1 << 30
+	// DefaultBodyTimeout and DefaultMinBodyRate bound the arrival of a
+	// request body: an 8 MiB body may take up to 30 s, and after the
+	// first two seconds it must have come at 16 KiB/s on average.
+	DefaultBodyTimeout = 30 * time.Second
+	DefaultMinBodyRate = 16 << 10
+	// DefaultLargeBytes is the default Config.LargeBytes: about 10,000
+	// triples of N-Triples.
+	DefaultLargeBytes = 1 << 20
 )
+
+// bodyGrace is the time a body may take before its average rate is
+// checked against Config.MinBodyRate (a connection's first packets may be
+// slow).
+const bodyGrace = 2 * time.Second
 
 // Config configures the handler. Zero fields take the defaults above.
 type Config struct {
@@ -66,6 +96,14 @@ type Config struct {
 	// with Retry-After. A request whose deadline passed keeps its slot
 	// until its work really ends, so slow work cannot pile up.
 	MaxConcurrent int
+	// MaxLarge bounds the large requests among them (default a quarter of
+	// MaxConcurrent and half of GOMAXPROCS, at least 1), so that large
+	// graphs can hold neither every slot nor every CPU: more get 503 with
+	// Retry-After. A request is large when
+	// its graph's data exceeds LargeBytes (default DefaultLargeBytes), or
+	// an eighth of it for /v1/compare of more than 8 formats.
+	MaxLarge   int
+	LargeBytes int
 	// Tokenizers resolves tokenizer names; nil means
 	// token.NewRegistry(token.Options{}).
 	Tokenizers *token.Registry
@@ -95,6 +133,32 @@ type Config struct {
 	// SPARQLMaxBytes bounds an endpoint's answer (default
 	// sparql.DefaultMaxBytes).
 	SPARQLMaxBytes int64
+
+	// MemoryBudget bounds the memory of the requests in progress together,
+	// in bytes (default DefaultMemoryBudget). Each request reserves its
+	// estimated peak (see estimate.go) in stages: its body as it arrives,
+	// its graph as it is parsed, the work on it once the graph's size is
+	// known. A request that finds the budget full gets 503 with
+	// Retry-After; one that alone needs more than the budget gets 413.
+	MemoryBudget int64
+	// BodyTimeout bounds the time to receive a request body (default
+	// DefaultBodyTimeout), and MinBodyRate its average rate in bytes per
+	// second after its first two seconds (default DefaultMinBodyRate); a
+	// slower body gets 408. Bodies are read before a concurrency slot is
+	// taken, so slow clients hold no slot.
+	BodyTimeout time.Duration
+	MinBodyRate int64
+	// ListenAddr is the address the server listens on (host:port); with
+	// no AllowedHosts, it decides the Host headers accepted (see
+	// AllowedHosts). Empty means no Host check.
+	ListenAddr string
+	// AllowedHosts are the accepted Host header values, against DNS
+	// rebinding: "name" (any port), "name:port", or "*" (any Host). Empty
+	// means: for a loopback ListenAddr, localhost, 127.0.0.1 and [::1]
+	// with its port; for an unspecified one (0.0.0.0, [::]), IP literals
+	// and localhost with its port; else its host with its port. Other
+	// hosts get 403.
+	AllowedHosts []string
 }
 
 func (c Config) withDefaults() Config {
@@ -109,6 +173,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxConcurrent <= 0 {
 		c.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if c.MaxLarge <= 0 {
+		c.MaxLarge = max(1, min(c.MaxConcurrent/4, runtime.GOMAXPROCS(0)/2))
+	}
+	if c.LargeBytes <= 0 {
+		c.LargeBytes = DefaultLargeBytes
 	}
 	if c.Tokenizers == nil {
 		c.Tokenizers = token.NewRegistry(token.Options{})
@@ -125,6 +195,16 @@ func (c Config) withDefaults() Config {
 		c.MaxFormats = DefaultMaxFormats
 	}
 	c.SPARQLEndpoints = slices.Clone(c.SPARQLEndpoints)
+	if c.MemoryBudget <= 0 {
+		c.MemoryBudget = DefaultMemoryBudget
+	}
+	if c.BodyTimeout <= 0 {
+		c.BodyTimeout = DefaultBodyTimeout
+	}
+	if c.MinBodyRate <= 0 {
+		c.MinBodyRate = DefaultMinBodyRate
+	}
+	c.AllowedHosts = slices.Clone(c.AllowedHosts)
 	return c
 }
 
@@ -132,14 +212,26 @@ func (c Config) withDefaults() Config {
 type server struct {
 	cfg     Config
 	sem     chan struct{}
+	large   chan struct{}
+	mem     *memBudget
+	hosts   hostPolicy
 	metrics *metrics
 	mux     *http.ServeMux
 }
 
-// New returns the API handler.
+// New returns the API handler. It panics when Config.AllowedHosts or
+// Config.ListenAddr is malformed; CheckHosts tells beforehand.
 func New(cfg Config) http.Handler {
-	s := &server{cfg: cfg.withDefaults(), metrics: newMetrics()}
+	s := &server{cfg: cfg.withDefaults()}
+	hosts, err := newHostPolicy(s.cfg.ListenAddr, s.cfg.AllowedHosts)
+	if err != nil {
+		panic("server: " + err.Error())
+	}
+	s.hosts = hosts
+	s.mem = &memBudget{limit: s.cfg.MemoryBudget}
+	s.metrics = newMetrics(s.mem)
 	s.sem = make(chan struct{}, s.cfg.MaxConcurrent)
+	s.large = make(chan struct{}, s.cfg.MaxLarge)
 	mux := http.NewServeMux()
 	s.route(mux, "POST /v1/serialize", "serialize", s.work(s.serialize))
 	s.route(mux, "POST /v1/compare", "compare", s.work(s.compare))
@@ -194,6 +286,14 @@ func Routes() []string {
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.hosts.allowed(r.Host) {
+		s.instrument("host", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			unreadBody(w, r)
+			writeError(w, &apiError{Status: http.StatusForbidden, Msg: fmt.Sprintf(
+				"Host %s is not allowed on this server (see isolda serve --allowed-hosts)", quoteCapped(r.Host, 100))})
+		})).ServeHTTP(w, r)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -215,6 +315,10 @@ func (sw *statusWriter) WriteHeader(code int) {
 	}
 	sw.ResponseWriter.WriteHeader(code)
 }
+
+// Unwrap lets http.ResponseController reach the connection (read
+// deadlines of request bodies).
+func (sw *statusWriter) Unwrap() http.ResponseWriter { return sw.ResponseWriter }
 
 func (sw *statusWriter) Write(p []byte) (int, error) {
 	if sw.status == 0 {
@@ -267,6 +371,7 @@ func internalError(v any) *apiError {
 }
 
 func writeError(w http.ResponseWriter, e *apiError) {
+	e.Msg = capMessage(e.Msg)
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
@@ -286,9 +391,39 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write([]byte("\n"))
 }
 
-// workFunc does the work of a POST endpoint on the request body and returns
-// the response value or an error.
-type workFunc func(ctx context.Context, body []byte) (any, *apiError)
+// request is what a workFunc works on: the request's context (canceled
+// when its time runs out or its client goes away), its body and its
+// memory reservation, which the work raises as it learns the request's
+// size.
+type request struct {
+	ctx  context.Context
+	body []byte
+	mem  *reservation
+	// large is the server's pool of large-request slots, and holdsLarge
+	// whether this request holds one of them.
+	large      chan struct{}
+	holdsLarge bool
+}
+
+// takeLarge takes a large-request slot for req, once (503 with
+// Retry-After when none is free); the worker gives it back.
+func (req *request) takeLarge(maxLarge int) *apiError {
+	if req.holdsLarge {
+		return nil
+	}
+	select {
+	case req.large <- struct{}{}:
+		req.holdsLarge = true
+		return nil
+	default:
+		return &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 2, Msg: fmt.Sprintf(
+			"too many large requests in progress (at most %d at once): retry later", maxLarge)}
+	}
+}
+
+// workFunc does the work of a POST endpoint and returns the response value
+// or an error.
+type workFunc func(req *request) (any, *apiError)
 
 // result is what a worker goroutine hands back.
 type result struct {
@@ -296,40 +431,58 @@ type result struct {
 	err *apiError
 }
 
-// work wraps a workFunc with the limits: a concurrency slot (429 when none
-// is free), the body size (413), the deadline (503) and panic recovery
-// (500).
+// work wraps a workFunc with the limits, in this order: the content type
+// (415), the body, read whole before anything else is held (413 beyond
+// the size limit, 408 when it comes too slowly, 503 when the memory
+// budget cannot take it), a concurrency slot (429 when none is free),
+// then the deadline (503) and panic recovery (500). The worker releases
+// the slot and the memory reservation when its work really ends: a
+// request past its deadline stops at its next check of the context.
 func (s *server) work(fn workFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if e := checkContentType(r.Header.Get("Content-Type")); e != nil {
+			unreadBody(w, r)
+			writeError(w, e)
+			return
+		}
+		mem := s.mem.reserve()
+		handedOff := false
+		defer func() {
+			if !handedOff {
+				mem.release()
+			}
+		}()
+		body, aerr := s.readBody(w, r, mem)
+		if aerr != nil {
+			unreadBody(w, r)
+			writeError(w, aerr)
+			return
+		}
 		select {
 		case s.sem <- struct{}{}:
 		default:
 			writeError(w, &apiError{Status: http.StatusTooManyRequests, Msg: "too many concurrent requests", RetryAfter: 1})
 			return
 		}
-		released := false
-		defer func() {
-			if !released {
-				<-s.sem
-			}
-		}()
 		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
 		defer cancel()
-		body, aerr := readBody(w, r, s.cfg.MaxRequestBytes)
-		if aerr != nil {
-			writeError(w, aerr)
-			return
-		}
 		done := make(chan result, 1)
-		released = true // the worker releases the slot when its work ends
+		handedOff = true // the worker releases the slot and the memory
 		go func() {
 			defer func() { <-s.sem }()
+			defer mem.release()
 			defer func() {
 				if v := recover(); v != nil {
 					done <- result{err: internalError(v)}
 				}
 			}()
-			v, err := fn(ctx, body)
+			req := &request{ctx: ctx, body: body, mem: mem, large: s.large}
+			defer func() {
+				if req.holdsLarge {
+					<-s.large
+				}
+			}()
+			v, err := fn(req)
 			done <- result{v, err}
 		}()
 		select {
@@ -350,51 +503,120 @@ func (s *server) work(fn workFunc) http.Handler {
 	})
 }
 
+// unreadBody marks the connection of a request refused before its body
+// was read for closing after the answer: net/http would otherwise read
+// the rest of the body (up to 256 KiB) before answering, at the client's
+// pace.
+func unreadBody(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength != 0 {
+		w.Header().Set("Connection", "close")
+	}
+}
+
 // timeout is the error of a request that ran out of time.
 func (s *server) timeout() *apiError {
 	return &apiError{Status: http.StatusServiceUnavailable,
 		Msg: fmt.Sprintf("request took longer than the time limit (%s)", s.cfg.Timeout), RetryAfter: 1}
 }
 
-// readBody reads the whole body, at most limit bytes (413 beyond).
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *apiError) {
+// checkContentType requires a JSON body: application/json, with any
+// parameters (charset=utf-8).
+func checkContentType(ct string) *apiError {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && mt == "application/json" {
+		return nil
+	}
+	got := "none"
+	if ct != "" {
+		got = quoteCapped(ct, 100)
+	}
+	return &apiError{Status: http.StatusUnsupportedMediaType,
+		Msg: "Content-Type must be application/json (got " + got + ")"}
+}
+
+// initialBody is the first buffer for a body of unknown or large length:
+// the buffer then doubles as bytes arrive, and the memory reservation
+// with it, so that a client announcing a large body and sending it slowly
+// holds little memory.
+const initialBody = 256 << 10
+
+// readBody reads the whole body: at most MaxRequestBytes (413 beyond),
+// within BodyTimeout and at MinBodyRate after bodyGrace (408 otherwise),
+// reserving its buffer in mem as it grows (503 when the budget is full).
+// The read deadline of the connection enforces the time limits while a
+// read waits; a check after each read enforces them where no deadline can
+// be set (handlers called directly).
+func (s *server) readBody(w http.ResponseWriter, r *http.Request, mem *reservation) ([]byte, *apiError) {
+	limit := s.cfg.MaxRequestBytes
 	if r.ContentLength > limit {
 		return nil, tooLarge(limit)
 	}
-	body, err := readAll(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, tooLarge(limit)
+	rc := http.NewResponseController(w)
+	start := time.Now()
+	hard := start.Add(s.cfg.BodyTimeout)
+	// due is when the body's first n bytes must have arrived.
+	due := func(n int) time.Time {
+		t := start.Add(bodyGrace + time.Duration(float64(n)/float64(s.cfg.MinBodyRate)*float64(time.Second)))
+		if t.After(hard) {
+			return hard
 		}
-		return nil, &apiError{Status: http.StatusBadRequest, Msg: "cannot read the request body: " + err.Error()}
+		return t
 	}
-	return body, nil
+	deadlineSet := false
+	defer func() {
+		if deadlineSet {
+			rc.SetReadDeadline(time.Time{})
+		}
+	}()
+	want := limit + 1 // one more byte tells a body at the limit from a longer one
+	if r.ContentLength >= 0 {
+		want = r.ContentLength + 1
+	}
+	size := min(want, initialBody)
+	if e := mem.growTo(size); e != nil {
+		return nil, e
+	}
+	buf := make([]byte, 0, size)
+	body := http.MaxBytesReader(w, r.Body, limit)
+	for {
+		if len(buf) == cap(buf) {
+			size := min(2*int64(cap(buf)), want)
+			if size <= int64(cap(buf)) {
+				size = int64(cap(buf)) + 1
+			}
+			if e := mem.growTo(size); e != nil {
+				return nil, e
+			}
+			buf = append(make([]byte, 0, size), buf...)
+		}
+		d := due(len(buf) + 1)
+		if rc.SetReadDeadline(d) == nil {
+			deadlineSet = true
+		}
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		var mbe *http.MaxBytesError
+		var ne net.Error
+		switch {
+		case errors.As(err, &mbe):
+			return nil, tooLarge(limit)
+		case err != nil && (errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()),
+			time.Now().After(due(len(buf))):
+			return nil, s.slowBody(len(buf), time.Since(start))
+		case err != nil:
+			return nil, &apiError{Status: http.StatusBadRequest, Msg: "cannot read the request body: " + capMessage(err.Error())}
+		}
+	}
 }
 
-// readAll is io.ReadAll with a first buffer of the announced length (plus
-// one byte to see the end without growing), so that a body whose
-// Content-Length is known is read into one allocation of its size instead
-// of a series of doublings. size < 0 means unknown; the caller has checked
-// size against the limit, and the reader enforces the limit anyway.
-func readAll(r io.Reader, size int64) ([]byte, error) {
-	if size < 0 {
-		return io.ReadAll(r)
-	}
-	b := make([]byte, 0, size+1)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // longer than announced: grow
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
+// slowBody is the error of a body that came too slowly.
+func (s *server) slowBody(got int, took time.Duration) *apiError {
+	return &apiError{Status: http.StatusRequestTimeout, Msg: fmt.Sprintf(
+		"request body too slow: %d bytes in %s; a body must come at %d bytes/s or more after its first %s, and whole within %s",
+		got, took.Round(time.Millisecond), s.cfg.MinBodyRate, bodyGrace, s.cfg.BodyTimeout)}
 }
 
 func tooLarge(limit int64) *apiError {

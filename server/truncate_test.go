@@ -57,7 +57,7 @@ func TestBudgetInlineBlanks(t *testing.T) {
 	h := New(Config{})
 	data := exampleTTL(t, "lod-datagovuk-reference-intervals.ttl")
 	opts := &IsoldaOptions{InlineBlanks: true}
-	code, _, body := call(t, h, "POST", "/v1/serialize", SerializeRequest{Graph: Graph{Data: data}, Options: opts})
+	code, _, body := call(t, h, "POST", "/v1/serialize", SerializeRequest{Graph: &Graph{Data: data}, Options: opts})
 	if code != 200 {
 		t.Fatalf("status %d: %s", code, body)
 	}
@@ -68,7 +68,7 @@ func TestBudgetInlineBlanks(t *testing.T) {
 	pass := 0
 	budgets := []int{full.Tokens / 10, full.Tokens / 4, full.Tokens / 2, full.Tokens * 9 / 10}
 	for _, budget := range budgets {
-		code, _, body := call(t, h, "POST", "/v1/serialize", SerializeRequest{Graph: Graph{Data: data}, Options: opts, Budget: budget})
+		code, _, body := call(t, h, "POST", "/v1/serialize", SerializeRequest{Graph: &Graph{Data: data}, Options: opts, Budget: budget})
 		if code != 200 {
 			t.Fatalf("budget %d: status %d: %s", budget, code, body)
 		}

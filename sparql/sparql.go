@@ -118,22 +118,23 @@ type HTTPError struct {
 	Status      int
 	ContentType string
 	// Snippet is the start of the body (at most 300 bytes, valid UTF-8).
+	// Error does not quote it: a body may hold what whoever reads the
+	// error must not see (a private page reached through a URL a service
+	// fetched for its client); callers that trust the endpoint may show
+	// it.
 	Snippet string
 	// Reason says what was wrong.
 	Reason string
 }
 
-// Error names the endpoint, the status and what it answered.
+// Error names the endpoint, the status and the media type of the answer,
+// never its content (see Snippet).
 func (e *HTTPError) Error() string {
 	msg := fmt.Sprintf("sparql endpoint %s: %s (HTTP %d %s", e.Endpoint, e.Reason, e.Status, http.StatusText(e.Status))
 	if e.ContentType != "" {
 		msg += ", " + e.ContentType
 	}
-	msg += ")"
-	if e.Snippet != "" {
-		msg += ": " + e.Snippet
-	}
-	return msg
+	return msg + ")"
 }
 
 // Construct runs a CONSTRUCT or DESCRIBE query and returns the graph.

@@ -217,16 +217,21 @@ func TestErrors(t *testing.T) {
 	_, err := (&Client{}).Construct(context.Background(), srv.URL, query)
 	srv.Close()
 	var he *HTTPError
-	if !errors.As(err, &he) || he.Status != 400 || !strings.Contains(err.Error(), "SP030: SPARQL compiler, line 1") ||
+	if !errors.As(err, &he) || he.Status != 400 || !strings.Contains(he.Snippet, "SP030: SPARQL compiler, line 1") ||
 		len(he.Snippet) > snippetBytes || !strings.Contains(err.Error(), "400 Bad Request") {
 		t.Errorf("400: %v", err)
+	}
+	// The answer is in Snippet, never in the message.
+	if strings.Contains(err.Error(), "SP030") {
+		t.Errorf("400: the message quotes the answer: %v", err)
 	}
 	// A SELECT-style answer is not a graph.
 	srv = serve(200, "application/sparql-results+json", `{"head":{"vars":["s"]},"results":{"bindings":[]}}`)
 	_, err = (&Client{}).Construct(context.Background(), srv.URL, query)
 	srv.Close()
-	if !errors.As(err, &he) || !strings.Contains(err.Error(), "not an RDF graph") || !strings.Contains(err.Error(), `"head"`) {
-		t.Errorf("results json: %v", err)
+	if !errors.As(err, &he) || !strings.Contains(err.Error(), "not an RDF graph") || strings.Contains(err.Error(), `"head"`) ||
+		!strings.Contains(he.Snippet, `"head"`) {
+		t.Errorf("results json: %v (snippet %q)", err, he.Snippet)
 	}
 	// A syntax error in the answer: line and column.
 	srv = serve(200, "application/n-triples", "<http://a> <http://b> <http://c> .\n<http://a> <http://b> \"x .\n")

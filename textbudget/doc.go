@@ -1,6 +1,7 @@
 package textbudget
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -81,6 +82,11 @@ type Doc struct {
 	inline [][]string
 	graph  []int
 	class  []string
+	// ISOLDA only: types are the type terms the @types lines list, and
+	// mentions[i] the indexes in types of those that part i (a header or
+	// a record) names.
+	types    map[string]int
+	mentions [][]int
 }
 
 // Split splits text into parts. It never fails: every text has a split
@@ -210,6 +216,12 @@ func (d *Doc) String() string {
 // the records left out in its graph held, so that the text still decodes
 // (the decoder checks N); when the result would be fewer than the rows
 // kept (an N that was wrong to begin with), N is set to the rows kept.
+// An ISOLDA "@types" line loses the types that the records left out name
+// and that nothing kept names (the table headers and records kept), so
+// that it lists no type of which the text shows no entity; the counts of
+// the types it keeps are left as they are, those of the whole graph
+// (docs/SPEC.md: "in the whole dataset"), which tells a reader how much
+// the cut left out.
 // Prefix(NumRecords()) is String().
 func (d *Doc) Prefix(k int) string {
 	kept := make([]int, len(d.sections))
@@ -237,11 +249,16 @@ func (d *Doc) Prefix(k int) string {
 		}
 		n++
 	}
+	gone := d.typesGone(k, kept, total)
 	var b strings.Builder
 	n = 0
 	for _, p := range d.parts {
 		switch p.Kind {
 		case Head:
+			if gone != nil && strings.HasPrefix(p.Text, "@types ") {
+				b.WriteString(dropTypes(p.Text, gone))
+				break
+			}
 			b.WriteString(p.Text)
 		case Header:
 			s := p.Section
@@ -265,6 +282,108 @@ func (d *Doc) Prefix(k int) string {
 		}
 	}
 	return b.String()
+}
+
+// typesGone returns the types of the @types lines that the parts left out
+// by Prefix(k) name and that no part kept names, or nil when there are
+// none.
+func (d *Doc) typesGone(k int, kept, total []int) map[string]bool {
+	if len(d.types) == 0 || k >= d.records {
+		return nil
+	}
+	inKept := make([]bool, len(d.types))
+	inCut := make([]bool, len(d.types))
+	n := 0
+	for i, p := range d.parts {
+		var keep bool
+		switch p.Kind {
+		case Header:
+			keep = kept[p.Section] > 0 || total[p.Section] == 0
+		case Record:
+			keep = n < k
+			n++
+		default:
+			continue
+		}
+		for _, t := range d.mentions[i] {
+			if keep {
+				inKept[t] = true
+			} else {
+				inCut[t] = true
+			}
+		}
+	}
+	var gone map[string]bool
+	for name, t := range d.types {
+		if inCut[t] && !inKept[t] {
+			if gone == nil {
+				gone = map[string]bool{}
+			}
+			gone[name] = true
+		}
+	}
+	return gone
+}
+
+// dropTypes removes the entries of the types in gone from an @types line
+// ("@types A 3, ex:B 1\n"); a line left with none is dropped whole.
+func dropTypes(line string, gone map[string]bool) string {
+	body := strings.TrimRight(strings.TrimPrefix(line, "@types "), "\r\n")
+	var keep []string
+	for _, e := range strings.Split(body, ", ") {
+		if !gone[typeTerm(e)] {
+			keep = append(keep, e)
+		}
+	}
+	if len(keep) == 0 {
+		return ""
+	}
+	return "@types " + strings.Join(keep, ", ") + line[len("@types ")+len(body):]
+}
+
+// typeTerm returns the term of an @types entry "term count".
+func typeTerm(entry string) string {
+	if i := strings.LastIndexByte(entry, ' '); i >= 0 {
+		return entry[:i]
+	}
+	return entry
+}
+
+// nameTokens calls f with each term-like token of an ISOLDA line outside
+// JSON strings: an <IRI>, or a run of letters, digits, bytes of
+// multi-byte characters and _-.:/#% (without a final dot or colon).
+func nameTokens(text string, f func(string)) {
+	isName := func(c byte) bool {
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80 ||
+			strings.IndexByte("_-.:/#%", c) >= 0
+	}
+	for i := 0; i < len(text); {
+		switch c := text[i]; {
+		case c == '"':
+			for i++; i < len(text) && text[i] != '"'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+			i++
+		case c == '<':
+			j := strings.IndexByte(text[i:], '>')
+			if j < 0 {
+				return
+			}
+			f(text[i : i+j+1])
+			i += j + 1
+		case isName(c):
+			j := i
+			for j < len(text) && isName(text[j]) {
+				j++
+			}
+			f(strings.TrimRight(text[i:j], ".:"))
+			i = j
+		default:
+			i++
+		}
+	}
 }
 
 // Reorder rearranges d: within each segment, the sections in the order
@@ -326,8 +445,31 @@ func (d *Doc) isolda() {
 	d.inline = make([][]string, len(d.parts))
 	d.graph = make([]int, len(d.sections))
 	d.class = make([]string, len(d.sections))
+	d.types, d.mentions = nil, nil
+	for _, p := range d.parts {
+		if p.Kind == Head && strings.HasPrefix(p.Text, "@types ") {
+			for _, e := range strings.Split(strings.TrimRight(p.Text[len("@types "):], "\r\n"), ", ") {
+				if d.types == nil {
+					d.types = map[string]int{}
+				}
+				if _, ok := d.types[typeTerm(e)]; !ok {
+					d.types[typeTerm(e)] = len(d.types)
+				}
+			}
+		}
+	}
+	if d.types != nil {
+		d.mentions = make([][]int, len(d.parts))
+	}
 	g := 0
 	for i, p := range d.parts {
+		if d.types != nil && (p.Kind == Header || p.Kind == Record) {
+			nameTokens(p.Text, func(tok string) {
+				if t, ok := d.types[tok]; ok && !slices.Contains(d.mentions[i], t) {
+					d.mentions[i] = append(d.mentions[i], t)
+				}
+			})
+		}
 		switch p.Kind {
 		case Head:
 			if strings.HasPrefix(p.Text, "@graph") {

@@ -286,3 +286,60 @@ U[1]{id}:
 		t.Errorf("Prefix(1) after reorder: %q", got)
 	}
 }
+
+// typesDoc has an @types line: T rows (one with a second type in its a
+// cell), a U table whose header gives every row the type V, and a W row
+// whose a cell names X.
+const typesDoc = `@vocab http://e/
+@types T 2, U 1, V 1, W 1, Y 1, X 1
+
+T[2]{id, a}:
+  t1, Y
+  t2,
+
+U[1]{id} a=V:
+  u1
+
+W[1]{id, a}:
+  w1, X
+
+`
+
+// TestPrefixTypesLine checks the @types line of a cut document lists no
+// type that only the records left out name, by hand.
+func TestPrefixTypesLine(t *testing.T) {
+	d := Split(typesDoc, ISOLDA)
+	for k, want := range map[int]string{
+		4: typesDoc,
+		// W's row is cut: W and X go.
+		3: "@types T 2, U 1, V 1, Y 1\n",
+		// U's too: U and V go (V is named only by U's header).
+		2: "@types T 2, Y 1\n",
+		// t2 is cut, t1 names Y.
+		1: "@types T 2, Y 1\n",
+		// Nothing kept: no line.
+		0: "",
+	} {
+		got := d.Prefix(k)
+		line := ""
+		for _, l := range strings.SplitAfter(got, "\n") {
+			if strings.HasPrefix(l, "@types") {
+				line = l
+			}
+		}
+		if k == 4 {
+			if got != want {
+				t.Errorf("Prefix(4) is not the document:\n%s", got)
+			}
+			continue
+		}
+		if line != want {
+			t.Errorf("Prefix(%d): @types line %q, want %q\n%s", k, line, want, got)
+		}
+	}
+	// A type named in a JSON string of a kept row is not kept by it.
+	d = Split("@types T 1, Q 1\n\nT[1]{id, note}:\n  t1, \"Q\"\n\nQ[1]{id}:\n  q1\n", ISOLDA)
+	if got := d.Prefix(1); !strings.Contains(got, "@types T 1\n") {
+		t.Errorf("a type named only in a string kept:\n%s", got)
+	}
+}

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/internal/atomicfile"
+	"github.com/isolda/isolda/internal/bytesize"
 	"github.com/isolda/isolda/internal/loadgen"
 	"github.com/isolda/isolda/internal/shared"
 )
@@ -71,6 +72,9 @@ type options struct {
 	targetP99   time.Duration
 	strict      bool
 	pause       time.Duration
+	hostile     float64
+	hostileMax  int
+	memoryLimit int64
 }
 
 // request is the body of POST /v1/serialize (the fields this tool sets).
@@ -126,6 +130,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.targetP99, "target-p99", 20*time.Millisecond, "p99 latency target reported as met or not (0: none)")
 	fs.BoolVar(&o.strict, "strict", false, "exit with status 1 when a stage has errors, misses --target-p99 or has memory judged not flat")
 	fs.DurationVar(&o.pause, "pause", 2*time.Second, "pause between the stages of a ramp")
+	fs.Float64Var(&o.hostile, "hostile", 0, "hostile requests started per second beside the load (poison graphs, large graphs, slow bodies, "+
+		"malformed requests; see internal/loadgen.Attacks); 0: none")
+	fs.IntVar(&o.hostileMax, "hostile-max", 16, "most hostile requests in progress at once")
+	var memoryLimit string
+	fs.StringVar(&memoryLimit, "memory-limit", "", "peak RSS (VmHWM of --pid) the server must stay under, such as 2GiB; a stage over it fails")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -138,6 +147,16 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return nil, fmt.Errorf("--rate: %q is not a positive number", f)
 		}
 		o.rates = append(o.rates, r)
+	}
+	if memoryLimit != "" {
+		n, err := bytesize.Parse(memoryLimit)
+		if err != nil {
+			return nil, fmt.Errorf("--memory-limit: %v", err)
+		}
+		o.memoryLimit = n
+	}
+	if o.hostile < 0 || o.hostileMax <= 0 {
+		return nil, errors.New("--hostile must not be negative and --hostile-max must be positive")
 	}
 	if o.triples <= 0 {
 		return nil, errors.New("--triples must be positive")
@@ -192,6 +211,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var results []*loadgen.Result
+	var hostiles []*loadgen.HostileResult
 	failed := false
 	for i, rate := range o.rates {
 		if i > 0 && o.pause > 0 {
@@ -208,8 +228,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 			Timeout: o.timeout, Window: o.window, PID: o.pid, SampleEvery: o.sampleEvery, MetricsURL: o.metrics,
 		}
 		fmt.Fprintf(stdout, "\n== stage %d/%d: %g req/s for %s, at most %d in flight\n", i+1, len(o.rates), rate, o.duration, o.concurrency)
+		var hostile *loadgen.HostileResult
+		hostileDone := make(chan error, 1)
+		if o.hostile > 0 {
+			fmt.Fprintf(stdout, "hostile     %g attacks/s beside the load, at most %d at once\n", o.hostile, o.hostileMax)
+			go func() {
+				var err error
+				hostile, err = loadgen.RunHostile(ctx, loadgen.HostileConfig{Base: baseURL(o.url), Rate: o.hostile,
+					Duration: o.duration, MaxInFlight: o.hostileMax})
+				hostileDone <- err
+			}()
+		} else {
+			hostileDone <- nil
+		}
 		res, err := loadgen.Run(ctx, cfg)
 		if err != nil {
+			fmt.Fprintln(stderr, "isolda-load:", err)
+			return 2
+		}
+		if err := <-hostileDone; err != nil {
 			fmt.Fprintln(stderr, "isolda-load:", err)
 			return 2
 		}
@@ -218,14 +255,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "isolda-load:", err)
 			return 2
 		}
-		ok := assess(o, res, stdout)
+		if hostile != nil {
+			fmt.Fprintln(stdout)
+			if err := hostile.WriteText(stdout); err != nil {
+				fmt.Fprintln(stderr, "isolda-load:", err)
+				return 2
+			}
+			hostiles = append(hostiles, hostile)
+		}
+		ok := assess(o, res, hostile, stdout)
 		failed = failed || !ok
 	}
 	if len(results) > 1 {
 		writeRamp(stdout, results)
 	}
 	if o.jsonOut != "" {
-		if err := writeJSON(o.jsonOut, args, desc, results); err != nil {
+		if err := writeJSON(o.jsonOut, args, desc, results, hostiles); err != nil {
 			fmt.Fprintln(stderr, "isolda-load:", err)
 			return 2
 		}
@@ -240,12 +285,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// assess prints whether a stage met the targets: no errors, the p99 target
-// and flat memory (when judged), and reports whether it did.
-func assess(o *options, r *loadgen.Result, w io.Writer) bool {
+// assess prints whether a stage met the targets: no errors, the p99 target,
+// flat memory (when judged), the peak RSS under --memory-limit, and with a
+// hostile mix every attack handled and the server alive; it reports
+// whether the stage did.
+func assess(o *options, r *loadgen.Result, h *loadgen.HostileResult, w io.Writer) bool {
 	ok := r.Errors == 0
 	var parts []string
 	parts = append(parts, fmt.Sprintf("errors %d", r.Errors))
+	if h != nil {
+		ok = ok && h.Unhandled() == 0
+		parts = append(parts, fmt.Sprintf("hostile unhandled %d", h.Unhandled()))
+		alive := serverAlive(o.url)
+		ok = ok && alive
+		parts = append(parts, fmt.Sprintf("server alive %t", alive))
+	}
+	if o.memoryLimit > 0 {
+		var hwm int64 = -1
+		for _, m := range r.Memory {
+			hwm = max(hwm, m.HWM)
+		}
+		under := hwm >= 0 && hwm < o.memoryLimit
+		ok = ok && under
+		parts = append(parts, fmt.Sprintf("peak RSS %.1f MiB %s %.1f MiB", float64(hwm)/(1<<20),
+			map[bool]string{true: "<", false: ">="}[under], float64(o.memoryLimit)/(1<<20)))
+	}
 	if o.targetP99 > 0 {
 		met := r.Latency.P99 < o.targetP99
 		ok = ok && met
@@ -263,6 +327,26 @@ func assess(o *options, r *loadgen.Result, w io.Writer) bool {
 	return ok
 }
 
+// baseURL returns the scheme and host of u.
+func baseURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	return p.Scheme + "://" + p.Host
+}
+
+// serverAlive reports whether the server answers GET /healthz.
+func serverAlive(u string) bool {
+	c := &http.Client{Timeout: 10 * time.Second}
+	resp, err := c.Get(baseURL(u) + "/healthz")
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
 // writeRamp prints one line per stage.
 func writeRamp(w io.Writer, rs []*loadgen.Result) {
 	fmt.Fprintf(w, "\n== ramp\n%8s %9s %9s %7s %9s %9s %9s %9s %12s\n",
@@ -276,12 +360,13 @@ func writeRamp(w io.Writer, rs []*loadgen.Result) {
 
 // writeJSON writes the command line, the request's description and the
 // stages' results to path.
-func writeJSON(path string, args []string, desc string, rs []*loadgen.Result) error {
+func writeJSON(path string, args []string, desc string, rs []*loadgen.Result, hs []*loadgen.HostileResult) error {
 	out := struct {
-		Command string            `json:"command"`
-		Request string            `json:"request"`
-		Stages  []*loadgen.Result `json:"stages"`
-	}{Command: "isolda-load " + strings.Join(args, " "), Request: desc, Stages: rs}
+		Command string                   `json:"command"`
+		Request string                   `json:"request"`
+		Stages  []*loadgen.Result        `json:"stages"`
+		Hostile []*loadgen.HostileResult `json:"hostile,omitempty"`
+	}{Command: "isolda-load " + strings.Join(args, " "), Request: desc, Stages: rs, Hostile: hs}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/isolda/isolda/internal/bytesize"
 	"github.com/isolda/isolda/server"
 	"github.com/isolda/isolda/token"
 	"github.com/spf13/cobra"
@@ -29,6 +30,7 @@ func newServeCmd(env *Env) *cobra.Command {
 		shutdownTimeout time.Duration
 		gogc            int
 		memoryLimit     string
+		memoryBudget    string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -39,14 +41,31 @@ func newServeCmd(env *Env) *cobra.Command {
 			"(quads), time and concurrency; see the flags. SIGINT or SIGTERM stops the server gracefully: it " +
 			"stops accepting connections and waits up to --shutdown-timeout for requests in progress. " +
 			"Graphs fetched from SPARQL endpoints (CONSTRUCT or DESCRIBE) are off unless --allow-sparql is given " +
-			"with the endpoints allowed by --sparql-endpoint.",
+			"with the endpoints allowed by --sparql-endpoint.\n\n" +
+			"Hostile clients: a body must arrive at --min-body-rate within --body-timeout (408 otherwise) and is read " +
+			"before a concurrency slot is taken; each request reserves its estimated memory from --memory-budget " +
+			"(503 when it is taken, 413 when one request needs more); the Go runtime's soft memory limit is " +
+			"--memory-limit; only the Host names of --allowed-hosts are answered (by default those of the listen " +
+			"address: localhost, 127.0.0.1 and [::1] for a loopback one), against DNS rebinding.",
+		Example: "  isolda serve\n" +
+			"  isolda serve --addr 127.0.0.1:9000 --memory-limit 1GiB --max-concurrent 4\n" +
+			"  isolda serve --addr 0.0.0.0:8080 --allowed-hosts isolda.example.org\n" +
+			"  curl -s localhost:8080/v1/serialize -H 'Content-Type: application/json' \\\n" +
+			"    -d '{\"graph\": {\"data\": \"<http://a> <http://b> <http://c> .\"}, \"format\": \"ntriples\"}'",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return badInput(fmt.Errorf("serve: %w", err))
 			}
-			gc, err := gcSettings(gogc, cmd.Flags().Changed("gogc"), memoryLimit, os.Getenv)
+			gc, err := gcSettings(gogc, cmd.Flags().Changed("gogc"), memoryLimit, os.Getenv, memoryTotal())
+			if err == nil {
+				cfg.MemoryBudget, err = memoryBudgetOf(memoryBudget, gc.effectiveLimit())
+			}
+			if err == nil {
+				cfg.ListenAddr = ln.Addr().String()
+				err = server.CheckHosts(cfg.ListenAddr, cfg.AllowedHosts)
+			}
 			if err != nil {
 				ln.Close()
 				return badInput(fmt.Errorf("serve: %w", err))
@@ -55,7 +74,12 @@ func newServeCmd(env *Env) *cobra.Command {
 			cfg.Tokenizers = token.NewRegistry(token.Options{ModelsDir: modelsDir})
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			fmt.Fprintf(env.Stderr, "isolda serve: listening on http://%s (%s)\n", ln.Addr(), gc)
+			hosts := "hosts of the listen address"
+			if len(cfg.AllowedHosts) > 0 {
+				hosts = "hosts " + strings.Join(cfg.AllowedHosts, ", ")
+			}
+			fmt.Fprintf(env.Stderr, "isolda serve: listening on http://%s (%s, memory budget %d bytes, %s)\n",
+				ln.Addr(), gc, cfg.MemoryBudget, hosts)
 			err = serve(ctx, ln, cfg, shutdownTimeout)
 			fmt.Fprintln(env.Stderr, "isolda serve: stopped")
 			return err
@@ -67,6 +91,8 @@ func newServeCmd(env *Env) *cobra.Command {
 	f.Int64Var(&cfg.MaxQuads, "max-quads", server.DefaultMaxQuads, "largest graph, in quads (413 beyond)")
 	f.DurationVar(&cfg.Timeout, "timeout", server.DefaultTimeout, "time limit of one request (503 beyond)")
 	f.IntVar(&cfg.MaxConcurrent, "max-concurrent", server.DefaultMaxConcurrent, "requests worked on at once (429 beyond)")
+	f.IntVar(&cfg.MaxLarge, "max-large", 0, "large requests (graph data over 1 MiB, or 128 KiB for /v1/compare of more than 8 formats) "+
+		"worked on at once, within --max-concurrent (503 beyond); default a quarter of --max-concurrent and half the CPUs, at least 1")
 	f.StringVar(&cfg.DefaultTokenizer, "tokenizer", server.DefaultTokenizer, "tokenizer of requests that name none")
 	f.StringVar(&modelsDir, "models-dir", "", "folder of tokenizer.json models clients may name (default $ISOLDA_TOKENIZERS)")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 15*time.Second, "time to finish requests in progress on shutdown")
@@ -75,7 +101,13 @@ func newServeCmd(env *Env) *cobra.Command {
 	f.IntVar(&gogc, "gogc", defaultServeGOGC, "garbage collector target percentage (runtime/debug.SetGCPercent; -1 turns the collector off "+
 		"and needs --memory-limit); when the flag is not given and GOGC is set, GOGC wins")
 	f.StringVar(&memoryLimit, "memory-limit", "", "soft memory limit of the Go runtime (runtime/debug.SetMemoryLimit), "+
-		"such as 512MiB or 2GiB; empty keeps GOMEMLIMIT or no limit")
+		"such as 512MiB or 2GiB, or off; default GOMEMLIMIT when set, else half the machine's (or cgroup's) memory, at most 2GiB")
+	f.StringVar(&memoryBudget, "memory-budget", "", "memory the requests in progress may reserve together, by estimate "+
+		"(503 beyond, 413 for a request that alone needs more); default half the memory limit, or 1GiB without one")
+	f.DurationVar(&cfg.BodyTimeout, "body-timeout", server.DefaultBodyTimeout, "time limit to receive a request body (408 beyond)")
+	f.Int64Var(&cfg.MinBodyRate, "min-body-rate", server.DefaultMinBodyRate, "slowest average rate of a request body after its first 2s, in bytes/s (408 below)")
+	f.StringSliceVar(&cfg.AllowedHosts, "allowed-hosts", nil, "Host header values answered: name, name:port or * (comma-separated or repeated; "+
+		"default: the listen address's, with localhost, 127.0.0.1 and [::1] for a loopback address)")
 	return cmd
 }
 
@@ -92,14 +124,90 @@ const defaultServeGOGC = 200
 // gcConfig is the collector configuration `isolda serve` applies.
 type gcConfig struct {
 	percent  int   // target percentage; 0 means leave the runtime's
-	limit    int64 // soft memory limit in bytes; 0 means leave the runtime's
+	limit    int64 // soft memory limit in bytes; 0 means leave the runtime's, -1 none
 	fromEnv  bool  // GOGC was set and the flag not given
 	envValue string
+	// defaulted is true when limit is the default (no --memory-limit, no
+	// GOMEMLIMIT).
+	defaulted bool
+}
+
+// maxDefaultMemoryLimit bounds the default --memory-limit.
+const maxDefaultMemoryLimit = 2 << 30
+
+// defaultMemoryLimit is the default --memory-limit for a machine (or
+// cgroup) of total bytes: half of it, at most 2 GiB; 2 GiB when total is
+// unknown (0).
+func defaultMemoryLimit(total int64) int64 {
+	if total <= 0 {
+		return maxDefaultMemoryLimit
+	}
+	return min(total/2, maxDefaultMemoryLimit)
+}
+
+// memoryTotal returns the memory this process may use: the cgroup v2
+// limit (memory.max) when there is one, else MemTotal of /proc/meminfo; 0
+// when neither can be read.
+func memoryTotal() int64 {
+	total := int64(0)
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				f := strings.Fields(rest)
+				if len(f) == 2 && f[1] == "kB" {
+					if n, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+						total = n << 10
+					}
+				}
+			}
+		}
+	}
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && n > 0 && (total == 0 || n < total) {
+			total = n
+		}
+	}
+	return total
+}
+
+// effectiveLimit is the soft memory limit in force once c is applied, in
+// bytes; -1 for none.
+func (c gcConfig) effectiveLimit() int64 {
+	switch {
+	case c.limit > 0:
+		return c.limit
+	case c.limit < 0:
+		return -1
+	}
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		return l // GOMEMLIMIT
+	}
+	return -1
+}
+
+// memoryBudgetOf returns the memory budget of --memory-budget, or by
+// default half the memory limit (limit < 0: none, the server's default).
+func memoryBudgetOf(flag string, limit int64) (int64, error) {
+	if flag != "" {
+		n, err := bytesize.Parse(flag)
+		if err != nil {
+			return 0, fmt.Errorf("--memory-budget: %w", err)
+		}
+		if limit > 0 && n > limit {
+			return 0, fmt.Errorf("--memory-budget %s is more than the memory limit (%d bytes)", flag, limit)
+		}
+		return n, nil
+	}
+	if limit > 0 {
+		return limit / 2, nil
+	}
+	return server.DefaultMemoryBudget, nil
 }
 
 // gcSettings decides the collector configuration from the --gogc flag
-// (value and whether it was given), --memory-limit and the environment.
-func gcSettings(gogc int, gogcGiven bool, memoryLimit string, getenv func(string) string) (gcConfig, error) {
+// (value and whether it was given), --memory-limit, the environment and
+// the machine's memory (total bytes, 0 if unknown).
+func gcSettings(gogc int, gogcGiven bool, memoryLimit string, getenv func(string) string, total int64) (gcConfig, error) {
 	var c gcConfig
 	if env := getenv("GOGC"); env != "" && !gogcGiven {
 		c.fromEnv, c.envValue = true, env
@@ -109,14 +217,19 @@ func gcSettings(gogc int, gogcGiven bool, memoryLimit string, getenv func(string
 		}
 		c.percent = gogc
 	}
-	if memoryLimit != "" {
-		n, err := parseByteSize(memoryLimit)
+	switch {
+	case memoryLimit == "off":
+		c.limit = -1
+	case memoryLimit != "":
+		n, err := bytesize.Parse(memoryLimit)
 		if err != nil {
 			return c, fmt.Errorf("--memory-limit: %w", err)
 		}
 		c.limit = n
+	case getenv("GOMEMLIMIT") == "":
+		c.limit, c.defaulted = defaultMemoryLimit(total), true
 	}
-	if c.percent == -1 && c.limit == 0 && getenv("GOMEMLIMIT") == "" {
+	if c.percent == -1 && c.limit <= 0 && getenv("GOMEMLIMIT") == "" {
 		return c, errors.New("--gogc -1 turns the collector off: give --memory-limit (or GOMEMLIMIT) too")
 	}
 	return c, nil
@@ -143,38 +256,15 @@ func (c gcConfig) String() string {
 	default:
 		s = "gogc " + strconv.Itoa(c.percent)
 	}
-	if c.limit > 0 {
+	switch {
+	case c.limit > 0 && c.defaulted:
+		s += ", memory limit " + strconv.FormatInt(c.limit, 10) + " bytes (default)"
+	case c.limit > 0:
 		s += ", memory limit " + strconv.FormatInt(c.limit, 10) + " bytes"
+	case c.limit < 0:
+		s += ", no memory limit"
 	}
 	return s
-}
-
-// parseByteSize reads a size like GOMEMLIMIT's: an integer with an
-// optional unit B, KiB, MiB, GiB or TiB (also KB, MB, GB, TB, as powers of
-// 1000).
-func parseByteSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   int64
-	}{
-		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
-		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1},
-	}
-	num, mult := s, int64(1)
-	for _, u := range units {
-		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
-			num, mult = rest, u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q is not a positive size such as 512MiB", s)
-	}
-	if n > math.MaxInt64/mult {
-		return 0, fmt.Errorf("%q is too large", s)
-	}
-	return n * mult, nil
 }
 
 // serve answers HTTP requests on ln until ctx is done, then shuts down

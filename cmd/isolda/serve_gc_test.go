@@ -22,19 +22,30 @@ func TestGCSettings(t *testing.T) {
 		given     bool
 		limit     string
 		getenv    func(string) string
+		total     int64
 		want      gcConfig
 		wantStr   string
 		wantError string
 	}{
-		{gogc: 200, getenv: env(), want: gcConfig{percent: 200}, wantStr: "gogc 200"},
-		{gogc: 200, getenv: env("GOGC", "50"), want: gcConfig{fromEnv: true, envValue: "50"}, wantStr: "GOGC=50"},
-		{gogc: 300, given: true, getenv: env("GOGC", "50"), want: gcConfig{percent: 300}, wantStr: "gogc 300"},
+		// Without --memory-limit nor GOMEMLIMIT: half the memory, at most 2 GiB.
+		{gogc: 200, getenv: env(), want: gcConfig{percent: 200, limit: 2 << 30, defaulted: true},
+			wantStr: "gogc 200, memory limit 2147483648 bytes (default)"},
+		{gogc: 200, getenv: env(), total: 1 << 30, want: gcConfig{percent: 200, limit: 512 << 20, defaulted: true},
+			wantStr: "gogc 200, memory limit 536870912 bytes (default)"},
+		{gogc: 200, getenv: env(), total: 64 << 30, want: gcConfig{percent: 200, limit: 2 << 30, defaulted: true},
+			wantStr: "gogc 200, memory limit 2147483648 bytes (default)"},
+		{gogc: 200, getenv: env("GOMEMLIMIT", "3GiB"), want: gcConfig{percent: 200}, wantStr: "gogc 200"},
+		{gogc: 200, limit: "off", getenv: env(), want: gcConfig{percent: 200, limit: -1}, wantStr: "gogc 200, no memory limit"},
+		{gogc: 200, getenv: env("GOGC", "50"), want: gcConfig{fromEnv: true, envValue: "50", limit: 2 << 30, defaulted: true},
+			wantStr: "GOGC=50, memory limit 2147483648 bytes (default)"},
+		{gogc: 300, given: true, limit: "1GiB", getenv: env("GOGC", "50"), want: gcConfig{percent: 300, limit: 1 << 30},
+			wantStr: "gogc 300, memory limit 1073741824 bytes"},
 		{gogc: 100, limit: "512MiB", getenv: env(), want: gcConfig{percent: 100, limit: 512 << 20},
 			wantStr: "gogc 100, memory limit 536870912 bytes"},
 		{gogc: -1, given: true, limit: "1GB", getenv: env(), want: gcConfig{percent: -1, limit: 1e9},
 			wantStr: "gogc off, memory limit 1000000000 bytes"},
 		{gogc: -1, given: true, getenv: env("GOMEMLIMIT", "1GiB"), want: gcConfig{percent: -1}, wantStr: "gogc off"},
-		{gogc: -1, given: true, getenv: env(), wantError: "give --memory-limit"},
+		{gogc: -1, given: true, limit: "off", getenv: env(), wantError: "give --memory-limit"},
 		{gogc: 0, given: true, getenv: env(), wantError: "positive percentage"},
 		{gogc: -5, given: true, getenv: env(), wantError: "positive percentage"},
 		{gogc: 200, limit: "lots", getenv: env(), wantError: "not a positive size"},
@@ -42,7 +53,7 @@ func TestGCSettings(t *testing.T) {
 		{gogc: 200, limit: "9000000TiB", getenv: env(), wantError: "too large"},
 	}
 	for i, c := range cases {
-		got, err := gcSettings(c.gogc, c.given, c.limit, c.getenv)
+		got, err := gcSettings(c.gogc, c.given, c.limit, c.getenv, c.total)
 		if c.wantError != "" {
 			if err == nil || !strings.Contains(err.Error(), c.wantError) {
 				t.Errorf("case %d: error %v, want one containing %q", i, err, c.wantError)
@@ -62,17 +73,32 @@ func TestGCSettings(t *testing.T) {
 	}
 }
 
-// TestParseByteSize checks the units of --memory-limit.
-func TestParseByteSize(t *testing.T) {
-	for in, want := range map[string]int64{"1": 1, "10B": 10, "2KiB": 2048, "3MiB": 3 << 20, "1GiB": 1 << 30,
-		"1TiB": 1 << 40, "5KB": 5000, "7MB": 7e6, "1GB": 1e9, "2TB": 2e12} {
-		if got, err := parseByteSize(in); err != nil || got != want {
-			t.Errorf("parseByteSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
+// TestMemoryBudgetOf checks the default memory budget is half the limit.
+func TestMemoryBudgetOf(t *testing.T) {
+	cases := []struct {
+		flag  string
+		limit int64
+		want  int64
+		err   string
+	}{
+		{"", 2 << 30, 1 << 30, ""},
+		{"", 512 << 20, 256 << 20, ""},
+		{"", -1, 1 << 30, ""},
+		{"300MiB", 2 << 30, 300 << 20, ""},
+		{"300MiB", -1, 300 << 20, ""},
+		{"3GiB", 2 << 30, 0, "more than the memory limit"},
+		{"lots", -1, 0, "not a positive size"},
 	}
-	for _, in := range []string{"", "MiB", "0", "1.5GiB", "1 PiB", "x"} {
-		if _, err := parseByteSize(in); err == nil {
-			t.Errorf("parseByteSize(%q): no error", in)
+	for _, c := range cases {
+		got, err := memoryBudgetOf(c.flag, c.limit)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q, limit %d: %v, want an error with %q", c.flag, c.limit, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q, limit %d: %d, %v; want %d", c.flag, c.limit, got, err, c.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -169,5 +170,135 @@ func TestServeBadAddr(t *testing.T) {
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != exitBadInput {
 		t.Errorf("error %v, want a bad-input exit", err)
+	}
+}
+
+// startServe runs `isolda serve` with args on a free loopback port and
+// returns its URL, its stderr and a function that stops it.
+func startServe(t *testing.T, args ...string) (string, *syncBuffer, func()) {
+	t.Helper()
+	stderr := &syncBuffer{}
+	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: stderr}
+	root := newRootCmd(env)
+	if c, _, _ := root.Find([]string{"serve"}); c == nil || c.Name() != "serve" {
+		root.AddCommand(newServeCmd(env))
+	}
+	root.SetArgs(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	re := regexp.MustCompile(`listening on (http://[^\s]+)`)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := re.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1], stderr, func() {
+				cancel()
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					t.Error("serve did not stop")
+				}
+			}
+		}
+	}
+	cancel()
+	t.Fatalf("no listening line: %q", stderr.String())
+	return "", nil, nil
+}
+
+// TestServeHosts checks the server answers the Host names of its loopback
+// address and refuses others (DNS rebinding), and --allowed-hosts.
+func TestServeHosts(t *testing.T) {
+	url, stderr, stop := startServe(t)
+	defer stop()
+	port := url[strings.LastIndexByte(url, ':')+1:]
+	get := func(host string) int {
+		req, _ := http.NewRequest("GET", url+"/healthz", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for host, want := range map[string]int{"127.0.0.1:" + port: 200, "localhost:" + port: 200, "[::1]:" + port: 200,
+		"attacker.example:" + port: 403, "localhost:1": 403} {
+		if got := get(host); got != want {
+			t.Errorf("Host %s: %d, want %d", host, got, want)
+		}
+	}
+	if !strings.Contains(stderr.String(), "memory budget") || !strings.Contains(stderr.String(), "memory limit") {
+		t.Errorf("start-up line: %q", stderr.String())
+	}
+	url2, _, stop2 := startServe(t, "--allowed-hosts", "isolda.example.org", "--memory-limit", "256MiB")
+	defer stop2()
+	req, _ := http.NewRequest("GET", url2+"/metrics", nil)
+	req.Host = "isolda.example.org"
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "isolda_memory_budget_bytes 134217728\n") {
+		t.Errorf("--allowed-hosts, --memory-limit 256MiB: %d, budget line missing:\n%s", resp.StatusCode, b)
+	}
+}
+
+// TestServeBadFlags checks malformed hosts and sizes are usage errors.
+func TestServeBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--allowed-hosts", "a b"},
+		{"--memory-budget", "lots"},
+		{"--memory-limit", "1GiB", "--memory-budget", "2GiB"},
+	} {
+		env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
+		root := newRootCmd(env)
+		if c, _, _ := root.Find([]string{"serve"}); c == nil || c.Name() != "serve" {
+			root.AddCommand(newServeCmd(env))
+		}
+		root.SetArgs(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...))
+		err := root.Execute()
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != exitBadInput {
+			t.Errorf("%q: error %v, want a bad-input exit", args, err)
+		}
+	}
+}
+
+// TestServeKeysNotLogged sends API keys in the headers of good and bad
+// requests: neither the server's output nor its answers carry them.
+func TestServeKeysNotLogged(t *testing.T) {
+	url, stderr, stop := startServe(t)
+	const key = "sk-test-0123456789abcdef"
+	bodies := []string{`{"graph": {"data": "<http://a> <http://b> <http://c> ."}}`, `{"graph": {"data": "<http://a> <b"}}`, `nope`,
+		`{"graph": {"data": ""}, "tokenizer": "` + key + `x"}`}
+	var answers strings.Builder
+	for _, body := range bodies {
+		for _, path := range []string{"/v1/serialize", "/v1/check", "/nope"} {
+			req, _ := http.NewRequest("POST", url+path, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+key)
+			req.Header.Set("X-Api-Key", key)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			answers.Write(b)
+			for k, v := range resp.Header {
+				fmt.Fprintf(&answers, "%s: %s\n", k, v)
+			}
+		}
+	}
+	stop()
+	if strings.Contains(stderr.String(), key) {
+		t.Errorf("the key is in the server's output: %q", stderr.String())
+	}
+	// The tokenizer error quotes the tokenizer name sent in the body, not
+	// a header: the header's key alone must never come back.
+	if n := strings.Count(answers.String(), key); n != strings.Count(answers.String(), key+"x") {
+		t.Errorf("a header's key is in the answers:\n%s", answers.String())
 	}
 }

@@ -137,6 +137,11 @@ func runEntry(dir string, e manifestEntry, html bool) string {
 		DropInvalid:    true,
 		HTMLScriptID:   fragment,
 	}
+	if opts.RDFDirection == "" {
+		// The suite's default is JSON-LD 1.1's, null (this package's
+		// default keeps directions as RDF 1.2 directional strings).
+		opts.RDFDirection = NullDirection
+	}
 	if e.Option.Base != "" {
 		opts.Base = e.Option.Base
 	}

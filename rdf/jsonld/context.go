@@ -142,12 +142,10 @@ type scopeKey struct {
 // warn reports a warning at the value the expander is working on.
 func (p *ctxProc) warn(msg, action string) {
 	if p.x == nil || p.st.data == nil {
-		p.st.warn(msg, action)
+		p.st.warnAt(msg, action, p.st.docStart)
 		return
 	}
-	p.st.warnAt(msg, action, func() (int, int) {
-		return position(p.st.data, pathOffset(p.st.data, p.x.path), p.st.line, p.st.column)
-	})
+	p.st.warnAt(msg, action, func() loc { return p.st.locate(p.x.path) })
 }
 
 func newCtxProc(st *state) *ctxProc {
@@ -824,8 +822,18 @@ func containerMapping(v any, mode10 bool) (int, error) {
 }
 
 // expandIRI is the IRI Expansion algorithm (§5.2.2). ok is false for a
-// null result.
+// null result. An IRI that is not well formed or too long is recorded as a
+// suspect (see state.suspect) at the value being expanded.
 func (p *ctxProc) expandIRI(active *context, value string, docRelative, vocab bool, ds *defState) (string, bool, error) {
+	iri, ok, err := p.iriExpansion(active, value, docRelative, vocab, ds)
+	if ok && err == nil && p.x != nil && !isKeyword(iri) && !strings.HasPrefix(iri, "_:") &&
+		(checkIRI(iri) != "" || p.st.tooLong(iri)) {
+		p.st.suspect(iri, p.x.path)
+	}
+	return iri, ok, err
+}
+
+func (p *ctxProc) iriExpansion(active *context, value string, docRelative, vocab bool, ds *defState) (string, bool, error) {
 	if isKeyword(value) {
 		return value, true, nil
 	}

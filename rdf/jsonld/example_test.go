@@ -1,6 +1,7 @@
 package jsonld_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -52,4 +53,19 @@ func ExampleWrite() {
 	}
 	// Output:
 	// {"@context":{"ex":"http://example.org/"},"@id":"ex:a","ex:p":{"@language":"en","@value":"hi"}}
+}
+
+func ExampleParse_error() {
+	doc := `{"@context": {"@vocab": "http://schema.org/"},
+ "@id": "https://example.com/gig", "name": "Years & Years",
+ "organizer": {"@id": 42}}`
+	err := jsonld.Parse(strings.NewReader(doc), rdf.NewDataset(), jsonld.Options{ReadOptions: rdf.ReadOptions{File: "gig.jsonld"}})
+	fmt.Println(err)
+	var pe *rdf.ParseError
+	if errors.As(err, &pe) {
+		fmt.Println("byte offset:", pe.Offset, doc[pe.Offset:pe.Offset+2])
+	}
+	// Output:
+	// gig.jsonld:3:23: jsonld: invalid @id value: 42
+	// byte offset: 129 42
 }

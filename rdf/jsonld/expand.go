@@ -3,6 +3,8 @@ package jsonld
 import (
 	"slices"
 	"strings"
+
+	"github.com/isolda/isolda/rdf"
 )
 
 // This file implements the Expansion Algorithm (JSON-LD 1.1 API §5.1) and
@@ -15,6 +17,22 @@ type expander struct {
 	// Steps are removed on success only, so that after an error it
 	// locates the value at fault.
 	path []any
+}
+
+// language records a language tag of the document that is not well
+// formed as a suspect (see state.suspect) at the value being expanded.
+func (x *expander) language(tag string) {
+	if msg, _ := rdf.CheckLangTag(tag); msg != "" {
+		x.p.st.suspect(tag, x.path)
+	}
+}
+
+// literal records a literal value of the document longer than the term
+// length limit as a suspect at the value being expanded.
+func (x *expander) literal(v any) {
+	if s, ok := v.(string); ok && x.p.st.tooLong(s) {
+		x.p.st.suspect(s, x.path)
+	}
 }
 
 func isMap(v any) bool { _, ok := v.(map[string]any); return ok }
@@ -170,6 +188,7 @@ func (x *expander) expandObject(active *context, activeProperty string, td *term
 	}
 	typeScoped := active
 	lastType := "" // the last value of the first entry expanding to @type
+	typeKey := ""  // that entry's key
 	firstType := true
 	for _, k := range keys {
 		ek, _, err := x.expandKey(active, k)
@@ -186,7 +205,7 @@ func (x *expander) expandObject(active *context, activeProperty string, td *term
 			}
 		}
 		if firstType && len(terms) > 0 {
-			lastType = terms[len(terms)-1]
+			lastType, typeKey = terms[len(terms)-1], k
 		}
 		firstType = false
 		slices.Sort(terms)
@@ -202,10 +221,13 @@ func (x *expander) expandObject(active *context, activeProperty string, td *term
 	}
 	inputType := ""
 	if lastType != "" {
+		n := len(x.path)
+		x.path = append(x.path, typeKey)
 		it, _, err := x.expandKey(active, lastType)
 		if err != nil {
 			return nil, err
 		}
+		x.path = x.path[:n]
 		inputType = it
 	}
 	result := map[string]any{}
@@ -333,6 +355,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 				if value != nil && !isScalar(value) {
 					return ldErr("invalid value object value", "%v", value)
 				}
+				x.literal(value)
 				result["@value"] = value
 				continue
 			case "@language":
@@ -340,6 +363,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 				if !ok {
 					return ldErr("invalid language-tagged string", "%v", value)
 				}
+				x.language(s)
 				ev = s // kept as written; tags compare case-insensitively
 			case "@direction":
 				if active.is10() {
@@ -458,11 +482,16 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 						return ldErr("invalid language map value", "%v", item)
 					}
 					v := map[string]any{"@value": s}
+					x.literal(s)
 					if el != "@none" {
+						x.language(lang)
 						v["@language"] = lang
 					}
 					if dir != "" && !active.is10() {
 						v["@direction"] = dir
+						if el == "@none" {
+							x.p.st.suspect(directionAlone, x.path)
+						}
 					}
 					items = append(items, v)
 				}
@@ -644,6 +673,9 @@ func (x *expander) finishObject(active *context, activeProperty string, result m
 		if has(result, "@type") && (has(result, "@language") || has(result, "@direction")) {
 			return nil, ldErr("invalid value object", "@type with @language or @direction")
 		}
+		if has(result, "@direction") && !has(result, "@language") {
+			x.p.st.suspect(directionAlone, x.path)
+		}
 		if t, _ := result["@type"].(string); t == "@json" {
 			// A JSON literal: any value.
 		} else if v == nil {
@@ -651,9 +683,14 @@ func (x *expander) finishObject(active *context, activeProperty string, result m
 		} else if _, isStr := v.(string); !isStr && has(result, "@language") {
 			return nil, ldErr("invalid language-tagged value", "%v", v)
 		} else if t, ok := result["@type"]; ok {
+			// A datatype that is not an IRI is an error; one that is not
+			// well formed or not absolute (relative, with no base) is left
+			// for the conversion to RDF to drop or keep with a warning, as
+			// such IRIs elsewhere, unless DropInvalid asks for the
+			// algorithm to the letter.
 			s, isStr := t.(string)
-			if !isStr || !isAbsoluteOrBlank(s) || strings.HasPrefix(s, "_:") ||
-				(x.p.st.opts.DropInvalid && checkIRI(s) != "") {
+			if !isStr || strings.HasPrefix(s, "_:") ||
+				x.p.st.opts.DropInvalid && (!isAbsoluteOrBlank(s) || checkIRI(s) != "") {
 				return nil, ldErr("invalid typed value", "%v", t)
 			}
 		}
@@ -706,6 +743,7 @@ func (x *expander) expandValue(active *context, activeProperty string, value any
 			return map[string]any{"@id": id}, nil
 		}
 	}
+	x.literal(value)
 	result := map[string]any{"@value": value}
 	if td != nil && td.typ != "" && td.typ != "@id" && td.typ != "@vocab" && td.typ != "@none" {
 		result["@type"] = td.typ
@@ -721,10 +759,14 @@ func (x *expander) expandValue(active *context, activeProperty string, value any
 			dir = td.dir
 		}
 		if hasLang {
+			x.language(lang)
 			result["@language"] = lang
 		}
 		if dir != "" && !active.is10() {
 			result["@direction"] = dir
+			if !hasLang {
+				x.p.st.suspect(directionAlone, x.path)
+			}
 		}
 	}
 	return result, nil

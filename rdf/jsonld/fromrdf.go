@@ -383,12 +383,11 @@ func rdfToObject(t rdf.Term, opts fromRDFOptions) (map[string]any, error) {
 	v := map[string]any{"@value": t.Value}
 	lex, dt := t.Value, t.Datatype
 	switch {
-	case t.Dir != "" && opts.rdfDirection == I18nDatatype:
+	case t.Dir != "":
+		// An RDF 1.2 directional language-tagged string: what the reader
+		// makes of @language with @direction by default.
 		v["@language"] = t.Lang
 		v["@direction"] = t.Dir
-	case t.Dir != "":
-		// No RDF 1.2 direction in JSON-LD 1.1's RDF: an i18n datatype.
-		v["@type"] = i18nBase + strings.ToLower(t.Lang) + "_" + t.Dir
 	case t.Lang != "":
 		v["@language"] = t.Lang
 	case opts.useNativeTypes && dt == rdf.XSDString:

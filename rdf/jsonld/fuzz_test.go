@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
@@ -43,11 +44,31 @@ func checkQuads(t *testing.T, quads []rdf.Quad) {
 }
 
 // checkError fails on an error that reveals a panic caught in the
-// processor (a bug, not bad input).
-func checkError(t *testing.T, err error) {
+// processor (a bug, not bad input), and on one without a position in data
+// or whose line and column are not those of its byte offset.
+func checkError(t *testing.T, err error, data []byte) {
 	var je *Error
 	if errors.As(err, &je) && strings.HasPrefix(je.Msg, "internal error in the JSON-LD processor") {
 		t.Fatalf("panic in the processor: %v", err)
+	}
+	var pe *rdf.ParseError
+	if !errors.As(err, &pe) || pe.Line < 1 || pe.Offset < 0 || pe.Offset > int64(len(data)) {
+		t.Fatalf("error without a position in the input: %#v", err)
+	}
+	if !utf8.Valid(data) {
+		return // columns count code points
+	}
+	line, col := 1, 1
+	for i, c := range data[:pe.Offset] {
+		switch {
+		case c == '\n':
+			line, col = line+1, 1
+		case c&0xC0 != 0x80 && !(i == 0 && bytes.HasPrefix(data, []byte("\xef\xbb\xbf"))):
+			col++ // a new code point; a byte order mark is none
+		}
+	}
+	if line != pe.Line || col != pe.Column {
+		t.Fatalf("%v: offset %d is at %d:%d", err, pe.Offset, line, col)
 	}
 }
 
@@ -57,7 +78,7 @@ func FuzzParseJSONLD(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d := rdf.NewDataset()
 		if err := Parse(bytes.NewReader(data), d, fuzzOptions()); err != nil {
-			checkError(t, err)
+			checkError(t, err, data)
 			return
 		}
 		checkQuads(t, d.Quads())
@@ -82,7 +103,7 @@ func FuzzParseHTML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d := rdf.NewDataset()
 		if err := ParseHTML(bytes.NewReader(data), d, fuzzOptions()); err != nil {
-			checkError(t, err)
+			checkError(t, err, data)
 			return
 		}
 		checkQuads(t, d.Quads())
@@ -120,6 +141,8 @@ func FuzzParseJSONLDOptions(f *testing.F) {
 			opts.RDFDirection = I18nDatatype
 		case 2:
 			opts.RDFDirection = CompoundLiteral
+		case 3:
+			opts.RDFDirection = NullDirection
 		}
 		opts.GeneralizedRDF = bits&8 != 0
 		opts.DropInvalid = bits&16 != 0
@@ -135,7 +158,7 @@ func FuzzParseJSONLDOptions(f *testing.F) {
 		}
 		first, err := read()
 		if err != nil {
-			checkError(t, err)
+			checkError(t, err, data)
 		} else {
 			checkQuads(t, first)
 		}

@@ -13,8 +13,8 @@ import (
 
 // script is a JSON-LD script element found in an HTML page.
 type script struct {
-	text         []byte
-	line, column int // position of the first byte of text
+	text []byte
+	at   loc // position of the first byte of text
 }
 
 // ParseHTML reads the JSON-LD script elements of an HTML page (<script
@@ -51,7 +51,7 @@ func ParseHTML(r io.Reader, sink rdf.Sink, opts Options) error {
 	}
 	st := newState(sink, opts)
 	for i, s := range scripts {
-		doc, err := decodeInput(s.text, opts, s.line, s.column)
+		doc, start, err := decodeInput(s.text, opts, s.at)
 		if err != nil {
 			var pe *rdf.ParseError
 			if !errors.As(err, &pe) || errors.Is(err, rdf.ErrLimit) {
@@ -59,16 +59,15 @@ func ParseHTML(r io.Reader, sink rdf.Sink, opts Options) error {
 			}
 			if opts.HTMLSkipInvalid && !opts.Strict {
 				if opts.Warn != nil {
-					opts.Warn(&rdf.ParseError{File: opts.File, Line: pe.Line, Column: pe.Column,
+					opts.Warn(&rdf.ParseError{File: opts.File, Line: pe.Line, Column: pe.Column, Offset: pe.Offset,
 						Msg: "JSON-LD script skipped: " + pe.Msg})
 				}
 				continue
 			}
-			return &Error{File: opts.File, Line: pe.Line, Column: pe.Column,
+			return &Error{File: opts.File, Line: pe.Line, Column: pe.Column, Offset: pe.Offset,
 				Code: "invalid script element", Msg: pe.Msg, Err: err}
 		}
-		st.line, st.column = s.line, s.column
-		st.data = bytes.TrimPrefix(s.text, []byte("\xef\xbb\xbf"))
+		st.setDocument(s.text, start)
 		prefix := "_:b"
 		if i > 0 {
 			prefix = fmt.Sprintf("_:s%d_b", i)
@@ -92,6 +91,9 @@ func extractScripts(data []byte, opts Options) ([]script, string, error) {
 	z := html.NewTokenizer(strings.NewReader(string(data)))
 	z.SetMaxBuf(0)
 	pos := &positioner{data: data, line: 1}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		pos.off = 3 // a byte order mark is no character
+	}
 	var (
 		scripts  []script
 		base     string
@@ -106,7 +108,7 @@ func extractScripts(data []byte, opts Options) ([]script, string, error) {
 			if z.Err() == io.EOF {
 				break
 			}
-			return nil, "", &rdf.ParseError{File: opts.File, Msg: "HTML: " + z.Err().Error()}
+			return nil, "", pos.at(offset).parseError(opts.File, "HTML: "+z.Err().Error())
 		}
 		offset += raw
 		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
@@ -138,13 +140,16 @@ func extractScripts(data []byte, opts Options) ([]script, string, error) {
 				continue // ids should be unique: the first element wins
 			}
 			found = true
+			at := pos.at(offset - raw)
 			if tag != "script" {
-				return nil, "", &Error{File: opts.File, Code: "loading document failed",
-					Msg: fmt.Sprintf("the element with id %q is a <%s>, not a script element", id, tag)}
+				return nil, "", &Error{File: opts.File, Line: at.line, Column: at.col, Offset: at.off,
+					Code: "loading document failed",
+					Msg:  fmt.Sprintf("the element with id %q is a <%s>, not a script element", id, tag)}
 			}
 			if !hasType || !isJSONLDType(typ) {
-				return nil, "", &Error{File: opts.File, Code: "loading document failed",
-					Msg: fmt.Sprintf("the script element with id %q is not of type application/ld+json", id)}
+				return nil, "", &Error{File: opts.File, Line: at.line, Column: at.col, Offset: at.off,
+					Code: "loading document failed",
+					Msg:  fmt.Sprintf("the script element with id %q is not of type application/ld+json", id)}
 			}
 		}
 		if tag != "script" || tt != html.StartTagToken || !hasType || !isJSONLDType(typ) {
@@ -162,9 +167,8 @@ func extractScripts(data []byte, opts Options) ([]script, string, error) {
 			}
 			offset += len(z.Raw())
 		}
-		line, col := pos.at(textStart)
 		if opts.HTMLScriptID == "" || selected {
-			scripts = append(scripts, script{text: text, line: line, column: col})
+			scripts = append(scripts, script{text: text, at: pos.at(textStart)})
 		}
 	}
 	if opts.HTMLScriptID != "" && !found {
@@ -183,7 +187,7 @@ type positioner struct {
 	col  int // code points between the start of the line and off
 }
 
-func (p *positioner) at(off int) (line, col int) {
+func (p *positioner) at(off int) loc {
 	for ; p.off < off && p.off < len(p.data); p.off++ {
 		switch c := p.data[p.off]; {
 		case c == '\n':
@@ -193,5 +197,5 @@ func (p *positioner) at(off int) (line, col int) {
 			p.col++
 		}
 	}
-	return p.line, p.col + 1
+	return loc{line: p.line, col: p.col + 1, off: int64(off)}
 }

@@ -293,14 +293,14 @@ _:y <http://ex/p> "two &amp; more" .
 	if !errors.As(err, &je) || je.Code != "invalid script element" || je.Line != 3 || je.Column != 7 {
 		t.Errorf("broken script: %v", err)
 	}
-	// Or skipped with a warning; warnings locate the script.
+	// Or skipped with a warning; warnings locate the value they are about.
 	page2 := broken + "\n<script type=\"application/ld+json\">\n{\"@id\": \"http://x/a b\", \"http://x/p\": 1}</script>"
 	var warnings []string
 	quads = nil
 	err = ParseHTML(strings.NewReader(page2), sink, Options{HTMLSkipInvalid: true,
 		ReadOptions: rdf.ReadOptions{File: "p.html", Warn: func(e *rdf.ParseError) { warnings = append(warnings, e.Error()) }}})
 	if err != nil || len(quads) != 1 || len(warnings) != 2 ||
-		!strings.HasPrefix(warnings[0], "p.html:3:7: JSON-LD script skipped") || !strings.HasPrefix(warnings[1], "p.html:5:36: IRI") {
+		!strings.HasPrefix(warnings[0], "p.html:3:7: JSON-LD script skipped") || !strings.HasPrefix(warnings[1], "p.html:6:9: IRI") {
 		t.Errorf("skip invalid: %v %v %q", err, quads, warnings)
 	}
 }
@@ -434,11 +434,16 @@ func TestOptionsChecked(t *testing.T) {
 	}
 }
 
+// A value with a base direction becomes, by default, an RDF 1.2
+// directional language-tagged string with its tag as written; the JSON-LD
+// 1.1 modes drop the direction or encode it.
 func TestRDFDirection(t *testing.T) {
 	doc := `{"@id": "http://x/s", "http://x/p": {"@value": "abc", "@language": "AR-EG", "@direction": "rtl"}}`
 	cases := map[string]string{
-		"":           `<http://x/s> <http://x/p> "abc"@AR-EG .`,
-		I18nDatatype: `<http://x/s> <http://x/p> "abc"^^<https://www.w3.org/ns/i18n#ar-eg_rtl> .`,
+		"":            `<http://x/s> <http://x/p> "abc"@AR-EG--rtl .`,
+		DirLangString: `<http://x/s> <http://x/p> "abc"@AR-EG--rtl .`,
+		NullDirection: `<http://x/s> <http://x/p> "abc"@AR-EG .`,
+		I18nDatatype:  `<http://x/s> <http://x/p> "abc"^^<https://www.w3.org/ns/i18n#ar-eg_rtl> .`,
 		CompoundLiteral: `<http://x/s> <http://x/p> _:c .
 _:c <http://www.w3.org/1999/02/22-rdf-syntax-ns#value> "abc" .
 _:c <http://www.w3.org/1999/02/22-rdf-syntax-ns#language> "ar-eg" .
@@ -456,5 +461,20 @@ _:c <http://www.w3.org/1999/02/22-rdf-syntax-ns#direction> "rtl" .`,
 		if got := canonicalQuads(d.Quads()); got != wantCanon {
 			t.Errorf("%q: got\n%s\nwant\n%s", mode, got, wantCanon)
 		}
+	}
+	// RDF 1.2 has no directional string without a language: a plain
+	// string, with a warning at the value (an error with Strict).
+	doc = `{"@id": "http://x/s",` + "\n" + ` "http://x/p": {"@value": "abc", "@direction": "rtl"}}`
+	var warnings []*rdf.ParseError
+	d, err := parseString(t, doc, Options{ReadOptions: rdf.ReadOptions{Warn: func(e *rdf.ParseError) { warnings = append(warnings, e) }}})
+	if err != nil || d.Len() != 1 || d.Quads()[0].O != rdf.NewString("abc") {
+		t.Fatalf("got %v, %v", err, d.Quads())
+	}
+	if len(warnings) != 1 || warnings[0].Line != 2 || warnings[0].Column != 16 || warnings[0].Offset != 22+15 ||
+		!strings.Contains(warnings[0].Msg, "without a language tag") {
+		t.Errorf("warnings %v, want one at 2:16 (offset 37)", warnings)
+	}
+	if _, err := parseString(t, doc, Options{ReadOptions: rdf.ReadOptions{Strict: true}}); err == nil {
+		t.Error("strict: no error")
 	}
 }

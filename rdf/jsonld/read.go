@@ -6,14 +6,19 @@
 // Processing, IRI Expansion (RFC 3986 resolution by rdf.ResolveIRI), the
 // Expansion Algorithm, Node Map Generation and Deserialize JSON-LD to RDF.
 // It passes all 467 tests of the W3C toRdf suite and all 385 expansion
-// tests (those for JSON-LD 1.0 processors in json-ld-1.0 processing mode). Blank node labels and quad order depend
-// only on the data (not on Go map iteration), rdf:JSON literals are
-// canonicalized (JCS), rdfDirection is supported, errors carry the line and
-// column of the value at fault, and IRIs that are not well formed, common
-// in web data, can be kept with a warning instead of silently dropped.
+// tests (those for JSON-LD 1.0 processors in json-ld-1.0 processing mode).
+// Blank node labels and quad order depend only on the data (not on Go map
+// iteration), rdf:JSON literals are canonicalized (JCS), base directions
+// become RDF 1.2 directional language-tagged strings (or what the JSON-LD
+// 1.1 rdfDirection options make of them), errors and warnings carry the
+// line, column and byte offset of the value at fault, and IRIs that are
+// not well formed, common in web data, can be kept with a warning instead
+// of silently dropped.
 //
 // Writing is this package's own Serialize RDF as JSON-LD algorithm, then,
-// for compacted output, github.com/piprate/json-gold's compaction.
+// for compacted output, its own compaction of that expanded form against
+// the dataset's prefixes or a given context, which reads back to the same
+// dataset (see Write).
 //
 // Remote contexts are served by an offline loader (NewLoader) that embeds
 // the schema.org context and maps other URLs to local files; it reaches the
@@ -40,13 +45,26 @@ const (
 	JSONLD11 = ld.JsonLd_1_1
 )
 
-// RDF direction modes (Options.RDFDirection).
+// RDF direction modes (Options.RDFDirection): how a value with a base
+// direction (@direction) becomes RDF.
 const (
+	// DirLangString, the default, makes a value with @direction and
+	// @language an RDF 1.2 directional language-tagged string
+	// (rdf:dirLangString, such as "x"@ar--rtl in N-Triples 1.2), with its
+	// tag as written: what Write writes for such a literal reads back as
+	// it. RDF 1.2 has no directional string without a language tag, so a
+	// value with @direction alone becomes a plain string, with a warning.
+	// JSON-LD 1.1, written before RDF 1.2, has no such mode.
+	DirLangString = "dir-lang-string"
+	// NullDirection drops the direction (a language-tagged or plain
+	// string), as JSON-LD 1.1 does when its rdfDirection option is null,
+	// the default of that specification.
+	NullDirection = "null"
 	// I18nDatatype encodes a value's base direction in its datatype IRI
-	// (https://www.w3.org/ns/i18n#<lang>_<dir>).
+	// (https://www.w3.org/ns/i18n#<lang>_<dir>), a JSON-LD 1.1 option.
 	I18nDatatype = "i18n-datatype"
 	// CompoundLiteral encodes it as a blank node with rdf:value,
-	// rdf:language and rdf:direction.
+	// rdf:language and rdf:direction, a JSON-LD 1.1 option.
 	CompoundLiteral = "compound-literal"
 )
 
@@ -66,9 +84,10 @@ type Options struct {
 	ExpandContext any
 	// ProcessingMode is JSONLD11 (the default when empty) or JSONLD10.
 	ProcessingMode string
-	// RDFDirection says how values with @direction become RDF: "" drops
-	// the direction (plain language-tagged strings), I18nDatatype or
-	// CompoundLiteral encode it.
+	// RDFDirection says how values with @direction become RDF: "" (or
+	// DirLangString) as RDF 1.2 directional language-tagged strings,
+	// NullDirection drops the direction, I18nDatatype or CompoundLiteral
+	// encode it.
 	RDFDirection string
 	// GeneralizedRDF keeps triples whose predicate is a blank node.
 	GeneralizedRDF bool
@@ -100,9 +119,12 @@ type Options struct {
 // the equivalent *rdf.ParseError and to the underlying error.
 type Error struct {
 	File string
-	// Line and Column locate the value at fault (for errors of remote
-	// contexts, the value that refers to them); zero when unknown.
+	// Line, Column and Offset locate the value at fault (for errors of
+	// remote contexts, the value that refers to them) as rdf.ParseError
+	// does: Offset counts bytes from the start of the input (a byte order
+	// mark included). Line is zero when the position is unknown.
 	Line, Column int
+	Offset       int64
 	// Code is the JSON-LD error code, e.g. "invalid IRI mapping".
 	Code string
 	// Msg gives the details.
@@ -119,7 +141,7 @@ func (e *Error) parseError() *rdf.ParseError {
 	if e.Msg != "" {
 		msg += ": " + e.Msg
 	}
-	return &rdf.ParseError{File: e.File, Line: e.Line, Column: e.Column, Msg: excerpt.Shorten(msg)}
+	return &rdf.ParseError{File: e.File, Line: e.Line, Column: e.Column, Offset: e.Offset, Msg: excerpt.Shorten(msg)}
 }
 
 // Unwrap returns the equivalent *rdf.ParseError and the underlying error.
@@ -141,9 +163,14 @@ func (e *Error) Unwrap() []error {
 // sorted by name: all those defined inline, and those of remote contexts
 // (such as schema.org's) that an IRI of the output uses.
 //
-// JSON syntax and limit errors are *rdf.ParseError with line and column
-// (limit errors also wrap rdf.ErrLimit); JSON-LD errors are *Error, with
-// the line and column of the value at fault.
+// JSON syntax and limit errors are *rdf.ParseError with line, column and
+// byte offset (limit errors also wrap rdf.ErrLimit); JSON-LD errors are
+// *Error, with the position of the value at fault. Warnings (and, with
+// Strict, the errors they become) locate the value they are about: the
+// first place where the document writes the IRI, language tag or literal
+// concerned. Errors that concern the whole document are at its first
+// value, except the limit on the number of quads, which the document
+// exceeds as a whole once converted: it is at the end of the document.
 func Parse(r io.Reader, sink rdf.Sink, opts Options) error {
 	if err := opts.check(); err != nil {
 		return err
@@ -152,12 +179,12 @@ func Parse(r io.Reader, sink rdf.Sink, opts Options) error {
 	if err != nil {
 		return err
 	}
-	doc, err := decodeInput(data, opts, 0, 0)
+	doc, start, err := decodeInput(data, opts, loc{})
 	if err != nil {
 		return err
 	}
 	st := newState(sink, opts)
-	st.data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	st.setDocument(data, start)
 	return st.document(doc, opts.Base, "_:b")
 }
 
@@ -169,14 +196,16 @@ func (o Options) check() error {
 		return fmt.Errorf("jsonld: unknown processing mode %q (want %q or %q)", o.ProcessingMode, JSONLD10, JSONLD11)
 	}
 	switch o.RDFDirection {
-	case "", I18nDatatype, CompoundLiteral:
+	case "", DirLangString, NullDirection, I18nDatatype, CompoundLiteral:
 	default:
-		return fmt.Errorf("jsonld: unknown rdfDirection %q (want %q or %q)", o.RDFDirection, I18nDatatype, CompoundLiteral)
+		return fmt.Errorf("jsonld: unknown rdfDirection %q (want %q, %q, %q or %q)", o.RDFDirection,
+			DirLangString, NullDirection, I18nDatatype, CompoundLiteral)
 	}
 	return nil
 }
 
-// readAll reads r up to the MaxBytes limit.
+// readAll reads r up to the MaxBytes limit (an error at the first byte
+// beyond it).
 func readAll(r io.Reader, opts Options) ([]byte, error) {
 	lim := opts.Limits.WithDefaults()
 	var rd io.Reader = r
@@ -188,8 +217,8 @@ func readAll(r io.Reader, opts Options) ([]byte, error) {
 		return nil, err
 	}
 	if lim.MaxBytes > 0 && int64(len(data)) > lim.MaxBytes {
-		return nil, limitError(&rdf.ParseError{File: opts.File,
-			Msg: fmt.Sprintf("input larger than %d bytes", lim.MaxBytes)})
+		at := loc{}.at(data, int(lim.MaxBytes))
+		return nil, limitError(at.parseError(opts.File, fmt.Sprintf("input larger than %d bytes", lim.MaxBytes)))
 	}
 	return data, nil
 }
@@ -198,41 +227,39 @@ func limitError(pe *rdf.ParseError) error {
 	return fmt.Errorf("%w (%w)", pe, rdf.ErrLimit)
 }
 
-// decodeInput checks the JSON nesting depth and syntax of data and decodes
-// it. line0 and col0 shift reported positions (for JSON embedded in HTML;
-// zero for a standalone document).
-func decodeInput(data []byte, opts Options, line0, col0 int) (any, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+// decodeInput checks the JSON nesting depth and syntax of data, a JSON
+// text that begins at o in its input (the zero loc for a standalone
+// document), and decodes it. start is where the JSON text begins, past a
+// byte order mark.
+func decodeInput(data []byte, opts Options, o loc) (doc any, start loc, err error) {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		data = data[3:]
+		o = o.begin()
+		o.off += 3
+	}
 	if off := invalidUTF8(data); off >= 0 {
 		// JSON text is UTF-8 (RFC 8259 section 8.1); encoding/json would
 		// silently turn a bad byte into U+FFFD.
-		line, col := position(data, off, line0, col0)
-		return nil, &rdf.ParseError{File: opts.File, Line: line, Column: col,
-			Msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02X)", data[off])}
+		return nil, o, o.at(data, off).parseError(opts.File, fmt.Sprintf("invalid UTF-8 (byte 0x%02X)", data[off]))
 	}
 	lim := opts.Limits.WithDefaults()
 	if lim.MaxDepth > 0 {
 		if off := depthExceeded(data, lim.MaxDepth); off >= 0 {
-			line, col := position(data, off, line0, col0)
-			return nil, limitError(&rdf.ParseError{File: opts.File, Line: line, Column: col,
-				Msg: fmt.Sprintf("JSON nesting deeper than %d", lim.MaxDepth)})
+			return nil, o, limitError(o.at(data, off).parseError(opts.File, fmt.Sprintf("JSON nesting deeper than %d", lim.MaxDepth)))
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	var doc any
 	if err := dec.Decode(&doc); err != nil {
-		return nil, jsonError(data, err, opts, line0, col0)
+		return nil, o, jsonError(data, err, opts, o)
 	}
 	off := int(dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
 		for off < len(data) && isJSONSpace(data[off]) {
 			off++
 		}
-		line, col := position(data, off, line0, col0)
-		return nil, &rdf.ParseError{File: opts.File, Line: line, Column: col,
-			Msg: "unexpected data after the JSON value"}
+		return nil, o, o.at(data, off).parseError(opts.File, "unexpected data after the JSON value")
 	}
-	return doc, nil
+	return doc, o, nil
 }
 
 // invalidUTF8 returns the offset of the first byte of data that is not
@@ -257,8 +284,9 @@ func invalidUTF8(data []byte) int {
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// jsonError turns a decoding error into a *rdf.ParseError at its position.
-func jsonError(data []byte, err error, opts Options, line0, col0 int) error {
+// jsonError turns a decoding error of data (beginning at o) into a
+// *rdf.ParseError at its position.
+func jsonError(data []byte, err error, opts Options, o loc) error {
 	off := len(data)
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
@@ -267,10 +295,9 @@ func jsonError(data []byte, err error, opts Options, line0, col0 int) error {
 	} else if errors.As(err, &te) {
 		// A number out of the float64 range (te.Offset is not reliable).
 		off = findNumber(data, strings.TrimPrefix(te.Value, "number "))
-		line, col := position(data, off, line0, col0)
-		return &rdf.ParseError{File: opts.File, Line: line, Column: col, Msg: "JSON: " + te.Error()}
+		return o.at(data, off).parseError(opts.File, "JSON: "+te.Error())
 	} else if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return &rdf.ParseError{File: opts.File, Msg: "JSON: " + err.Error()}
+		return o.at(data, off).parseError(opts.File, "JSON: "+err.Error())
 	}
 	msg := err.Error()
 	if errors.Is(err, io.EOF) {
@@ -278,31 +305,44 @@ func jsonError(data []byte, err error, opts Options, line0, col0 int) error {
 	} else if errors.Is(err, io.ErrUnexpectedEOF) {
 		msg = "unexpected end of JSON input"
 	}
-	line, col := position(data, off, line0, col0)
-	return &rdf.ParseError{File: opts.File, Line: line, Column: col, Msg: "JSON syntax error: " + msg}
+	return o.at(data, off).parseError(opts.File, "JSON syntax error: "+msg)
 }
 
-// position returns the 1-based line and column (in code points) of byte
-// offset off in data, shifted by a starting line and column.
-func position(data []byte, off, line0, col0 int) (line, col int) {
-	if off > len(data) {
-		off = len(data)
+// loc is a position in the input: line and column (in code points) from 1
+// and byte offset from 0. The zero loc stands for the start of the input.
+type loc struct {
+	line, col int
+	off       int64
+}
+
+// begin returns o, the zero loc made line 1, column 1.
+func (o loc) begin() loc {
+	if o.line == 0 {
+		o.line, o.col = 1, 1
 	}
-	line, start := 1, 0
+	return o
+}
+
+// at returns the position of byte off of data, a text that begins at o.
+func (o loc) at(data []byte, off int) loc {
+	o = o.begin()
+	off = min(max(off, 0), len(data))
+	start := 0
 	for i := 0; i < off; i++ {
 		if data[i] == '\n' {
-			line++
+			o.line++
+			o.col = 1
 			start = i + 1
 		}
 	}
-	col = utf8.RuneCount(data[start:off]) + 1
-	if line0 > 0 {
-		if line == 1 {
-			col += col0 - 1
-		}
-		line += line0 - 1
-	}
-	return line, col
+	o.col += utf8.RuneCount(data[start:off])
+	o.off += int64(off)
+	return o
+}
+
+// parseError returns a *rdf.ParseError at o.
+func (o loc) parseError(file, msg string) *rdf.ParseError {
+	return &rdf.ParseError{File: file, Line: o.line, Column: o.col, Offset: o.off, Msg: msg}
 }
 
 // depthExceeded returns the offset of the first bracket that nests deeper

@@ -1,9 +1,11 @@
 package jsonld
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +16,10 @@ import (
 
 // i18nBase is the namespace of rdfDirection "i18n-datatype" datatypes.
 const i18nBase = "https://www.w3.org/ns/i18n#"
+
+// directionAlone is the key under which expansion records (see
+// state.suspect) the first value with a base direction and no language.
+const directionAlone = "\x00@direction without @language"
 
 // maxWarnings bounds the distinct warnings remembered (and reported) per
 // document, so that hostile input cannot grow the set without bound.
@@ -38,14 +44,69 @@ type state struct {
 	// URL to an empty context, shared by the documents of one input.
 	sharedContexts map[string]*context
 
-	// data is the JSON text of the current document, if known, to locate
-	// errors.
-	data []byte
+	// data is the JSON text of the current document (past a byte order
+	// mark), if known, to locate errors; origin is where it begins in the
+	// input (the zero loc for a whole file, else an HTML script's text).
+	data   []byte
+	origin loc
+	// suspects maps the strings of the current document that a later
+	// warning or error may be about (IRIs and language tags that are not
+	// well formed, terms longer than the limit) to the path of the first
+	// value that gives them: no position survives the node map, so the
+	// conversion to RDF finds them here.
+	suspects map[string][]any
+}
 
-	// line and column locate the current document in its file (the start
-	// of an HTML script element); zero for a whole file. Warnings carry
-	// them, as no finer position survives JSON-LD processing.
-	line, column int
+// setDocument makes text (beginning at start, past a byte order mark) the
+// current document.
+func (st *state) setDocument(text []byte, start loc) {
+	st.data = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
+	st.origin = start
+	st.suspects = map[string][]any{}
+}
+
+// locate returns the position of the value at path in the current
+// document.
+func (st *state) locate(path []any) loc {
+	if st.data == nil {
+		return st.origin.begin()
+	}
+	return st.origin.at(st.data, pathOffset(st.data, path))
+}
+
+// docStart returns the position of the current document's value.
+func (st *state) docStart() loc { return st.locate(nil) }
+
+// docEnd returns the position just after the current document's value.
+func (st *state) docEnd() loc {
+	return st.origin.at(st.data, len(bytes.TrimRight(st.data, " \t\r\n")))
+}
+
+// suspect records path as where the document first gives s, a string that
+// a later warning or error may be about, for at most maxWarnings strings.
+func (st *state) suspect(s string, path []any) {
+	if st.suspects == nil || len(st.suspects) >= maxWarnings {
+		return
+	}
+	if _, ok := st.suspects[s]; !ok {
+		st.suspects[s] = slices.Clone(path)
+	}
+}
+
+// about returns a function locating the first value that gives s (see
+// suspect), or the document's value when s was not recorded.
+func (st *state) about(s string) func() loc {
+	return func() loc {
+		if path, ok := st.suspects[s]; ok {
+			return st.locate(path)
+		}
+		return st.docStart()
+	}
+}
+
+// tooLong reports whether s is longer than the term length limit.
+func (st *state) tooLong(s string) bool {
+	return st.lim.MaxTermLength > 0 && len(s) > st.lim.MaxTermLength
 }
 
 func newState(sink rdf.Sink, opts Options) *state {
@@ -105,8 +166,7 @@ func (st *state) document(doc any, base, blankPrefix string) error {
 	switch doc.(type) {
 	case map[string]any, []any:
 	default:
-		return &rdf.ParseError{File: st.opts.File, Line: max(st.line, 1), Column: max(st.column, 1),
-			Msg: "a JSON-LD document must be a JSON object or array"}
+		return st.docStart().parseError(st.opts.File, "a JSON-LD document must be a JSON object or array")
 	}
 	st.issuer = ld.NewIdentifierIssuer(blankPrefix)
 	var nodeMap map[string]any
@@ -120,7 +180,7 @@ func (st *state) document(doc any, base, blankPrefix string) error {
 	}
 	st.out = st.out[:0]
 	if err := st.protect(func() error { return st.nodeMapToRDF(nodeMap) }); err != nil {
-		return err
+		return st.positioned(err)
 	}
 	st.out = relabelBlanks(st.out, strings.TrimPrefix(blankPrefix, "_:"))
 	// Prefixes come from the contexts once the document has been read (and
@@ -153,7 +213,8 @@ func (st *state) toNodeMap(doc any, base string) (map[string]any, error) {
 	expanded, err := x.expandDocument(doc, base, ec)
 	if err != nil {
 		if je, ok := err.(*Error); ok && st.data != nil && je.Line == 0 {
-			je.Line, je.Column = position(st.data, pathOffset(st.data, x.path), st.line, st.column)
+			at := st.locate(x.path)
+			je.Line, je.Column, je.Offset = at.line, at.col, at.off
 		}
 		return nil, err
 	}
@@ -167,13 +228,14 @@ func (st *state) toNodeMap(doc any, base string) (map[string]any, error) {
 	return nm.nodeMap, nil
 }
 
-// positioned gives a JSON-LD error the file name and the position of the
-// current document.
+// positioned gives a JSON-LD error the file name and, if it has none, the
+// position of the current document.
 func (st *state) positioned(err error) error {
 	if je, ok := err.(*Error); ok {
 		je.File = st.opts.File
 		if je.Line == 0 {
-			je.Line, je.Column = st.line, st.column
+			at := st.docStart()
+			je.Line, je.Column, je.Offset = at.line, at.col, at.off
 		}
 		return je
 	}
@@ -325,25 +387,18 @@ func (st *state) collectPrefixes(ctxs []any, base string) []rdf.Prefix {
 	return out
 }
 
-// warn reports a problem once per distinct message, adding what was done
+// warn reports a problem about the string s (an IRI, language tag or
+// literal of the document) once per distinct message, adding what was done
 // about it; with Strict it records an error that stops the conversion.
-func (st *state) warn(msg, action string) { st.warnAt(msg, action, nil) }
+func (st *state) warn(s, msg, action string) { st.warnAt(msg, action, st.about(s)) }
 
 // warnAt is warn with a function that locates the problem, called only
-// when the warning is reported; with nil, the position is that of the
-// current document.
-func (st *state) warnAt(msg, action string, pos func() (line, column int)) {
+// when the warning is reported.
+func (st *state) warnAt(msg, action string, pos func() loc) {
 	msg = excerpt.Shorten(msg)
-	at := func() (int, int) {
-		if pos != nil {
-			return pos()
-		}
-		return st.line, st.column
-	}
 	if st.opts.Strict {
 		if st.err == nil {
-			line, col := at()
-			st.err = &rdf.ParseError{File: st.opts.File, Line: line, Column: col, Msg: msg}
+			st.err = pos().parseError(st.opts.File, msg)
 		}
 		return
 	}
@@ -355,15 +410,16 @@ func (st *state) warnAt(msg, action string, pos func() (line, column int)) {
 	}
 	st.warned[msg] = true
 	if st.opts.Warn != nil {
-		line, col := at()
-		st.opts.Warn(&rdf.ParseError{File: st.opts.File, Line: line, Column: col, Msg: msg})
+		st.opts.Warn(pos().parseError(st.opts.File, msg))
 	}
 }
 
-// fail records a JSON-LD error that stops the conversion.
-func (st *state) fail(code, msg string) {
+// fail records a JSON-LD error about the string s that stops the
+// conversion.
+func (st *state) fail(s, code, msg string) {
 	if st.err == nil {
-		st.err = &Error{File: st.opts.File, Code: code, Msg: msg}
+		at := st.about(s)()
+		st.err = &Error{File: st.opts.File, Line: at.line, Column: at.col, Offset: at.off, Code: code, Msg: msg}
 	}
 }
 
@@ -391,15 +447,11 @@ func (st *state) wellFormedIRI(iri string) bool {
 	if msg == "" {
 		return true
 	}
-	if !rdf.IsAbsoluteIRI(iri) {
-		st.warn(msg, "triple dropped")
+	if !rdf.IsAbsoluteIRI(iri) || st.opts.DropInvalid {
+		st.warn(iri, msg, "triple dropped")
 		return false
 	}
-	if st.opts.DropInvalid {
-		st.warn(msg, "triple dropped")
-		return false
-	}
-	st.warn(msg, "kept")
+	st.warn(iri, msg, "kept")
 	return true
 }
 
@@ -426,10 +478,10 @@ func (st *state) wellFormedLang(tag string) bool {
 		return true
 	}
 	if st.opts.DropInvalid || !writable {
-		st.warn(msg, "triple dropped")
+		st.warn(tag, msg, "triple dropped")
 		return false
 	}
-	st.warn(msg, "kept")
+	st.warn(tag, msg, "kept")
 	return true
 }
 
@@ -439,14 +491,15 @@ func (st *state) emit(q rdf.Quad) error {
 		return st.err
 	}
 	if st.lim.MaxQuads > 0 && st.nquads >= st.lim.MaxQuads {
-		return limitError(&rdf.ParseError{File: st.opts.File,
-			Msg: fmt.Sprintf("more than %d quads", st.lim.MaxQuads)})
+		// The document as a whole gives more quads: reported at its end.
+		return limitError(st.docEnd().parseError(st.opts.File,
+			fmt.Sprintf("more than %d quads", st.lim.MaxQuads)))
 	}
 	if st.lim.MaxTermLength > 0 {
 		for _, t := range [...]rdf.Term{q.S, q.P, q.O, q.G} {
-			if len(t.Value) > st.lim.MaxTermLength {
-				return limitError(&rdf.ParseError{File: st.opts.File,
-					Msg: fmt.Sprintf("term longer than %d bytes", st.lim.MaxTermLength)})
+			if st.tooLong(t.Value) {
+				return limitError(st.about(t.Value)().parseError(st.opts.File,
+					fmt.Sprintf("term longer than %d bytes", st.lim.MaxTermLength)))
 			}
 		}
 	}
@@ -541,12 +594,12 @@ func (st *state) object(item any, g rdf.Term) (rdf.Term, bool) {
 func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 	dt, isString := m["@type"].(string)
 	if _, has := m["@type"]; has && !isString {
-		st.fail("invalid typed value", "the @type of a value object must be one IRI")
+		st.fail("", "invalid typed value", "the @type of a value object must be one IRI")
 		return rdf.Term{}, false
 	}
 	if dt != "" && dt != "@json" {
 		if st.opts.DropInvalid && checkIRI(dt) != "" {
-			st.fail("invalid typed value", checkIRI(dt))
+			st.fail(dt, "invalid typed value", checkIRI(dt))
 			return rdf.Term{}, false
 		}
 		if !st.wellFormedIRI(dt) {
@@ -561,7 +614,7 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 	if dt == "@json" {
 		s, err := canonicalJSON(v)
 		if err != nil {
-			st.warn("cannot canonicalize @json value: "+err.Error(), "triple dropped")
+			st.warnAt("cannot canonicalize @json value: "+err.Error(), "triple dropped", st.docStart)
 			return rdf.Term{}, false
 		}
 		lex, dt = s, rdf.RDFJSON
@@ -593,9 +646,19 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 			return rdf.Term{}, false
 		}
 	}
-	if dir, ok := m["@direction"].(string); ok && st.opts.RDFDirection != "" {
+	if dir, ok := m["@direction"].(string); ok {
 		lower := strings.ToLower(lang)
 		switch st.opts.RDFDirection {
+		case "", DirLangString:
+			if hasLang && dt == "" {
+				t := rdf.NewLangString(lex, lang)
+				t.Datatype, t.Dir = rdf.RDFDirLangString, dir
+				return t, true
+			}
+			if dt == "" {
+				st.warn(directionAlone, "base direction "+excerpt.Quote(dir)+
+					" without a language tag: RDF 1.2 has no such literal", "kept as a plain string")
+			}
 		case I18nDatatype:
 			return rdf.NewLiteral(lex, i18nBase+lower+"_"+dir), true
 		case CompoundLiteral:

@@ -64,12 +64,18 @@ var ErrTripleTerm = errors.New("jsonld: JSON-LD cannot represent RDF 1.2 triple 
 // The output depends only on the set of quads, their blank node labels and
 // the options: nodes are sorted by @id, the values of each property are
 // sorted by their JSON text (list order is kept), and object keys are
-// sorted. Literals with a base direction (RDF 1.2) are written with an
-// i18n datatype (https://www.w3.org/ns/i18n#LANG_DIR), as JSON-LD's
-// rdfDirection "i18n-datatype" does.
+// sorted. Literals with a base direction (RDF 1.2 directional
+// language-tagged strings) are written with @language and @direction, which
+// the reader makes such literals again by default (Options.RDFDirection);
+// literals of an i18n datatype (https://www.w3.org/ns/i18n#LANG_DIR) stay
+// typed literals.
 //
 // JSON-LD 1.1 has no triple terms: a dataset with an RDF 1.2 triple term
-// is refused with ErrTripleTerm before anything is written.
+// is refused with ErrTripleTerm before anything is written. Compaction
+// refuses, with an error naming it, an IRI that the context cannot write
+// (its scheme is the name of a prefix of the context, so JSON-LD would read
+// it as a compact IRI). Relative IRIs are written as they are; the reader
+// drops them, as JSON-LD to RDF has none.
 func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 	return WriteContext(gocontext.Background(), w, d, opts)
 }
@@ -105,24 +111,11 @@ func WriteContext(ctx gocontext.Context, w io.Writer, d *rdf.Dataset, opts Write
 	}
 	var out any = expanded
 	if opts.Form == Compacted {
-		jo := ld.NewJsonLdOptions("")
-		l := opts.Loader
-		if l == nil {
-			l = NewLoader(Options{})
-		}
-		jo.DocumentLoader = newGuardedLoader(l, rdf.DefaultLimits.MaxDepth)
-		c := opts.Context
-		if c == nil {
-			c = prefixContext(d.Prefixes)
-		}
-		err := protectWrite(func() error {
-			compacted, err := ld.NewJsonLdProcessor().Compact(expanded, c, jo)
-			out = compacted
-			return err
-		})
+		compacted, err := compact(expanded, d, opts)
 		if err != nil {
 			return fmt.Errorf("jsonld: write: %w", err)
 		}
+		out = compacted
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -135,26 +128,63 @@ func WriteContext(ctx gocontext.Context, w io.Writer, d *rdf.Dataset, opts Write
 	return enc.Encode(out)
 }
 
-func protectWrite(f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error in the JSON-LD processor: %v", r)
-		}
-	}()
-	return f()
+// compact compacts the expanded form of d against opts.Context, or the
+// context of d's prefixes.
+func compact(expanded []any, d *rdf.Dataset, opts WriteOptions) (map[string]any, error) {
+	st := newState(nil, Options{Loader: opts.Loader})
+	cv := opts.Context
+	if cv == nil {
+		cv = prefixContext(d)
+	}
+	local := cv
+	if m, ok := cv.(map[string]any); ok && len(m) == 1 && has(m, "@context") {
+		local = m["@context"] // a context document
+	}
+	p := newCtxProc(st)
+	active, err := p.process(newContext("", JSONLD11), local, "", nil, false, true, true)
+	if err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+	return newCompactor(p, active).document(expanded, cv)
 }
 
-// prefixContext builds a context from prefix declarations.
-func prefixContext(prefixes []rdf.Prefix) map[string]any {
+// prefixContext builds a context from the prefix declarations of d: each
+// prefix a term (marked as a prefix when its IRI does not end in a
+// character JSON-LD 1.1 requires of one), the empty prefix @vocab. Left
+// out are prefixes whose IRI is not absolute, whose name JSON-LD gives
+// another meaning ("_", keywords, names with ':') and whose name is the
+// scheme of an IRI of d, which the prefix would turn into a compact IRI.
+func prefixContext(d *rdf.Dataset) map[string]any {
+	schemes := map[string]bool{}
+	scheme := func(iri string) {
+		if s, _, ok := strings.Cut(iri, ":"); ok {
+			schemes[s] = true
+		}
+	}
+	for _, q := range d.Quads() {
+		for _, t := range [...]rdf.Term{q.S, q.P, q.O, q.G} {
+			switch {
+			case t.IsIRI():
+				scheme(t.Value)
+			case t.IsLiteral():
+				scheme(t.Datatype)
+			}
+		}
+	}
 	ctx := map[string]any{}
-	for _, p := range prefixes {
+	for _, p := range d.Prefixes {
 		if !rdf.IsAbsoluteIRI(p.IRI) {
 			continue
 		}
-		if p.Name == "" {
+		switch {
+		case p.Name == "":
 			ctx["@vocab"] = p.IRI
-		} else {
+		case strings.HasPrefix(p.Name, "_") || strings.HasPrefix(p.Name, "@") || strings.Contains(p.Name, ":") ||
+			schemes[p.Name]:
+		case isGenDelim(p.IRI[len(p.IRI)-1]):
 			ctx[p.Name] = p.IRI
+		default:
+			ctx[p.Name] = map[string]any{"@id": p.IRI, "@prefix": true}
 		}
 	}
 	return ctx

@@ -153,3 +153,91 @@ func TestWriteMalformedList(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\noutput %s", got, want, buf.String())
 	}
 }
+
+// An RDF 1.2 directional language-tagged string is written with @language
+// (as written) and @direction and reads back as itself; a literal of an
+// i18n datatype stays a typed literal.
+func TestWriteDirection(t *testing.T) {
+	dir := rdf.NewLangString("abc", "AR-eg")
+	dir.Datatype, dir.Dir = rdf.RDFDirLangString, "rtl"
+	s, p := rdf.NewIRI("http://example.org/s"), rdf.NewIRI("http://example.org/p")
+	quads := []rdf.Quad{
+		{S: s, P: p, O: dir},
+		{S: s, P: p, O: rdf.NewLiteral("abc", "https://www.w3.org/ns/i18n#ar-eg_rtl")},
+		{S: s, P: p, O: rdf.NewLangString("abc", "AR-eg")},
+	}
+	for _, form := range []Form{Expanded, Compacted} {
+		out := writeReadBack(t, quads, nil, WriteOptions{Form: form})
+		if !strings.Contains(out, `"@direction":"rtl"`) || !strings.Contains(out, `"@language":"AR-eg"`) {
+			t.Errorf("%v: no @direction with the tag as written: %s", form, out)
+		}
+	}
+}
+
+// writeReadBack writes the quads (with the prefixes) with opts, reads the
+// output back, fails the test unless it is the same dataset (tags as
+// written), and returns the output.
+func writeReadBack(t *testing.T, quads []rdf.Quad, prefixes []rdf.Prefix, opts WriteOptions) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(&buf, buildDataset(quads, prefixes), opts); err != nil {
+		t.Fatal(err)
+	}
+	back := rdf.NewDataset()
+	if err := Parse(bytes.NewReader(buf.Bytes()), back, Options{}); err != nil {
+		t.Fatalf("reading back: %v\n%s", err, buf.String())
+	}
+	if got, want := canonicalQuads(back.Quads()), canonicalQuads(quads); got != want {
+		t.Errorf("%v, prefixes %v: got\n%s\nwant\n%s\noutput %s", opts.Form, prefixes, got, want, buf.String())
+	}
+	return buf.String()
+}
+
+// Local names with ':' are not written as @vocab-relative keys or compact
+// IRIs that read back as other IRIs ("p:1" would be an IRI of scheme p):
+// the data of the W3C Turtle test turtle-syntax-ln-colons, with its
+// prefix as @vocab and as a prefix.
+func TestWriteCompactedColonsInLocalNames(t *testing.T) {
+	ns := "http://www.w3.org/2013/TurtleTests/"
+	var quads []rdf.Quad
+	for _, spo := range [][3]string{{"s:1", "p:1", "o:1"}, {"s::2", "p::2", "o::2"}, {"3:s", "3:p", "3"}, {":s", ":p", ":o"}, {":s:", ":p:", ":o:"}} {
+		quads = append(quads, rdf.Quad{S: rdf.NewIRI(ns + spo[0]), P: rdf.NewIRI(ns + spo[1]), O: rdf.NewIRI(ns + spo[2])})
+	}
+	for _, prefixes := range [][]rdf.Prefix{{{Name: "", IRI: ns}}, {{Name: "t", IRI: ns}}, {{Name: "", IRI: ns}, {Name: "p", IRI: "http://other/"}}} {
+		writeReadBack(t, quads, prefixes, WriteOptions{Form: Compacted})
+	}
+}
+
+// Compacting with the schema.org context: values whose datatype or kind
+// differ from the coercion of their term (startDate is coerced to
+// schema:Date, sameAs and url to IRIs) are written explicitly, tags as
+// written; an IRI whose scheme is a prefix of the context ("foaf:x") cannot
+// be written and is an error naming it.
+func TestWriteCompactedSchemaOrgCoercions(t *testing.T) {
+	s := func(l string) rdf.Term { return rdf.NewIRI("http://schema.org/" + l) }
+	ev := rdf.NewIRI("http://example.com/event")
+	quads := []rdf.Quad{
+		{S: ev, P: rdf.NewIRI(rdf.RDFType), O: s("MusicEvent")},
+		{S: ev, P: s("startDate"), O: rdf.NewLiteral("2015-10-26", "http://schema.org/Date")},
+		{S: ev, P: s("startDate"), O: rdf.NewLiteral("2015-10-26T19:00:00", rdf.XSD+"dateTime")},
+		{S: ev, P: s("startDate"), O: rdf.NewString("soon")},
+		{S: ev, P: s("sameAs"), O: rdf.NewIRI("http://example.com/other")},
+		{S: ev, P: s("sameAs"), O: rdf.NewString("http://example.com/not-an-IRI")},
+		{S: ev, P: s("url"), O: rdf.NewBlank("u")},
+		{S: ev, P: s("name"), O: rdf.NewLangString("Years & Years", "EN-gb")},
+		{S: ev, P: s("type"), O: rdf.NewString("a property named type")},
+		{S: ev, P: rdf.NewIRI(rdf.RDFType), O: rdf.NewString("a literal type")},
+		{S: rdf.NewBlank("u"), P: s("name"), O: rdf.NewLiteral("1", rdf.XSDInteger)},
+	}
+	out := writeReadBack(t, quads, nil, WriteOptions{Form: Compacted, Context: "https://schema.org"})
+	for _, want := range []string{`"startDate":[`, `"2015-10-26"`, `"sameAs":[`, `"http://example.com/other"`, `"@language":"EN-gb"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s: %s", want, out)
+		}
+	}
+	d := buildDataset([]rdf.Quad{{S: ev, P: s("sameAs"), O: rdf.NewIRI("foaf:x")}}, nil)
+	err := Write(&bytes.Buffer{}, d, WriteOptions{Form: Compacted, Context: "https://schema.org"})
+	if err == nil || !strings.Contains(err.Error(), "<foaf:x>") {
+		t.Errorf("foaf:x: got %v, want an error naming the IRI", err)
+	}
+}

@@ -48,6 +48,8 @@ var (
 		"http://example.org/p", "http://example.org/ns#q", "http://example.org/é", "urn:x:p",
 		"http://example.org/p.", "http://example.org/{p}", "http://example.org/p/1", "http://schema.org/target",
 		rdf.RDFType, rdf.RDFSNS + "label", "http://example.org/a b", "http://example.org/_",
+		// Names of XML 1.0 fifth edition that encoding/xml refuses.
+		"http://example.org/\u3400", "http://example.org/p😀", "http://example.org/a😀b", "http://example.org/\u3400x",
 	}
 	literalPieces = []string{
 		"", "plain", "é", "😀", "\"", "\\", "'", "\n", "\r", "\t", "\r\n", "\x00", "\x01", "\x1f",

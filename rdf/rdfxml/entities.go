@@ -12,21 +12,30 @@ import (
 
 // charsetReader lets the decoder read the single-byte encodings that old
 // RDF/XML files declare; UTF-8 (and US-ASCII) need no conversion, and UTF-16
-// has been converted before the decoder sees it.
-func charsetReader(label string, input io.Reader) (io.Reader, error) {
+// has been converted before the decoder sees it. The conversion happens
+// inside the posReader, which the decoder goes on reading, so that
+// positions stay exact.
+func (p *parser) charsetReader(label string, input io.Reader) (io.Reader, error) {
+	var cm *charmap.Charmap
 	switch strings.ToLower(label) {
 	case "utf-16", "utf-16le", "utf-16be", "utf16":
 		// The reader converted UTF-16 (recognized by its byte order mark)
 		// to UTF-8 already.
 		return input, nil
 	case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "iso_8859-1":
-		return charmap.ISO8859_1.NewDecoder().Reader(input), nil
+		cm = charmap.ISO8859_1
 	case "windows-1252", "cp1252":
-		return charmap.Windows1252.NewDecoder().Reader(input), nil
+		cm = charmap.Windows1252
 	case "iso-8859-15", "latin-9":
-		return charmap.ISO8859_15.NewDecoder().Reader(input), nil
+		cm = charmap.ISO8859_15
+	default:
+		return nil, fmt.Errorf("unsupported character encoding %q", label)
 	}
-	return nil, fmt.Errorf("unsupported character encoding %q", label)
+	if input != io.Reader(p.in) || p.in.enc != encUTF8 {
+		return nil, fmt.Errorf("character encoding %q declared twice or over UTF-16", label)
+	}
+	p.in.transcode(func(r io.Reader) io.Reader { return cm.NewDecoder().Reader(r) })
+	return p.in, nil
 }
 
 // Bounds on the internal entities of a document type declaration.
@@ -45,9 +54,9 @@ const (
 // references expand to in the document are counted against a budget.
 // External entities are not read: references to them are errors.
 func (p *parser) doctype(s string) error {
-	line, col := p.line, p.col
+	at := p.at
 	if !strings.HasPrefix(s, "DOCTYPE") {
-		return p.errorf(line, col, "unexpected markup declaration <!%s> in the prolog", firstWord(s))
+		return p.errorf(at, "unexpected markup declaration <!%s> in the prolog", firstWord(s))
 	}
 	open := strings.IndexByte(s, '[')
 	if open < 0 {
@@ -60,19 +69,19 @@ func (p *parser) doctype(s string) error {
 		case s[i] == '"' || s[i] == '\'':
 			j := strings.IndexByte(s[i+1:], s[i])
 			if j < 0 {
-				return p.errorf(line, col, "unterminated literal in the document type declaration")
+				return p.errorf(at, "unterminated literal in the document type declaration")
 			}
 			i += j + 2
 		case strings.HasPrefix(s[i:], "<!--"):
 			j := strings.Index(s[i+4:], "-->")
 			if j < 0 {
-				return p.errorf(line, col, "unterminated comment in the document type declaration")
+				return p.errorf(at, "unterminated comment in the document type declaration")
 			}
 			i += j + 7
 		case strings.HasPrefix(s[i:], "<!ENTITY"):
 			name, value, internal, n, err := entityDecl(s[i+len("<!ENTITY"):])
 			if err != "" {
-				return p.errorf(line, col, "bad entity declaration: %s", err)
+				return p.errorf(at, "bad entity declaration: %s", err)
 			}
 			i += len("<!ENTITY") + n
 			if !internal || predefined(name) {
@@ -82,7 +91,7 @@ func (p *parser) doctype(s string) error {
 				continue // the first declaration binds
 			}
 			if len(raw) >= maxEntities {
-				return p.limitf(line, col, "more than %d entity declarations", maxEntities)
+				return p.limitf(at, "more than %d entity declarations", maxEntities)
 			}
 			raw[name] = value
 			names = append(names, name)
@@ -97,9 +106,9 @@ func (p *parser) doctype(s string) error {
 	for _, name := range names {
 		if _, err := x.expand(name); err != nil {
 			if x.limit {
-				return p.limitf(line, col, "%v", err)
+				return p.limitf(at, "%v", err)
 			}
-			return p.errorf(line, col, "%v", err)
+			return p.errorf(at, "%v", err)
 		}
 	}
 	p.dec.Entity = x.done

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
@@ -33,9 +34,10 @@ func FuzzParseRDFXML(f *testing.F) {
 		err := Parse(bytes.NewReader(src), d, rdf.ReadOptions{Base: "http://example.org/base/doc.rdf", Limits: lim})
 		if err != nil {
 			var pe *rdf.ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 {
+			if !errors.As(err, &pe) || pe.Line < 1 || pe.Offset < 0 || pe.Offset > int64(len(src)) {
 				t.Fatalf("error is not a positioned *rdf.ParseError: %#v", err)
 			}
+			checkOffset(t, src, pe)
 			return
 		}
 		if d.Len() > 200 {
@@ -64,4 +66,26 @@ func FuzzParseRDFXML(f *testing.F) {
 			t.Fatalf("round trip differs\nwritten:\n%s\nfirst:\n%s\nback:\n%s", out.String(), dump(d), dump(back))
 		}
 	})
+}
+
+// checkOffset fails when the line and column of pe are not those of its
+// byte offset in src, for UTF-8 input (with or without a byte order mark)
+// that declares no other encoding.
+func checkOffset(t *testing.T, src []byte, pe *rdf.ParseError) {
+	if !utf8.Valid(src) || bytes.Contains(bytes.ToLower(src), []byte("encoding")) {
+		return
+	}
+	bom := bytes.HasPrefix(src, []byte("\xef\xbb\xbf"))
+	line, col := 1, 1
+	for i, c := range src[:pe.Offset] {
+		switch {
+		case c == '\n':
+			line, col = line+1, 1
+		case c&0xC0 != 0x80 && !(i == 0 && bom):
+			col++
+		}
+	}
+	if line != pe.Line || col != pe.Column {
+		t.Fatalf("%v: offset %d is at %d:%d", pe, pe.Offset, line, col)
+	}
 }

@@ -1,6 +1,8 @@
 package rdfxml
 
 import (
+	"encoding/xml"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/rdf"
@@ -81,20 +83,21 @@ func isNameStartChar(r rune) bool { return grammar.IsPNCharsU(r) }
 func isNameChar(r rune) bool { return r == '.' || grammar.IsPNChars(r) }
 
 // splitIRI splits an IRI into a namespace and a local name that is a
-// non-empty NCName, taking the longest such local name. It reports false
-// when the IRI does not end in an NCName.
-func splitIRI(iri string) (ns, local string, ok bool) {
+// non-empty NCName that encoding/xml accepts (see xmlNames), taking the
+// longest such local name. It reports false when the IRI does not end in
+// one.
+func splitIRI(iri string, names *xmlNames) (ns, local string, ok bool) {
 	// Walk back over name characters, remembering the leftmost position at
 	// which a name start character begins a valid NCName.
 	start := -1
 	i := len(iri)
 	for i > 0 {
 		r, size := utf8.DecodeLastRuneInString(iri[:i])
-		if r == utf8.RuneError && size <= 1 || !isNameChar(r) {
+		if r == utf8.RuneError && size <= 1 || !isNameChar(r) || !names.accepts(r, false) {
 			break
 		}
 		i -= size
-		if isNameStartChar(r) {
+		if isNameStartChar(r) && names.accepts(r, true) {
 			start = i
 		}
 	}
@@ -102,6 +105,35 @@ func splitIRI(iri string) (ns, local string, ok bool) {
 		return "", "", false
 	}
 	return iri[:start], iri[start:], true
+}
+
+// xmlNames says which characters encoding/xml, which the reader uses,
+// accepts in element names: it checks them against the character tables of
+// XML 1.0 before its fifth edition (appendix B), which refuse characters
+// the fifth edition allows, such as U+3400 or U+1F600. The tables are not
+// exported, so each character is tried once on a decoder; answers are
+// cached.
+type xmlNames struct {
+	first, next map[rune]bool
+}
+
+func newXMLNames() *xmlNames { return &xmlNames{first: map[rune]bool{}, next: map[rune]bool{}} }
+
+// accepts reports whether encoding/xml accepts r as the first character of
+// a name (first) or as a later one.
+func (x *xmlNames) accepts(r rune, first bool) bool {
+	cache, name := x.next, "a"+string(r)
+	if first {
+		cache, name = x.first, string(r)
+	}
+	ok, known := cache[r]
+	if !known {
+		tok, err := xml.NewDecoder(strings.NewReader("<" + name + "/>")).RawToken()
+		se, isStart := tok.(xml.StartElement)
+		ok = err == nil && isStart && se.Name.Space == "" && se.Name.Local == name
+		cache[r] = ok
+	}
+	return ok
 }
 
 // isRDF reports whether the namespace URI and local name denote rdf:local.

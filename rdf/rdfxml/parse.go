@@ -6,7 +6,8 @@
 // the grammar of section 7 of the specification (node and property elements,
 // property attributes, rdf:parseType "Resource", "Literal" and "Collection",
 // rdf:li numbering, reification through rdf:ID, xml:base and xml:lang) and
-// reports every violation as an *rdf.ParseError with line and column. Write
+// reports every violation as an *rdf.ParseError with line, column and byte
+// offset (of the element or attribute at fault). Write
 // produces deterministic RDF/XML from the default graph of a dataset.
 //
 // RDF 1.2 triple terms are read: rdf:parseType="Triple" (whose content
@@ -49,7 +50,9 @@ import (
 // become "genidx" and the hexadecimal digits of their bytes), the others
 // are labelled genid1, genid2, ...
 //
-// Errors in the input are *rdf.ParseError values with line and column;
+// Errors in the input are *rdf.ParseError values with the line, column and
+// byte offset of the element or attribute at fault (offsets count the bytes
+// of the input as it is, before any conversion from UTF-16 or ISO-8859-1);
 // errors caused by opts.Limits also wrap rdf.ErrLimit. Element nesting is
 // limited to opts.Limits.MaxDepth and never deeper than 65536 levels. An error returned by
 // the sink stops the parse and is returned as it is.
@@ -77,7 +80,7 @@ type parser struct {
 	inLiteral int                 // > 0 while reading an XML literal
 	rootSeen  bool
 
-	line, col int // start of the token last returned by next
+	at pos // start of the token last returned by next
 }
 
 // scope is an open element with the context it sets for its content.
@@ -86,6 +89,7 @@ type scope struct {
 	nsMark  int      // len(parser.ns) before the element's declarations
 	base    string
 	lang    string
+	langAt  pos    // where lang is written (its xml:lang attribute)
 	dir     string // its:dir
 	version bool   // rdf:version is in scope (RDF 1.2 features enabled)
 }
@@ -97,6 +101,7 @@ type attr struct {
 	prefix, local string // as written
 	ns            string // namespace URI; "" when unqualified
 	value         string
+	at            pos // where its name is written
 }
 
 // element is a start tag with its names resolved.
@@ -104,10 +109,11 @@ type element struct {
 	prefix, local string
 	ns            string
 	attrs         []attr
-	line, col     int
+	at            pos
 
 	// The context the element is in, its own attributes applied.
 	base, lang, dir string
+	langAt          pos // where lang is written
 	version         bool
 }
 
@@ -147,7 +153,6 @@ func newParser(r io.Reader, sink rdf.Sink, opts rdf.ReadOptions) *parser {
 	in := newPosReader(r, lim.MaxBytes)
 	dec := xml.NewDecoder(in)
 	dec.Strict = true
-	dec.CharsetReader = charsetReader
 	p := &parser{
 		dec:   dec,
 		in:    in,
@@ -158,22 +163,24 @@ func newParser(r io.Reader, sink rdf.Sink, opts rdf.ReadOptions) *parser {
 		bound: map[string][]string{},
 	}
 	p.psink, _ = sink.(rdf.PrefixSink)
+	dec.CharsetReader = p.charsetReader
 	return p
 }
 
 // errorf returns a ParseError at the given position.
-func (p *parser) errorf(line, col int, format string, args ...any) error {
-	return &rdf.ParseError{File: p.opts.File, Line: line, Column: col, Msg: excerpt.Shorten(fmt.Sprintf(format, args...))}
+func (p *parser) errorf(at pos, format string, args ...any) error {
+	return &rdf.ParseError{File: p.opts.File, Line: at.line, Column: at.col, Offset: at.off,
+		Msg: excerpt.Shorten(fmt.Sprintf(format, args...))}
 }
 
 // limitf returns a ParseError that also wraps rdf.ErrLimit.
-func (p *parser) limitf(line, col int, format string, args ...any) error {
-	return fmt.Errorf("%w (%w)", p.errorf(line, col, format, args...), rdf.ErrLimit)
+func (p *parser) limitf(at pos, format string, args ...any) error {
+	return fmt.Errorf("%w (%w)", p.errorf(at, format, args...), rdf.ErrLimit)
 }
 
 // warnf reports a non-fatal problem, or returns it as an error in strict mode.
-func (p *parser) warnf(line, col int, format string, args ...any) error {
-	pe := &rdf.ParseError{File: p.opts.File, Line: line, Column: col, Msg: excerpt.Shorten(fmt.Sprintf(format, args...))}
+func (p *parser) warnf(at pos, format string, args ...any) error {
+	pe := p.errorf(at, format, args...).(*rdf.ParseError)
 	if p.opts.Strict {
 		return pe
 	}
@@ -201,12 +208,15 @@ func (p *parser) lookupNS(prefix string) (string, bool) {
 // element stack, namespaces, base IRI and language up to date.
 func (p *parser) next() (token, error) {
 	for {
-		p.line, p.col = p.in.pos(p.dec.InputOffset())
+		off := p.dec.InputOffset()
+		p.at = p.in.pos(off)
+		p.in.startToken(off)
 		t, err := p.dec.RawToken()
+		tag, tagAt := p.in.stopToken()
 		if err != nil {
 			if err == io.EOF && !p.in.hit && !p.in.entHit {
 				if len(p.scopes) > 0 {
-					return token{}, p.errorf(p.line, p.col, "unexpected end of input: <%s> is not closed", qname(p.top().name))
+					return token{}, p.errorf(p.at, "unexpected end of input: <%s> is not closed", qname(p.top().name))
 				}
 				return token{kind: tokEOF}, nil
 			}
@@ -214,18 +224,18 @@ func (p *parser) next() (token, error) {
 		}
 		switch t := t.(type) {
 		case xml.StartElement:
-			e, err := p.push(t)
+			e, err := p.push(t, attrPositions(tag, tagAt, p.in.enc))
 			if err != nil {
 				return token{}, err
 			}
 			return token{kind: tokStart, elem: e}, nil
 		case xml.EndElement:
 			if len(p.scopes) == 0 {
-				return token{}, p.errorf(p.line, p.col, "unexpected end tag </%s>", qname(t.Name))
+				return token{}, p.errorf(p.at, "unexpected end tag </%s>", qname(t.Name))
 			}
 			top := p.top()
 			if top.name != t.Name {
-				return token{}, p.errorf(p.line, p.col, "end tag </%s> does not match <%s>", qname(t.Name), qname(top.name))
+				return token{}, p.errorf(p.at, "end tag </%s> does not match <%s>", qname(t.Name), qname(top.name))
 			}
 			for _, b := range p.ns[top.nsMark:] {
 				uris := p.bound[b.prefix]
@@ -236,22 +246,22 @@ func (p *parser) next() (token, error) {
 			return token{kind: tokEnd}, nil
 		case xml.CharData:
 			if len(p.scopes) == 0 && !isWhitespace(string(t)) {
-				return token{}, p.errorf(p.line, p.col, "text outside the root element")
+				return token{}, p.errorf(p.at, "text outside the root element")
 			}
 			return token{kind: tokText, text: string(t)}, nil
 		case xml.Comment:
 			continue
 		case xml.ProcInst:
 			if strings.EqualFold(t.Target, "xml") {
-				if t.Target != "xml" || p.line != 1 || p.col != 1 {
-					return token{}, p.errorf(p.line, p.col, "XML declaration is not at the start of the document")
+				if t.Target != "xml" || p.at.line != 1 || p.at.col != 1 {
+					return token{}, p.errorf(p.at, "XML declaration is not at the start of the document")
 				}
 				continue
 			}
 			return token{kind: tokPI, target: t.Target, text: string(t.Inst)}, nil
 		case xml.Directive:
 			if len(p.scopes) > 0 || p.rootSeen {
-				return token{}, p.errorf(p.line, p.col, "markup declaration <!%s> inside the document", firstWord(string(t)))
+				return token{}, p.errorf(p.at, "markup declaration <!%s> inside the document", firstWord(string(t)))
 			}
 			if err := p.doctype(string(t)); err != nil {
 				return token{}, err
@@ -262,24 +272,21 @@ func (p *parser) next() (token, error) {
 
 // xmlError converts an error of the XML decoder.
 func (p *parser) xmlError(err error) error {
-	line, col := p.in.pos(p.dec.InputOffset())
+	at := p.in.pos(p.dec.InputOffset())
 	if p.in.hit {
-		return p.limitf(line, col, "input is larger than %d bytes", p.lim.MaxBytes)
+		return p.limitf(at, "input is larger than %d bytes", p.lim.MaxBytes)
 	}
 	if p.in.entHit {
-		return p.limitf(line, col, "entity references expand to more than %d bytes", p.in.budget+8*p.in.n)
+		return p.limitf(at, "entity references expand to more than %d bytes", p.in.budget+8*p.in.n)
 	}
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {
-		if se.Line != line {
-			line, col = se.Line, 1
-		}
-		return p.errorf(line, col, "XML syntax error: %s", se.Msg)
+		return p.errorf(at, "XML syntax error: %s", se.Msg)
 	}
 	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-		return p.errorf(line, col, "unexpected end of input")
+		return p.errorf(at, "unexpected end of input")
 	}
-	return p.errorf(line, col, "%v", err)
+	return p.errorf(at, "%v", err)
 }
 
 func qname(n xml.Name) string {
@@ -297,46 +304,54 @@ func firstWord(s string) string {
 }
 
 // push opens an element: it applies its namespace declarations, xml:base,
-// xml:lang, rdf:version and its:dir, and resolves its names.
-func (p *parser) push(t xml.StartElement) (*element, error) {
-	line, col := p.line, p.col
+// xml:lang, rdf:version and its:dir, and resolves its names. attrAt holds
+// the positions of its attributes, in the order of t.Attr (missing ones
+// default to the element's position).
+func (p *parser) push(t xml.StartElement, attrAt []pos) (*element, error) {
+	at := p.at
 	if p.lim.MaxDepth >= 0 && len(p.scopes) >= p.lim.MaxDepth {
-		return nil, p.limitf(line, col, "elements nested deeper than %d", p.lim.MaxDepth)
+		return nil, p.limitf(at, "elements nested deeper than %d", p.lim.MaxDepth)
+	}
+	attrPos := func(i int) pos {
+		if i < len(attrAt) {
+			return attrAt[i]
+		}
+		return at
 	}
 	p.rootSeen = true
 	sc := scope{name: t.Name, nsMark: len(p.ns)}
 	if len(p.scopes) > 0 {
 		parent := p.top()
-		sc.base, sc.lang, sc.dir, sc.version = parent.base, parent.lang, parent.dir, parent.version
+		sc.base, sc.lang, sc.langAt, sc.dir, sc.version = parent.base, parent.lang, parent.langAt, parent.dir, parent.version
 	} else {
 		sc.base = p.opts.Base
 	}
 	if len(t.Attr) > 1 {
 		seen := make(map[xml.Name]bool, len(t.Attr))
-		for _, a := range t.Attr {
+		for i, a := range t.Attr {
 			if seen[a.Name] {
-				return nil, p.errorf(line, col, "attribute %s appears twice on <%s>", qname(a.Name), qname(t.Name))
+				return nil, p.errorf(attrPos(i), "attribute %s appears twice on <%s>", qname(a.Name), qname(t.Name))
 			}
 			seen[a.Name] = true
 		}
 	}
 	// Namespace declarations first: they apply to the element's own names.
-	for _, a := range t.Attr {
+	for i, a := range t.Attr {
 		var prefix string
 		switch {
 		case a.Name.Space == "xmlns":
 			prefix = a.Name.Local
 			switch {
 			case prefix == "xmlns":
-				return nil, p.errorf(line, col, "the prefix xmlns cannot be declared")
+				return nil, p.errorf(attrPos(i), "the prefix xmlns cannot be declared")
 			case prefix == "xml" && a.Value != xmlNS, prefix != "xml" && a.Value == xmlNS:
-				return nil, p.errorf(line, col, "the prefix xml is bound to %s only", xmlNS)
+				return nil, p.errorf(attrPos(i), "the prefix xml is bound to %s only", xmlNS)
 			case a.Value == "":
-				return nil, p.errorf(line, col, "namespace prefix %s cannot be undeclared", prefix)
+				return nil, p.errorf(attrPos(i), "namespace prefix %s cannot be undeclared", prefix)
 			}
 		case a.Name.Space == "" && a.Name.Local == "xmlns":
 			if a.Value == xmlNS {
-				return nil, p.errorf(line, col, "the XML namespace cannot be the default namespace")
+				return nil, p.errorf(attrPos(i), "the XML namespace cannot be the default namespace")
 			}
 		default:
 			continue
@@ -350,45 +365,45 @@ func (p *parser) push(t xml.StartElement) (*element, error) {
 			p.psink.AddPrefix(prefix, a.Value)
 		}
 	}
-	e := &element{prefix: t.Name.Space, local: t.Name.Local, line: line, col: col}
+	e := &element{prefix: t.Name.Space, local: t.Name.Local, at: at}
 	var ok bool
 	if e.ns, ok = p.lookupNS(e.prefix); !ok {
 		p.scopes = append(p.scopes, sc) // keep the stack balanced for callers that go on
-		return nil, p.errorf(line, col, "undeclared namespace prefix %q in <%s>", e.prefix, e.qname())
+		return nil, p.errorf(at, "undeclared namespace prefix %q in <%s>", e.prefix, e.qname())
 	}
 	e.attrs = make([]attr, 0, len(t.Attr))
-	for _, a := range t.Attr {
+	for i, a := range t.Attr {
 		if a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" {
 			continue
 		}
-		at := attr{prefix: a.Name.Space, local: a.Name.Local, value: a.Value}
-		if at.prefix != "" {
-			if at.ns, ok = p.lookupNS(at.prefix); !ok {
+		a := attr{prefix: a.Name.Space, local: a.Name.Local, value: a.Value, at: attrPos(i)}
+		if a.prefix != "" {
+			if a.ns, ok = p.lookupNS(a.prefix); !ok {
 				p.scopes = append(p.scopes, sc)
-				return nil, p.errorf(line, col, "undeclared namespace prefix %q in attribute %s:%s", at.prefix, at.prefix, at.local)
+				return nil, p.errorf(a.at, "undeclared namespace prefix %q in attribute %s:%s", a.prefix, a.prefix, a.local)
 			}
 		}
 		switch {
-		case at.ns == xmlNS && at.local == "base":
+		case a.ns == xmlNS && a.local == "base":
 			if p.inLiteral == 0 {
-				if len(at.value) > p.lim.MaxTermLength && p.lim.MaxTermLength >= 0 {
-					return nil, p.limitf(line, col, "xml:base longer than %d bytes", p.lim.MaxTermLength)
+				if len(a.value) > p.lim.MaxTermLength && p.lim.MaxTermLength >= 0 {
+					return nil, p.limitf(a.at, "xml:base longer than %d bytes", p.lim.MaxTermLength)
 				}
-				sc.base = rdf.ResolveIRI(sc.base, at.value)
+				sc.base = rdf.ResolveIRI(sc.base, a.value)
 			}
-		case at.ns == xmlNS && at.local == "lang":
-			sc.lang = at.value
-		case at.ns == rdf.RDFNS && at.local == nameVersion:
+		case a.ns == xmlNS && a.local == "lang":
+			sc.lang, sc.langAt = a.value, a.at
+		case a.ns == rdf.RDFNS && a.local == nameVersion:
 			sc.version = true
-		case at.ns == itsNS && at.local == "dir":
-			if p.inLiteral == 0 && at.value != "ltr" && at.value != "rtl" {
-				return nil, p.errorf(line, col, "its:dir must be \"ltr\" or \"rtl\", not %q", at.value)
+		case a.ns == itsNS && a.local == "dir":
+			if p.inLiteral == 0 && a.value != "ltr" && a.value != "rtl" {
+				return nil, p.errorf(a.at, "its:dir must be \"ltr\" or \"rtl\", not %q", a.value)
 			}
-			sc.dir = at.value
+			sc.dir = a.value
 		}
-		e.attrs = append(e.attrs, at)
+		e.attrs = append(e.attrs, a)
 	}
-	e.base, e.lang, e.dir, e.version = sc.base, sc.lang, sc.dir, sc.version
+	e.base, e.lang, e.langAt, e.dir, e.version = sc.base, sc.lang, sc.langAt, sc.dir, sc.version
 	p.scopes = append(p.scopes, sc)
 	return e, nil
 }
@@ -413,13 +428,13 @@ func (p *parser) document() error {
 		}
 		switch tok.kind {
 		case tokEOF:
-			return p.errorf(p.line, p.col, "no root element")
+			return p.errorf(p.at, "no root element")
 		case tokStart:
 			e := tok.elem
 			if isRDF(e.ns, e.local, nameRDF) {
 				for _, a := range e.attrs {
 					if !p.ignorable(a) {
-						return p.errorf(e.line, e.col, "attribute %s is not allowed on rdf:RDF", a.qname())
+						return p.errorf(a.at, "attribute %s is not allowed on rdf:RDF", a.qname())
 					}
 				}
 				if err := p.nodeElementList(); err != nil {
@@ -445,7 +460,7 @@ func (p *parser) epilogue() error {
 		case tokEOF:
 			return nil
 		case tokStart:
-			return p.errorf(tok.elem.line, tok.elem.col, "second root element <%s>", tok.elem.qname())
+			return p.errorf(tok.elem.at, "second root element <%s>", tok.elem.qname())
 		}
 	}
 }
@@ -495,7 +510,7 @@ func (p *parser) nodeElementList() error {
 		switch tok.kind {
 		case tokText:
 			if !isWhitespace(tok.text) {
-				return p.errorf(p.line, p.col, "text where a node element is expected")
+				return p.errorf(p.at, "text where a node element is expected")
 			}
 		case tokStart:
 			if _, err := p.nodeElement(tok.elem); err != nil {
@@ -511,10 +526,10 @@ func (p *parser) nodeElementList() error {
 // and including its end tag, and returns its subject.
 func (p *parser) nodeElement(e *element) (rdf.Term, error) {
 	if e.ns == "" {
-		return rdf.Term{}, p.errorf(e.line, e.col, "node element <%s> is not in a namespace", e.qname())
+		return rdf.Term{}, p.errorf(e.at, "node element <%s> is not in a namespace", e.qname())
 	}
 	if e.ns == rdf.RDFNS && (isCoreSyntaxTerm(e.local) || e.local == nameLi || isOldTerm(e.local)) {
-		return rdf.Term{}, p.errorf(e.line, e.col, "rdf:%s cannot be used as a node element", e.local)
+		return rdf.Term{}, p.errorf(e.at, "rdf:%s cannot be used as a node element", e.local)
 	}
 	var (
 		subj  rdf.Term
@@ -526,7 +541,7 @@ func (p *parser) nodeElement(e *element) (rdf.Term, error) {
 			continue
 		}
 		if !qualify(&a) {
-			if err := p.warnf(e.line, e.col, "unqualified attribute %s ignored", a.local); err != nil {
+			if err := p.warnf(a.at, "unqualified attribute %s ignored", a.local); err != nil {
 				return rdf.Term{}, err
 			}
 			continue
@@ -538,17 +553,17 @@ func (p *parser) nodeElement(e *element) (rdf.Term, error) {
 		switch a.local {
 		case nameID, nameAbout, nameNodeID:
 			if how != "" {
-				return rdf.Term{}, p.errorf(e.line, e.col, "rdf:%s and rdf:%s on one node element", how, a.local)
+				return rdf.Term{}, p.errorf(a.at, "rdf:%s and rdf:%s on one node element", how, a.local)
 			}
 			how = a.local
 			var err error
 			switch a.local {
 			case nameID:
-				subj, err = p.idIRI(e, a.value)
+				subj, err = p.idIRI(e, a.value, a.at)
 			case nameAbout:
-				subj, err = p.iri(e, a.value)
+				subj, err = p.iri(e, a.value, a.at)
 			default:
-				subj, err = p.nodeID(e, a.value)
+				subj, err = p.nodeID(a.value, a.at)
 			}
 			if err != nil {
 				return rdf.Term{}, err
@@ -558,7 +573,7 @@ func (p *parser) nodeElement(e *element) (rdf.Term, error) {
 		default:
 			if isCoreSyntaxTerm(a.local) || isOldTerm(a.local) || a.local == nameLi ||
 				a.local == nameDescription || a.local == nameAnnotation || a.local == nameAnnotationNode {
-				return rdf.Term{}, p.errorf(e.line, e.col, "rdf:%s is not allowed as an attribute of a node element", a.local)
+				return rdf.Term{}, p.errorf(a.at, "rdf:%s is not allowed as an attribute of a node element", a.local)
 			}
 			props = append(props, a)
 		}
@@ -581,7 +596,7 @@ func (p *parser) nodeElement(e *element) (rdf.Term, error) {
 func (p *parser) propertyAttrs(e *element, subj rdf.Term, props []attr) error {
 	for _, a := range props {
 		if a.ns == rdf.RDFNS && a.local == nameType {
-			o, err := p.iri(e, a.value)
+			o, err := p.iri(e, a.value, a.at)
 			if err != nil {
 				return err
 			}
@@ -590,7 +605,7 @@ func (p *parser) propertyAttrs(e *element, subj rdf.Term, props []attr) error {
 			}
 			continue
 		}
-		o, err := p.literal(e, a.value, nil)
+		o, err := p.literal(e, a.at, a.value, nil)
 		if err != nil {
 			return err
 		}
@@ -616,7 +631,7 @@ func (p *parser) propertyEltList(subj rdf.Term) error {
 		switch tok.kind {
 		case tokText:
 			if !isWhitespace(tok.text) {
-				return p.errorf(p.line, p.col, "text where a property element is expected")
+				return p.errorf(p.at, "text where a property element is expected")
 			}
 		case tokStart:
 			if err := p.propertyElt(subj, tok.elem, &li); err != nil {
@@ -631,21 +646,21 @@ func (p *parser) propertyEltList(subj rdf.Term) error {
 // propertyElt parses one property element whose start tag has been read.
 func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 	if e.ns == "" {
-		return p.errorf(e.line, e.col, "property element <%s> is not in a namespace", e.qname())
+		return p.errorf(e.at, "property element <%s> is not in a namespace", e.qname())
 	}
 	pred := e.ns + e.local
 	if e.ns == rdf.RDFNS {
 		switch {
 		case isCoreSyntaxTerm(e.local) || isOldTerm(e.local) || e.local == nameDescription:
-			return p.errorf(e.line, e.col, "rdf:%s cannot be used as a property element", e.local)
+			return p.errorf(e.at, "rdf:%s cannot be used as a property element", e.local)
 		case e.local == nameLi:
 			pred = rdf.RDFNS + "_" + strconv.Itoa(*li)
 			*li++
 		}
 	}
 	var (
-		id, parseType, resource, nodeID, datatype *string
-		annotation, annotationNode                *string
+		id, parseType, resource, nodeID, datatype *attr
+		annotation, annotationNode                *attr
 		props                                     []attr
 	)
 	for _, a := range e.attrs {
@@ -653,7 +668,7 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 			continue
 		}
 		if !qualify(&a) {
-			if err := p.warnf(e.line, e.col, "unqualified attribute %s ignored", a.local); err != nil {
+			if err := p.warnf(a.at, "unqualified attribute %s ignored", a.local); err != nil {
 				return err
 			}
 			continue
@@ -662,7 +677,7 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 			props = append(props, a)
 			continue
 		}
-		v := a.value
+		v := a
 		switch a.local {
 		case nameID:
 			id = &v
@@ -682,7 +697,7 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 			props = append(props, a)
 		default:
 			if isCoreSyntaxTerm(a.local) || isOldTerm(a.local) || a.local == nameLi || a.local == nameDescription {
-				return p.errorf(e.line, e.col, "rdf:%s is not allowed as an attribute of a property element", a.local)
+				return p.errorf(a.at, "rdf:%s is not allowed as an attribute of a property element", a.local)
 			}
 			props = append(props, a)
 		}
@@ -690,27 +705,27 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 	var reifier rdf.Term
 	if id != nil {
 		var err error
-		if reifier, err = p.idIRI(e, *id); err != nil {
+		if reifier, err = p.idIRI(e, id.value, id.at); err != nil {
 			return err
 		}
 	}
 	var annotator rdf.Term // RDF 1.2: reifies the property's triple
 	if annotation != nil && annotationNode != nil {
-		return p.errorf(e.line, e.col, "rdf:annotation and rdf:annotationNodeID on one property element")
+		return p.errorf(e.at, "rdf:annotation and rdf:annotationNodeID on one property element")
 	}
 	if annotation != nil {
 		var err error
-		if annotator, err = p.iri(e, *annotation); err != nil {
+		if annotator, err = p.iri(e, annotation.value, annotation.at); err != nil {
 			return err
 		}
 	}
 	if annotationNode != nil {
 		var err error
-		if annotator, err = p.nodeID(e, *annotationNode); err != nil {
+		if annotator, err = p.nodeID(annotationNode.value, annotationNode.at); err != nil {
 			return err
 		}
 	}
-	predicate, err := p.term(e, rdf.NewIRI(pred))
+	predicate, err := p.term(e.at, rdf.NewIRI(pred))
 	if err != nil {
 		return err
 	}
@@ -732,9 +747,9 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 
 	if parseType != nil {
 		if resource != nil || nodeID != nil || datatype != nil || len(props) > 0 {
-			return p.errorf(e.line, e.col, "rdf:parseType cannot be combined with rdf:resource, rdf:nodeID, rdf:datatype or property attributes")
+			return p.errorf(e.at, "rdf:parseType cannot be combined with rdf:resource, rdf:nodeID, rdf:datatype or property attributes")
 		}
-		switch *parseType {
+		switch parseType.value {
 		case "Resource":
 			n := p.fresh()
 			if err := emit(n); err != nil {
@@ -761,7 +776,7 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 		}
 	}
 	if resource != nil && nodeID != nil {
-		return p.errorf(e.line, e.col, "rdf:resource and rdf:nodeID on one property element")
+		return p.errorf(e.at, "rdf:resource and rdf:nodeID on one property element")
 	}
 
 	// The content decides: a node element, text, or nothing.
@@ -775,14 +790,14 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 		case tokText:
 			text.WriteString(tok.text)
 			if p.lim.MaxTermLength >= 0 && text.Len() > p.lim.MaxTermLength {
-				return p.limitf(e.line, e.col, "literal longer than %d bytes", p.lim.MaxTermLength)
+				return p.limitf(e.at, "literal longer than %d bytes", p.lim.MaxTermLength)
 			}
 		case tokStart:
 			if !isWhitespace(text.String()) {
-				return p.errorf(tok.elem.line, tok.elem.col, "property element <%s> mixes text and elements", e.qname())
+				return p.errorf(tok.elem.at, "property element <%s> mixes text and elements", e.qname())
 			}
 			if resource != nil || nodeID != nil || datatype != nil || len(props) > 0 {
-				return p.errorf(e.line, e.col, "property element <%s> with a node element inside cannot have rdf:resource, rdf:nodeID, rdf:datatype or property attributes", e.qname())
+				return p.errorf(e.at, "property element <%s> with a node element inside cannot have rdf:resource, rdf:nodeID, rdf:datatype or property attributes", e.qname())
 			}
 			o, err := p.nodeElement(tok.elem)
 			if err != nil {
@@ -796,9 +811,9 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 			if text.Len() > 0 || (datatype != nil && resource == nil && nodeID == nil && len(props) == 0) {
 				// A literal (an empty one with only rdf:datatype).
 				if resource != nil || nodeID != nil || len(props) > 0 {
-					return p.errorf(e.line, e.col, "property element <%s> with text cannot have rdf:resource, rdf:nodeID or property attributes", e.qname())
+					return p.errorf(e.at, "property element <%s> with text cannot have rdf:resource, rdf:nodeID or property attributes", e.qname())
 				}
-				o, err := p.literal(e, text.String(), datatype)
+				o, err := p.literal(e, e.at, text.String(), datatype)
 				if err != nil || o.Kind == rdf.None {
 					return err
 				}
@@ -810,12 +825,12 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 }
 
 // emptyPropertyElt handles a property element without content.
-func (p *parser) emptyPropertyElt(e *element, emit func(rdf.Term) error, resource, nodeID, datatype *string, props []attr) error {
+func (p *parser) emptyPropertyElt(e *element, emit func(rdf.Term) error, resource, nodeID, datatype *attr, props []attr) error {
 	if datatype != nil {
-		return p.errorf(e.line, e.col, "rdf:datatype cannot be combined with rdf:resource, rdf:nodeID or property attributes")
+		return p.errorf(e.at, "rdf:datatype cannot be combined with rdf:resource, rdf:nodeID or property attributes")
 	}
 	if resource == nil && nodeID == nil && len(props) == 0 {
-		o, err := p.literal(e, "", nil)
+		o, err := p.literal(e, e.at, "", nil)
 		if err != nil || o.Kind == rdf.None {
 			return err
 		}
@@ -825,9 +840,9 @@ func (p *parser) emptyPropertyElt(e *element, emit func(rdf.Term) error, resourc
 	var err error
 	switch {
 	case resource != nil:
-		o, err = p.iri(e, *resource)
+		o, err = p.iri(e, resource.value, resource.at)
 	case nodeID != nil:
-		o, err = p.nodeID(e, *nodeID)
+		o, err = p.nodeID(nodeID.value, nodeID.at)
 	default:
 		o = p.fresh()
 	}
@@ -850,10 +865,10 @@ func (p *parser) endAfterNode(e *element) error {
 		switch tok.kind {
 		case tokText:
 			if !isWhitespace(tok.text) {
-				return p.errorf(p.line, p.col, "property element <%s> mixes text and elements", e.qname())
+				return p.errorf(p.at, "property element <%s> mixes text and elements", e.qname())
 			}
 		case tokStart:
-			return p.errorf(tok.elem.line, tok.elem.col, "property element <%s> contains more than one node element", e.qname())
+			return p.errorf(tok.elem.at, "property element <%s> contains more than one node element", e.qname())
 		case tokEnd:
 			return nil
 		}
@@ -872,7 +887,7 @@ func (p *parser) collection(emit func(rdf.Term) error) error {
 		switch tok.kind {
 		case tokText:
 			if !isWhitespace(tok.text) {
-				return p.errorf(p.line, p.col, "text inside rdf:parseType=\"Collection\"")
+				return p.errorf(p.at, "text inside rdf:parseType=\"Collection\"")
 			}
 		case tokStart:
 			n, err := p.nodeElement(tok.elem)
@@ -917,7 +932,7 @@ func (p *parser) tripleTerm(e *element) (rdf.Term, error) {
 	p.ttDepth++
 	defer func() { p.ttDepth-- }()
 	if p.ttDepth > rdf.MaxTripleTermNesting {
-		return rdf.Term{}, p.limitf(e.line, e.col, "rdf:parseType=\"Triple\" nested more than %d deep", rdf.MaxTripleTermNesting)
+		return rdf.Term{}, p.limitf(e.at, "rdf:parseType=\"Triple\" nested more than %d deep", rdf.MaxTripleTermNesting)
 	}
 	var n int
 	var q rdf.Quad
@@ -929,11 +944,11 @@ func (p *parser) tripleTerm(e *element) (rdf.Term, error) {
 		return rdf.Term{}, err
 	}
 	if n != 1 {
-		return rdf.Term{}, p.errorf(e.line, e.col, "rdf:parseType=\"Triple\" must describe exactly one triple, not %d", n)
+		return rdf.Term{}, p.errorf(e.at, "rdf:parseType=\"Triple\" must describe exactly one triple, not %d", n)
 	}
 	t := rdf.NewTripleTerm(q.S, q.P, q.O)
 	if p.lim.MaxTermLength >= 0 && len(t.Value) > p.lim.MaxTermLength {
-		return rdf.Term{}, p.limitf(e.line, e.col, "triple term longer than %d bytes", p.lim.MaxTermLength)
+		return rdf.Term{}, p.limitf(e.at, "triple term longer than %d bytes", p.lim.MaxTermLength)
 	}
 	return t, nil
 }
@@ -976,7 +991,7 @@ func (p *parser) reify(r, s, pr, o rdf.Term) error {
 // emit sends a triple to the sink.
 func (p *parser) emit(s, pr, o rdf.Term) error {
 	if p.lim.MaxQuads >= 0 && p.quads >= p.lim.MaxQuads {
-		return p.limitf(p.line, p.col, "more than %d triples", p.lim.MaxQuads)
+		return p.limitf(p.at, "more than %d triples", p.lim.MaxQuads)
 	}
 	p.quads++
 	return p.sink.AddQuad(rdf.Quad{S: s, P: pr, O: o})
@@ -984,56 +999,56 @@ func (p *parser) emit(s, pr, o rdf.Term) error {
 
 // emitIRI emits a triple whose object is the IRI o.
 func (p *parser) emitIRI(e *element, s rdf.Term, pred, o string) error {
-	t, err := p.term(e, rdf.NewIRI(o))
+	t, err := p.term(e.at, rdf.NewIRI(o))
 	if err != nil {
 		return err
 	}
 	return p.emit(s, rdf.NewIRI(pred), t)
 }
 
-// term checks the length of a term.
-func (p *parser) term(e *element, t rdf.Term) (rdf.Term, error) {
+// term checks the length of a term written at at.
+func (p *parser) term(at pos, t rdf.Term) (rdf.Term, error) {
 	if p.lim.MaxTermLength >= 0 && len(t.Value) > p.lim.MaxTermLength {
-		return rdf.Term{}, p.limitf(e.line, e.col, "term longer than %d bytes", p.lim.MaxTermLength)
+		return rdf.Term{}, p.limitf(at, "term longer than %d bytes", p.lim.MaxTermLength)
 	}
 	return t, nil
 }
 
-// iri resolves an IRI reference against the base in scope.
-func (p *parser) iri(e *element, ref string) (rdf.Term, error) {
+// iri resolves an IRI reference (written at at) against the base in scope.
+func (p *parser) iri(e *element, ref string, at pos) (rdf.Term, error) {
 	if p.lim.MaxTermLength >= 0 && len(ref) > p.lim.MaxTermLength {
-		return rdf.Term{}, p.limitf(e.line, e.col, "IRI longer than %d bytes", p.lim.MaxTermLength)
+		return rdf.Term{}, p.limitf(at, "IRI longer than %d bytes", p.lim.MaxTermLength)
 	}
 	iri := rdf.ResolveIRI(e.base, ref)
 	if msg := rdf.CheckIRI(iri); msg != "" {
-		if err := p.warnf(e.line, e.col, "%s", msg); err != nil {
+		if err := p.warnf(at, "%s", msg); err != nil {
 			return rdf.Term{}, err
 		}
 	}
-	return p.term(e, rdf.NewIRI(iri))
+	return p.term(at, rdf.NewIRI(iri))
 }
 
-// idIRI turns an rdf:ID value into an IRI, checking that it is an NCName
-// and that the document uses it only once with this base.
-func (p *parser) idIRI(e *element, id string) (rdf.Term, error) {
+// idIRI turns an rdf:ID value (written at at) into an IRI, checking that it
+// is an NCName and that the document uses it only once with this base.
+func (p *parser) idIRI(e *element, id string, at pos) (rdf.Term, error) {
 	if !isNCName(id) {
-		return rdf.Term{}, p.errorf(e.line, e.col, "rdf:ID %q is not an XML NCName", id)
+		return rdf.Term{}, p.errorf(at, "rdf:ID %q is not an XML NCName", id)
 	}
-	t, err := p.iri(e, "#"+id)
+	t, err := p.iri(e, "#"+id, at)
 	if err != nil {
 		return rdf.Term{}, err
 	}
 	if p.ids[t.Value] {
-		return rdf.Term{}, p.errorf(e.line, e.col, "rdf:ID %q is used twice (IRI <%s>)", id, t.Value)
+		return rdf.Term{}, p.errorf(at, "rdf:ID %q is used twice (IRI <%s>)", id, t.Value)
 	}
 	p.ids[t.Value] = true
 	return t, nil
 }
 
-// nodeID returns the blank node of an rdf:nodeID value.
-func (p *parser) nodeID(e *element, id string) (rdf.Term, error) {
+// nodeID returns the blank node of an rdf:nodeID value written at at.
+func (p *parser) nodeID(id string, at pos) (rdf.Term, error) {
 	if !isNCName(id) {
-		return rdf.Term{}, p.errorf(e.line, e.col, "rdf:nodeID %q is not an XML NCName", id)
+		return rdf.Term{}, p.errorf(at, "rdf:nodeID %q is not an XML NCName", id)
 	}
 	switch {
 	case rdf.WritableBlankLabel(id) != id:
@@ -1043,7 +1058,7 @@ func (p *parser) nodeID(e *element, id string) (rdf.Term, error) {
 	case strings.HasPrefix(id, "genid"):
 		id = "genid_" + id
 	}
-	return p.term(e, rdf.NewBlank(id))
+	return p.term(at, rdf.NewBlank(id))
 }
 
 // fresh returns a new blank node.
@@ -1052,14 +1067,15 @@ func (p *parser) fresh() rdf.Term {
 	return rdf.NewBlank("genid" + strconv.Itoa(p.bnodes))
 }
 
-// literal makes a literal with the datatype (resolved against the base) or
-// else the language and direction in scope.
-func (p *parser) literal(e *element, lexical string, datatype *string) (rdf.Term, error) {
+// literal makes a literal (whose text is at at) with the datatype (an
+// rdf:datatype attribute, its IRI resolved against the base) or else the
+// language and direction in scope.
+func (p *parser) literal(e *element, at pos, lexical string, datatype *attr) (rdf.Term, error) {
 	if p.lim.MaxTermLength >= 0 && len(lexical) > p.lim.MaxTermLength {
-		return rdf.Term{}, p.limitf(e.line, e.col, "literal longer than %d bytes", p.lim.MaxTermLength)
+		return rdf.Term{}, p.limitf(at, "literal longer than %d bytes", p.lim.MaxTermLength)
 	}
 	if datatype != nil {
-		dt, err := p.iri(e, *datatype)
+		dt, err := p.iri(e, datatype.value, datatype.at)
 		if err != nil {
 			return rdf.Term{}, err
 		}
@@ -1076,7 +1092,7 @@ func (p *parser) literal(e *element, lexical string, datatype *string) (rdf.Term
 		if !writable {
 			action = "statement dropped"
 		}
-		if err := p.warnf(e.line, e.col, "%s; %s", msg, action); err != nil || !writable {
+		if err := p.warnf(e.langAt, "%s; %s", msg, action); err != nil || !writable {
 			return rdf.Term{}, err
 		}
 	}

@@ -162,31 +162,40 @@ _:b <http://example.org/ns#q> "v"@de .
 	}
 }
 
+// Errors carry the line, column (in code points) and byte offset of the
+// element or attribute at fault; the offsets are counted by hand (head is
+// 99 bytes long).
 func TestParseErrors(t *testing.T) {
+	if len(head) != 99 {
+		t.Fatalf("head is %d bytes", len(head))
+	}
 	cases := []struct {
 		name, doc string
 		line, col int
+		off       int64
 		msg       string
 	}{
-		{"property element not in a namespace", head + "\n  <rdf:Description>\n    <p>x</p></rdf:Description></rdf:RDF>", 3, 5, "not in a namespace"},
-		{"text beside a node element", head + "\n<ex:T>\n <ex:p>a<ex:U/></ex:p></ex:T></rdf:RDF>", 3, 9, "mixes text and elements"},
-		{"two node elements in a property", head + "<ex:T><ex:p><ex:U/><ex:V/></ex:p></ex:T></rdf:RDF>", 1, 119, "more than one node element"},
-		{"column counts code points", head + "\n<!-- ééé --><rdf:li/></rdf:RDF>", 2, 13, "rdf:li cannot be used as a node element"},
-		{"undeclared prefix", head + "<zz:T/></rdf:RDF>", 1, 100, "undeclared namespace prefix"},
-		{"mismatched end tag", head + "<ex:T></ex:U></rdf:RDF>", 1, 106, "does not match <ex:T>"},
-		{"unclosed element", head + "<ex:T>", 1, 106, "not closed"},
-		{"second root", head + "</rdf:RDF><T/>", 1, 110, "second root"},
-		{"text in rdf:RDF", head + "\n hello </rdf:RDF>", 1, 100, "text where a node element is expected"},
-		{"rdf:resource with text", head + "<ex:T><ex:p rdf:resource=\"http://x\">t</ex:p></ex:T></rdf:RDF>", 1, 106, "cannot have rdf:resource"},
-		{"rdf:datatype on empty element with resource", head + "<ex:T><ex:p rdf:datatype=\"http://d\" rdf:resource=\"http://x\"/></ex:T></rdf:RDF>", 1, 106, "rdf:datatype cannot be combined"},
-		{"parseType with a property attribute", head + "<ex:T><ex:p rdf:parseType=\"Resource\" ex:q=\"v\"/></ex:T></rdf:RDF>", 1, 106, "rdf:parseType cannot be combined"},
-		{"attribute on rdf:RDF", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" rdf:about="http://x"/>`, 1, 1, "not allowed on rdf:RDF"},
-		{"duplicate rdf:ID on a property", head + "<ex:T><ex:p rdf:ID=\"a\">1</ex:p><ex:p rdf:ID=\"a\">2</ex:p></ex:T></rdf:RDF>", 1, 131, "used twice"},
-		{"rdf:annotation with rdf:annotationNodeID", head + "<ex:T><ex:p rdf:annotation=\"http://x/r\" rdf:annotationNodeID=\"n\">1</ex:p></ex:T></rdf:RDF>", 1, 106, "rdf:annotation and rdf:annotationNodeID"},
-		{"empty document", "", 1, 1, "no root element"},
-		{"bad its:dir", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:its="http://www.w3.org/2005/11/its" its:dir="up"/>`, 1, 1, "its:dir"},
-		{"external entity", `<!DOCTYPE r [<!ENTITY e SYSTEM "file:///etc/passwd">]>` + head + `<ex:T ex:p="&e;"/></rdf:RDF>`, 1, 169, "invalid character entity &e;"},
-		{"recursive entities", `<!DOCTYPE r [<!ENTITY a "&b;"><!ENTITY b "&a;">]>` + head + `</rdf:RDF>`, 1, 1, "refers to itself"},
+		{"property element not in a namespace", head + "\n  <rdf:Description>\n    <p>x</p></rdf:Description></rdf:RDF>", 3, 5, 99 + 1 + 20 + 4, "not in a namespace"},
+		{"text beside a node element", head + "\n<ex:T>\n <ex:p>a<ex:U/></ex:p></ex:T></rdf:RDF>", 3, 9, 99 + 1 + 7 + 8, "mixes text and elements"},
+		{"two node elements in a property", head + "<ex:T><ex:p><ex:U/><ex:V/></ex:p></ex:T></rdf:RDF>", 1, 119, 118, "more than one node element"},
+		{"column counts code points", head + "\n<!-- ééé --><rdf:li/></rdf:RDF>", 2, 13, 99 + 1 + 15, "rdf:li cannot be used as a node element"},
+		{"undeclared prefix", head + "<zz:T/></rdf:RDF>", 1, 100, 99, "undeclared namespace prefix"},
+		{"undeclared attribute prefix", head + "<ex:T\n  zz:a=\"1\"/></rdf:RDF>", 2, 3, 99 + 5 + 1 + 2, "undeclared namespace prefix"},
+		{"mismatched end tag", head + "<ex:T></ex:U></rdf:RDF>", 1, 106, 105, "does not match <ex:T>"},
+		{"unclosed element", head + "<ex:T>", 1, 106, 105, "not closed"},
+		{"second root", head + "</rdf:RDF><T/>", 1, 110, 109, "second root"},
+		{"text in rdf:RDF", head + "\n hello </rdf:RDF>", 1, 100, 99, "text where a node element is expected"},
+		{"rdf:resource with text", head + "<ex:T><ex:p rdf:resource=\"http://x\">t</ex:p></ex:T></rdf:RDF>", 1, 106, 105, "cannot have rdf:resource"},
+		{"rdf:datatype on empty element with resource", head + "<ex:T><ex:p rdf:datatype=\"http://d\" rdf:resource=\"http://x\"/></ex:T></rdf:RDF>", 1, 106, 105, "rdf:datatype cannot be combined"},
+		{"parseType with a property attribute", head + "<ex:T><ex:p rdf:parseType=\"Resource\" ex:q=\"v\"/></ex:T></rdf:RDF>", 1, 106, 105, "rdf:parseType cannot be combined"},
+		{"attribute on rdf:RDF", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" rdf:about="http://x"/>`, 1, 66, 65, "not allowed on rdf:RDF"},
+		{"duplicate rdf:ID on a property", head + "<ex:T><ex:p rdf:ID=\"a\">1</ex:p><ex:p rdf:ID=\"a\">2</ex:p></ex:T></rdf:RDF>", 1, 137, 136, "used twice"},
+		{"rdf:annotation with rdf:annotationNodeID", head + "<ex:T><ex:p rdf:annotation=\"http://x/r\" rdf:annotationNodeID=\"n\">1</ex:p></ex:T></rdf:RDF>", 1, 106, 105, "rdf:annotation and rdf:annotationNodeID"},
+		{"bad rdf:nodeID after a multi-line attribute", head + "<ex:T ex:a='é\né' rdf:nodeID='1'/></rdf:RDF>", 2, 4, 99 + 15 + 4, "not an XML NCName"},
+		{"empty document", "", 1, 1, 0, "no root element"},
+		{"bad its:dir", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:its="http://www.w3.org/2005/11/its" its:dir="up"/>`, 1, 108, 107, "its:dir"},
+		{"external entity", `<!DOCTYPE r [<!ENTITY e SYSTEM "file:///etc/passwd">]>` + head + `<ex:T ex:p="&e;"/></rdf:RDF>`, 1, 169, 168, "invalid character entity &e;"},
+		{"recursive entities", `<!DOCTYPE r [<!ENTITY a "&b;"><!ENTITY b "&a;">]>` + head + `</rdf:RDF>`, 1, 1, 0, "refers to itself"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -195,8 +204,8 @@ func TestParseErrors(t *testing.T) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("want a *rdf.ParseError, got %v", err)
 			}
-			if pe.Line != c.line || pe.Column != c.col || !strings.Contains(pe.Msg, c.msg) || pe.File != "in.rdf" {
-				t.Errorf("got %v, want in.rdf:%d:%d: ...%s...", err, c.line, c.col, c.msg)
+			if pe.Line != c.line || pe.Column != c.col || pe.Offset != c.off || !strings.Contains(pe.Msg, c.msg) || pe.File != "in.rdf" {
+				t.Errorf("got %v (offset %d), want in.rdf:%d:%d (offset %d): ...%s...", err, pe.Offset, c.line, c.col, c.off, c.msg)
 			}
 		})
 	}

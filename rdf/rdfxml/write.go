@@ -40,7 +40,9 @@ var ErrTripleTerm = errors.New("rdfxml: malformed RDF 1.2 triple term")
 // rdf:resource values by RFC 3986).
 //
 // It is an error if d has quads in a named graph, if a predicate IRI cannot
-// be split into a namespace and an XML NCName local name or is an RDF/XML
+// be split into a namespace and an XML NCName local name (one that readers
+// of XML 1.0 before its fifth edition, such as Go's encoding/xml, also
+// accept: not U+3400 or U+1F600, for example) or is an RDF/XML
 // syntax name (such as rdf:li or rdf:about), or if a literal holds a
 // character that XML 1.0 cannot represent. RDF 1.2 triple terms are written
 // as rdf:parseType="Triple" property elements (with rdf:version="1.2" on
@@ -60,6 +62,7 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 	// Namespaces of the predicates, and whether RDF 1.2 directions occur.
 	type split struct{ ns, local string }
 	splits := map[string]split{}
+	names := newXMLNames()
 	needed := map[string]bool{rdf.RDFNS: true}
 	dir, version := false, false
 	// Triple terms' triples are written as property elements too.
@@ -94,9 +97,9 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 		if q.P.Kind != rdf.IRIKind {
 			return fmt.Errorf("rdfxml: predicate %s is not an IRI", q.P)
 		}
-		ns, local, ok := splitIRI(q.P.Value)
+		ns, local, ok := splitIRI(q.P.Value, names)
 		if !ok || ns == "" {
-			return fmt.Errorf("rdfxml: predicate <%s> does not end in an XML name, so RDF/XML cannot write it", q.P.Value)
+			return fmt.Errorf("rdfxml: predicate <%s> does not end in an XML name that XML 1.0 readers before the fifth edition (such as Go's encoding/xml) also accept, so RDF/XML cannot write it", q.P.Value)
 		}
 		if ns == rdf.RDFNS && (isCoreSyntaxTerm(local) || isOldTerm(local) || local == nameLi || local == nameDescription) {
 			return fmt.Errorf("rdfxml: predicate rdf:%s is an RDF/XML syntax name and cannot be written as a property", local)

@@ -75,7 +75,7 @@ func (p *parser) xmlLiteral(e *element) (rdf.Term, error) {
 			b.WriteByte('>')
 		case tokEnd:
 			if len(names) == 0 {
-				return p.term(e, rdf.NewLiteral(b.String(), rdf.RDFXMLLiteral))
+				return p.term(e.at, rdf.NewLiteral(b.String(), rdf.RDFXMLLiteral))
 			}
 			b.WriteString("</")
 			b.WriteString(names[len(names)-1])
@@ -84,7 +84,7 @@ func (p *parser) xmlLiteral(e *element) (rdf.Term, error) {
 			rendered = rendered[:len(rendered)-1]
 		}
 		if p.lim.MaxTermLength >= 0 && b.Len() > p.lim.MaxTermLength {
-			return rdf.Term{}, p.limitf(e.line, e.col, "XML literal longer than %d bytes", p.lim.MaxTermLength)
+			return rdf.Term{}, p.limitf(e.at, "XML literal longer than %d bytes", p.lim.MaxTermLength)
 		}
 	}
 }

@@ -1,0 +1,77 @@
+package server
+
+// The memory a request needs is estimated from its size, in stages (see
+// Config.MemoryBudget): its body while it arrives, the body and the
+// graph's data decoded from it, memParsePerQuad for every quad parsed,
+// then, once the graph's size is known, estimate's figure for the whole
+// work. The constants are upper bounds of the peak live heap per quad
+// measured by BenchmarkMemoryPerQuad (see BENCHMARKS.md), with a margin.
+const (
+	// memPerRequest is what any request holds besides its graph (the
+	// views and tables a format builds whatever the graph's size).
+	memPerRequest = 8 << 20
+	// memParsePerQuad is the parsed dataset, per quad.
+	memParsePerQuad = 500
+	// memFormatPerQuad is the working set of writing one format (its
+	// model of the graph, such as the graph view or the JSON-LD tree, and
+	// the text), per quad; memLightPerQuad that of the formats that write
+	// from the dataset as it is (ISOLDA and the RDF syntaxes).
+	// memTextPerByte counts the text's share that grows with the data's
+	// size (long literals) rather than with the quads, per byte of data.
+	memFormatPerQuad = 1200
+	memLightPerQuad  = 400
+	memTextPerByte   = 3
+	// memComparePerFormat is what /v1/compare keeps of each format it
+	// wrote (the views the formats share, built once, stay), per quad.
+	memComparePerFormat = 8
+	// memHashPerQuad is the graph hash of /v1/serialize (RDFC-1.0
+	// canonical N-Quads), per quad.
+	memHashPerQuad = 400
+	// memCheckPerQuad is the decoded dataset and the isomorphism test of
+	// /v1/check, per quad.
+	memCheckPerQuad = 400
+)
+
+// lightFormats are the formats that cost memLightPerQuad.
+var lightFormats = map[string]bool{
+	"isolda": true, "isolda-0.1": true, "isolda-0.3": true,
+	"ntriples": true, "nquads": true, "turtle": true, "trig": true,
+}
+
+// formatCost returns the working set per quad of the most costly of the
+// formats named.
+func formatCost(names []string) int64 {
+	for _, n := range names {
+		if !lightFormats[n] {
+			return memFormatPerQuad
+		}
+	}
+	return memLightPerQuad
+}
+
+// workKind is the kind of work an estimate is for.
+type workKind int
+
+const (
+	workSerialize workKind = iota
+	workCompare
+	workCheck
+)
+
+// estimate returns the memory a request needs at its peak, in bytes: a
+// body of bodyBytes holding dataBytes of graph data that parsed into quads
+// quads, written in the formats named.
+func estimate(kind workKind, bodyBytes, dataBytes, quads int, formats []string) int64 {
+	q := int64(quads)
+	n := memPerRequest + int64(bodyBytes) + int64(dataBytes) + q*memParsePerQuad +
+		q*formatCost(formats) + int64(dataBytes)*memTextPerByte
+	switch kind {
+	case workSerialize:
+		n += q * memHashPerQuad
+	case workCompare:
+		n += q * memComparePerFormat * int64(len(formats))
+	case workCheck:
+		n += q * memCheckPerQuad
+	}
+	return n
+}
