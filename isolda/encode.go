@@ -145,18 +145,36 @@ type Parts struct {
 	Body string
 }
 
-// EncodeParts encodes d and returns the glossary and the body apart.
-// Glossary + "\n" + Body without its first line (the @isolda directive)
-// is the document Encode writes; with GlossaryNone, Body is that document.
+// EncodeParts encodes d and returns the glossary and the body apart:
+// SplitParts of the document Encode writes.
 func EncodeParts(d *rdf.Dataset, opts Options) (Parts, error) {
-	gloss, body, err := encodeParts(d, opts)
-	if err != nil {
+	var b strings.Builder
+	if err := Encode(&b, d, opts); err != nil {
 		return Parts{}, err
 	}
-	if ver, _ := opts.version(); opts.Glossary != GlossaryNone {
-		body = append([]byte("@isolda "+ver+"\n"), body...)
+	return SplitParts(b.String()), nil
+}
+
+// SplitParts splits a document Encode wrote into its glossary (the #
+// lines up to the first empty line) and its body (the rest, after an
+// @isolda directive naming the version the glossary's first line names).
+// Glossary + "\n" + Body without its first line is the document; a
+// document without a glossary is all body.
+func SplitParts(doc string) Parts {
+	if !strings.HasPrefix(doc, "#") {
+		return Parts{Body: doc}
 	}
-	return Parts{Glossary: string(gloss), Body: string(body)}, nil
+	gloss, rest := doc, ""
+	if i := strings.Index(doc, "\n\n"); i >= 0 {
+		gloss, rest = doc[:i+1], doc[i+2:]
+	}
+	ver := V02
+	for _, v := range []string{V01, V03, V04} {
+		if strings.HasPrefix(doc, "# ISOLDA "+v) {
+			ver = v
+		}
+	}
+	return Parts{Glossary: gloss, Body: "@isolda " + ver + "\n" + rest}
 }
 
 // encodeParts encodes d: the glossary lines and the body (directives and

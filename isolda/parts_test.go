@@ -19,8 +19,11 @@ ex:bob a s:Person ; s:name "Bob" ; s:address [ a s:PostalAddress ; s:addressLoca
 func TestEncodeParts(t *testing.T) {
 	d := readTurtle(t, partsGraph, "")
 	for _, v := range versions {
-		for _, g := range []string{GlossaryFull, GlossaryLegend, GlossaryNone} {
+		for i, g := range []string{GlossaryFull, GlossaryLegend, GlossaryNone, GlossaryFull} {
 			opts := Options{Version: v, Glossary: g}
+			if i == 3 {
+				opts.Anchor = "http://example.org/bob" // an anchor line: in the glossary, in 0.4 in the body
+			}
 			doc := encodeString(t, d, opts)
 			p, err := EncodeParts(d, opts)
 			if err != nil {

@@ -181,6 +181,9 @@ type SerializeRequest struct {
 	Truncation string `json:"truncation,omitempty"`
 	// Anchor is an entity IRI put first (ISOLDA formats only).
 	Anchor string `json:"anchor,omitempty"`
+	// Parts asks for the text also as glossary and body (ISOLDA formats
+	// only, when no budget cuts the text).
+	Parts bool `json:"parts,omitempty"`
 }
 
 // Dropped says what the budget removed.
@@ -218,6 +221,12 @@ type SerializeResponse struct {
 	Lossless bool `json:"lossless"`
 	// Warnings say what could not be done, such as the hash.
 	Warnings []string `json:"warnings,omitempty"`
+	// Glossary and Body, with Parts, are Text split by isolda.SplitParts:
+	// the glossary (in 0.4 the same bytes for every document that uses the
+	// same constructs, to send once) and the rest, after an @isolda line,
+	// which decodes alone.
+	Glossary string `json:"glossary,omitempty"`
+	Body     string `json:"body,omitempty"`
 }
 
 // CompareRequest is the body of POST /v1/compare.
@@ -554,8 +563,8 @@ func (s *server) serialize(req *request) (any, *apiError) {
 	if !ok {
 		return nil, unprocessable(fmt.Sprintf("format %s is not in the registry (see GET /v1/formats)", quoteCapped(r.Format, maxQuoted)))
 	}
-	if !isISOLDA(f.Name) && (r.Options != nil || r.Anchor != "") {
-		return nil, unprocessable("options and anchor apply only to the ISOLDA formats (isolda, isolda-0.1, isolda-0.2, isolda-0.3)")
+	if !isISOLDA(f.Name) && (r.Options != nil || r.Anchor != "" || r.Parts) {
+		return nil, unprocessable("options, anchor and parts apply only to the ISOLDA formats (isolda, isolda-0.1, isolda-0.2, isolda-0.3)")
 	}
 	warnings, e := r.Options.validate()
 	if e != nil {
@@ -608,6 +617,10 @@ func (s *server) serialize(req *request) (any, *apiError) {
 		resp.Text, resp.Tokens = t.text, t.tokens
 	}
 	resp.Bytes = len(resp.Text)
+	if r.Parts && !resp.Truncated {
+		p := isolda.SplitParts(resp.Text)
+		resp.Glossary, resp.Body = p.Glossary, p.Body
+	}
 	h, err := canon.HashContext(req.ctx, d, canon.Options{})
 	if req.ctx.Err() != nil {
 		return nil, s.timeout()

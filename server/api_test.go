@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/isolda"
+	"github.com/isolda/isolda/rdf/canon"
 )
 
 // TestContentType checks the POST endpoints take application/json only.
@@ -428,4 +429,40 @@ func TestBudgetTypesLine(t *testing.T) {
 		cuts++
 	}
 	t.Logf("@types after a budget cut: %d budgets from 20 to %d tokens checked against the decoded text", cuts, full.Tokens)
+}
+
+// TestSerializeParts checks parts: the ISOLDA text comes back also as its
+// glossary and a body that decodes alone to the graph; the same constructs
+// give the same glossary; other formats refuse parts.
+func TestSerializeParts(t *testing.T) {
+	h := New(Config{})
+	graphs := []string{
+		"@prefix s: <http://schema.org/> .\n<http://e/a> a s:Person ; s:name \"Ada\" ; s:knows <http://e/b> .\n<http://e/b> a s:Person ; s:name \"Charles\" .\n",
+		"@prefix s: <http://schema.org/> .\n<http://f/x> a s:Person ; s:name \"Xu\" ; s:knows <http://f/y> .\n<http://f/y> a s:Person ; s:name \"Yves\" .\n",
+	}
+	var glosses []string
+	for _, data := range graphs {
+		code, _, body := call(t, h, "POST", "/v1/serialize", mustJSON(SerializeRequest{Graph: &Graph{Data: data}, Parts: true}))
+		r := decode[SerializeResponse](t, body)
+		first, rest, _ := strings.Cut(r.Body, "\n")
+		if code != 200 || !strings.HasPrefix(r.Glossary, "# ISOLDA 0.4: ") || first != "@isolda 0.4" || r.Glossary+"\n"+rest != r.Text {
+			t.Fatalf("status %d, glossary %q, body %q, text %q", code, r.Glossary, r.Body, r.Text)
+		}
+		got, err := isolda.Decode(strings.NewReader(r.Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := parse(t, data, "ttl", "")
+		if iso, err := canon.Isomorphic(want, got); err != nil || !iso {
+			t.Errorf("the body alone decodes to another graph (%v)", err)
+		}
+		glosses = append(glosses, r.Glossary)
+	}
+	if glosses[0] != glosses[1] {
+		t.Errorf("same constructs, different glossaries:\n%s\n%s", glosses[0], glosses[1])
+	}
+	code, _, body := call(t, h, "POST", "/v1/serialize", mustJSON(SerializeRequest{Graph: &Graph{Data: graphs[0]}, Format: "turtle", Parts: true}))
+	if code != 422 || !strings.Contains(string(body), "parts apply only to the ISOLDA formats") {
+		t.Errorf("turtle with parts: %d %s", code, body)
+	}
 }
