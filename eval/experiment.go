@@ -215,8 +215,10 @@ type IsoldaOptions struct {
 // GlossarySystem is the value of IsoldaOptions.Glossary that moves the
 // ISOLDA glossary out of the context into the system message (the
 // template's {{glossary}} placeholder, else the start of the system
-// message). It needs the glossary text from package isolda, which is not
-// available yet; experiments asking for it are refused.
+// message): the context is the document's body (isolda.SplitParts), which
+// starts with its @isolda line and decodes alone. In ISOLDA 0.4 the
+// glossary is the same for every context that uses the same constructs,
+// so a prompt cache can keep it.
 const GlossarySystem = "system"
 
 // MaxHops bounds IsoldaOptions.Hops.
@@ -744,9 +746,8 @@ func (v *validator) checkOptions(p string, e *Experiment, a Arm) {
 	switch o.Glossary {
 	case "", isolda.GlossaryFull, isolda.GlossaryLegend, isolda.GlossaryNone:
 	case GlossarySystem:
-		v.addf(p+".glossary", "glossary: system (the ISOLDA glossary in the system message) needs the glossary text from package isolda, which this build does not have yet")
 	default:
-		v.addf(p+".glossary", "glossary must be %s, %s or %s", isolda.GlossaryFull, isolda.GlossaryLegend, isolda.GlossaryNone)
+		v.addf(p+".glossary", "glossary must be %s, %s, %s or %s", isolda.GlossaryFull, isolda.GlossaryLegend, isolda.GlossaryNone, GlossarySystem)
 	}
 	switch o.Layout {
 	case "", isolda.LayoutTable, isolda.LayoutBlocks, isolda.LayoutHybrid:
