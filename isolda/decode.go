@@ -649,6 +649,30 @@ type listVal struct {
 	items []val
 }
 
+// splitMulti splits a cell "[N] a | b" into its N values (and their
+// offsets), checking the count.
+func (d *decoder) splitMulti(s string, off int) ([]string, []int, error) {
+	end := strings.IndexByte(s, ']')
+	if end < 0 {
+		return nil, nil, d.errAt(off, "expected [N] followed by N values")
+	}
+	n, err := strconv.Atoi(s[1:end])
+	if err != nil || n < 1 || s[1] == '+' || s[1] == '-' {
+		return nil, nil, d.errAt(off+1, "expected a count in [N]")
+	}
+	if end+1 >= len(s) || s[end+1] != ' ' {
+		return nil, nil, d.errAt(off+end+1, "expected a space after [N]")
+	}
+	parts, offs, err := d.splitTop(s[end+2:], off+end+2, '|')
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(parts) != n {
+		return nil, nil, d.errAt(off, "[%d] announces %d values but %d follow", n, n, len(parts))
+	}
+	return parts, offs, nil
+}
+
 // parseCell parses a cell: empty, one value, [N] a | b, or (in a link
 // column of a 0.3 document) an RDF list (N) a | b.
 func (d *decoder) parseCell(s string, off int, link bool) ([]val, error) {
@@ -656,23 +680,9 @@ func (d *decoder) parseCell(s string, off int, link bool) ([]val, error) {
 		return nil, nil
 	}
 	if s[0] == '[' {
-		end := strings.IndexByte(s, ']')
-		if end < 0 {
-			return nil, d.errAt(off, "expected [N] followed by N values")
-		}
-		n, err := strconv.Atoi(s[1:end])
-		if err != nil || n < 1 || s[1] == '+' || s[1] == '-' {
-			return nil, d.errAt(off+1, "expected a count in [N]")
-		}
-		if end+1 >= len(s) || s[end+1] != ' ' {
-			return nil, d.errAt(off+end+1, "expected a space after [N]")
-		}
-		parts, offs, err := d.splitTop(s[end+2:], off+end+2, '|')
+		parts, offs, err := d.splitMulti(s, off)
 		if err != nil {
 			return nil, err
-		}
-		if len(parts) != n {
-			return nil, d.errAt(off, "[%d] announces %d values but %d follow", n, n, len(parts))
 		}
 		out := make([]val, len(parts))
 		for i, p := range parts {
@@ -1541,22 +1551,9 @@ func (d *decoder) cell(s string, off int, c colSpec) ([]val, error) {
 	}
 	parts, offs := []string{s}, []int{off}
 	if s[0] == '[' {
-		end := strings.IndexByte(s, ']')
-		if end < 0 {
-			return nil, d.errAt(off, "expected [N] followed by N values")
-		}
-		n, err := strconv.Atoi(s[1:end])
-		if err != nil || n < 1 || s[1] == '+' || s[1] == '-' {
-			return nil, d.errAt(off+1, "expected a count in [N]")
-		}
-		if end+1 >= len(s) || s[end+1] != ' ' {
-			return nil, d.errAt(off+end+1, "expected a space after [N]")
-		}
-		if parts, offs, err = d.splitTop(s[end+2:], off+end+2, '|'); err != nil {
+		var err error
+		if parts, offs, err = d.splitMulti(s, off); err != nil {
 			return nil, err
-		}
-		if len(parts) != n {
-			return nil, d.errAt(off, "[%d] announces %d values but %d follow", n, n, len(parts))
 		}
 	}
 	out := make([]val, len(parts))

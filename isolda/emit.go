@@ -480,18 +480,7 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 			cols = append(cols, k)
 		}
 	}
-	slices.SortFunc(cols, func(a, b gkey) int {
-		if (a.cls == clsType) != (b.cls == clsType) {
-			if a.cls == clsType {
-				return -1
-			}
-			return 1
-		}
-		if count[a] != count[b] {
-			return cmp.Compare(count[b], count[a])
-		}
-		return strings.Compare(e.header(a), e.header(b))
-	})
+	e.sortColumns(cols, count)
 	find := func(gs []group, k gkey) []rdf.TermID {
 		for _, g := range gs {
 			if g.key == k {
@@ -765,4 +754,22 @@ func (e *encoder) head() (gloss, dirs []byte) {
 		b = append(b, '\n')
 	}
 	return gloss, b
+}
+
+// sortColumns orders the columns of a table (SPEC.md section 6.3): a
+// first, then by the number of rows that have them (descending), ties by
+// header text.
+func (e *encoder) sortColumns(cols []gkey, count map[gkey]int) {
+	slices.SortFunc(cols, func(a, b gkey) int {
+		if (a.cls == clsType) != (b.cls == clsType) {
+			if a.cls == clsType {
+				return -1
+			}
+			return 1
+		}
+		if count[a] != count[b] {
+			return cmp.Compare(count[b], count[a])
+		}
+		return strings.Compare(e.header(a), e.header(b))
+	})
 }

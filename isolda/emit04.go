@@ -263,18 +263,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			cols = append(cols, k)
 		}
 	}
-	slices.SortFunc(cols, func(a, b gkey) int {
-		if (a.cls == clsType) != (b.cls == clsType) {
-			if a.cls == clsType {
-				return -1
-			}
-			return 1
-		}
-		if count[a] != count[b] {
-			return cmp.Compare(count[b], count[a])
-		}
-		return strings.Compare(e.header(a), e.header(b))
-	})
+	e.sortColumns(cols, count)
 	// The cells of every row, by column, and the rest of its groups.
 	nc := len(cols)
 	colIdx := make(map[gkey]int, nc)
