@@ -446,7 +446,7 @@ func glossaryTokens(d *rdf.Dataset, results []Result, toks []token.Tokenizer) ma
 	}
 	var b strings.Builder
 	if err := guard(func() error {
-		return isolda.Encode(&b, d, isolda.Options{Version: isolda.V02, Glossary: isolda.GlossaryNone})
+		return isolda.Encode(&b, d, isolda.Options{Glossary: isolda.GlossaryNone})
 	}); err != nil {
 		return nil
 	}

@@ -285,7 +285,7 @@ func writeSummary(w io.Writer, rep *Report) {
 		primary = rep.Tokenizers[0] + " tokens"
 	}
 	fmt.Fprintf(w, "# Which lossless format, at what cost (%s): the smallest, and ISOLDA %s (%s) against Turtle and JSON-LD\n",
-		primary, isolda.V02, GlossaryFormat)
+		primary, isolda.V04, GlossaryFormat)
 	fmt.Fprintln(w, "graph\tstatements\tsmallest lossless\tisolda\tvs turtle\tvs "+SummaryJSONLD+"\tisolda glossary\tround trip\ttraversal")
 	for _, s := range rep.Summaries() {
 		stmts := strconv.Itoa(s.Statements)

@@ -51,7 +51,7 @@ func TestValidateStudyFields(t *testing.T) {
 	}{
 		{"options: {spec: \"0.2\", no_term_aliases: true, glossary: legend}", "options: {spec: \"0.1\", no_term_aliases: true}", 14, 45, "no_term_aliases has no effect on spec 0.1"},
 		{"options: {spec: \"0.2\", no_term_aliases: true, glossary: legend}", "options: {hops: 2}", 14, 21, "hops crops around an anchor"},
-		{"options: {spec: \"0.2\", no_term_aliases: true, glossary: legend}", "options: {glossary: system}", 14, 25, "glossary: system"},
+		{"options: {spec: \"0.2\", no_term_aliases: true, glossary: legend}", "options: {glossary: systems}", 14, 25, "glossary must be full, legend, none or system"},
 		{"options: {spec: \"0.2\", no_term_aliases: true, glossary: legend}", "options: {version: \"0.1\"}", 14, 15, "unknown field \"version\""},
 		{"format: isolda-0.1\n", "format: isolda-0.1\n    options: {spec: \"0.2\"}\n", 11, 21, "format isolda-0.1 is spec 0.1"},
 		{"arms: [list_of_edges, isolda-0.1]", "arms: [list_of_edges, nope]", 21, 78, `unknown arm "nope"`},

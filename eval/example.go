@@ -23,7 +23,7 @@ arms:
   #   ordering: {kind: bfs}                breadth-first from each question's
   #                                        anchor entity (one context per anchor)
   # Orderings other than canonical need a format with movable records:
-  # isolda, isolda-0.1, isolda-0.3, ntriples, nquads.
+  # isolda, isolda-0.1, isolda-0.2, isolda-0.3, ntriples, nquads.
   #   budget: {tokens: 2048}               cut to 2048 tokens of each model's tokenizer
   #   budget: {tokens: 2048, tokenizer: o200k_base, policy: raw}
   # policy record (default) keeps whole records (statements, ISOLDA rows) so

@@ -211,8 +211,10 @@ type IsoldaOptions struct {
 // GlossarySystem is the value of IsoldaOptions.Glossary that moves the
 // ISOLDA glossary out of the context into the system message (the
 // template's {{glossary}} placeholder, else the start of the system
-// message). It needs the glossary text from package isolda, which is not
-// available yet; experiments asking for it are refused.
+// message): the context is the document's body (isolda.SplitParts), which
+// starts with its @isolda line and decodes alone. In ISOLDA 0.4 the
+// glossary is the same for every context that uses the same constructs,
+// so a prompt cache can keep it.
 const GlossarySystem = "system"
 
 // MaxHops bounds IsoldaOptions.Hops.
@@ -701,7 +703,7 @@ func (v *validator) check(e *Experiment) {
 
 // orderable are the formats whose records eval can reorder: one statement
 // per line, or ISOLDA rows in sections.
-var orderable = []string{"isolda", "isolda-0.1", "isolda-0.3", "nquads", "ntriples"}
+var orderable = []string{"isolda", "isolda-0.1", "isolda-0.2", "isolda-0.3", "nquads", "ntriples"}
 
 // checkArmShaping checks an arm's budget and ordering, its own or the
 // experiment's.
@@ -722,16 +724,16 @@ func (v *validator) checkArmShaping(e *Experiment, i int, a Arm) {
 // checkOptions checks an isolda arm's encoder options.
 func (v *validator) checkOptions(p string, e *Experiment, a Arm) {
 	o := a.Options
-	fixed := map[string]string{"isolda-0.1": "0.1", "isolda-0.3": "0.3"}[a.Format]
+	fixed := map[string]string{"isolda-0.1": "0.1", "isolda-0.2": "0.2", "isolda-0.3": "0.3"}[a.Format]
 	switch o.Spec {
-	case "", "0.1", "0.2", "0.3":
+	case "", "0.1", "0.2", "0.3", "0.4":
 		if fixed != "" && o.Spec != "" && o.Spec != fixed {
 			v.addf(p+".spec", "format %s is spec %s; use format isolda for spec %s", a.Format, fixed, o.Spec)
 		}
 	default:
-		v.addf(p+".spec", "spec must be 0.1, 0.2 or 0.3")
+		v.addf(p+".spec", "spec must be 0.1, 0.2, 0.3 or 0.4")
 	}
-	spec := cmp.Or(fixed, o.Spec, "0.2")
+	spec := cmp.Or(fixed, o.Spec, "0.4")
 	switch o.IDs {
 	case "", isolda.IDsLabel, isolda.IDsSlug:
 	default:
@@ -740,9 +742,8 @@ func (v *validator) checkOptions(p string, e *Experiment, a Arm) {
 	switch o.Glossary {
 	case "", isolda.GlossaryFull, isolda.GlossaryLegend, isolda.GlossaryNone:
 	case GlossarySystem:
-		v.addf(p+".glossary", "glossary: system (the ISOLDA glossary in the system message) needs the glossary text from package isolda, which this build does not have yet")
 	default:
-		v.addf(p+".glossary", "glossary must be %s, %s or %s", isolda.GlossaryFull, isolda.GlossaryLegend, isolda.GlossaryNone)
+		v.addf(p+".glossary", "glossary must be %s, %s, %s or %s", isolda.GlossaryFull, isolda.GlossaryLegend, isolda.GlossaryNone, GlossarySystem)
 	}
 	switch o.Layout {
 	case "", isolda.LayoutTable, isolda.LayoutBlocks, isolda.LayoutHybrid:

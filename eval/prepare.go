@@ -522,6 +522,12 @@ func (p *Plan) renderArm(a Arm, src *source, it *item, anchorSet map[string]bool
 		if err != nil {
 			return nil, fmt.Errorf("%s, arm %s: %w", where, a.ArmName(), err)
 		}
+		if a.Options != nil && a.Options.Glossary == GlossarySystem {
+			// The glossary goes to the system message, the body (which
+			// decodes alone) is the context.
+			p := isolda.SplitParts(text)
+			base.Glossary, text = p.Glossary, p.Body
+		}
 		switch {
 		case ord.Kind == OrderShuffle:
 			base.Ordering, base.OrderSeed = OrderShuffle, ord.Seed
@@ -800,6 +806,9 @@ func (a Arm) isoldaOptions(anchor string) isolda.Options {
 			NoTermAliases: o.NoTermAliases, NoVocabPrefix: o.NoVocabPrefix,
 			IRIIDs: o.IRIIDs, DatatypePrefixes: o.DatatypePrefixes}
 	}
+	if opts.Glossary == GlossarySystem {
+		opts.Glossary = isolda.GlossaryFull // split off after rendering
+	}
 	if opts.Anchor == "" {
 		opts.Anchor = anchor
 	}
@@ -809,6 +818,8 @@ func (a Arm) isoldaOptions(anchor string) isolda.Options {
 	switch a.Format {
 	case "isolda-0.1":
 		opts.Version = "0.1"
+	case "isolda-0.2":
+		opts.Version = "0.2"
 	case "isolda-0.3":
 		opts.Version = "0.3"
 	}

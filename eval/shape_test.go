@@ -163,7 +163,7 @@ func TestBFSOrdering(t *testing.T) {
 			t.Errorf("%s: bfs text does not decode to the graph: %v", fn, err)
 		}
 		if isISOLDA(fn) {
-			if !strings.Contains(text, "# The document starts from the entity ") || !strings.Contains(text[:strings.Index(text, "Person[")], "ex:notes") {
+			if !strings.Contains(text, "# The document starts from the entity ") || !strings.Contains(text[:strings.Index(text, "Person[")], ":notes") {
 				t.Errorf("%s: no anchor line:\n%s", fn, text)
 			}
 			continue

@@ -211,8 +211,9 @@ func rdfFormats() []Format {
 	}
 	const graphsOnly = "named graphs cannot be written (encoding a dataset with named graphs is an error)"
 	fs := []Format{
-		isoldaFormat("isolda", isolda.V02),
+		isoldaFormat("isolda", isolda.V04),
 		isoldaFormat("isolda-0.1", isolda.V01),
+		isoldaFormat("isolda-0.2", isolda.V02),
 		isoldaFormat("isolda-0.3", isolda.V03),
 		syntax("nquads", rdfio.NQuads, ""),
 		syntax("ntriples", rdfio.NTriples, graphsOnly),

@@ -38,7 +38,7 @@ func bigSlice(b *testing.B, n int) *rdf.Dataset {
 	return d
 }
 
-func benchEncode(b *testing.B, n int) { benchEncodeWith(b, n, Options{}) }
+func benchEncode(b *testing.B, n int) { benchEncodeWith(b, n, Options{Version: V02}) }
 
 func benchEncodeWith(b *testing.B, n int, opts Options) {
 	d := bigSlice(b, n)
@@ -54,7 +54,7 @@ func benchEncodeWith(b *testing.B, n int, opts Options) {
 	b.SetBytes(int64(out.Len()))
 }
 
-func benchDecode(b *testing.B, n int) { benchDecodeWith(b, n, Options{}) }
+func benchDecode(b *testing.B, n int) { benchDecodeWith(b, n, Options{Version: V02}) }
 
 func benchDecodeWith(b *testing.B, n int, opts Options) {
 	d := bigSlice(b, n)
@@ -83,3 +83,6 @@ func BenchmarkDecode757k(b *testing.B) { benchDecode(b, 0) }
 
 func BenchmarkEncode757kV03(b *testing.B) { benchEncodeWith(b, 0, Options{Version: V03}) }
 func BenchmarkDecode757kV03(b *testing.B) { benchDecodeWith(b, 0, Options{Version: V03}) }
+
+func BenchmarkEncode757kV04(b *testing.B) { benchEncodeWith(b, 0, Options{Version: V04}) }
+func BenchmarkDecode757kV04(b *testing.B) { benchDecodeWith(b, 0, Options{Version: V04}) }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -38,6 +39,7 @@ func DecodeWith(r io.Reader, opts DecodeOptions) (*rdf.Dataset, error) {
 const (
 	colID    = iota + 100 // "id": the first cell is only the id
 	colAtIRI              // "@iri"
+	colGraph              // "@graph" (0.4): the graph of the row's quads
 )
 
 type colSpec struct {
@@ -46,6 +48,18 @@ type colSpec struct {
 	dt   string
 	lang string
 	dir  string
+	nest *nestSpec // 0.4 nested column: p> Class{a, b}
+}
+
+// nestSpec is the nested part of a 0.4 nested column header: the class of
+// its entities, their properties by position (an optional @iri first),
+// and the properties every one of them has with the same values.
+type nestSpec struct {
+	class    string
+	hasClass bool
+	iri      bool
+	subs     []colSpec
+	consts   []constant
 }
 
 type node struct {
@@ -82,6 +96,7 @@ type decoder struct {
 	lim  rdf.Limits
 	v02  bool
 	v03  bool // (N) list cells
+	v04  bool // 0.4: bare terms with spaces, :x IRIs, predeclared prefixes, nested entities
 
 	vocab    string
 	prefixes map[string]string
@@ -96,6 +111,10 @@ type decoder struct {
 
 	graph  rdf.Term
 	graphN *node
+	// The graph of the current @graph section; graph and graphN differ
+	// from it while a row with a @graph cell (0.4) is read.
+	secGraph  rdf.Term
+	secGraphN *node
 
 	// current section
 	state    int // 0 top, 1 table, 2 extra, 3 ignored (~in)
@@ -110,8 +129,22 @@ type decoder struct {
 	blockIRI string // @iri of the current entity of a blocks section
 	hasBIRI  bool
 
+	nest []nestFrame // open nested tables (0.4), innermost last
+
 	line int
 	text string
+}
+
+// nestFrame is an open nested table of a 0.4 document: its rows, at
+// indentation indent, are blank nodes that are values of pred of parent.
+type nestFrame struct {
+	indent int
+	h      tableHeader
+	got    int
+	line   int
+	parent *node
+	pred   string
+	row    *node // the entity of the frame's last row
 }
 
 const (
@@ -220,6 +253,10 @@ func (d *decoder) finishEntity() error {
 }
 
 func (d *decoder) endSection() error {
+	if err := d.closeNested(0); err != nil {
+		return err
+	}
+	d.graph, d.graphN = d.secGraph, d.secGraphN
 	if err := d.finishEntity(); err != nil {
 		return err
 	}
@@ -241,11 +278,12 @@ func (d *decoder) handle(s string) error {
 	}
 	switch s[0] {
 	case '#':
-		if d.line == 1 && strings.HasPrefix(s, "# ISOLDA 0.1") {
-			d.v02 = false
-		}
-		if d.line == 1 && strings.HasPrefix(s, "# ISOLDA 0.3") {
-			d.v03 = true
+		if d.line == 1 {
+			for _, v := range []string{V01, V03, V04} {
+				if strings.HasPrefix(s, "# ISOLDA "+v) {
+					d.setVersion(v)
+				}
+			}
 		}
 		return nil
 	case '@':
@@ -273,6 +311,29 @@ func (d *decoder) handle(s string) error {
 		return err
 	}
 	return d.sectionHeader(s)
+}
+
+// setVersion sets the notation version v (false if v is none). 0.4
+// predeclares the well-known prefixes.
+func (d *decoder) setVersion(v string) bool {
+	switch v {
+	case V01:
+		d.v02, d.v03, d.v04 = false, false, false
+	case V02:
+		d.v02, d.v03, d.v04 = true, false, false
+	case V03:
+		d.v02, d.v03, d.v04 = true, true, false
+	case V04:
+		d.v02, d.v03, d.v04 = true, true, true
+		for _, p := range wellKnown04 {
+			if _, ok := d.prefixes[p[0]]; !ok {
+				d.prefixes[p[0]] = p[1]
+			}
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 func (d *decoder) directive(s string) error {
@@ -312,15 +373,8 @@ func (d *decoder) directive(s string) error {
 	case "@types":
 		// Redundant with the tables: ignored.
 	case "@isolda":
-		switch rest {
-		case V01:
-			d.v02, d.v03 = false, false
-		case V02:
-			d.v02, d.v03 = true, false
-		case V03:
-			d.v02, d.v03 = true, true
-		default:
-			return d.errAt(off, "expected @isolda 0.1, 0.2 or 0.3")
+		if !d.setVersion(rest) {
+			return d.errAt(off, "expected @isolda 0.1, 0.2, 0.3 or 0.4")
 		}
 	case "@graph":
 		if err := d.endGraph(); err != nil {
@@ -332,12 +386,14 @@ func (d *decoder) directive(s string) error {
 				return err
 			}
 			d.graph, d.graphN = rdf.Term{}, d.ref(id)
+			d.secGraph, d.secGraphN = d.graph, d.graphN
 		} else {
 			v, quoted, err := d.oneValue(rest, off)
 			if err != nil {
 				return err
 			}
 			d.graph, d.graphN = rdf.NewIRI(d.expandIRI(v, quoted)), nil
+			d.secGraph, d.secGraphN = d.graph, d.graphN
 		}
 	default:
 		return d.errAt(0, "expected a directive: @vocab, @prefix, @term, @types, @graph or @isolda")
@@ -383,6 +439,9 @@ func (d *decoder) expandIRI(v string, quoted bool) string {
 	if quoted {
 		return v
 	}
+	if d.v04 && strings.HasPrefix(v, ":") {
+		return d.vocab + v[1:]
+	}
 	if i := strings.IndexByte(v, ':'); i > 0 {
 		if ns, ok := d.prefixes[v[:i]]; ok {
 			return ns + v[i+1:]
@@ -405,6 +464,9 @@ func (d *decoder) parseTerm(s string, off int) (string, int, error) {
 		return iri, n, nil
 	}
 	n := scanName(s)
+	if n == 0 && d.v04 {
+		n = scanTerm04(s)
+	}
 	if n == 0 {
 		return "", 0, d.errAt(off, "expected a term: a name, pfx:local or <IRI>")
 	}
@@ -415,11 +477,19 @@ func (d *decoder) parseTerm(s string, off int) (string, int, error) {
 			return ns + s[n+1:n+1+l], n + 1 + l, nil
 		}
 	}
+	if d.v04 {
+		// 0.4 bare terms: words separated by single spaces (%20).
+		n = scanTerm04(s)
+		name = s[:n]
+	}
 	if iri, ok := d.aliases[name]; ok {
 		return iri, n, nil
 	}
 	if d.vocab == "" {
 		return "", 0, d.errAt(off, "name %q used without @vocab", name)
+	}
+	if d.v04 {
+		return d.vocab + strings.ReplaceAll(name, " ", "%20"), n, nil
 	}
 	return d.vocab + name, n, nil
 }
@@ -428,6 +498,8 @@ func (d *decoder) parseTerm(s string, off int) (string, int, error) {
 func (d *decoder) parseSpec(s string, off int) (colSpec, int, error) {
 	delim := func(i int) bool { return i >= len(s) || strings.IndexByte(",}= :", s[i]) >= 0 }
 	switch {
+	case d.v04 && strings.HasPrefix(s, "@graph") && delim(6):
+		return colSpec{kind: colGraph}, 6, nil
 	case strings.HasPrefix(s, "@iri") && delim(4):
 		return colSpec{kind: colAtIRI}, 4, nil
 	case strings.HasPrefix(s, "id") && delim(2) && (len(s) == 2 || s[2] != ':'):
@@ -461,6 +533,11 @@ func (d *decoder) parseSuffix(c colSpec, s string, off int) (colSpec, int, error
 			j++
 		}
 		tag := s[n+1 : j]
+		if tag == "" && d.v04 {
+			c.kind = clsLangAny // p@: each value carries its language
+			n = j
+			break
+		}
 		if l, dir, ok := strings.Cut(tag, "--"); ok {
 			if dir != "ltr" && dir != "rtl" {
 				return c, 0, d.errAt(off+n, "expected --ltr or --rtl after the language tag")
@@ -556,6 +633,8 @@ func (d *decoder) splitTop(s string, off int, sep byte) ([]string, []int, error)
 }
 
 type val struct {
+	lang   string // language tag and direction of a p@ value (0.4)
+	dir    string
 	text   string
 	quoted bool
 	inline bool // {p: v, ...}
@@ -570,6 +649,30 @@ type listVal struct {
 	items []val
 }
 
+// splitMulti splits a cell "[N] a | b" into its N values (and their
+// offsets), checking the count.
+func (d *decoder) splitMulti(s string, off int) ([]string, []int, error) {
+	end := strings.IndexByte(s, ']')
+	if end < 0 {
+		return nil, nil, d.errAt(off, "expected [N] followed by N values")
+	}
+	n, err := strconv.Atoi(s[1:end])
+	if err != nil || n < 1 || s[1] == '+' || s[1] == '-' {
+		return nil, nil, d.errAt(off+1, "expected a count in [N]")
+	}
+	if end+1 >= len(s) || s[end+1] != ' ' {
+		return nil, nil, d.errAt(off+end+1, "expected a space after [N]")
+	}
+	parts, offs, err := d.splitTop(s[end+2:], off+end+2, '|')
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(parts) != n {
+		return nil, nil, d.errAt(off, "[%d] announces %d values but %d follow", n, n, len(parts))
+	}
+	return parts, offs, nil
+}
+
 // parseCell parses a cell: empty, one value, [N] a | b, or (in a link
 // column of a 0.3 document) an RDF list (N) a | b.
 func (d *decoder) parseCell(s string, off int, link bool) ([]val, error) {
@@ -577,30 +680,16 @@ func (d *decoder) parseCell(s string, off int, link bool) ([]val, error) {
 		return nil, nil
 	}
 	if s[0] == '[' {
-		end := strings.IndexByte(s, ']')
-		if end < 0 {
-			return nil, d.errAt(off, "expected [N] followed by N values")
-		}
-		n, err := strconv.Atoi(s[1:end])
-		if err != nil || n < 1 || s[1] == '+' || s[1] == '-' {
-			return nil, d.errAt(off+1, "expected a count in [N]")
-		}
-		if end+1 >= len(s) || s[end+1] != ' ' {
-			return nil, d.errAt(off+end+1, "expected a space after [N]")
-		}
-		parts, offs, err := d.splitTop(s[end+2:], off+end+2, '|')
+		parts, offs, err := d.splitMulti(s, off)
 		if err != nil {
 			return nil, err
-		}
-		if len(parts) != n {
-			return nil, d.errAt(off, "[%d] announces %d values but %d follow", n, n, len(parts))
 		}
 		out := make([]val, len(parts))
 		for i, p := range parts {
 			if p == "" {
 				return nil, d.errAt(offs[i], "expected a value in the list")
 			}
-			if p[0] == '{' {
+			if p[0] == '{' || d.inline04(p, link) {
 				out[i] = val{text: p, inline: true, off: offs[i]}
 				continue
 			}
@@ -615,7 +704,7 @@ func (d *decoder) parseCell(s string, off int, link bool) ([]val, error) {
 		}
 		return out, nil
 	}
-	if s[0] == '{' {
+	if s[0] == '{' || d.inline04(s, link) {
 		return []val{{text: s, inline: true, off: off}}, nil
 	}
 	if s[0] == '(' && d.v03 && link {
@@ -676,8 +765,12 @@ func (d *decoder) parseList(s string, off int) (*listVal, error) {
 		if p == "" {
 			return nil, d.errAt(offs[i], "expected an item in the list")
 		}
-		if p[0] == '{' {
-			return nil, d.errAt(offs[i], "a list item is an id or a value, not an inline entity")
+		if p[0] == '{' || d.inline04(p, lv.col.kind == clsLink) {
+			if !d.v04 || lv.col.kind != clsLink {
+				return nil, d.errAt(offs[i], "a list item is an id or a value, not an inline entity")
+			}
+			lv.items = append(lv.items, val{text: p, inline: true, off: offs[i]})
+			continue
 		}
 		if p[0] == '<' && lv.col.kind == clsLink {
 			iri, m, msg := scanAngle(p)
@@ -723,10 +816,24 @@ func (d *decoder) addList(lv *listVal) (*node, error) {
 // inlineEntity decodes {p: v, q> w} as a new blank node and counts it for
 // its class (its first a value, else Thing_).
 func (d *decoder) inlineEntity(text string, off int) (*node, error) {
+	n := &node{defined: true}
+	if d.v04 && text[0] != '{' {
+		// 0.4: the main class before the brace.
+		iri, m, err := d.parseTerm(text, off)
+		if err != nil {
+			return nil, err
+		}
+		if m >= len(text) || text[m] != '{' {
+			return nil, d.errAt(off+m, "expected '{' after the class of a nested entity")
+		}
+		if err := d.addQuad(pquad{s: n, p: rdf.RDFType, o: rdf.NewIRI(iri)}); err != nil {
+			return nil, err
+		}
+		text, off = text[m:], off+m
+	}
 	if len(text) < 2 || text[len(text)-1] != '}' {
 		return nil, d.errAt(off, "expected '}' at the end of the inline entity")
 	}
-	n := &node{defined: true}
 	inner := text[1 : len(text)-1]
 	class := ""
 	if strings.Trim(inner, " ") != "" {
@@ -735,6 +842,15 @@ func (d *decoder) inlineEntity(text string, off int) (*node, error) {
 			return nil, err
 		}
 		for i, p := range props {
+			if v, ok := strings.CutPrefix(p, "@iri: "); ok && d.v04 && i == 0 {
+				// 0.4: a nested IRI entity.
+				iri, q, err := d.oneValue(v, offs[i]+6)
+				if err != nil {
+					return nil, err
+				}
+				n.hasIRI, n.iri = true, d.expandIRI(iri, q)
+				continue
+			}
 			c, m, err := d.parseSpec(p, offs[i])
 			if err != nil {
 				return nil, err
@@ -757,7 +873,7 @@ func (d *decoder) inlineEntity(text string, off int) (*node, error) {
 			if rest == "" {
 				return nil, d.errAt(offs[i]+m, "expected a value")
 			}
-			vals, err := d.parseCell(rest, offs[i]+m, c.kind == clsLink)
+			vals, err := d.cell(rest, offs[i]+m, c)
 			if err != nil {
 				return nil, err
 			}
@@ -770,8 +886,24 @@ func (d *decoder) inlineEntity(text string, off int) (*node, error) {
 			}
 		}
 	}
-	d.inlineN[class]++
+	if !d.v04 { // 0.4 counts nested entities in no table header
+		d.inlineN[class]++
+	}
 	return n, nil
+}
+
+// inline04 reports whether a cell value of a 0.4 link column is a nested
+// entity written Class{...}: a bare id never holds a brace.
+func (d *decoder) inline04(s string, link bool) bool {
+	if !d.v04 || !link || s == "" || s[0] == '"' || s[0] == '(' {
+		return false
+	}
+	if s[0] == '<' {
+		// <IRI>{...}: a class written in angle brackets.
+		_, n, msg := scanAngle(s)
+		return msg == "" && n < len(s) && s[n] == '{'
+	}
+	return strings.IndexByte(s, '{') > 0
 }
 
 func (d *decoder) addQuad(q pquad) error {
@@ -798,7 +930,11 @@ func (d *decoder) addValues(s *node, c colSpec, vals []val) error {
 			} else if v.angle {
 				q.o = rdf.NewIRI(v.text)
 			} else if v.inline {
-				n, err := d.inlineEntity(v.text, v.off)
+				inline := d.inlineEntity
+				if c.nest != nil {
+					inline = func(text string, off int) (*node, error) { return d.nestCell(c.nest, text, off) }
+				}
+				n, err := inline(v.text, v.off)
 				if err != nil {
 					return err
 				}
@@ -828,6 +964,12 @@ func (d *decoder) addValues(s *node, c colSpec, vals []val) error {
 				q.o.Dir = c.dir
 				q.o.Datatype = rdf.RDFDirLangString
 			}
+		case clsLangAny:
+			q.o = rdf.NewLangString(v.text, v.lang)
+			if v.dir != "" {
+				q.o.Dir = v.dir
+				q.o.Datatype = rdf.RDFDirLangString
+			}
 		case clsTyped:
 			q.o = rdf.NewLiteral(v.text, c.dt)
 		default:
@@ -852,97 +994,140 @@ func (d *decoder) sectionHeader(s string) error {
 	}
 	s = s[:len(s)-1]
 	d.text = d.text[:len(s)]
+	h, err := d.parseHeader(s, 0, false)
+	if err != nil {
+		return err
+	}
+	d.class, d.hasClass = h.class, h.hasClass
+	if h.blocks {
+		d.state, d.want, d.got, d.headLine, d.block = stBlocks, h.want, 0, d.line, nil
+		return nil
+	}
+	d.cols = append(d.cols[:0], h.cols...)
+	d.consts = append(d.consts[:0], h.consts...)
+	d.state, d.want, d.got, d.headLine, d.block = stTable, h.want, 0, d.line, nil
+	return nil
+}
+
+// tableHeader is a parsed table header: Type[N]{columns} constants.
+type tableHeader struct {
+	class    string
+	hasClass bool
+	want     int
+	blocks   bool // Type[N] without columns: a blocks section
+	cols     []colSpec
+	consts   []constant
+}
+
+// parseHeader parses a table header without its final ':'; base is the
+// offset of s in the line. A nested table (0.4) has no id column: its
+// first column is a property.
+func (d *decoder) parseHeader(s string, base int, nested bool) (tableHeader, error) {
+	var h tableHeader
 	pos := 0
 	if strings.HasPrefix(s, "Thing_[") {
-		d.hasClass = false
 		pos = len("Thing_")
 	} else {
-		iri, n, err := d.parseTerm(s, 0)
+		iri, n, err := d.parseTerm(s, base)
 		if err != nil {
-			return err
+			return h, err
 		}
-		d.class, d.hasClass = iri, true
+		h.class, h.hasClass = iri, true
 		pos = n
 	}
 	if pos >= len(s) || s[pos] != '[' {
-		return d.errAt(pos, "expected [N] after the type")
+		return h, d.errAt(base+pos, "expected [N] after the type")
 	}
 	end := strings.IndexByte(s[pos:], ']')
 	if end < 0 {
-		return d.errAt(pos, "expected ']'")
+		return h, d.errAt(base+pos, "expected ']'")
 	}
 	n, err := strconv.Atoi(s[pos+1 : pos+end])
 	if err != nil || n < 0 || s[pos+1] == '+' || s[pos+1] == '-' {
-		return d.errAt(pos+1, "expected the number of rows in [N]")
+		return h, d.errAt(base+pos+1, "expected the number of rows in [N]")
 	}
+	h.want = n
 	pos += end + 1
-	if pos == len(s) {
-		d.state, d.want, d.got, d.headLine, d.block = stBlocks, n, 0, d.line, nil
-		return nil
+	if pos == len(s) && !nested {
+		h.blocks = true
+		return h, nil
 	}
-	if s[pos] != '{' {
-		return d.errAt(pos, "expected '{' and the columns")
+	if pos >= len(s) || s[pos] != '{' {
+		return h, d.errAt(base+pos, "expected '{' and the columns")
 	}
 	pos++
-	d.cols = d.cols[:0]
-	for {
-		c, m, err := d.parseSpec(s[pos:], pos)
+	for !(nested && pos < len(s) && s[pos] == '}' && len(h.cols) == 0) {
+		c, m, err := d.parseSpec(s[pos:], base+pos)
 		if err != nil {
-			return err
+			return h, err
 		}
-		if len(d.cols) == 0 {
-			if c.kind != colID && c.kind != colAtIRI && c.kind != clsPlain && c.kind != clsLang {
-				return d.errAt(pos, "expected id, @iri or a label column as the first column")
+		if c.kind == clsLink && d.v04 && strings.HasPrefix(s[pos+m:], " ") {
+			// A nested column: p> Class{a, b}.
+			ns, k, err := d.parseNestSpec(s[pos+m+1:], base+pos+m+1)
+			if err != nil {
+				return h, err
 			}
-		} else if c.kind == colID {
-			return d.errAt(pos, "id can only be the first column")
-		} else if c.kind == colAtIRI && d.cols[0].kind == colAtIRI {
-			return d.errAt(pos, "@iri is already the first column")
+			c.nest = ns
+			m += 1 + k
 		}
-		d.cols = append(d.cols, c)
+		switch {
+		case nested && (c.kind == colID || c.kind == colGraph):
+			return h, d.errAt(base+pos, "a nested table has no id or @graph column")
+		case nested && c.kind == colAtIRI && len(h.cols) > 0:
+			return h, d.errAt(base+pos, "@iri can only be the first column of a nested table")
+		case c.kind == colGraph && (len(h.cols) == 0 || slices.ContainsFunc(h.cols, func(x colSpec) bool { return x.kind == colGraph })):
+			return h, d.errAt(base+pos, "@graph is a column after the first, once")
+		case len(h.cols) == 0 && !nested:
+			if c.kind != colID && c.kind != colAtIRI && c.kind != clsPlain && c.kind != clsLang {
+				return h, d.errAt(base+pos, "expected id, @iri or a label column as the first column")
+			}
+		case c.kind == colID:
+			return h, d.errAt(base+pos, "id can only be the first column")
+		case c.kind == colAtIRI && len(h.cols) > 0 && h.cols[0].kind == colAtIRI:
+			return h, d.errAt(base+pos, "@iri is already the first column")
+		}
+		h.cols = append(h.cols, c)
 		pos += m
 		if pos < len(s) && s[pos] == '}' {
-			pos++
 			break
 		}
 		if !strings.HasPrefix(s[pos:], ", ") {
-			return d.errAt(pos, "expected ', ' or '}' in the column list")
+			return h, d.errAt(base+pos, "expected ', ' or '}' in the column list")
 		}
 		pos += 2
 	}
-	d.consts = d.consts[:0]
+	pos++
 	if pos < len(s) {
 		if s[pos] != ' ' {
-			return d.errAt(pos, "expected ':' or constants after '}'")
+			return h, d.errAt(base+pos, "expected ':' or constants after '}'")
 		}
 		pos++
-		parts, offs, err := d.splitTop(s[pos:], pos, ',')
+		parts, offs, err := d.splitTop(s[pos:], base+pos, ',')
 		if err != nil {
-			return err
+			return h, err
 		}
 		for i, p := range parts {
 			c, m, err := d.parseSpec(p, offs[i])
 			if err != nil {
-				return err
+				return h, err
 			}
-			if c.kind == colID || c.kind == colAtIRI {
-				return d.errAt(offs[i], "id and @iri cannot be constants")
+			if c.kind == colID || c.kind == colAtIRI || c.kind == colGraph {
+				return h, d.errAt(offs[i], "id, @iri and @graph cannot be constants")
 			}
 			if m >= len(p) || p[m] != '=' {
-				return d.errAt(offs[i]+m, "expected '=' after the constant's property")
+				return h, d.errAt(offs[i]+m, "expected '=' after the constant's property")
 			}
-			vals, err := d.parseCell(p[m+1:], offs[i]+m+1, c.kind == clsLink)
+			vals, err := d.cell(p[m+1:], offs[i]+m+1, c)
 			if err != nil {
-				return err
+				return h, err
 			}
 			if len(vals) == 0 {
-				return d.errAt(offs[i]+m+1, "expected a constant value")
+				return h, d.errAt(offs[i]+m+1, "expected a constant value")
 			}
-			d.consts = append(d.consts, constant{c, vals})
+			h.consts = append(h.consts, constant{c, vals})
 		}
 	}
-	d.state, d.want, d.got, d.headLine, d.block = stTable, n, 0, d.line, nil
-	return nil
+	return h, nil
 }
 
 func (d *decoder) indented(s string) error {
@@ -950,6 +1135,9 @@ func (d *decoder) indented(s string) error {
 	case stIgnore:
 		return nil
 	case stTable:
+		if d.v04 {
+			return d.indented04(s)
+		}
 		if len(s) >= 5 && strings.HasPrefix(s, "    ") && s[4] != ' ' {
 			if d.block == nil {
 				return d.errAt(4, "expected a table row before its continuation lines")
@@ -1048,7 +1236,7 @@ func (d *decoder) blockProp(s string, off int) error {
 	if rest == "" {
 		return d.errAt(off+m, "expected a value")
 	}
-	vals, err := d.parseCell(rest, off+m, c.kind == clsLink)
+	vals, err := d.cell(rest, off+m, c)
 	if err != nil {
 		return err
 	}
@@ -1067,8 +1255,14 @@ func (d *decoder) tableRow(s string, off int) error {
 	if len(cells) != len(d.cols) {
 		return d.errAt(off, "expected %d cells, found %d", len(d.cols), len(cells))
 	}
+	if err := d.rowGraph(cells, offs); err != nil {
+		return err
+	}
 	// First cell: the id, maybe also the label.
 	first, fo := cells[0], offs[0]
+	if (first == "" || first == "_") && d.v04 && d.cols[0].kind != colAtIRI {
+		return d.anonRow(cells, offs)
+	}
 	if first == "" {
 		return d.errAt(fo, "expected the entity id in the first cell")
 	}
@@ -1123,10 +1317,10 @@ func (d *decoder) tableRow(s string, off int) error {
 		}
 	}
 	for i := 1; i < len(d.cols); i++ {
-		if d.cols[i].kind == colAtIRI {
+		if d.cols[i].kind == colAtIRI || d.cols[i].kind == colGraph {
 			continue
 		}
-		vals, err := d.parseCell(cells[i], offs[i], d.cols[i].kind == clsLink)
+		vals, err := d.cell(cells[i], offs[i], d.cols[i])
 		if err != nil {
 			return err
 		}
@@ -1172,4 +1366,408 @@ func (d *decoder) build() *rdf.Dataset {
 		ds.AddPrefix(p, d.prefixes[p])
 	}
 	return ds
+}
+
+// indented04 reads an indented line of a 0.4 table section: a row of the
+// table (two spaces), a row of an open nested table, a property line of
+// the entity of the row above it, or the header of a nested table (a
+// property line whose value is Type[N]{columns}:).
+func (d *decoder) indented04(s string) error {
+	k := len(s) - len(strings.TrimLeft(s, " "))
+	if k%2 != 0 || k == 0 {
+		return d.errAt(0, "expected an indentation of an even number of spaces")
+	}
+	if k == 2 {
+		if err := d.closeNested(0); err != nil {
+			return err
+		}
+		return d.tableRow(s[2:], 2)
+	}
+	if err := d.closeNested(k); err != nil {
+		return err
+	}
+	if len(d.nest) > 0 && d.nest[len(d.nest)-1].indent == k {
+		return d.nestedRow(&d.nest[len(d.nest)-1], s[k:], k)
+	}
+	// A property line of the entity of the row at k-2.
+	var ent *node
+	switch {
+	case k == 4:
+		ent = d.block
+	case len(d.nest) > 0 && d.nest[len(d.nest)-1].indent == k-2:
+		ent = d.nest[len(d.nest)-1].row
+	}
+	if ent == nil {
+		return d.errAt(k, "expected a row before this indented line")
+	}
+	c, m, err := d.parseSpec(s[k:], k)
+	if err != nil {
+		return err
+	}
+	if c.kind == clsLink && strings.HasPrefix(s[k+m:], " ") && strings.HasSuffix(s, ":") && nestedHeader(s[k+m+1:]) {
+		h, err := d.parseHeader(s[k+m+1:len(s)-1], k+m+1, true)
+		if err != nil {
+			return err
+		}
+		d.nest = append(d.nest, nestFrame{indent: k + 2, h: h, line: d.line, parent: ent, pred: c.pred})
+		return nil
+	}
+	saved := d.block
+	d.block = ent
+	err = d.blockProp(s[k:], k)
+	d.block = saved
+	return err
+}
+
+// nestedHeader reports whether the value of a link property line is the
+// header of a nested table, Type[N]{...: a bare id never holds a brace.
+func nestedHeader(v string) bool {
+	if v == "" || v[0] == '"' || v[0] == '[' || v[0] == '(' || v[0] == '{' {
+		return false
+	}
+	i := strings.IndexByte(v, '{')
+	return i > 0 && v[i-1] == ']' && strings.IndexByte(v[:i], '[') > 0
+}
+
+// closeNested closes the nested tables whose rows are indented by more
+// than k spaces (all of them for k = 0), checking their row counts.
+func (d *decoder) closeNested(k int) error {
+	for len(d.nest) > 0 && d.nest[len(d.nest)-1].indent > k {
+		f := d.nest[len(d.nest)-1]
+		d.nest = d.nest[:len(d.nest)-1]
+		if f.got != f.h.want {
+			return &rdf.ParseError{File: d.file, Line: f.line, Column: 1,
+				Msg: fmt.Sprintf("nested table header declares %d rows but %d follow", f.h.want, f.got)}
+		}
+	}
+	return nil
+}
+
+// nestedRow reads a row of a nested table: a new blank node, value of the
+// frame's property of its parent.
+func (d *decoder) nestedRow(f *nestFrame, s string, off int) error {
+	if f.got >= f.h.want {
+		return d.errAt(off, "more rows than the %d the nested table header declares", f.h.want)
+	}
+	f.got++
+	cells, offs, err := d.splitTop(s, off, ',')
+	if err != nil {
+		return err
+	}
+	if len(cells) != len(f.h.cols) {
+		return d.errAt(off, "expected %d cells, found %d", len(f.h.cols), len(cells))
+	}
+	n := &node{defined: true}
+	f.row = n
+	if len(f.h.cols) > 0 && f.h.cols[0].kind == colAtIRI && cells[0] != "" {
+		v, q, err := d.oneValue(cells[0], offs[0])
+		if err != nil {
+			return err
+		}
+		n.hasIRI, n.iri = true, d.expandIRI(v, q)
+	}
+	if err := d.addQuad(pquad{s: f.parent, p: f.pred, on: n}); err != nil {
+		return err
+	}
+	if f.h.hasClass {
+		if err := d.addQuad(pquad{s: n, p: rdf.RDFType, o: rdf.NewIRI(f.h.class)}); err != nil {
+			return err
+		}
+	}
+	for i, c := range f.h.cols {
+		if c.kind == colAtIRI {
+			continue
+		}
+		vals, err := d.cell(cells[i], offs[i], c)
+		if err != nil {
+			return err
+		}
+		if err := d.addValues(n, c, vals); err != nil {
+			return err
+		}
+	}
+	for _, c := range f.h.consts {
+		if err := d.addValues(n, c.col, c.vals); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// anonRow reads a 0.4 table row whose first cell is empty: a blank node
+// that no link points to (and, in a label column, without that label).
+func (d *decoder) anonRow(cells []string, offs []int) error {
+	n := &node{defined: true}
+	d.block = n
+	if d.hasClass {
+		if err := d.addQuad(pquad{s: n, p: rdf.RDFType, o: rdf.NewIRI(d.class)}); err != nil {
+			return err
+		}
+	}
+	for i := 1; i < len(d.cols); i++ {
+		c := d.cols[i]
+		if c.kind == colGraph {
+			continue
+		}
+		if c.kind == colAtIRI {
+			if cells[i] != "" {
+				return d.errAt(offs[i], "a row with an empty first cell is a blank node: its @iri must be empty")
+			}
+			continue
+		}
+		vals, err := d.cell(cells[i], offs[i], c)
+		if err != nil {
+			return err
+		}
+		if err := d.addValues(n, c, vals); err != nil {
+			return err
+		}
+	}
+	for _, c := range d.consts {
+		if err := d.addValues(n, c.col, c.vals); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cell parses a cell of column c: a p@ cell (0.4) holds values that each
+// end with their language, any other cell is read by parseCell.
+func (d *decoder) cell(s string, off int, c colSpec) ([]val, error) {
+	if c.nest != nil {
+		if s == "" {
+			return nil, nil
+		}
+		if s[0] != '{' || s[len(s)-1] != '}' {
+			return nil, d.errAt(off, "expected {values} in a nested column")
+		}
+		return []val{{text: s, off: off, inline: true}}, nil
+	}
+	if c.kind != clsLangAny {
+		return d.parseCell(s, off, c.kind == clsLink)
+	}
+	if s == "" {
+		return nil, nil
+	}
+	parts, offs := []string{s}, []int{off}
+	if s[0] == '[' {
+		var err error
+		if parts, offs, err = d.splitMulti(s, off); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]val, len(parts))
+	for i, p := range parts {
+		v, err := d.langValue(p, offs[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// langValue reads text@tag (the tag after the last '@') or "text"@tag,
+// with an optional --ltr or --rtl after the tag.
+func (d *decoder) langValue(p string, off int) (val, error) {
+	var text, rest string
+	if strings.HasPrefix(p, `"`) {
+		t, n, msg := unquote(p)
+		if msg != "" {
+			return val{}, d.errAt(off+n, "%s", msg)
+		}
+		text, rest = t, p[n:]
+		if !strings.HasPrefix(rest, "@") {
+			return val{}, d.errAt(off+n, "expected @ and a language tag after the quoted value")
+		}
+		rest = rest[1:]
+	} else {
+		i := strings.LastIndexByte(p, '@')
+		if i <= 0 {
+			return val{}, d.errAt(off, "expected a value followed by @ and its language tag")
+		}
+		text, rest = p[:i], p[i+1:]
+	}
+	v := val{text: text, off: off}
+	tag := rest
+	if l, dir, ok := strings.Cut(tag, "--"); ok {
+		if dir != "ltr" && dir != "rtl" {
+			return val{}, d.errAt(off+len(p)-len(rest), "expected --ltr or --rtl after the language tag")
+		}
+		tag, v.dir = l, dir
+	}
+	if !validLang(tag) {
+		return val{}, d.errAt(off+len(p)-len(rest), "expected a language tag after '@'")
+	}
+	v.lang = tag
+	return v, nil
+}
+
+// rowGraph sets the graph of a row's quads from its @graph cell (0.4): an
+// IRI value, _: and the id of a blank node, or empty for the graph of the
+// section.
+func (d *decoder) rowGraph(cells []string, offs []int) error {
+	for i, c := range d.cols {
+		if c.kind != colGraph {
+			continue
+		}
+		d.graph, d.graphN = d.secGraph, d.secGraphN
+		v := cells[i]
+		switch {
+		case v == "":
+		case strings.HasPrefix(v, "_:"):
+			id, err := d.wholeText(v[2:], offs[i]+2)
+			if err != nil {
+				return err
+			}
+			d.graph, d.graphN = rdf.Term{}, d.ref(id)
+		default:
+			iri, quoted, err := d.oneValue(v, offs[i])
+			if err != nil {
+				return err
+			}
+			d.graph, d.graphN = rdf.NewIRI(d.expandIRI(iri, quoted)), nil
+		}
+	}
+	return nil
+}
+
+// parseNestSpec parses the nested part of a column header, " Class{a, b=v}"
+// without its leading space, and returns it and the bytes consumed.
+func (d *decoder) parseNestSpec(s string, off int) (*nestSpec, int, error) {
+	ns := &nestSpec{}
+	pos := 0
+	if !strings.HasPrefix(s, "{") {
+		iri, n, err := d.parseTerm(s, off)
+		if err != nil {
+			return nil, 0, err
+		}
+		ns.class, ns.hasClass, pos = iri, true, n
+	}
+	if pos >= len(s) || s[pos] != '{' {
+		return nil, 0, d.errAt(off+pos, "expected '{' and the properties of a nested column")
+	}
+	end := matchBrace(s, pos)
+	if end < 0 {
+		return nil, 0, d.errAt(off+pos, "expected '}' to close the nested column")
+	}
+	parts, offs, err := d.splitTop(s[pos+1:end], off+pos+1, ',')
+	if err != nil {
+		return nil, 0, err
+	}
+	for i, p := range parts {
+		if p == "" && len(parts) == 1 {
+			break
+		}
+		if p == "@iri" && i == 0 {
+			ns.iri = true
+			continue
+		}
+		c, m, err := d.parseSpec(p, offs[i])
+		if err != nil {
+			return nil, 0, err
+		}
+		if c.kind == colID || c.kind == colAtIRI || c.kind == colGraph {
+			return nil, 0, d.errAt(offs[i], "id, @iri and @graph cannot be properties of a nested column")
+		}
+		switch {
+		case m == len(p):
+			ns.subs = append(ns.subs, c)
+		case p[m] == '=':
+			vals, err := d.cell(p[m+1:], offs[i]+m+1, c)
+			if err != nil {
+				return nil, 0, err
+			}
+			if len(vals) == 0 {
+				return nil, 0, d.errAt(offs[i]+m+1, "expected a constant value")
+			}
+			ns.consts = append(ns.consts, constant{c, vals})
+		default:
+			return nil, 0, d.errAt(offs[i]+m, "expected ',' or '=' after a property of a nested column")
+		}
+	}
+	return ns, end + 1, nil
+}
+
+// matchBrace returns the index of the '}' that closes the '{' at s[i],
+// skipping JSON strings and <IRI>s, or -1.
+func matchBrace(s string, i int) int {
+	depth := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '<':
+			if j := strings.IndexByte(s[i:], '>'); j > 0 {
+				i += j
+			}
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// nestCell decodes a cell {v1, v2} of a nested column: a new blank node
+// (or IRI node, with @iri) with the column's class, its values by
+// position and its constants.
+func (d *decoder) nestCell(ns *nestSpec, text string, off int) (*node, error) {
+	n := &node{defined: true}
+	parts, offs := []string{}, []int{}
+	if inner := text[1 : len(text)-1]; strings.Trim(inner, " ") != "" || len(ns.subs)+b2i(ns.iri) > 0 {
+		var err error
+		if parts, offs, err = d.splitTop(inner, off+1, ','); err != nil {
+			return nil, err
+		}
+	}
+	want := len(ns.subs) + b2i(ns.iri)
+	if len(parts) != want {
+		return nil, d.errAt(off, "expected %d values in the nested cell, found %d", want, len(parts))
+	}
+	if ns.iri {
+		if parts[0] != "" {
+			v, q, err := d.oneValue(parts[0], offs[0])
+			if err != nil {
+				return nil, err
+			}
+			n.hasIRI, n.iri = true, d.expandIRI(v, q)
+		}
+		parts, offs = parts[1:], offs[1:]
+	}
+	if ns.hasClass {
+		if err := d.addQuad(pquad{s: n, p: rdf.RDFType, o: rdf.NewIRI(ns.class)}); err != nil {
+			return nil, err
+		}
+	}
+	for i, c := range ns.subs {
+		vals, err := d.cell(parts[i], offs[i], c)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.addValues(n, c, vals); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range ns.consts {
+		if err := d.addValues(n, c.col, c.vals); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

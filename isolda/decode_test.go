@@ -40,7 +40,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"@vocab http://schema.org/\nPerson[1]{@iri, name}:\n  , x\n", 3, 3, "expected the entity id"},
 		{"@vocab http://schema.org/\nPerson[1]{@iri, @iri}:\n", 2, 17, "already the first column"},
 		{"@vocab http://schema.org/\nPerson[1]{@iri}:\n  [2] a | b\n", 3, 3, "not a list"},
-		{"@isolda 0.4\n", 1, 9, "expected @isolda 0.1, 0.2 or 0.3"},
+		{"@isolda 0.9\n", 1, 9, "expected @isolda 0.1, 0.2, 0.3 or 0.4"},
 	}
 	for _, c := range cases {
 		_, err := DecodeWith(strings.NewReader(c.doc), DecodeOptions{File: "doc.isolda"})
@@ -100,9 +100,10 @@ func FuzzDecode(f *testing.F) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 30; i++ {
 		d := genGraph(r, i%2 == 0)
-		for _, o := range []Options{{Version: V02}, {Version: V01}, {Layout: LayoutBlocks}, {Continuation: true},
-			{InverseIndex: true, Glossary: GlossaryNone}, {Version: V01, Glossary: GlossaryNone}, {InlineBlanks: true},
-			{Version: V03}, {Version: V03, Glossary: GlossaryNone, Layout: LayoutBlocks}, {IRIIDs: true, InlineBlanks: true}} {
+		for _, o := range []Options{{Version: V02}, {Version: V01}, {Version: V02, Layout: LayoutBlocks}, {Version: V02, Continuation: true},
+			{Version: V02, InverseIndex: true, Glossary: GlossaryNone}, {Version: V01, Glossary: GlossaryNone}, {Version: V02, InlineBlanks: true},
+			{Version: V03}, {Version: V03, Glossary: GlossaryNone, Layout: LayoutBlocks}, {Version: V02, IRIIDs: true, InlineBlanks: true},
+			{Version: V04}, {Version: V04, Glossary: GlossaryNone}, {Version: V04, InverseIndex: true}} {
 			var b bytes.Buffer
 			if err := Encode(&b, d, o); err == nil {
 				f.Add(b.String())
@@ -111,7 +112,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	for i := 0; i < 20; i++ {
 		d := genListGraph(rand.New(rand.NewPCG(uint64(i), 7)))
-		for _, o := range []Options{{Version: V03}, {Version: V03, InlineBlanks: true, Glossary: GlossaryNone}} {
+		for _, o := range []Options{{Version: V03}, {Version: V03, InlineBlanks: true, Glossary: GlossaryNone}, {Version: V04}} {
 			var b bytes.Buffer
 			if err := Encode(&b, d, o); err == nil {
 				f.Add(b.String())

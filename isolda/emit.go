@@ -1,7 +1,6 @@
 package isolda
 
 import (
-	"bufio"
 	"cmp"
 	"slices"
 	"strconv"
@@ -78,6 +77,9 @@ func (e *encoder) header(k gkey) string {
 		e.use["typed"] = true
 	case clsType:
 		e.use["a"] = true
+	case clsLangAny:
+		b = append(b, '@')
+		e.use["langs"] = true
 	}
 	h := string(b)
 	e.headers[k] = h
@@ -113,6 +115,14 @@ func (e *encoder) appendValue(b []byte, k gkey, v rdf.TermID, ctx int) []byte {
 		b = e.n.appendIRICell(b, t.Value, ctx)
 	case clsType:
 		return e.n.appendTerm(b, t.Value)
+	case clsLangAny:
+		b = appendText(b, t.Value, e.v02, ctx)
+		b = append(b, '@')
+		b = append(b, t.Lang...)
+		if t.Dir != "" {
+			b = append(b, "--"...)
+			b = append(b, t.Dir...)
+		}
 	default:
 		b = appendText(b, t.Value, e.v02, ctx)
 	}
@@ -172,8 +182,17 @@ func (e *encoder) appendSuffix(b []byte, k gkey) []byte {
 func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 	e.use["inline"] = true
 	ie := e.inlineRows[v]
-	groups := slices.Clone(ie.row.groups)
-	if ie.main != 0 {
+	groups := ie.row.groups
+	if !e.v04 {
+		groups = slices.Clone(groups)
+	}
+	if e.v04 {
+		// 0.4: the main class before the brace, the others under a.
+		if ie.main != 0 {
+			b = e.n.appendTerm(b, e.term(ie.main).Value)
+		}
+		groups = mergeLangs(groups)
+	} else if ie.main != 0 {
 		typeKey := gkey{pred: e.typeID, cls: clsType}
 		i := slices.IndexFunc(groups, func(g group) bool { return g.key == typeKey })
 		if i < 0 {
@@ -182,15 +201,36 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 			groups[i] = group{key: typeKey, vals: append([]rdf.TermID{ie.main}, groups[i].vals...)}
 		}
 	}
-	slices.SortFunc(groups, func(p, q group) int {
-		return strings.Compare(e.header(p.key), e.header(q.key))
-	})
+	// The groups with their headers, sorted by header (one header lookup
+	// per group; the row's own groups stay in key order).
+	type hg struct {
+		h string
+		g *group
+	}
+	var buf [16]hg
+	hgs := buf[:0]
+	for i := range groups {
+		hgs = append(hgs, hg{e.header(groups[i].key), &groups[i]})
+	}
+	byHeader := func(p, q hg) int { return strings.Compare(p.h, q.h) }
+	if !slices.IsSortedFunc(hgs, byHeader) {
+		slices.SortFunc(hgs, byHeader)
+	}
 	b = append(b, '{')
-	for i, g := range groups {
-		if i > 0 {
+	sep := ""
+	if t := e.term(v); t.Kind == rdf.IRIKind {
+		// 0.4: a nested IRI entity gives its IRI first.
+		e.use["iri"] = true
+		b = append(b, "@iri: "...)
+		b = e.n.appendIRICell(b, t.Value, ctxCell)
+		sep = ", "
+	}
+	for i, x := range hgs {
+		g := x.g
+		if i > 0 || sep != "" {
 			b = append(b, ", "...)
 		}
-		b = append(b, e.header(g.key)...)
+		b = append(b, x.h...)
 		if g.key.cls == clsLink {
 			b = append(b, ' ')
 		} else {
@@ -249,7 +289,11 @@ func (e *encoder) body() []byte {
 		}
 		var extras []extraBlock
 		for _, t := range part.tables {
-			b = e.writeTable(b, t, &extras)
+			if e.v04 {
+				b = e.writeTable04(b, t)
+			} else {
+				b = e.writeTable(b, t, &extras)
+			}
 			b = append(b, '\n')
 		}
 		if len(extras) > 0 {
@@ -436,18 +480,7 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 			cols = append(cols, k)
 		}
 	}
-	slices.SortFunc(cols, func(a, b gkey) int {
-		if (a.cls == clsType) != (b.cls == clsType) {
-			if a.cls == clsType {
-				return -1
-			}
-			return 1
-		}
-		if count[a] != count[b] {
-			return cmp.Compare(count[b], count[a])
-		}
-		return strings.Compare(e.header(a), e.header(b))
-	})
+	e.sortColumns(cols, count)
 	find := func(gs []group, k gkey) []rdf.TermID {
 		for _, g := range gs {
 			if g.key == k {
@@ -582,8 +615,9 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 	return b
 }
 
-// writeHead writes the glossary and the directives.
-func (e *encoder) writeHead(w *bufio.Writer) {
+// head returns the glossary (the # lines, each ending in LF; empty with
+// --glossary none) and the directives (each ending in LF).
+func (e *encoder) head() (gloss, dirs []byte) {
 	typeCount := map[rdf.TermID]int{}
 	if e.typeID != 0 && !e.opts.NoTypes {
 		seen := map[[2]rdf.TermID]bool{}
@@ -595,50 +629,80 @@ func (e *encoder) writeHead(w *bufio.Writer) {
 			}
 		}
 	}
+	if e.v04 {
+		// 0.4: a class whose one table header already gives its count is
+		// not repeated in @types.
+		tables := map[rdf.TermID]int{}
+		rows := map[rdf.TermID]int{}
+		for _, part := range e.parts {
+			for _, t := range part.tables {
+				tables[t.class]++
+				rows[t.class] += len(t.rows)
+			}
+		}
+		for c, k := range typeCount {
+			if tables[c] == 1 && rows[c] == k || k == 1 {
+				delete(typeCount, c) // nor a class of one entity
+			}
+		}
+	}
 	if len(typeCount) > 0 {
 		e.use["types"] = true
 	}
-	if len(e.n.prefixNS) > 0 {
-		e.use["prefix"] = true
+	for name := range e.n.prefixNS {
+		if !e.n.implicit[name] {
+			e.use["prefix"] = true
+		}
 	}
 	if len(e.n.alias) > 0 {
 		e.use["term"] = true
 	}
 	var b []byte
-	switch e.opts.Glossary {
-	case GlossaryNone:
+	if e.opts.Glossary == GlossaryNone {
 		b = append(b, "@isolda "...)
 		b = append(b, e.ver...)
 		b = append(b, '\n')
-	default:
+	}
+	if e.v04 && e.use["iri"] {
+		e.use["blank"] = false // the @iri entry says it
+	}
+	if e.opts.Glossary != GlossaryNone {
+		entries, first := glossary, head02
 		switch e.ver {
 		case V01:
-			w.WriteString(head01)
+			first = head01
 		case V03:
-			w.WriteString(head03)
-		default:
-			w.WriteString(head02)
+			first = head03
+		case V04:
+			entries, first = glossary04, head04
 		}
-		w.WriteByte('\n')
+		gloss = append(gloss, first...)
+		gloss = append(gloss, '\n')
 		if e.opts.Glossary != GlossaryLegend {
-			for _, g := range glossary {
+			for _, g := range entries {
 				if e.use[g.flag] {
-					w.WriteString(g.text)
-					w.WriteByte('\n')
+					gloss = append(gloss, g.text...)
+					gloss = append(gloss, '\n')
 				}
 			}
 		}
-		if e.anchor != 0 {
-			var a []byte
-			a = append(a, "# The document starts from the entity "...)
-			a = e.appendID(a, e.anchor, ctxCell)
-			if e.opts.Hops > 0 {
-				a = append(a, "; it shows only the entities at most "...)
-				a = strconv.AppendInt(a, int64(e.opts.Hops), 10)
-				a = append(a, " links away from it, not the whole graph"...)
-			}
-			a = append(a, ".\n"...)
-			w.Write(a)
+	}
+	if e.anchor != 0 && e.opts.Glossary != GlossaryNone {
+		// The anchor line names this document's entity: in 0.4 it belongs
+		// to the body, so that the glossary depends on constructs only.
+		var a []byte
+		a = append(a, "# The document starts from the entity "...)
+		a = e.appendID(a, e.anchor, ctxCell)
+		if e.opts.Hops > 0 {
+			a = append(a, "; it shows only the entities at most "...)
+			a = strconv.AppendInt(a, int64(e.opts.Hops), 10)
+			a = append(a, " links away from it, not the whole graph"...)
+		}
+		a = append(a, ".\n"...)
+		if e.v04 {
+			b = append(b, a...)
+		} else {
+			gloss = append(gloss, a...)
 		}
 	}
 	if e.n.vocab != "" {
@@ -647,6 +711,9 @@ func (e *encoder) writeHead(w *bufio.Writer) {
 		b = append(b, '\n')
 	}
 	for _, p := range sortedKeys(e.n.prefixNS) {
+		if e.n.implicit[p] {
+			continue
+		}
 		b = append(b, "@prefix "...)
 		b = append(b, p...)
 		b = append(b, ": "...)
@@ -686,10 +753,23 @@ func (e *encoder) writeHead(w *bufio.Writer) {
 		}
 		b = append(b, '\n')
 	}
-	if len(b) > 0 {
-		if e.opts.Glossary != GlossaryNone {
-			w.WriteByte('\n')
+	return gloss, b
+}
+
+// sortColumns orders the columns of a table (SPEC.md section 6.3): a
+// first, then by the number of rows that have them (descending), ties by
+// header text.
+func (e *encoder) sortColumns(cols []gkey, count map[gkey]int) {
+	slices.SortFunc(cols, func(a, b gkey) int {
+		if (a.cls == clsType) != (b.cls == clsType) {
+			if a.cls == clsType {
+				return -1
+			}
+			return 1
 		}
-		w.Write(b)
-	}
+		if count[a] != count[b] {
+			return cmp.Compare(count[b], count[a])
+		}
+		return strings.Compare(e.header(a), e.header(b))
+	})
 }

@@ -15,12 +15,13 @@ import (
 
 // Value classes of a column (SPEC.md, "Columns and value classes").
 const (
-	clsLink  = iota + 1 // an entity, written by its id
-	clsIRI              // an IRI that is not an entity
-	clsType             // an rdf:type class (the "a" column)
-	clsPlain            // xsd:string
-	clsLang             // language-tagged string
-	clsTyped            // any other datatype
+	clsLink    = iota + 1 // an entity, written by its id
+	clsIRI                // an IRI that is not an entity
+	clsType               // an rdf:type class (the "a" column)
+	clsPlain              // xsd:string
+	clsLang               // language-tagged string
+	clsTyped              // any other datatype
+	clsLangAny            // 0.4: language-tagged strings, each value with its tag (p@)
 )
 
 // gkey is a column: a predicate and a value class.
@@ -40,7 +41,8 @@ type group struct {
 type row struct {
 	ent    rdf.TermID
 	groups []group
-	label  bool // the first cell is the entity's label (label column)
+	label  bool       // the first cell is the entity's label (label column)
+	graph  rdf.TermID // 0.4 @graph column: the graph of the row's quads
 }
 
 type table struct {
@@ -69,11 +71,16 @@ type graphPart struct {
 }
 
 type encoder struct {
-	d     *rdf.Dataset
-	opts  Options
-	v02   quoting // quoting rules of the version
-	qLink quoting // quoting rules of link values (ids): also '(' and '<' in 0.3
-	ver   string
+	d        *rdf.Dataset
+	opts     Options
+	v02      quoting // quoting rules of the version
+	qLink    quoting // quoting rules of link values (ids): also '(' and '<' in 0.3
+	ver      string
+	v04      bool // ISOLDA 0.4 (SPEC.md section 17)
+	graphCol bool // 0.4: named graphs as a @graph column instead of sections
+	// 0.4 alternatives for small documents: no nested columns, no nested
+	// tables (their entities are then written in place, T{...}).
+	noNestCol, noNestTable bool
 
 	// Token-saving options of 0.3 (SPEC.md section 15).
 	iriIDs, dtPrefixes bool
@@ -96,8 +103,8 @@ type encoder struct {
 
 	anchor rdf.TermID // the first start of the search (0: none)
 
-	inline     []bool // blank nodes written in place (InlineBlanks)
-	inlineRows map[rdf.TermID]inlineEnt
+	inline     []bool      // blank nodes written in place (InlineBlanks)
+	inlineRows []inlineEnt // by TermID: the row of a blank node written in place
 
 	labelVal []rdf.TermID // preferred label literal, by TermID (0 = none)
 	labelOK  []bool       // the label may be the entity's id
@@ -112,31 +119,161 @@ type encoder struct {
 
 // Encode writes d as an ISOLDA document.
 func Encode(w io.Writer, d *rdf.Dataset, opts Options) error {
-	cropped, anchor, err := crop(d, opts)
+	gloss, body, err := encodeParts(d, opts)
 	if err != nil {
 		return err
-	}
-	e, err := prepare(cropped, opts, anchor)
-	if err != nil {
-		return err
-	}
-	body := e.body()
-	for len(body) > 0 && body[len(body)-1] == '\n' {
-		body = body[:len(body)-1]
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
-	e.writeHead(bw)
-	if len(body) > 0 {
-		bw.WriteByte('\n')
-		bw.Write(body)
+	bw.Write(gloss)
+	if len(gloss) > 0 && len(body) > 0 {
 		bw.WriteByte('\n')
 	}
+	bw.Write(body)
 	return bw.Flush()
+}
+
+// Parts is an ISOLDA document split into its glossary and its body.
+type Parts struct {
+	// Glossary is the # lines that explain the notation, each ending in
+	// LF (empty with --glossary none). In 0.4 it depends only on the set of
+	// constructs the body uses: the same set gives the same bytes, so it
+	// can be sent once (a system prompt, a prompt cache) for many bodies.
+	Glossary string
+	// Body is the rest of the document, after an @isolda directive that
+	// names the version (the full document names it in the glossary's
+	// first line instead), so that it decodes on its own.
+	Body string
+}
+
+// EncodeParts encodes d and returns the glossary and the body apart:
+// SplitParts of the document Encode writes.
+func EncodeParts(d *rdf.Dataset, opts Options) (Parts, error) {
+	var b strings.Builder
+	if err := Encode(&b, d, opts); err != nil {
+		return Parts{}, err
+	}
+	return SplitParts(b.String()), nil
+}
+
+// SplitParts splits a document Encode wrote into its glossary (the #
+// lines up to the first empty line) and its body (the rest, after an
+// @isolda directive naming the version the glossary's first line names).
+// Glossary + "\n" + Body without its first line is the document; a
+// document without a glossary is all body.
+func SplitParts(doc string) Parts {
+	if !strings.HasPrefix(doc, "#") {
+		return Parts{Body: doc}
+	}
+	gloss, rest := doc, ""
+	if i := strings.Index(doc, "\n\n"); i >= 0 {
+		gloss, rest = doc[:i+1], doc[i+2:]
+	}
+	ver := V02
+	for _, v := range []string{V01, V03, V04} {
+		if strings.HasPrefix(doc, "# ISOLDA "+v) {
+			ver = v
+		}
+	}
+	return Parts{Glossary: gloss, Body: "@isolda " + ver + "\n" + rest}
+}
+
+// encodeParts encodes d: the glossary lines and the body (directives and
+// sections).
+func encodeParts(d *rdf.Dataset, opts Options) (gloss, body []byte, err error) {
+	cropped, anchor, err := crop(d, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	gloss, body, err = encodeMode(cropped, opts, anchor, false)
+	if err != nil || !hasNamedGraph(cropped) {
+		return gloss, body, err
+	}
+	if ver, _ := opts.version(); ver != V04 || (opts.Layout != "" && opts.Layout != LayoutTable) {
+		return gloss, body, nil
+	}
+	// 0.4: named graphs as sections or as a @graph column, whichever the
+	// token estimate finds smaller (sections on a tie).
+	g2, b2, err := encodeMode(cropped, opts, anchor, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tokenEstimate(string(g2))+tokenEstimate(string(b2)) < tokenEstimate(string(gloss))+tokenEstimate(string(body)) {
+		return g2, b2, nil
+	}
+	return gloss, body, nil
+}
+
+// hasNamedGraph reports whether d has a quad in a named graph.
+func hasNamedGraph(d *rdf.Dataset) bool {
+	for _, q := range d.IDQuads() {
+		if q[3] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// encodeMode encodes d with named graphs as sections or (graphCol, 0.4)
+// as a @graph column.
+func encodeMode(d *rdf.Dataset, opts Options, anchor rdf.Term, graphCol bool) (gloss, body []byte, err error) {
+	e, err := prepareMode(d, opts, anchor, graphCol)
+	if err != nil {
+		return nil, nil, err
+	}
+	gloss, body = e.emit()
+	if !e.v04 || len(body) >= smallBody {
+		return gloss, body, nil
+	}
+	// A small 0.4 document: a nested column or a nested table must save
+	// more than its glossary entry costs, else the entities are written
+	// in place (by the token estimate; the default on a tie).
+	best := tokenEstimate(string(gloss)) + tokenEstimate(string(body))
+	for _, alt := range [][2]bool{{true, false}, {false, true}, {true, true}} {
+		e.noNestCol, e.noNestTable = alt[0], alt[1]
+		g2, b2 := e.emit()
+		if n := tokenEstimate(string(g2)) + tokenEstimate(string(b2)); n < best {
+			best, gloss, body = n, g2, b2
+		}
+	}
+	return gloss, body, nil
+}
+
+// smallBody is the size under which a 0.4 encoder tries the document
+// without nested columns or nested tables (whose glossary entries weigh
+// on small documents).
+const smallBody = 1 << 14
+
+// emit writes the glossary and the body of a prepared encoder.
+func (e *encoder) emit() (gloss, body []byte) {
+	e.use = map[string]bool{}
+	e.headers = map[gkey]string{}
+	if e.v04 {
+		e.n.use = e.use
+	}
+	sections := e.body()
+	for len(sections) > 0 && sections[len(sections)-1] == '\n' {
+		sections = sections[:len(sections)-1]
+	}
+	gloss, dirs := e.head()
+	body = dirs
+	if len(sections) > 0 {
+		if len(body) > 0 {
+			body = append(body, '\n')
+		}
+		body = append(body, sections...)
+		body = append(body, '\n')
+	}
+	return gloss, body
 }
 
 // prepare runs every step of the encoder up to writing: order, names, ids
 // and layout. anchor, when set, is the first start of the search.
 func prepare(d *rdf.Dataset, opts Options, anchor rdf.Term) (*encoder, error) {
+	return prepareMode(d, opts, anchor, false)
+}
+
+// prepareMode is prepare with named graphs as a @graph column (0.4).
+func prepareMode(d *rdf.Dataset, opts Options, anchor rdf.Term, graphCol bool) (*encoder, error) {
 	ver, err := opts.version()
 	if err != nil {
 		return nil, err
@@ -145,20 +282,29 @@ func prepare(d *rdf.Dataset, opts Options, anchor rdf.Term) (*encoder, error) {
 		return nil, err
 	}
 	v02 := ver != V01
-	v03 := ver == V03
+	v04 := ver == V04
+	v03 := ver == V03 || v04 // 0.4 keeps every change of 0.3
 	var q quoting
 	if v02 {
 		q |= quoteAt
+	}
+	if v04 {
+		q |= quoteUnder
 	}
 	ql := q
 	if v03 {
 		ql |= quoteParen
 	}
-	e := &encoder{d: d, opts: opts, v02: q, qLink: ql, ver: ver, n: newNamer(q), headers: map[gkey]string{}, use: map[string]bool{},
+	e := &encoder{d: d, opts: opts, v02: q, qLink: ql, ver: ver, v04: v04, n: newNamer(q), headers: map[gkey]string{}, use: map[string]bool{},
 		prefLang: v02 && !opts.NoPreferredLanguage, rowIDs: v02 && !opts.NoRowLabelIDs,
 		termAliases: v02 && !opts.NoTermAliases, vocabPrefix: v02 && !opts.NoVocabPrefix,
 		iriIDs: v02 && (v03 || opts.IRIIDs), dtPrefixes: v02 && opts.DatatypePrefixes, lists: v03,
 		continuation: opts.Continuation || v03}
+	e.n.v04 = v04
+	e.graphCol = graphCol && v04
+	if v04 {
+		e.n.use = e.use
+	}
 	if err := e.validate(); err != nil {
 		return nil, err
 	}
@@ -174,8 +320,8 @@ func prepare(d *rdf.Dataset, opts Options, anchor rdf.Term) (*encoder, error) {
 	}
 	e.bfs()
 	e.findLists()
-	e.inlineSet()
 	e.labels()
+	e.inlineSet()
 	e.names()
 	e.layout()
 	e.decideLabels()
@@ -410,23 +556,46 @@ const maxInlineDepth = 16
 func (e *encoder) inlineSet() {
 	n := e.d.NumTerms() + 1
 	e.inline = make([]bool, n)
-	e.inlineRows = map[rdf.TermID]inlineEnt{}
-	if !e.opts.InlineBlanks {
+	e.inlineRows = make([]inlineEnt, n)
+	if !e.opts.InlineBlanks && !e.v04 {
 		return
 	}
 	refs := make([]int32, n)
 	parent := make([]rdf.TermID, n)
 	refGraph := make([]rdf.TermID, n)
 	bad := make([]bool, n)
+	// 0.4 also nests the IRI entities that one link points to and that
+	// have no label (as statement nodes of Wikidata) or no class, their
+	// IRI in an @iri cell.
+	typed := make([]bool, n)
+	var member [][2]rdf.TermID // (entity, class), for classCoherent
 	for _, q := range e.d.IDQuads() {
-		if e.term(q[2]).Kind == rdf.BlankKind {
+		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+			typed[q[0]] = true
+			if e.v04 {
+				member = append(member, [2]rdf.TermID{q[0], q[2]})
+			}
+		}
+	}
+	nestable := func(id rdf.TermID) bool {
+		t := e.term(id)
+		if e.v04 && id == e.anchor {
+			return false
+		}
+		return t.Kind == rdf.BlankKind || e.v04 && t.Kind == rdf.IRIKind && e.entity[id] && (e.labelVal[id] == 0 || !typed[id])
+	}
+	for _, q := range e.d.IDQuads() {
+		if nestable(q[2]) {
 			refs[q[2]]++
 			parent[q[2]], refGraph[q[2]] = q[0], q[3]
+			if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+				bad[q[2]] = true // a class, not a link
+			}
 		}
 		bad[q[3]] = true // graph names are never inline
 	}
 	for _, q := range e.d.IDQuads() {
-		if e.term(q[0]).Kind == rdf.BlankKind && (refs[q[0]] != 1 || refGraph[q[0]] != q[3]) {
+		if nestable(q[0]) && (refs[q[0]] != 1 || refGraph[q[0]] != q[3]) {
 			bad[q[0]] = true
 		}
 	}
@@ -434,18 +603,28 @@ func (e *encoder) inlineSet() {
 	for id, x := range e.listNode {
 		bad[id] = bad[id] || x // list nodes are written as (N) cells
 	}
-	for _, lc := range e.listItems {
-		for _, it := range lc.items {
-			bad[it] = true // list items are ids, so inline nodes never nest through a list
+	if !e.v04 {
+		for _, lc := range e.listItems {
+			for _, it := range lc.items {
+				bad[it] = true // list items are ids, so inline nodes never nest through a list
+			}
 		}
 	}
 	for id := 1; id < n; id++ {
-		if e.term(rdf.TermID(id)).Kind == rdf.BlankKind && refs[id] == 1 && !bad[id] {
+		if nestable(rdf.TermID(id)) && refs[id] == 1 && !bad[id] {
 			e.inline[id] = true
 			cands = append(cands, rdf.TermID(id))
 		}
 	}
-	slices.SortFunc(cands, func(a, b rdf.TermID) int { return cmp.Compare(e.rank[a], e.rank[b]) })
+	if e.v04 {
+		e.classCoherent(typed, member)
+	}
+	if !e.v04 {
+		// The cuts below do not depend on this order (each cycle loses
+		// its smallest node, depths count from the top of each chain);
+		// 0.4 skips the sort.
+		slices.SortFunc(cands, e.cmpNode)
+	}
 	// Break cycles of inline nodes: the member with the smallest rank gets
 	// a row. Then cut chains deeper than maxInlineDepth.
 	state := make([]uint8, n) // 0 new, 1 on the current walk, 2 done
@@ -460,7 +639,7 @@ func (e *encoder) inlineSet() {
 		}
 		if e.inline[x] && state[x] == 1 {
 			i := slices.Index(path, x)
-			m := slices.MinFunc(path[i:], func(a, b rdf.TermID) int { return cmp.Compare(e.rank[a], e.rank[b]) })
+			m := slices.MinFunc(path[i:], e.cmpNode)
 			e.inline[m] = false
 		}
 		for _, p := range path {
@@ -490,6 +669,29 @@ func (e *encoder) inlineSet() {
 				continue
 			}
 			depth[path[i]] = d
+		}
+	}
+}
+
+// classCoherent un-nests, in 0.4, every IRI entity of a class that has an
+// entity not nested (member: the (entity, class) pairs of rdf:type) (SPEC.md section 17.5): a class is either in tables,
+// where headers count its entities, or nested; untyped entities and blank
+// nodes are not concerned. Un-nesting an entity can open its other
+// classes, hence the fixed point.
+func (e *encoder) classCoherent(typed []bool, member [][2]rdf.TermID) {
+	open := make([]bool, len(e.inline)) // by class: has an entity not nested
+	for changed := true; changed; {
+		changed = false
+		for _, m := range member {
+			if !e.inline[m[0]] {
+				open[m[1]] = true
+			}
+		}
+		for _, m := range member {
+			if e.inline[m[0]] && open[m[1]] && typed[m[0]] && e.term(m[0]).Kind == rdf.IRIKind {
+				e.inline[m[0]] = false
+				changed = true
+			}
 		}
 	}
 }
@@ -566,15 +768,59 @@ func (e *encoder) labels() {
 		e.labelOK[s] = ok
 		count[e.term(best.val).Value]++
 	}
+	// 0.4: of the entities that share a label, the one with strictly the
+	// most outgoing triples (the entity the document is about, beside its
+	// sitelinks or namesakes) keeps it as its id.
+	var keeper map[string]rdf.TermID
+	shared := false
+	for _, k := range count {
+		shared = shared || k > 1
+	}
+	if e.v04 && shared {
+		out := make([]int32, n)
+		for _, q := range e.d.IDQuads() {
+			out[q[0]]++
+		}
+		keeper = map[string]rdf.TermID{}
+		tie := map[string]bool{}
+		for s := range cands {
+			if !e.labelOK[s] {
+				continue
+			}
+			l := e.term(e.labelVal[s]).Value
+			k, ok := keeper[l]
+			switch {
+			case !ok || out[s] > out[k]:
+				keeper[l], tie[l] = s, false
+			case out[s] == out[k]:
+				tie[l] = true
+			}
+		}
+		for l := range tie {
+			if tie[l] {
+				delete(keeper, l)
+			}
+		}
+	}
 	for s := range cands {
-		if e.opts.IDs == IDsSlug || (e.labelOK[s] && count[e.term(e.labelVal[s]).Value] > 1) {
+		if e.opts.IDs == IDsSlug {
 			e.labelOK[s] = false
+			continue
+		}
+		if e.labelOK[s] && count[e.term(e.labelVal[s]).Value] > 1 {
+			if k, ok := keeper[e.term(e.labelVal[s]).Value]; !ok || k != s {
+				e.labelOK[s] = false
+			}
 		}
 	}
 }
 
 // names chooses @vocab, the prefixes and the @term aliases.
 func (e *encoder) names() {
+	if e.v04 {
+		e.names04()
+		return
+	}
 	// @vocab: the namespace of most predicate and class occurrences.
 	vc := map[string]int{}
 	for _, q := range e.d.IDQuads() {
@@ -820,6 +1066,19 @@ func (e *encoder) layout() {
 		}
 		return e.cmpNode(a, b)
 	}
+	if e.graphCol {
+		// 0.4 @graph column: one part; a row per entity and graph, in
+		// document order, then graph order.
+		slices.SortFunc(idx, func(a, b int) int {
+			qa, qb := qs[a], qs[b]
+			if c := cmp.Compare(e.pos[qa[0]], e.pos[qb[0]]); c != 0 {
+				return c
+			}
+			return cmpGraph(qa[3], qb[3])
+		})
+		e.parts = []graphPart{e.layoutGraph(0, qs, idx)}
+		return
+	}
 	slices.SortFunc(idx, func(a, b int) int {
 		qa, qb := qs[a], qs[b]
 		if c := cmpGraph(qa[3], qb[3]); c != 0 {
@@ -841,16 +1100,17 @@ func (e *encoder) layout() {
 func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPart {
 	type subj struct {
 		id    rdf.TermID
+		graph rdf.TermID
 		quads []int
 	}
 	var subs []subj
 	for i := 0; i < len(idx); {
-		s := qs[idx[i]][0]
+		s, sg := qs[idx[i]][0], qs[idx[i]][3]
 		j := i
-		for j < len(idx) && qs[idx[j]][0] == s {
+		for j < len(idx) && qs[idx[j]][0] == s && qs[idx[j]][3] == sg {
 			j++
 		}
-		subs = append(subs, subj{s, idx[i:j]})
+		subs = append(subs, subj{s, sg, idx[i:j]})
 		i = j
 	}
 	// Entities per class in this graph.
@@ -886,7 +1146,7 @@ func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPar
 				}
 			}
 		}
-		r := &row{ent: s.id}
+		r := &row{ent: s.id, graph: s.graph}
 		kvs = kvs[:0]
 		for _, k := range s.quads {
 			q := qs[k]
@@ -940,14 +1200,16 @@ func (e *encoder) layoutGraph(g rdf.TermID, qs []rdf.IDQuad, idx []int) graphPar
 	// Inline blank nodes that are not subjects count as Thing_.
 	for _, k := range idx {
 		if o := qs[k][2]; e.inline[o] {
-			if _, ok := e.inlineRows[o]; !ok {
+			if e.inlineRows[o].row == nil {
 				e.inlineRows[o] = inlineEnt{row: &row{ent: o}}
 				inlineCount[0]++
 			}
 		}
 	}
 	for _, t := range part.tables {
-		t.inlineN = inlineCount[t.class]
+		if !e.v04 { // 0.4 counts nested entities in no table header
+			t.inlineN = inlineCount[t.class]
+		}
 	}
 	return part
 }
@@ -1078,10 +1340,11 @@ func (e *encoder) assignIDs() {
 		}
 	}
 	eligible := e.iriEligible()
+	anon := e.anonymous()
 	counters := map[string]int{}
 	next := map[string]int{} // next suffix to try per slug base
 	for _, id := range e.order {
-		if e.ids[id] != "" || e.listNode[id] {
+		if e.ids[id] != "" || e.listNode[id] || (anon != nil && anon[id]) || (e.inline[id] && e.v04) {
 			continue
 		}
 		base := ""
@@ -1132,6 +1395,35 @@ func (e *encoder) assignIDs() {
 	}
 }
 
+// anonymous marks the blank nodes of a 0.4 document that need no id: never
+// the object of a quad nor a graph name, a subject in one graph only, and
+// without a label id (SPEC.md section 17.6). Not with --ids slug or the
+// blocks and hybrid layouts, where every entity has an id line.
+func (e *encoder) anonymous() []bool {
+	if !e.v04 || e.opts.IDs == IDsSlug || e.opts.Layout == LayoutBlocks || e.opts.Layout == LayoutHybrid {
+		return nil
+	}
+	n := e.d.NumTerms() + 1
+	anon := make([]bool, n)
+	graphOf := make([]rdf.TermID, n)
+	for id := 1; id < n; id++ {
+		anon[id] = e.term(rdf.TermID(id)).Kind == rdf.BlankKind && e.entity[id] && !e.labelOK[id]
+	}
+	for _, q := range e.d.IDQuads() {
+		anon[q[2]] = false
+		anon[q[3]] = false
+		if graphOf[q[0]] == 0 {
+			graphOf[q[0]] = q[3] + 1
+		} else if graphOf[q[0]] != q[3]+1 {
+			anon[q[0]] = false
+		}
+	}
+	if e.anchor != 0 {
+		anon[e.anchor] = false
+	}
+	return anon
+}
+
 // iriText returns the text of an IRI as an @iri cell holds it: pfx:local or
 // the IRI itself (the content of the JSON string when it is quoted).
 func (e *encoder) iriText(iri string) string {
@@ -1160,9 +1452,12 @@ func (e *encoder) iriEligible() []bool {
 		}
 	}
 	ok := make([]bool, n)
+	costIRI, costSlug := make([]int, n), make([]int, n)
 	for _, id := range e.order {
 		t := e.term(id)
-		if t.Kind != rdf.IRIKind || e.labelVal[id] != 0 {
+		// 0.4: also an entity whose label is not its id (shared labels);
+		// nested entities have no id.
+		if t.Kind != rdf.IRIKind || e.labelVal[id] != 0 && (!e.v04 || e.labelOK[id]) || e.v04 && e.inline[id] {
 			continue
 		}
 		s := e.iriText(t.Value)
@@ -1175,17 +1470,21 @@ func (e *encoder) iriEligible() []bool {
 			slug = "node-1"
 		}
 		r := 1 + int(incoming[id])
-		ok[id] = r*tokenEstimate(s) < r*tokenEstimate(slug)+tokenEstimate(s)
+		costIRI[id], costSlug[id] = r*tokenEstimate(s), r*tokenEstimate(slug)+tokenEstimate(s)
+		// 0.3 decides entity by entity, 0.4 table by table (below).
+		ok[id] = e.v04 || costIRI[id] < costSlug[id]
 	}
 	for changed := true; changed; {
 		changed = false
 		for _, part := range e.parts {
 			for _, t := range part.tables {
 				all := t.labelCol.pred == 0
+				ci, cs := 0, 0
 				for _, r := range t.rows {
 					all = all && ok[r.ent]
+					ci, cs = ci+costIRI[r.ent], cs+costSlug[r.ent]
 				}
-				if all {
+				if all && (!e.v04 || ci <= cs) {
 					continue
 				}
 				for _, r := range t.rows {

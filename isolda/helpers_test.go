@@ -13,7 +13,7 @@ import (
 	"github.com/isolda/isolda/rdf/turtle"
 )
 
-var versions = []string{V02, V01, V03}
+var versions = []string{V02, V01, V03, V04}
 
 // readNQuads reads an N-Triples or N-Quads file with the RDF layer's reader.
 func readNQuads(t testing.TB, path string) (*rdf.Dataset, error) {

@@ -112,7 +112,10 @@ func reservedPrefix(s string) bool {
 // namer writes IRIs as terms (headers) and as cell values.
 type namer struct {
 	v02      quoting
+	v04      bool // 0.4 bare terms, `:local` IRIs, predeclared prefixes
 	vocab    string
+	implicit map[string]bool   // predeclared prefix names (0.4): no @prefix line
+	use      map[string]bool   // 0.4: glossary flags of the forms written (shared with the encoder)
 	nsPrefix map[string]string // namespace -> prefix name
 	prefixNS map[string]string // prefix name -> namespace
 	alias    map[string]string // IRI -> alias
@@ -121,7 +124,7 @@ type namer struct {
 
 func newNamer(v02 quoting) *namer {
 	return &namer{v02: v02, nsPrefix: map[string]string{}, prefixNS: map[string]string{},
-		alias: map[string]string{}, aliasIRI: map[string]string{}}
+		alias: map[string]string{}, aliasIRI: map[string]string{}, implicit: map[string]bool{}}
 }
 
 // bare returns the vocab local name of iri when it can be written bare.
@@ -130,7 +133,13 @@ func (n *namer) bare(iri string) (string, bool) {
 		return "", false
 	}
 	l := iri[len(n.vocab):]
-	if !isName(l) || reservedBare(l) {
+	if n.v04 {
+		var ok bool
+		if l, ok = bareTerm04(l); !ok {
+			return "", false
+		}
+	}
+	if !n.v04 && !isName(l) || reservedBare(l) {
 		return "", false
 	}
 	if _, ok := n.prefixNS[l]; ok {
@@ -148,6 +157,9 @@ func (n *namer) appendTerm(b []byte, iri string) []byte {
 		return append(b, a...)
 	}
 	if l, ok := n.bare(iri); ok {
+		if n.v04 && strings.IndexByte(l, ' ') >= 0 {
+			n.use["space"] = true
+		}
 		return append(b, l...)
 	}
 	return n.appendPrefixed(b, iri)
@@ -157,6 +169,9 @@ func (n *namer) appendTerm(b []byte, iri string) []byte {
 func (n *namer) appendPrefixed(b []byte, iri string) []byte {
 	ns, local := splitNS(iri)
 	if p, ok := n.nsPrefix[ns]; ok && isLocal(local) {
+		if n.v04 {
+			n.use["prefix"] = true
+		}
 		b = append(b, p...)
 		b = append(b, ':')
 		return append(b, local...)
@@ -175,14 +190,41 @@ func (n *namer) appendDatatype(b []byte, dt string) []byte {
 // appendIRICell appends an IRI as a cell value: pfx:local, the bare IRI, or
 // the IRI as a JSON string.
 func (n *namer) appendIRICell(b []byte, iri string, ctx int) []byte {
+	if n.v04 {
+		// 0.4: the longest namespace the IRI starts with: @vocab (:rest)
+		// or a declared or well-known prefix (pfx:rest).
+		for j := len(iri); j > 0; j-- {
+			if c := iri[j-1]; c != '/' && c != '#' && c != ':' {
+				continue
+			}
+			ns := iri[:j]
+			if ns == n.vocab && j < len(iri) {
+				if c := ":" + iri[j:]; !needsQuote(c, n.v02, ctx) {
+					n.use["vocabiri"] = true
+					return append(b, c...)
+				}
+				break
+			}
+			if p, ok := n.nsPrefix[ns]; ok {
+				if c := p + ":" + iri[j:]; !needsQuote(c, n.v02, ctx) {
+					n.use["prefix"] = true
+					return append(b, c...)
+				}
+				break
+			}
+		}
+	}
 	ns, local := splitNS(iri)
 	if p, ok := n.nsPrefix[ns]; ok {
 		c := p + ":" + local
 		if !needsQuote(c, n.v02, ctx) {
+			if n.v04 {
+				n.use["prefix"] = true
+			}
 			return append(b, c...)
 		}
 	}
-	if !needsQuote(iri, n.v02, ctx) && !strings.HasPrefix(iri, "_:") && !strings.HasPrefix(iri, "<") {
+	if !needsQuote(iri, n.v02, ctx) && !strings.HasPrefix(iri, "_:") && !strings.HasPrefix(iri, "<") && !(n.v04 && strings.HasPrefix(iri, ":")) {
 		if i := strings.IndexByte(iri, ':'); i < 0 || n.prefixNS[iri[:i]] == "" {
 			return append(b, iri...)
 		}

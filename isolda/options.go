@@ -2,7 +2,9 @@
 // AI), a text notation of RDF datasets meant to be read by language models:
 // an encoder, a decoder and a round-trip checker. docs/SPEC.md is the
 // normative description of the notation; this package implements versions
-// 0.2 (the default), 0.1 and 0.3 (0.2 with the token-saving options on).
+// 0.4 (the default: nested blank nodes, well-known prefixes, a separable
+// glossary), 0.2 (the paper's notation), 0.1 and 0.3 (0.2 with the
+// token-saving options on).
 //
 // Encoding is lossless (decoding gives back a dataset isomorphic to the
 // input) and deterministic (the bytes depend only on the dataset and its
@@ -20,14 +22,15 @@ const (
 	V01 = "0.1"
 	V02 = "0.2"
 	V03 = "0.3"
+	V04 = "0.4"
 )
 
-// Options control the encoder. The zero value encodes ISOLDA 0.2 with the
-// paper's defaults.
+// Options control the encoder. The zero value encodes ISOLDA 0.4 with its
+// defaults; Version "0.2" gives the paper's notation.
 type Options struct {
-	// Version is the notation version: "0.2" (the default when empty), "0.1",
-	// or "0.3" (0.2 with IRIIDs and Continuation on, and RDF lists written
-	// as (N) cells).
+	// Version is the notation version: "0.4" (the default when empty,
+	// docs/SPEC.md section 17), "0.2", "0.1" or "0.3" (0.2 with IRIIDs and
+	// Continuation on, and RDF lists written as (N) cells).
 	Version string
 	// IDs chooses entity ids: "label" (the default when empty: labels where
 	// unique, else slugs) or "slug" (slugs for every entity).
@@ -120,14 +123,16 @@ func (o Options) check() error {
 
 func (o Options) version() (string, error) {
 	switch o.Version {
-	case "", V02:
+	case "", V04:
+		return V04, nil
+	case V02:
 		return V02, nil
 	case V01:
 		return V01, nil
 	case V03:
 		return V03, nil
 	}
-	return "", fmt.Errorf("isolda: unknown version %q (want %q, %q or %q)", o.Version, V01, V02, V03)
+	return "", fmt.Errorf("isolda: unknown version %q (want %q, %q, %q or %q)", o.Version, V01, V02, V03, V04)
 }
 
 // DecodeOptions control the decoder.

@@ -139,7 +139,7 @@ func TestOptionMatrix(t *testing.T) {
 
 // TestOptionsRejected checks that unknown option values are errors.
 func TestOptionsRejected(t *testing.T) {
-	for _, o := range []Options{{Version: "0.4"}, {IDs: "uuid"}, {Glossary: "short"}, {Layout: "grid"}, {Theta: 2}} {
+	for _, o := range []Options{{Version: "0.9"}, {IDs: "uuid"}, {Glossary: "short"}, {Layout: "grid"}, {Theta: 2}} {
 		if err := Encode(&strings.Builder{}, rdf.NewDataset(), o); err == nil {
 			t.Errorf("%+v accepted", o)
 		}

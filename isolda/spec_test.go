@@ -90,7 +90,7 @@ func specPath(t *testing.T) string {
 	return filepath.Join(filepath.Dir(file), "..", "docs", "SPEC.md")
 }
 
-var exampleMarker = regexp.MustCompile(`^<!-- example: (\S+) (0\.[123])((?: \S+)*) -->$`)
+var exampleMarker = regexp.MustCompile(`^<!-- example: (\S+) (0\.[1234])((?: \S+)*) -->$`)
 
 // specExamples extracts the examples of docs/SPEC.md: after each marker, a
 // fenced turtle or trig block (the input) and a fenced isolda block.
@@ -190,9 +190,35 @@ func TestSpecGlossary(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(src)
-	for _, g := range append([]struct{ flag, text string }{{"head02", head02}, {"head01", head01}, {"head03", head03}}, glossary...) {
+	entries := append([]struct{ flag, text string }{{"head02", head02}, {"head01", head01}, {"head03", head03}, {"head04", head04}}, glossary...)
+	for _, g := range append(entries, glossary04...) {
 		if !strings.Contains(text, strings.ReplaceAll(g.text, "|", `\|`)) {
 			t.Errorf("SPEC.md lacks the glossary entry %s: %s", g.flag, g.text)
+		}
+	}
+}
+
+// TestSpecWellKnown requires the table of well-known prefixes of docs/SPEC.md
+// section 17.3 to list exactly the prefixes a 0.4 document predeclares.
+func TestSpecWellKnown(t *testing.T) {
+	src, err := os.ReadFile(specPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, _ := strings.Cut(string(src), "**Well-known prefixes.**")
+	sec, _, _ = strings.Cut(sec, "**Other prefixes.**")
+	cell := regexp.MustCompile("`([a-z0-9]+)` \\| `([^`]+)`")
+	got := map[string]string{}
+	for _, m := range cell.FindAllStringSubmatch(sec, -1) {
+		got[m[1]] = m[2]
+	}
+	want := WellKnownPrefixes()
+	if len(got) != len(want) {
+		t.Errorf("SPEC.md 17.3 lists %d well-known prefixes, the encoder has %d", len(got), len(want))
+	}
+	for _, p := range want {
+		if got[p.Name] != p.IRI {
+			t.Errorf("SPEC.md 17.3: prefix %s is %q, the encoder has %q", p.Name, got[p.Name], p.IRI)
 		}
 	}
 }

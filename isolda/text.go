@@ -20,12 +20,13 @@ type quoting uint8
 const (
 	quoteAt    quoting = 1 << iota // 0.2 and 0.3: values starting with '@'
 	quoteParen                     // 0.3: values starting with '(' or '<'
+	quoteUnder                     // 0.4: the value "_" (an anonymous first cell)
 )
 
 // needsQuote reports whether the text s must be written as a JSON string in
 // the given context (SPEC.md, "Quoting").
 func needsQuote(s string, q quoting, ctx int) bool {
-	if s == "" {
+	if s == "" || s == "_" && q&quoteUnder != 0 {
 		return true
 	}
 	first, _ := utf8.DecodeRuneInString(s)

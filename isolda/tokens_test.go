@@ -22,12 +22,12 @@ var tokenVariants = []struct {
 	name string
 	opts Options
 }{
-	{"0.2", Options{}},
+	{"0.2", Options{Version: V02}},
 	{"0.3", Options{Version: V03}},
-	{"iri-ids", Options{IRIIDs: true}},
-	{"continuation", Options{Continuation: true}},
-	{"iri-ids+continuation", Options{IRIIDs: true, Continuation: true}},
-	{"dt-prefixes", Options{DatatypePrefixes: true}},
+	{"iri-ids", Options{Version: V02, IRIIDs: true}},
+	{"continuation", Options{Version: V02, Continuation: true}},
+	{"iri-ids+continuation", Options{Version: V02, IRIIDs: true, Continuation: true}},
+	{"dt-prefixes", Options{Version: V02, DatatypePrefixes: true}},
 	{"0.3+inline", Options{Version: V03, InlineBlanks: true}},
 	{"0.3+legend", Options{Version: V03, Glossary: GlossaryLegend}},
 }

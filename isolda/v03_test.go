@@ -54,7 +54,7 @@ st:Q1-0d8f2c55-1e3b-4a70-9c2e-77ab a ex:Statement ; ex:value 3 .
 			"\nStatement[3]{@iri, value:int}:\n  st:Q1-c2b9e1d0-4d1a-9e77-0b5c-61fa, 2\n    note: x\n",
 			"[2] st:Q1-c2b9e1d0-4d1a-9e77-0b5c-61fa | st:Q1-8a3e07b1-4f7c-2f25-a6d1-93e0",
 		}},
-		{Options{IRIIDs: true, Glossary: GlossaryNone}, []string{
+		{Options{Version: V02, IRIIDs: true, Glossary: GlossaryNone}, []string{
 			"\nStatement[3]{@iri, value:int}:\n  st:Q1-c2b9e1d0-4d1a-9e77-0b5c-61fa, 2\n",
 			"\n~extra:\n  st:Q1-c2b9e1d0-4d1a-9e77-0b5c-61fa:\n    note: x\n",
 		}},
@@ -74,7 +74,7 @@ st:Q1-0d8f2c55-1e3b-4a70-9c2e-77ab a ex:Statement ; ex:value 3 .
 		}
 	}
 	// 0.2 keeps slugs and the id column.
-	if t02 := encodeString(t, d, Options{Glossary: GlossaryNone}); !strings.Contains(t02, "Statement[3]{id, @iri, value:int}:") {
+	if t02 := encodeString(t, d, Options{Version: V02, Glossary: GlossaryNone}); !strings.Contains(t02, "Statement[3]{id, @iri, value:int}:") {
 		t.Errorf("0.2 changed:\n%s", t02)
 	}
 }

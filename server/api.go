@@ -46,7 +46,7 @@ type Graph struct {
 // Each field is named as the flag of `isolda convert` that sets the same
 // option, with underscores for hyphens (--no-constants is no_constants).
 type IsoldaOptions struct {
-	// Spec is the notation version, "0.1", "0.2" or "0.3" (--spec);
+	// Spec is the notation version, "0.1", "0.2", "0.3" or "0.4" (--spec);
 	// empty means the format's version.
 	Spec string `json:"spec,omitempty"`
 	// Version is the former name of Spec, still accepted (deprecated).
@@ -81,8 +81,9 @@ type IsoldaOptions struct {
 	DatatypePrefixes bool `json:"datatype_prefixes,omitempty"`
 }
 
-// isoldaOptions converts o for the format named name (isolda, isolda-0.1
-// or isolda-0.3 fix the version unless o names one).
+// isoldaOptions converts o for the format named name (isolda-0.1,
+// isolda-0.2 or isolda-0.3 fix the version unless o names one; isolda is
+// the default version, 0.4).
 func (o *IsoldaOptions) isoldaOptions(name, anchor string) isolda.Options {
 	var opts isolda.Options
 	if o != nil {
@@ -97,10 +98,12 @@ func (o *IsoldaOptions) isoldaOptions(name, anchor string) isolda.Options {
 		switch name {
 		case "isolda-0.1":
 			opts.Version = isolda.V01
+		case "isolda-0.2":
+			opts.Version = isolda.V02
 		case "isolda-0.3":
 			opts.Version = isolda.V03
 		default:
-			opts.Version = isolda.V02
+			opts.Version = isolda.V04
 		}
 	}
 	opts.Anchor = anchor
@@ -140,7 +143,7 @@ func (o *IsoldaOptions) check() *apiError {
 		}
 		return unprocessable(fmt.Sprintf("options.%s: %s is not one of %s", field, quoteCapped(v, maxQuoted), strings.Join(ok[1:], ", ")))
 	}
-	if e := bad("spec", o.Spec, "", isolda.V01, isolda.V02, isolda.V03); e != nil {
+	if e := bad("spec", o.Spec, "", isolda.V01, isolda.V02, isolda.V03, isolda.V04); e != nil {
 		return e
 	}
 	if e := bad("ids", o.IDs, "", isolda.IDsLabel, isolda.IDsSlug); e != nil {
@@ -178,6 +181,9 @@ type SerializeRequest struct {
 	Truncation string `json:"truncation,omitempty"`
 	// Anchor is an entity IRI put first (ISOLDA formats only).
 	Anchor string `json:"anchor,omitempty"`
+	// Parts asks for the text also as glossary and body (ISOLDA formats
+	// only, when no budget cuts the text).
+	Parts bool `json:"parts,omitempty"`
 }
 
 // Dropped says what the budget removed.
@@ -215,6 +221,12 @@ type SerializeResponse struct {
 	Lossless bool `json:"lossless"`
 	// Warnings say what could not be done, such as the hash.
 	Warnings []string `json:"warnings,omitempty"`
+	// Glossary and Body, with Parts, are Text split by isolda.SplitParts:
+	// the glossary (in 0.4 the same bytes for every document that uses the
+	// same constructs, to send once) and the rest, after an @isolda line,
+	// which decodes alone.
+	Glossary string `json:"glossary,omitempty"`
+	Body     string `json:"body,omitempty"`
 }
 
 // CompareRequest is the body of POST /v1/compare.
@@ -551,8 +563,8 @@ func (s *server) serialize(req *request) (any, *apiError) {
 	if !ok {
 		return nil, unprocessable(fmt.Sprintf("format %s is not in the registry (see GET /v1/formats)", quoteCapped(r.Format, maxQuoted)))
 	}
-	if !isISOLDA(f.Name) && (r.Options != nil || r.Anchor != "") {
-		return nil, unprocessable("options and anchor apply only to the ISOLDA formats (isolda, isolda-0.1, isolda-0.3)")
+	if !isISOLDA(f.Name) && (r.Options != nil || r.Anchor != "" || r.Parts) {
+		return nil, unprocessable("options, anchor and parts apply only to the ISOLDA formats (isolda, isolda-0.1, isolda-0.2, isolda-0.3)")
 	}
 	warnings, e := r.Options.validate()
 	if e != nil {
@@ -605,6 +617,10 @@ func (s *server) serialize(req *request) (any, *apiError) {
 		resp.Text, resp.Tokens = t.text, t.tokens
 	}
 	resp.Bytes = len(resp.Text)
+	if r.Parts && !resp.Truncated {
+		p := isolda.SplitParts(resp.Text)
+		resp.Glossary, resp.Body = p.Glossary, p.Body
+	}
 	h, err := canon.HashContext(req.ctx, d, canon.Options{})
 	if req.ctx.Err() != nil {
 		return nil, s.timeout()

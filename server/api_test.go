@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/isolda"
+	"github.com/isolda/isolda/rdf/canon"
 )
 
 // TestContentType checks the POST endpoints take application/json only.
@@ -226,14 +227,16 @@ func TestOptionNames(t *testing.T) {
 		r := decode[SerializeResponse](t, b)
 		return r.Text, r.Warnings
 	}
-	for _, pair := range [][2]string{
-		{`{"spec": "0.3"}`, `{"version": "0.3"}`},
-		{`{"spec": "0.1"}`, `{"version": "0.1"}`},
-		{`{"inline_bnodes": true}`, `{"inline_blanks": true}`},
+	// Each pair beside the options without it (inline_bnodes acts in 0.2:
+	// 0.4 nests blank nodes anyway).
+	for _, pair := range [][3]string{
+		{`{"spec": "0.3"}`, `{"version": "0.3"}`, `{}`},
+		{`{"spec": "0.1"}`, `{"version": "0.1"}`, `{}`},
+		{`{"spec": "0.2", "inline_bnodes": true}`, `{"spec": "0.2", "inline_blanks": true}`, `{"spec": "0.2"}`},
 	} {
 		now, w1 := text(pair[0])
 		old, w2 := text(pair[1])
-		plain, _ := text(`{}`)
+		plain, _ := text(pair[2])
 		if now != old || now == plain {
 			t.Errorf("%s and %s differ, or do nothing", pair[0], pair[1])
 		}
@@ -373,7 +376,8 @@ func TestSPARQLTraversal(t *testing.T) {
 // TestBudgetTypesLine checks the @types line of an ISOLDA text cut to a
 // budget against the text's own graph: it lists exactly the types of the
 // entities the decoder reads back from the cut text (before, it listed
-// every type of the whole graph).
+// every type of the whole graph). ISOLDA 0.2: 0.4's @types leaves out the
+// classes a table header counts.
 func TestBudgetTypesLine(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("@prefix ex: <http://example.org/> .\n")
@@ -386,13 +390,13 @@ func TestBudgetTypesLine(t *testing.T) {
 	}
 	h := New(Config{})
 	full := decode[SerializeResponse](t, func() []byte {
-		_, _, body := call(t, h, "POST", "/v1/serialize", mustJSON(SerializeRequest{Graph: &Graph{Data: b.String()}, Options: &IsoldaOptions{Glossary: "none"}}))
+		_, _, body := call(t, h, "POST", "/v1/serialize", mustJSON(SerializeRequest{Graph: &Graph{Data: b.String()}, Options: &IsoldaOptions{Spec: "0.2", Glossary: "none"}}))
 		return body
 	}())
 	cuts := 0
 	for budget := 20; budget < full.Tokens; budget += 7 {
 		code, _, body := call(t, h, "POST", "/v1/serialize", mustJSON(SerializeRequest{Graph: &Graph{Data: b.String()},
-			Options: &IsoldaOptions{Glossary: "none"}, Budget: budget}))
+			Options: &IsoldaOptions{Spec: "0.2", Glossary: "none"}, Budget: budget}))
 		r := decode[SerializeResponse](t, body)
 		if code != 200 || !r.Truncated {
 			t.Fatalf("budget %d: %d %s", budget, code, body)
@@ -425,4 +429,40 @@ func TestBudgetTypesLine(t *testing.T) {
 		cuts++
 	}
 	t.Logf("@types after a budget cut: %d budgets from 20 to %d tokens checked against the decoded text", cuts, full.Tokens)
+}
+
+// TestSerializeParts checks parts: the ISOLDA text comes back also as its
+// glossary and a body that decodes alone to the graph; the same constructs
+// give the same glossary; other formats refuse parts.
+func TestSerializeParts(t *testing.T) {
+	h := New(Config{})
+	graphs := []string{
+		"@prefix s: <http://schema.org/> .\n<http://e/a> a s:Person ; s:name \"Ada\" ; s:knows <http://e/b> .\n<http://e/b> a s:Person ; s:name \"Charles\" .\n",
+		"@prefix s: <http://schema.org/> .\n<http://f/x> a s:Person ; s:name \"Xu\" ; s:knows <http://f/y> .\n<http://f/y> a s:Person ; s:name \"Yves\" .\n",
+	}
+	var glosses []string
+	for _, data := range graphs {
+		code, _, body := call(t, h, "POST", "/v1/serialize", mustJSON(SerializeRequest{Graph: &Graph{Data: data}, Parts: true}))
+		r := decode[SerializeResponse](t, body)
+		first, rest, _ := strings.Cut(r.Body, "\n")
+		if code != 200 || !strings.HasPrefix(r.Glossary, "# ISOLDA 0.4: ") || first != "@isolda 0.4" || r.Glossary+"\n"+rest != r.Text {
+			t.Fatalf("status %d, glossary %q, body %q, text %q", code, r.Glossary, r.Body, r.Text)
+		}
+		got, err := isolda.Decode(strings.NewReader(r.Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := parse(t, data, "ttl", "")
+		if iso, err := canon.Isomorphic(want, got); err != nil || !iso {
+			t.Errorf("the body alone decodes to another graph (%v)", err)
+		}
+		glosses = append(glosses, r.Glossary)
+	}
+	if glosses[0] != glosses[1] {
+		t.Errorf("same constructs, different glossaries:\n%s\n%s", glosses[0], glosses[1])
+	}
+	code, _, body := call(t, h, "POST", "/v1/serialize", mustJSON(SerializeRequest{Graph: &Graph{Data: graphs[0]}, Format: "turtle", Parts: true}))
+	if code != 422 || !strings.Contains(string(body), "parts apply only to the ISOLDA formats") {
+		t.Errorf("turtle with parts: %d %s", code, body)
+	}
 }

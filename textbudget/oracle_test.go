@@ -87,7 +87,7 @@ func TestPrefixDecodes(t *testing.T) {
 		{"lod-datagovuk-reference-intervals.ttl", example(t, "lod-datagovuk-reference-intervals.ttl")},
 		{"wikidata-L691820-lexeme.ttl", example(t, "wikidata-L691820-lexeme.ttl")},
 	}
-	options := []isolda.Options{{}, {Version: "0.1"}, {Version: "0.3"}, {Layout: "blocks"}, {Layout: "hybrid", Theta: 0.6},
+	options := []isolda.Options{{}, {Version: "0.2"}, {Version: "0.1"}, {Version: "0.3"}, {Layout: "blocks"}, {Layout: "hybrid", Theta: 0.6},
 		{Continuation: true}, {InlineBlanks: true}, {InverseIndex: true}, {Glossary: "none"}, {Version: "0.3", InlineBlanks: true, InverseIndex: true}}
 	pass, fail := 0, 0
 	for _, g := range graphs {

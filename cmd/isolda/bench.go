@@ -44,6 +44,7 @@ type benchFlags struct {
 	articleOnly bool
 	check       bool
 	failures    bool
+	explain     bool
 }
 
 func newBenchCmd(env *Env) *cobra.Command {
@@ -116,6 +117,7 @@ func newBenchCmd(env *Env) *cobra.Command {
 	f.IntVar(&fl.queries, "queries", bench.DefaultQueries, "traversal queries of each kind generated per RDF graph")
 	f.BoolVar(&fl.articleOnly, "article-only", false, "synthetic services: only the article's formats (no other registry formats)")
 	f.BoolVar(&fl.failures, "failure-cases", false, "run the article's failure cases (duplicate identifiers, delimiter collisions, direction reversal, relationship-type collapse, orphan edges, broken monolithic JSON, tokenizer mismatch, identifier leakage) and show which formats survive")
+	f.BoolVar(&fl.explain, "explain", false, "print the per-construct token breakdown (glossary, directives, headers, ids, values, separators...) of each ISOLDA document instead of the table")
 	f.BoolVar(&fl.check, "check", false, "exit with status 1 when a lossless format fails its round trip or a traversal query")
 	return cmd
 }
@@ -150,6 +152,9 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 		if b <= 0 {
 			return badInput(fmt.Errorf("bench: budget %d: budgets must be positive", b))
 		}
+	}
+	if fl.explain {
+		return runExplain(env, fl, args, toks)
 	}
 	if fl.failures {
 		if len(args) > 0 || fl.synthetic != "" {

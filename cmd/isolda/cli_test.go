@@ -261,11 +261,11 @@ func TestFormatNames(t *testing.T) {
 	if code, out, _ := runCLI(t, "", "convert", "-t", "n-triples"); code != 0 || strings.Count(out, "\n") != 28 {
 		t.Errorf("-t n-triples: exit %d", code)
 	}
-	code, _, errs := runCLI(t, "", "convert", "-t", "isolda-0.4")
-	if code != exitBadInput || !strings.Contains(errs, `unknown output format "isolda-0.4"; did you mean isolda-0.1 or isolda-0.3?`) ||
+	code, _, errs := runCLI(t, "", "convert", "-t", "isolda-0.9")
+	if code != exitBadInput || !strings.Contains(errs, `unknown output format "isolda-0.9"; did you mean isolda-0.1 or isolda-0.2 or isolda-0.3?`) ||
 		!strings.Contains(errs, "RDF syntaxes:\n    nquads, ntriples, turtle, trig, jsonld, jsonld-compact, rdfxml\n") ||
 		!strings.Contains(errs, "typed_edges_dict") || !strings.Contains(errs, "isolda-0.3") || strings.Contains(errs, "html") {
-		t.Errorf("-t isolda-0.4: exit %d\n%s", code, errs)
+		t.Errorf("-t isolda-0.9: exit %d\n%s", code, errs)
 	}
 	if code, _, errs := runCLI(t, "", "convert", "-t", "html"); code != exitBadInput || !strings.Contains(errs, "read, not written") {
 		t.Errorf("-t html: exit %d, %s", code, errs)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"os"
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/isolda"
@@ -17,7 +18,7 @@ type isoldaFlags struct {
 func (f *isoldaFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	o := &f.opts
-	fl.StringVar(&o.Version, "spec", "0.2", "notation version: 0.2, 0.1 or 0.3 (0.2 with --iri-ids, --continuation and (N) list cells for RDF lists)")
+	fl.StringVar(&o.Version, "spec", "0.4", "notation version: 0.4 (docs/SPEC.md section 17), 0.2 (the paper's), 0.1 or 0.3 (0.2 with --iri-ids, --continuation and (N) list cells for RDF lists)")
 	fl.StringVar(&o.IDs, "ids", "label", "entity ids: label (labels where unique, else slugs) or slug (slugs for every entity)")
 	fl.BoolVar(&o.NoConstants, "no-constants", false, "keep values shared by every row in the rows instead of the header (p=v)")
 	fl.BoolVar(&o.NoTypes, "no-types", false, "omit the @types line")
@@ -40,6 +41,7 @@ func (f *isoldaFlags) register(cmd *cobra.Command) {
 func newEncodeCmd(env *Env) *cobra.Command {
 	var in inputFlags
 	var enc isoldaFlags
+	var glossaryFile string
 	cmd := &cobra.Command{
 		Use:   "encode [FILE|-]",
 		Short: "Write an RDF graph as an ISOLDA document",
@@ -48,7 +50,8 @@ func newEncodeCmd(env *Env) *cobra.Command {
 			"The flags are the notation's options; isolda check tells whether a combination round-trips.",
 		Example: "  isolda encode examples/demo.ttl\n" +
 			"  isolda encode --spec 0.3 --glossary none examples/wikidata-L691820-lexeme.ttl\n" +
-			"  cat examples/demo.ttl | isolda encode --layout blocks --no-types",
+			"  cat examples/demo.ttl | isolda encode --layout blocks --no-types\n" +
+			"  isolda encode --glossary-file glossary.txt examples/demo.ttl > body.isolda",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := in.read(env, argOrEmpty(args))
@@ -56,6 +59,19 @@ func newEncodeCmd(env *Env) *cobra.Command {
 				return err
 			}
 			w := bufio.NewWriterSize(env.Stdout, 64<<10)
+			if glossaryFile != "" {
+				// The glossary apart (the same bytes for every document
+				// with the same constructs), the body on stdout.
+				p, err := isolda.EncodeParts(d, enc.opts)
+				if err != nil {
+					return badInput(err)
+				}
+				if err := os.WriteFile(glossaryFile, []byte(p.Glossary), 0o644); err != nil {
+					return err
+				}
+				w.WriteString(p.Body)
+				return w.Flush()
+			}
 			if err := isolda.Encode(w, d, enc.opts); err != nil {
 				return badInput(err)
 			}
@@ -64,6 +80,7 @@ func newEncodeCmd(env *Env) *cobra.Command {
 	}
 	in.register(cmd)
 	enc.register(cmd)
+	cmd.Flags().StringVar(&glossaryFile, "glossary-file", "", "write the glossary to this file and only the body (which starts with @isolda VERSION and decodes alone) to standard output")
 	return cmd
 }
 

@@ -104,8 +104,8 @@ func TestEncodeDecodeCheck(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("encode: exit %d: %s", code, errs)
 	}
-	if !strings.HasPrefix(doc, "# ISOLDA 0.2") {
-		t.Errorf("encode output does not start with the 0.2 glossary:\n%s", doc)
+	if !strings.HasPrefix(doc, "# ISOLDA 0.4") {
+		t.Errorf("encode output does not start with the 0.4 glossary:\n%s", doc)
 	}
 	code, nq, errs := runCLI(t, doc, "decode", "-")
 	if code != 0 {

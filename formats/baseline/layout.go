@@ -25,7 +25,7 @@ const maxNest = 32
 // when ISOLDA writes no @vocab line.
 func Namespaces(d *rdf.Dataset) (vocab string, prefixes []rdf.Prefix, err error) {
 	var buf bytes.Buffer
-	if err := isolda.Encode(&buf, d, isolda.Options{}); err != nil {
+	if err := isolda.Encode(&buf, d, isolda.Options{Version: isolda.V02}); err != nil {
 		return "", nil, err
 	}
 	sc := bufio.NewScanner(&buf)

@@ -1,0 +1,672 @@
+package isolda
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/isolda/isolda/rdf"
+)
+
+// nestGroup is a set of nested blank nodes of one class that are values of
+// one property of one entity, written as a nested table under its row
+// (SPEC.md section 17.5).
+type nestGroup struct {
+	key   gkey
+	class rdf.TermID // 0 for Thing_
+	rows  []*row
+}
+
+// row04 is a row ready to be written: the groups left for its cells and
+// property lines, and its nested tables.
+type row04 struct {
+	r      *row
+	rem    []group
+	nested []nestGroup
+}
+
+// spec04 describes a 0.4 table: a top-level table, or a nested table whose
+// header follows a property key.
+type spec04 struct {
+	class    rdf.TermID
+	labelCol gkey // top-level tables only
+	nested   bool // rows are nested blank nodes: no id, no @iri
+	key      gkey // nested: the property the rows are values of
+	indent   int  // indentation of the header line
+}
+
+// columnCost04 reports whether a key present in cnt of n rows is cheaper
+// as a column (its header once plus one separator per row) than as cnt
+// property lines (key, ": " and a line break each), by tokenEstimate.
+func columnCost04(header string, cnt, n int) bool {
+	t := tokenEstimate(header)
+	return t+1+n <= cnt*(t+2)
+}
+
+// splitNested moves the nested values of a row's link groups into nested
+// tables: for each property, the nested blank nodes of one class, when
+// there are two or more of them and every one has a property that all of
+// them have (so that no nested row is empty).
+func (e *encoder) splitNested(gs []group) ([]group, []nestGroup) {
+	// Most rows have no property with two nested values: keep their
+	// groups as they are.
+	some := false
+	for i := 0; i < len(gs) && !some && !e.noNestTable; i++ {
+		if g := gs[i]; g.key.cls == clsLink && len(g.vals) >= 2 {
+			n := 0
+			for _, v := range g.vals {
+				if e.inline[v] {
+					n++
+				}
+			}
+			some = n >= 2
+		}
+	}
+	if !some {
+		return gs, nil
+	}
+	var out []group
+	var nests []nestGroup
+	for _, g := range gs {
+		if g.key.cls != clsLink || len(g.vals) < 2 || e.noNestTable {
+			out = append(out, g)
+			continue
+		}
+		byClass := map[rdf.TermID][]rdf.TermID{}
+		var classes []rdf.TermID
+		for _, v := range g.vals {
+			if !e.inline[v] {
+				continue
+			}
+			c := e.inlineRows[v].main
+			if byClass[c] == nil {
+				classes = append(classes, c)
+			}
+			byClass[c] = append(byClass[c], v)
+		}
+		moved := map[rdf.TermID]bool{}
+		for _, c := range classes {
+			vs := byClass[c]
+			if len(vs) < 2 || !e.haveCommonKey(vs) {
+				continue
+			}
+			ng := nestGroup{key: g.key, class: c}
+			for _, v := range vs {
+				ng.rows = append(ng.rows, e.inlineRows[v].row)
+				moved[v] = true
+			}
+			nests = append(nests, ng)
+		}
+		if len(moved) == 0 {
+			out = append(out, g)
+			continue
+		}
+		var rest []rdf.TermID
+		for _, v := range g.vals {
+			if !moved[v] {
+				rest = append(rest, v)
+			}
+		}
+		if len(rest) > 0 {
+			out = append(out, group{key: g.key, vals: rest})
+		}
+	}
+	slices.SortFunc(nests, func(a, b nestGroup) int {
+		if c := strings.Compare(e.header(a.key), e.header(b.key)); c != 0 {
+			return c
+		}
+		return strings.Compare(e.className(a.class), e.className(b.class))
+	})
+	return out, nests
+}
+
+// haveCommonKey reports whether nested entities vs can be the rows of a
+// nested table: every one of them must have a value in a column of that
+// table (columns chosen as emitTable04 does) that is not a constant, so
+// that no row is empty.
+func (e *encoder) haveCommonKey(vs []rdf.TermID) bool {
+	count := map[gkey]int{}
+	first := map[gkey][]rdf.TermID{}
+	same := map[gkey]bool{}
+	for _, v := range vs {
+		for _, g := range e.inlineRows[v].row.groups {
+			if count[g.key] == 0 {
+				first[g.key], same[g.key] = g.vals, true
+			} else {
+				same[g.key] = same[g.key] && slices.Equal(first[g.key], g.vals)
+			}
+			count[g.key]++
+		}
+	}
+	n := len(vs)
+	cell := func(k gkey) bool {
+		col := columnCost04(e.header(k), count[k], n) || count[k] == n
+		constant := count[k] == n && same[k] && !e.opts.NoConstants
+		return col && !constant
+	}
+	for _, v := range vs {
+		ok := false
+		for _, g := range e.inlineRows[v].row.groups {
+			if g.key.cls != clsLink && cell(g.key) || g.key.cls == clsLink && cell(g.key) && !e.allNested(g.vals) {
+				ok = true
+				break
+			}
+		}
+		if !ok && e.term(v).Kind != rdf.IRIKind {
+			return false
+		}
+	}
+	return true
+}
+
+// allNested reports whether every value would go to a nested table (two
+// or more nested entities of a class), leaving its cell empty.
+func (e *encoder) allNested(vals []rdf.TermID) bool {
+	if len(vals) < 2 {
+		return false
+	}
+	byClass := map[rdf.TermID][]rdf.TermID{}
+	for _, v := range vals {
+		if !e.inline[v] {
+			return false
+		}
+		c := e.inlineRows[v].main
+		byClass[c] = append(byClass[c], v)
+	}
+	for _, vs := range byClass {
+		if len(vs) < 2 || !e.haveCommonKey(vs) {
+			return false
+		}
+	}
+	return true
+}
+
+// className is the written name of a class (Thing_ for 0).
+func (e *encoder) className(c rdf.TermID) string {
+	if c == 0 {
+		return "Thing_"
+	}
+	return string(e.n.appendTerm(nil, e.term(c).Value))
+}
+
+// writeTable04 writes a top-level table of a 0.4 document.
+func (e *encoder) writeTable04(b []byte, t *table) []byte {
+	hasLabel := t.labelCol.pred != 0
+	rows := make([]row04, len(t.rows))
+	for i, r := range t.rows {
+		gs := r.groups
+		if hasLabel && r.label && slices.ContainsFunc(gs, func(g group) bool { return g.key == t.labelCol }) {
+			gs = e.withoutLabel(r, t.labelCol)
+		}
+		rows[i].r = r
+		rows[i].rem, rows[i].nested = e.splitNested(gs)
+	}
+	if e.opts.Layout == LayoutBlocks {
+		return e.writeBlocks(b, t)
+	}
+	return e.emitTable04(b, spec04{class: t.class, labelCol: t.labelCol}, rows, t)
+}
+
+// withoutLabel returns the groups of a label row without the label value
+// its first cell holds.
+func (e *encoder) withoutLabel(r *row, labelCol gkey) []group {
+	gs := make([]group, 0, len(r.groups))
+	for _, g := range r.groups {
+		if g.key == labelCol {
+			lv := e.labelVal[r.ent]
+			var vals []rdf.TermID
+			for _, v := range g.vals {
+				if v != lv {
+					vals = append(vals, v)
+				}
+			}
+			if len(vals) == 0 {
+				continue
+			}
+			g = group{key: g.key, vals: vals}
+		}
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+// emitTable04 writes a table: header, rows, their property lines and
+// their nested tables.
+func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byte {
+	n := len(rows)
+	hasLabel := sp.labelCol.pred != 0
+	count := map[gkey]int{}
+	var keys []gkey
+	anon := false
+	hasIRI, hasGraph := false, false
+	for _, r := range rows {
+		hasGraph = hasGraph || e.graphCol && r.r.graph != 0
+		if e.term(r.r.ent).Kind == rdf.IRIKind {
+			hasIRI = true
+		} else if !sp.nested {
+			anon = anon || e.ids[r.r.ent] == ""
+		}
+		for _, g := range r.rem {
+			if hasLabel && g.key == sp.labelCol {
+				continue
+			}
+			if count[g.key] == 0 {
+				keys = append(keys, g.key)
+			}
+			count[g.key]++
+		}
+	}
+	var cols []gkey
+	for _, k := range keys {
+		if columnCost04(e.header(k), count[k], n) || (sp.nested && count[k] == n) {
+			cols = append(cols, k)
+		}
+	}
+	e.sortColumns(cols, count)
+	// The cells of every row, by column, and the rest of its groups.
+	nc := len(cols)
+	colIdx := make(map[gkey]int, nc)
+	for ci, k := range cols {
+		colIdx[k] = ci
+	}
+	cells := make([][]rdf.TermID, n*nc)
+	rests := make([][]group, n)
+	for i, r := range rows {
+		for _, g := range r.rem {
+			if ci, ok := colIdx[g.key]; ok {
+				cells[i*nc+ci] = g.vals
+			} else {
+				rests[i] = append(rests[i], g)
+			}
+		}
+	}
+	cell := func(i, ci int) []rdf.TermID { return cells[i*nc+ci] }
+	if t != nil && e.opts.Layout == LayoutHybrid {
+		filled := 0
+		for _, c := range cells {
+			if c != nil {
+				filled++
+			}
+		}
+		if len(cols) > 0 && float64(filled) < e.opts.Theta*float64(n*len(cols)) {
+			return e.writeBlocks(b, t)
+		}
+	}
+	e.use["table"] = true
+	isConst := make([]bool, len(cols))
+	if n >= 2 && !e.opts.NoConstants {
+		for ci := range cols {
+			first := cell(0, ci)
+			same := first != nil
+			for i := 1; same && i < n; i++ {
+				same = slices.Equal(first, cell(i, ci))
+			}
+			isConst[ci] = same
+		}
+		if sp.nested && !slices.Contains(isConst, false) {
+			// A nested row needs a cell: the first column stays one.
+			isConst[0] = false
+		}
+	}
+	// Nested columns: a link column whose values are single nested
+	// entities of one class writes their properties by position.
+	nestCols := make([]*nestCol, len(cols))
+	for ci, k := range cols {
+		if !isConst[ci] && k.cls == clsLink && !e.noNestCol {
+			vals := make([][]rdf.TermID, n)
+			for i := range rows {
+				vals[i] = cell(i, ci)
+			}
+			nestCols[ci] = e.nestColumn(vals)
+		}
+	}
+	iriFirst := !sp.nested && !hasLabel && e.iriIDs && n > 0
+	for _, r := range rows {
+		iriFirst = iriFirst && e.iriID[r.r.ent]
+	}
+	if !sp.nested && !hasIRI {
+		e.use["blank"] = true // rows of blank nodes and no @iri column
+	}
+	// Header.
+	b = appendIndent(b, sp.indent)
+	if sp.nested {
+		e.use["nested"] = true
+		b = append(b, e.header(sp.key)...)
+		b = append(b, ' ')
+	}
+	b = e.appendClassName(b, sp.class)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, "]{"...)
+	sep := ""
+	if sp.nested && hasIRI {
+		e.use["iri"] = true
+		b = append(b, "@iri"...)
+		sep = ", "
+	}
+	if !sp.nested {
+		switch {
+		case hasLabel:
+			b = append(b, e.header(sp.labelCol)...)
+		case iriFirst:
+			e.use["iriid"] = true
+			b = append(b, "@iri"...)
+		default:
+			b = append(b, "id"...)
+		}
+		if hasIRI && !iriFirst {
+			e.use["iri"] = true
+			b = append(b, ", @iri"...)
+		}
+		if hasGraph {
+			e.use["graphcol"] = true
+			b = append(b, ", @graph"...)
+		}
+		sep = ", "
+	}
+	for ci, k := range cols {
+		if !isConst[ci] {
+			b = append(b, sep...)
+			sep = ", "
+			b = append(b, e.header(k)...)
+			if nc := nestCols[ci]; nc != nil {
+				b = e.appendNestSpec(b, nc)
+			}
+		}
+	}
+	b = append(b, '}')
+	sep = " "
+	for ci, k := range cols {
+		if isConst[ci] {
+			e.use["constant"] = true
+			b = append(b, sep...)
+			sep = ", "
+			b = append(b, e.header(k)...)
+			b = append(b, '=')
+			b = e.appendCell(b, k, cell(0, ci), ctxConstant)
+		}
+	}
+	b = append(b, ":\n"...)
+	// An anonymous row is an empty first cell, or "_" when the row has
+	// no other cell (a line is never empty).
+	anonMark := hasGraph || hasIRI && !iriFirst || slices.Contains(isConst, false)
+	rowIndent := sp.indent + 2
+	for i, r := range rows {
+		b = appendIndent(b, rowIndent)
+		first := true
+		if sp.nested && hasIRI {
+			if tm := e.term(r.r.ent); tm.Kind == rdf.IRIKind {
+				b = e.n.appendIRICell(b, tm.Value, ctxCell)
+			}
+			first = false
+		}
+		if !sp.nested {
+			id := e.ids[r.r.ent]
+			switch {
+			case iriFirst:
+				b = e.n.appendIRICell(b, e.term(r.r.ent).Value, ctxCell)
+			case id == "":
+				e.use["anon"] = true
+				if !anonMark {
+					b = append(b, '_')
+				}
+			case r.r.label:
+				b = e.appendID(b, r.r.ent, ctxCell)
+			case hasLabel:
+				e.use["slugcell"] = true
+				b = append(b, '@')
+				b = e.appendID(b, r.r.ent, ctxCell)
+			default:
+				b = e.appendID(b, r.r.ent, ctxCell)
+			}
+			if hasIRI && !iriFirst {
+				b = append(b, ", "...)
+				if tm := e.term(r.r.ent); tm.Kind == rdf.IRIKind {
+					b = e.n.appendIRICell(b, tm.Value, ctxCell)
+				}
+			}
+			if hasGraph {
+				b = append(b, ", "...)
+				if r.r.graph != 0 {
+					b = e.appendGraphName(b, r.r.graph)
+				}
+			}
+			first = false
+		}
+		for ci, k := range cols {
+			if isConst[ci] {
+				continue
+			}
+			if !first {
+				b = append(b, ", "...)
+			}
+			first = false
+			if vals := cell(i, ci); vals != nil {
+				if nc := nestCols[ci]; nc != nil {
+					b = e.appendNestCell(b, nc, vals[0])
+				} else {
+					b = e.appendCell(b, k, vals, ctxCell)
+				}
+			} else {
+				e.use["empty"] = true
+			}
+		}
+		for len(b) > 0 && b[len(b)-1] == ' ' {
+			b = b[:len(b)-1]
+		}
+		b = append(b, '\n')
+		if rest := rests[i]; len(rest) > 0 {
+			e.use["continuation"] = true
+			b = e.appendProps04(b, mergeLangs(rest), rowIndent+2)
+		}
+		for _, ng := range r.nested {
+			nrows := make([]row04, len(ng.rows))
+			for i, nr := range ng.rows {
+				nrows[i].r = nr
+				nrows[i].rem, nrows[i].nested = e.splitNested(nr.groups)
+			}
+			b = e.emitTable04(b, spec04{class: ng.class, nested: true, key: ng.key, indent: rowIndent + 2}, nrows, nil)
+		}
+	}
+	return b
+}
+
+// appendProps04 writes one "spec: cell" (or "spec> cell") line per group,
+// sorted by header, at the given indentation.
+func (e *encoder) appendProps04(b []byte, groups []group, indent int) []byte {
+	groups = slices.Clone(groups)
+	slices.SortFunc(groups, func(p, q group) int {
+		return strings.Compare(e.header(p.key), e.header(q.key))
+	})
+	for _, g := range groups {
+		b = appendIndent(b, indent)
+		b = append(b, e.header(g.key)...)
+		if g.key.cls == clsLink {
+			b = append(b, ' ')
+		} else {
+			b = append(b, ": "...)
+		}
+		b = e.appendCell(b, g.key, g.vals, ctxCell)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func appendIndent(b []byte, n int) []byte {
+	for range n {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// mergeLangs joins the language groups of a predicate that has values in
+// two or more languages into one p@ group, values ordered by language tag,
+// direction, then term order (SPEC.md section 17.7).
+func mergeLangs(gs []group) []group {
+	// Most rows have no predicate in two languages: keep them as they are.
+	multi := false
+	for i := 1; i < len(gs) && !multi; i++ {
+		multi = gs[i].key.cls == clsLang && gs[i-1].key.cls == clsLang && gs[i].key.pred == gs[i-1].key.pred
+	}
+	if !multi {
+		return gs
+	}
+	tags := map[rdf.TermID]int{}
+	for _, g := range gs {
+		if g.key.cls == clsLang {
+			tags[g.key.pred]++
+		}
+	}
+	var out []group
+	merged := map[rdf.TermID]int{} // predicate -> index in out
+	for _, g := range gs {
+		if g.key.cls != clsLang || tags[g.key.pred] < 2 {
+			out = append(out, g)
+			continue
+		}
+		i, ok := merged[g.key.pred]
+		if !ok {
+			i = len(out)
+			merged[g.key.pred] = i
+			out = append(out, group{key: gkey{pred: g.key.pred, cls: clsLangAny}})
+		}
+		out[i].vals = append(out[i].vals, g.vals...)
+	}
+	return out
+}
+
+// appendGraphName writes a graph name as a @graph line or cell holds it:
+// an IRI value, or _: and the id of a blank node.
+func (e *encoder) appendGraphName(b []byte, g rdf.TermID) []byte {
+	if t := e.term(g); t.Kind == rdf.BlankKind {
+		b = append(b, "_:"...)
+		return e.appendID(b, g, ctxCell)
+	}
+	return e.n.appendIRICell(b, e.term(g).Value, ctxCell)
+}
+
+// nestCol is a nested column (SPEC.md section 17.5): the values of a link
+// column are nested entities, at most one per row, of one class; their
+// properties are written by position in the order of subs, except the
+// constant ones (same values in every nested entity), written once in
+// the header.
+type nestCol struct {
+	class  rdf.TermID
+	iri    bool // some are IRIs: an @iri position first
+	subs   []gkey
+	consts map[gkey][]rdf.TermID
+}
+
+// nestColumn returns the nested column of a link column with the given
+// cells, or nil when the column is not one: two or more rows must have a
+// value, every value must be one nested entity of one class without nested
+// tables of its own.
+func (e *encoder) nestColumn(cells [][]rdf.TermID) *nestCol {
+	var ents []rdf.TermID
+	for _, vs := range cells {
+		if len(vs) > 1 {
+			return nil
+		}
+		if len(vs) == 1 {
+			if !e.inline[vs[0]] || e.listItems[vs[0]].items != nil {
+				return nil
+			}
+			ents = append(ents, vs[0])
+		}
+	}
+	if len(ents) < 2 {
+		return nil
+	}
+	nc := &nestCol{class: e.inlineRows[ents[0]].main, consts: map[gkey][]rdf.TermID{}}
+	count := map[gkey]int{}
+	first := map[gkey][]rdf.TermID{}
+	same := map[gkey]bool{}
+	for _, v := range ents {
+		ie := e.inlineRows[v]
+		if ie.main != nc.class {
+			return nil
+		}
+		if rest, nests := e.splitNested(ie.row.groups); len(nests) > 0 || len(rest) != len(ie.row.groups) {
+			return nil
+		}
+		nc.iri = nc.iri || e.term(v).Kind == rdf.IRIKind
+		for _, g := range mergeLangs(ie.row.groups) {
+			if count[g.key] == 0 {
+				nc.subs = append(nc.subs, g.key)
+				first[g.key], same[g.key] = g.vals, true
+			} else {
+				same[g.key] = same[g.key] && slices.Equal(first[g.key], g.vals)
+			}
+			count[g.key]++
+		}
+	}
+	slices.SortFunc(nc.subs, func(a, b gkey) int {
+		if count[a] != count[b] {
+			return cmp.Compare(count[b], count[a])
+		}
+		return strings.Compare(e.header(a), e.header(b))
+	})
+	for _, k := range nc.subs {
+		if count[k] == len(ents) && same[k] && !e.opts.NoConstants {
+			nc.consts[k] = first[k]
+		}
+	}
+	return nc
+}
+
+// appendNestSpec writes the nested part of a column header: " Class{a, b,
+// c=v}" (no class: " {a, b}").
+func (e *encoder) appendNestSpec(b []byte, nc *nestCol) []byte {
+	e.use["nestcol"] = true
+	b = append(b, ' ')
+	if nc.class != 0 {
+		b = e.n.appendTerm(b, e.term(nc.class).Value)
+	}
+	b = append(b, '{')
+	sep := ""
+	if nc.iri {
+		e.use["iri"] = true
+		b = append(b, "@iri"...)
+		sep = ", "
+	}
+	for _, k := range nc.subs {
+		b = append(b, sep...)
+		sep = ", "
+		b = append(b, e.header(k)...)
+		if vals, ok := nc.consts[k]; ok {
+			b = append(b, '=')
+			b = e.appendCell(b, k, vals, ctxConstant)
+		}
+	}
+	return append(b, '}')
+}
+
+// appendNestCell writes a nested entity of a nested column: {v1, v2}, its
+// values in the order of the header, constants left out.
+func (e *encoder) appendNestCell(b []byte, nc *nestCol, v rdf.TermID) []byte {
+	ie := e.inlineRows[v]
+	groups := mergeLangs(ie.row.groups)
+	b = append(b, '{')
+	sep := ""
+	if nc.iri {
+		if t := e.term(v); t.Kind == rdf.IRIKind {
+			b = e.n.appendIRICell(b, t.Value, ctxCell)
+		}
+		sep = ", "
+	}
+	for _, k := range nc.subs {
+		if _, ok := nc.consts[k]; ok {
+			continue
+		}
+		b = append(b, sep...)
+		sep = ", "
+		for _, g := range groups {
+			if g.key == k {
+				b = e.appendCell(b, k, g.vals, ctxCell)
+				break
+			}
+		}
+	}
+	return append(b, '}')
+}
