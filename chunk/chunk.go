@@ -181,7 +181,7 @@ func New(opts Options, tok token.Tokenizer) (*Chunker, error) {
 	}
 	c := &Chunker{opts: opts, tok: tok, format: f, cap: opts.MaxStatements, hops: opts.Hops,
 		labels: map[string]bool{}, classes: map[string]bool{}, langs: map[string]bool{}}
-	if v, ok := isoldaVersion(f.Name); ok {
+	if v, ok := formats.IsoldaVersion(f.Name); ok {
 		c.iso = &isolda.Options{Version: v, Glossary: opts.Glossary}
 	} else if opts.Glossary != "" && opts.Glossary != isolda.GlossaryFull {
 		return nil, fmt.Errorf("chunk: --glossary applies to ISOLDA formats only, not %s", f.Name)
@@ -222,19 +222,6 @@ func glossaryHint(iso *isolda.Options) string {
 		return "; leave the glossary out with --glossary none"
 	}
 	return ""
-}
-
-// isoldaVersion returns the ISOLDA version of a registry name.
-func isoldaVersion(name string) (string, bool) {
-	switch name {
-	case "isolda":
-		return isolda.V02, true
-	case "isolda-0.1":
-		return isolda.V01, true
-	case "isolda-0.3":
-		return isolda.V03, true
-	}
-	return "", false
 }
 
 // ExpandClass returns the IRI of a class given as an IRI or as a prefixed

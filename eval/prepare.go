@@ -815,13 +815,8 @@ func (a Arm) isoldaOptions(anchor string) isolda.Options {
 	if opts.Anchor == "" {
 		opts.Hops = 0 // bfs without an anchor: the whole graph
 	}
-	switch a.Format {
-	case "isolda-0.1":
-		opts.Version = "0.1"
-	case "isolda-0.2":
-		opts.Version = "0.2"
-	case "isolda-0.3":
-		opts.Version = "0.3"
+	if v, ok := formats.IsoldaVersion(a.Format); ok && a.Format != "isolda" {
+		opts.Version = v // a pinned version wins over the arm's spec option
 	}
 	return opts
 }

@@ -181,7 +181,8 @@ func dataset(in *Input) (*rdf.Dataset, error) {
 // rdfFormats are the formats of RDF datasets: ISOLDA, the RDF syntaxes, the
 // baselines and TOON.
 func rdfFormats() []Format {
-	isoldaFormat := func(name, version string) Format {
+	isoldaFormat := func(name string) Format {
+		version, _ := IsoldaVersion(name)
 		return Format{
 			Name: name, Family: FamilyTabular, Source: SourceISOLDA, Lossless: true, Input: InputRDF,
 			Encode: func(w io.Writer, in *Input) error {
@@ -211,10 +212,10 @@ func rdfFormats() []Format {
 	}
 	const graphsOnly = "named graphs cannot be written (encoding a dataset with named graphs is an error)"
 	fs := []Format{
-		isoldaFormat("isolda", isolda.V04),
-		isoldaFormat("isolda-0.1", isolda.V01),
-		isoldaFormat("isolda-0.2", isolda.V02),
-		isoldaFormat("isolda-0.3", isolda.V03),
+		isoldaFormat("isolda"),
+		isoldaFormat("isolda-0.1"),
+		isoldaFormat("isolda-0.2"),
+		isoldaFormat("isolda-0.3"),
 		syntax("nquads", rdfio.NQuads, ""),
 		syntax("ntriples", rdfio.NTriples, graphsOnly),
 		syntax("turtle", rdfio.Turtle, graphsOnly),
@@ -380,4 +381,21 @@ func EncodeString(name string, in *Input) (string, error) {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// IsoldaVersion returns the ISOLDA version a registry name stands for
+// ("isolda" is the default version, isolda.V04; "isolda-0.2" is 0.2), and
+// false for every other format.
+func IsoldaVersion(name string) (string, bool) {
+	switch name {
+	case "isolda":
+		return isolda.V04, true
+	case "isolda-0.1":
+		return isolda.V01, true
+	case "isolda-0.2":
+		return isolda.V02, true
+	case "isolda-0.3":
+		return isolda.V03, true
+	}
+	return "", false
 }

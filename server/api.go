@@ -95,15 +95,9 @@ func (o *IsoldaOptions) isoldaOptions(name, anchor string) isolda.Options {
 		}
 	}
 	if opts.Version == "" {
-		switch name {
-		case "isolda-0.1":
-			opts.Version = isolda.V01
-		case "isolda-0.2":
-			opts.Version = isolda.V02
-		case "isolda-0.3":
-			opts.Version = isolda.V03
-		default:
-			opts.Version = isolda.V04
+		opts.Version = isolda.V04
+		if v, ok := formats.IsoldaVersion(name); ok {
+			opts.Version = v
 		}
 	}
 	opts.Anchor = anchor

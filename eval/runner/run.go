@@ -597,8 +597,10 @@ func diffManifest(old, cur *eval.Manifest) []string {
 			d = append(d, fmt.Sprintf("context %s is new", k))
 		case o.GraphSHA1 != c.GraphSHA1:
 			d = append(d, fmt.Sprintf("graph %s: SHA-1 was %s, now %s", c.Graph, o.GraphSHA1, c.GraphSHA1))
-		case o.SHA1 != c.SHA1 || o.Format != c.Format || o.HideName != c.HideName:
+		case o.SHA1 != c.SHA1:
 			d = append(d, fmt.Sprintf("context %s: SHA-1 was %s, now %s", k, o.SHA1, c.SHA1))
+		case o.Format != c.Format || o.HideName != c.HideName:
+			d = append(d, fmt.Sprintf("context %s: format %s (hide name %t), now %s (hide name %t)", k, o.Format, o.HideName, c.Format, c.HideName))
 		}
 	}
 	var gone []string

@@ -505,7 +505,20 @@ func TestFrozenSetOnGraph(t *testing.T) {
 // failed ones are made again, and the old lines stay as they were.
 func TestResumeOldLog(t *testing.T) {
 	dir := t.TempDir()
-	e := writeExp(t, dir, "http://127.0.0.1:1/v1", "")
+	// The old run's ISOLDA arm was written when 0.2 was the default: pin it.
+	path := evaltest.WriteExp(t, dir, "http://127.0.0.1:1/v1", "")
+	y, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y = bytes.Replace(y, []byte("format: isolda,"), []byte("format: isolda, options: {spec: \"0.2\"},"), 1)
+	if err := os.WriteFile(path, y, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := eval.LoadExperiment(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := prepare(t, e, dir)
 	out := filepath.Join(dir, "run")
 	if err := os.CopyFS(out, os.DirFS(filepath.Join("testdata", "oldlog"))); err != nil {
