@@ -52,6 +52,9 @@ func (b *memBudget) stats() (used, peak int64, refused, tooLarge uint64) {
 type reservation struct {
 	b *memBudget
 	n int64
+	// ask, in a worker process, makes the reservation on the parent's
+	// budget instead of b.
+	ask func(n int64) *apiError
 }
 
 // growTo raises the reservation to n bytes (nothing when it holds as
@@ -59,6 +62,13 @@ type reservation struct {
 // gets 413; one that finds the budget full gets 503 with Retry-After.
 func (r *reservation) growTo(n int64) *apiError {
 	if n <= r.n {
+		return nil
+	}
+	if r.ask != nil {
+		if e := r.ask(n); e != nil {
+			return e
+		}
+		r.n = n
 		return nil
 	}
 	if n > r.b.limit {

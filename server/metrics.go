@@ -33,6 +33,7 @@ type histogram struct {
 type metrics struct {
 	inFlight atomic.Int64
 	mem      *memBudget
+	workers  *workerStats
 
 	mu        sync.Mutex
 	requests  map[endpointStatus]uint64
@@ -44,8 +45,8 @@ type endpointStatus struct {
 	status   int
 }
 
-func newMetrics(mem *memBudget) *metrics {
-	return &metrics{mem: mem, requests: map[endpointStatus]uint64{}, latencies: map[string]*histogram{}}
+func newMetrics(mem *memBudget, workers *workerStats) *metrics {
+	return &metrics{mem: mem, workers: workers, requests: map[endpointStatus]uint64{}, latencies: map[string]*histogram{}}
 }
 
 // observe records one finished request.
@@ -138,6 +139,7 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 		"# TYPE isolda_memory_refused_total counter\nisolda_memory_refused_total %d\n", refused)
 	fmt.Fprintf(bw, "# HELP isolda_memory_too_large_total Requests that alone needed more than the budget (413).\n"+
 		"# TYPE isolda_memory_too_large_total counter\nisolda_memory_too_large_total %d\n", tooLarge)
+	m.workers.write(bw)
 	writeRuntimeMetrics(bw)
 	bw.Flush()
 }

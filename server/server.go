@@ -49,6 +49,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/isolda/isolda/server/internal/worker"
 	"github.com/isolda/isolda/token"
 )
 
@@ -159,6 +160,13 @@ type Config struct {
 	// and localhost with its port; else its host with its port. Other
 	// hosts get 403.
 	AllowedHosts []string
+
+	// Isolate, when set, works on large requests in child processes
+	// (isolate.go): their heap, garbage collector and CPU are then their
+	// own, at a lower priority, under an address-space bound, and a child
+	// past its deadline is killed. Nil, or a system other than Linux,
+	// works on every request in this process.
+	Isolate *Isolation
 }
 
 func (c Config) withDefaults() Config {
@@ -205,6 +213,17 @@ func (c Config) withDefaults() Config {
 		c.MinBodyRate = DefaultMinBodyRate
 	}
 	c.AllowedHosts = slices.Clone(c.AllowedHosts)
+	if c.Isolate != nil {
+		iso := *c.Isolate
+		iso.Command, iso.Env = slices.Clone(iso.Command), slices.Clone(iso.Env)
+		if iso.Nice <= 0 {
+			iso.Nice = DefaultIsolationNice
+		}
+		c.Isolate = &iso
+		if len(iso.Command) == 0 || !worker.Supported() {
+			c.Isolate = nil
+		}
+	}
 	return c
 }
 
@@ -217,6 +236,9 @@ type server struct {
 	hosts   hostPolicy
 	metrics *metrics
 	mux     *http.ServeMux
+	// iso is cfg.Isolate: nil works on every request in process.
+	iso     *Isolation
+	workers *workerStats
 }
 
 // New returns the API handler. It panics when Config.AllowedHosts or
@@ -229,13 +251,15 @@ func New(cfg Config) http.Handler {
 	}
 	s.hosts = hosts
 	s.mem = &memBudget{limit: s.cfg.MemoryBudget}
-	s.metrics = newMetrics(s.mem)
+	s.iso = s.cfg.Isolate
+	s.workers = &workerStats{}
+	s.metrics = newMetrics(s.mem, s.workers)
 	s.sem = make(chan struct{}, s.cfg.MaxConcurrent)
 	s.large = make(chan struct{}, s.cfg.MaxLarge)
 	mux := http.NewServeMux()
-	s.route(mux, "POST /v1/serialize", "serialize", s.work(s.serialize))
-	s.route(mux, "POST /v1/compare", "compare", s.work(s.compare))
-	s.route(mux, "POST /v1/check", "check", s.work(s.check))
+	s.route(mux, "POST /v1/serialize", "serialize", s.work("serialize", s.serialize))
+	s.route(mux, "POST /v1/compare", "compare", s.work("compare", s.compare))
+	s.route(mux, "POST /v1/check", "check", s.work("check", s.check))
 	s.route(mux, "GET /v1/formats", "formats", http.HandlerFunc(s.formats))
 	s.route(mux, "GET /healthz", "healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -403,17 +427,34 @@ type request struct {
 	// whether this request holds one of them.
 	large      chan struct{}
 	holdsLarge bool
+	// isolate is true when a large request must move to a worker process
+	// (Config.Isolate); askLarge, in a worker, asks the parent for the
+	// slot.
+	isolate  bool
+	askLarge func() *apiError
 }
 
 // takeLarge takes a large-request slot for req, once (503 with
-// Retry-After when none is free); the worker gives it back.
+// Retry-After when none is free); the worker gives it back. With
+// isolation, it then returns errIsolate: the work stops, to start again
+// in a worker process.
 func (req *request) takeLarge(maxLarge int) *apiError {
 	if req.holdsLarge {
+		return nil
+	}
+	if req.askLarge != nil {
+		if e := req.askLarge(); e != nil {
+			return e
+		}
+		req.holdsLarge = true
 		return nil
 	}
 	select {
 	case req.large <- struct{}{}:
 		req.holdsLarge = true
+		if req.isolate {
+			return errIsolate
+		}
 		return nil
 	default:
 		return &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 2, Msg: fmt.Sprintf(
@@ -425,10 +466,12 @@ func (req *request) takeLarge(maxLarge int) *apiError {
 // or an error.
 type workFunc func(req *request) (any, *apiError)
 
-// result is what a worker goroutine hands back.
+// result is what a worker goroutine hands back: a value, an error, or
+// the answer of a worker process.
 type result struct {
 	v   any
 	err *apiError
+	raw *rawAnswer
 }
 
 // work wraps a workFunc with the limits, in this order: the content type
@@ -437,8 +480,11 @@ type result struct {
 // budget cannot take it), a concurrency slot (429 when none is free),
 // then the deadline (503) and panic recovery (500). The worker releases
 // the slot and the memory reservation when its work really ends: a
-// request past its deadline stops at its next check of the context.
-func (s *server) work(fn workFunc) http.Handler {
+// request past its deadline stops at its next check of the context, or
+// its worker process is killed. With Config.Isolate, a request of
+// Isolation.MinBytes or more, or one the work finds large, is worked on
+// in a worker process (isolate.go).
+func (s *server) work(endpoint string, fn workFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if e := checkContentType(r.Header.Get("Content-Type")); e != nil {
 			unreadBody(w, r)
@@ -479,13 +525,20 @@ func (s *server) work(fn workFunc) http.Handler {
 						res = result{err: internalError(v)}
 					}
 				}()
-				req := &request{ctx: ctx, body: body, mem: mem, large: s.large}
+				req := &request{ctx: ctx, body: body, mem: mem, large: s.large, isolate: s.iso != nil}
 				defer func() {
 					if req.holdsLarge {
 						<-s.large
 					}
 				}()
+				if s.iso != nil && s.iso.MinBytes > 0 && int64(len(body)) >= s.iso.MinBytes {
+					res = s.isolated(req, endpoint)
+					return
+				}
 				res.v, res.err = fn(req)
+				if res.err == errIsolate {
+					res = s.isolated(req, endpoint)
+				}
 			}()
 			mem.release()
 			<-s.sem
@@ -493,6 +546,10 @@ func (s *server) work(fn workFunc) http.Handler {
 		}()
 		select {
 		case res := <-done:
+			if res.raw != nil {
+				writeRaw(w, res.raw)
+				return
+			}
 			if res.err != nil {
 				writeError(w, res.err)
 				return

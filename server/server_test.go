@@ -680,7 +680,7 @@ func TestConcurrencyTimeoutPanic(t *testing.T) {
 	s := New(Config{MaxConcurrent: 1, Timeout: 200 * time.Millisecond}).(*server)
 	release := make(chan struct{})
 	started := make(chan struct{})
-	slow := s.instrument("slow", s.work(func(req *request) (any, *apiError) {
+	slow := s.instrument("slow", s.work("slow", func(req *request) (any, *apiError) {
 		close(started)
 		<-release
 		return map[string]int{"n": 1}, nil
@@ -720,7 +720,7 @@ func TestConcurrencyTimeoutPanic(t *testing.T) {
 		t.Errorf("after the slow work ended: %d %s", code, body)
 	}
 	// Panics, in the worker and in a plain handler, are 500s.
-	boom := s.instrument("boom", s.work(func(req *request) (any, *apiError) { panic("boom") }))
+	boom := s.instrument("boom", s.work("boom", func(req *request) (any, *apiError) { panic("boom") }))
 	code, _, body = call(t, boom, "POST", "/boom", "{}")
 	if code != http.StatusInternalServerError || !strings.Contains(string(body), "boom") {
 		t.Errorf("panic in work: %d %s", code, body)

@@ -31,6 +31,8 @@ func newServeCmd(env *Env) *cobra.Command {
 		gogc            int
 		memoryLimit     string
 		memoryBudget    string
+		isolateBytes    int64
+		workerMode      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -46,7 +48,11 @@ func newServeCmd(env *Env) *cobra.Command {
 			"before a concurrency slot is taken; each request reserves its estimated memory from --memory-budget " +
 			"(503 when it is taken, 413 when one request needs more); the Go runtime's soft memory limit is " +
 			"--memory-limit; only the Host names of --allowed-hosts are answered (by default those of the listen " +
-			"address: localhost, 127.0.0.1 and [::1] for a loopback one), against DNS rebinding.",
+			"address: localhost, 127.0.0.1 and [::1] for a loopback one), against DNS rebinding.\n\n" +
+			"Large requests (a body of --isolate-bytes or more, or a graph found large: see --max-large) run in a child " +
+			"process of their own (on Linux; elsewhere in the server's process): the same answers, but their heap, " +
+			"garbage collection and CPU time (at a lower priority) do not slow the other requests down, an address-space " +
+			"bound stops one that runs out of memory (500, the server keeps serving), and one past --timeout is killed.",
 		Example: "  isolda serve\n" +
 			"  isolda serve --addr 127.0.0.1:9000 --memory-limit 1GiB --max-concurrent 4\n" +
 			"  isolda serve --addr 0.0.0.0:8080 --allowed-hosts isolda.example.org\n" +
@@ -54,6 +60,22 @@ func newServeCmd(env *Env) *cobra.Command {
 			"    -d '{\"graph\": {\"data\": \"<http://a> <http://b> <http://c> .\"}, \"format\": \"ntriples\"}'",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if workerMode {
+				// A child of a server: one request on stdin, its answer on
+				// stdout (server.ServeWorker).
+				cfg := server.Config{Tokenizers: token.NewRegistry(token.Options{ModelsDir: modelsDir})}
+				return server.ServeWorker(cmd.Context(), cfg, env.Stdin, env.Stdout)
+			}
+			if isolateBytes < 0 {
+				return badInput(fmt.Errorf("serve: --isolate-bytes %d: want 0 (off) or a positive size", isolateBytes))
+			}
+			if isolateBytes > 0 {
+				exe, err := os.Executable()
+				if err != nil {
+					return fmt.Errorf("serve: --isolate-bytes: cannot find this program to start workers: %w", err)
+				}
+				cfg.Isolate = &server.Isolation{Command: []string{exe, "serve", "--worker", "--models-dir", modelsDir}, MinBytes: isolateBytes}
+			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return badInput(fmt.Errorf("serve: %w", err))
@@ -78,8 +100,15 @@ func newServeCmd(env *Env) *cobra.Command {
 			if len(cfg.AllowedHosts) > 0 {
 				hosts = "hosts " + strings.Join(cfg.AllowedHosts, ", ")
 			}
-			fmt.Fprintf(env.Stderr, "isolda serve: listening on http://%s (%s, memory budget %d bytes, %s)\n",
-				ln.Addr(), gc, cfg.MemoryBudget, hosts)
+			isolation := "large requests in process"
+			switch {
+			case cfg.Isolate != nil && !server.IsolationSupported():
+				isolation = "large requests in process: child processes need Linux"
+			case cfg.Isolate != nil:
+				isolation = fmt.Sprintf("large requests and bodies of %d bytes or more in child processes", isolateBytes)
+			}
+			fmt.Fprintf(env.Stderr, "isolda serve: listening on http://%s (%s, memory budget %d bytes, %s, %s)\n",
+				ln.Addr(), gc, cfg.MemoryBudget, hosts, isolation)
 			err = serve(ctx, ln, cfg, shutdownTimeout)
 			fmt.Fprintln(env.Stderr, "isolda serve: stopped")
 			return err
@@ -106,6 +135,12 @@ func newServeCmd(env *Env) *cobra.Command {
 		"(503 beyond, 413 for a request that alone needs more); default half the memory limit, or 1GiB without one")
 	f.DurationVar(&cfg.BodyTimeout, "body-timeout", server.DefaultBodyTimeout, "time limit to receive a request body (408 beyond)")
 	f.Int64Var(&cfg.MinBodyRate, "min-body-rate", server.DefaultMinBodyRate, "slowest average rate of a request body after its first 2s, in bytes/s (408 below)")
+	f.Int64Var(&isolateBytes, "isolate-bytes", server.DefaultIsolateBytes, "request body size from which a request runs in a child process "+
+		"(as do the requests found large); 0 works on every request in the server's process")
+	f.BoolVar(&workerMode, "worker", false, "run as a child of a server: one request on stdin, its answer on stdout")
+	if err := f.MarkHidden("worker"); err != nil {
+		panic(err)
+	}
 	f.StringSliceVar(&cfg.AllowedHosts, "allowed-hosts", nil, "Host header values answered: name, name:port or * (comma-separated or repeated; "+
 		"default: the listen address's, with localhost, 127.0.0.1 and [::1] for a loopback address)")
 	return cmd
