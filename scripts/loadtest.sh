@@ -116,7 +116,7 @@ status=0
 echo
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg); server CPU time: $(awk '{printf "%.2f s user, %.2f s system", $14/100, $15/100}' "/proc/$server_pid/stat")"
 echo "# metrics of the server after the run:"
-curl -fsS "$addr/metrics" | grep -E '^isolda_http_(requests_total|request_duration_seconds_(sum|count))\{endpoint="serialize"|^isolda_memory_' || true
+curl -fsS "$addr/metrics" | grep -E '^isolda_http_(requests_total|request_duration_seconds_(sum|count))\{endpoint="serialize"|^isolda_memory_|^isolda_workers?_' || true
 
 # Work that outlived its request (a timed-out request stops at its next
 # check of its context) holds its slot and memory until it ends: wait for

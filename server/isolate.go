@@ -85,6 +85,8 @@ const (
 	// arenas, beside thread stacks and runtime metadata.
 	asSlack       = 512 << 20
 	asPerReserved = 2
+	// workerExitGrace is the time a worker has to exit after its answer.
+	workerExitGrace = 2 * time.Second
 )
 
 // errIsolate is what takeLarge returns when a large request found in
@@ -277,7 +279,11 @@ func (s *server) isolated(req *request, endpoint string) result {
 		// The answer cannot come any more: stop the child now.
 		p.Kill()
 	}
+	// A child exits once its answer is written; one that does not is
+	// stopped rather than waited for with the request's slots.
+	late := time.AfterFunc(workerExitGrace, p.Kill)
 	exit := p.Wait()
+	late.Stop()
 	failed := res.raw == nil && res.err == nil
 	s.workers.end(exit, failed && req.ctx.Err() != nil, failed)
 	switch {

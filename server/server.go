@@ -26,7 +26,10 @@
 // by the requests in progress as it learns its size (estimate.go); large
 // graphs take one of a few slots of their own; and when its time runs out
 // its work stops at the next check of its context (parser, writers, graph
-// hash) and gives back its slot and memory.
+// hash) and gives back its slot and memory. With Config.Isolate, large
+// requests run in child processes (isolate.go), whose heaps, collectors
+// and CPU time do not slow the other requests down and which are killed
+// when their time runs out.
 //
 // The package holds no mutable state: everything lives in the handler New
 // returns.
