@@ -1,6 +1,6 @@
 // Package worker starts and controls the child processes that
-// `isolda serve` runs large requests in: each in its own process group, at
-// a lower CPU priority, with an address-space bound the parent sets and
+// `isolda serve` runs large requests in: each in its own session and
+// process group, at a lower CPU priority (also of its scheduling group), with an address-space bound the parent sets and
 // raises, killed as a group when its time runs out. An out-of-memory child
 // dies alone; its parent learns how it ended and its peak resident size.
 //
@@ -58,9 +58,10 @@ type Exit struct {
 // ErrUnsupported is the error of Start where isolation is not supported.
 var ErrUnsupported = errors.New("worker: child processes for requests need Linux")
 
-// Start starts argv[0] with the arguments argv[1:] in a new process group
-// at the niceness opts.Nice (relative to the parent's), its standard input
-// and output piped to the parent and killed when the parent dies.
+// Start starts argv[0] with the arguments argv[1:] in a new session (its
+// own process group and, with autogroup, scheduling group) at the
+// niceness opts.Nice (relative to the parent's), its standard input and
+// output piped to the parent and killed when the parent dies.
 func Start(argv []string, opts Options) (*Process, error) {
 	if !Supported() {
 		return nil, ErrUnsupported

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -14,18 +15,30 @@ func Supported() bool { return true }
 
 func sysProcAttr() *syscall.SysProcAttr {
 	// Pdeathsig: a child outlives no parent (a killed server leaves no
-	// orphan working on). Setpgid: Kill stops the group.
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// orphan working on). Setsid: a session of its own is a process group
+	// of its own (Kill stops the group) and, where the kernel groups
+	// sessions for the scheduler (autogroup), a scheduling group of its
+	// own: the child's CPU time is not charged to the server's session.
+	return &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// setNice raises the niceness of pid by n above the parent's.
+// setNice raises the niceness of pid by n above the parent's, and that of
+// its scheduling group (autogroup) likewise, so that the child competes
+// at low weight with the server and with the machine's other sessions.
 func setNice(pid, n int) error {
 	cur, err := unix.Getpriority(unix.PRIO_PROCESS, 0)
 	if err != nil {
 		return err
 	}
 	// The raw getpriority value is 20 - nice.
-	return unix.Setpriority(unix.PRIO_PROCESS, pid, min(19, 20-cur+n))
+	nice := min(19, 20-cur+n)
+	if err := unix.Setpriority(unix.PRIO_PROCESS, pid, nice); err != nil {
+		return err
+	}
+	// Without autogroup (off, or the process in a cgroup of its own) the
+	// file is missing or refuses: the process niceness above remains.
+	_ = os.WriteFile(fmt.Sprintf("/proc/%d/autogroup", pid), []byte(strconv.Itoa(nice)), 0)
+	return nil
 }
 
 func limitAS(pid int, soft, hard int64) error {

@@ -54,8 +54,18 @@ func TestStartNiceLimitKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := niceOf(t, p.Pid()), min(19, niceOf(t, os.Getpid())+10); got != want {
+	want := min(19, niceOf(t, os.Getpid())+10)
+	if got := niceOf(t, p.Pid()); got != want {
 		t.Errorf("child niceness %d, want %d", got, want)
+	}
+	// With autogroup on, the child has a scheduling group of its own at
+	// the same niceness.
+	if on, err := os.ReadFile("/proc/sys/kernel/sched_autogroup_enabled"); err == nil && strings.TrimSpace(string(on)) == "1" {
+		mine, _ := os.ReadFile("/proc/self/autogroup")
+		its, err := os.ReadFile(fmt.Sprintf("/proc/%d/autogroup", p.Pid()))
+		if err != nil || string(its) == string(mine) || !strings.HasSuffix(strings.TrimSpace(string(its)), fmt.Sprintf("nice %d", want)) {
+			t.Errorf("child's autogroup %q (err %v), the test's %q: want one of its own at nice %d", its, err, mine, want)
+		}
 	}
 	const soft, hard = 3 << 30, 4 << 30
 	if err := p.LimitMemory(soft, hard); err != nil {
@@ -65,9 +75,9 @@ func TestStartNiceLimitKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("Max address space         %-21d%-21d", soft, hard)
-	if !strings.Contains(string(limits), want) {
-		t.Errorf("limits of the child:\n%s\nwant a line %q", limits, want)
+	asLine := fmt.Sprintf("Max address space         %-21d%-21d", soft, hard)
+	if !strings.Contains(string(limits), asLine) {
+		t.Errorf("limits of the child:\n%s\nwant a asLine %q", limits, asLine)
 	}
 	start := time.Now()
 	p.Kill()
