@@ -3,6 +3,8 @@ package rdf
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/isolda/isolda/rdf/internal/grammar"
 )
 
 // writer is what the Append functions write to; *strings.Builder and
@@ -97,10 +99,13 @@ func appendQuad(w writer, q Quad, canonical bool) {
 func appendIRI(w writer, s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !iriEscaped[c] {
-			continue
+		// IRIs read without escapes need none: skip to the first byte
+		// that IRIREF does not allow.
+		i += grammar.Span(s[i:], grammar.IRI)
+		if i == len(s) {
+			break
 		}
+		c := s[i]
 		w.WriteString(s[start:i])
 		w.WriteString(`\u00`)
 		w.WriteByte(hexDigits[c>>4])
@@ -110,26 +115,43 @@ func appendIRI(w writer, s string) {
 	w.WriteString(s[start:])
 }
 
-// iriEscaped marks the bytes appendIRI escapes: controls, space and
-// <>"{}|^`\. A table, since writing IRIs is the hot loop of streaming
-// conversion.
-var iriEscaped = func() (t [256]bool) {
-	for c := 0; c <= 0x20; c++ {
-		t[c] = true
+// litPlain is 1 for the bytes appendLiteralBody copies as they are: all
+// but controls, '"', '\\', U+007F and 0xEF (which starts U+FFFE and U+FFFF).
+var litPlain = func() (t [256]uint8) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = 1
 	}
-	for _, c := range []byte("<>\"{}|^`\\") {
-		t[c] = true
+	for _, c := range []byte{'"', '\\', 0x7f, 0xef} {
+		t[c] = 0
 	}
 	return t
 }()
 
+// plainSpan returns the length of the prefix of s that litPlain marks,
+// testing eight bytes per step.
+func plainSpan(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		if litPlain[w[0]]&litPlain[w[1]]&litPlain[w[2]]&litPlain[w[3]]&
+			litPlain[w[4]]&litPlain[w[5]]&litPlain[w[6]]&litPlain[w[7]] == 0 {
+			break
+		}
+	}
+	for i < len(s) && litPlain[s[i]] != 0 {
+		i++
+	}
+	return i
+}
+
 func appendLiteralBody(w writer, s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f && c != 0xef {
-			continue
+		i += plainSpan(s[i:])
+		if i == len(s) {
+			break
 		}
+		c := s[i]
 		if c == 0xef {
 			// U+FFFE and U+FFFF (EF BF BE, EF BF BF) are escaped too.
 			if i+2 >= len(s) || s[i+1] != 0xbf || s[i+2] != 0xbe && s[i+2] != 0xbf {

@@ -130,7 +130,8 @@ func Parse(r io.Reader, syntax Syntax, sink rdf.Sink, opts rdf.ReadOptions) erro
 }
 
 // Next returns the next quad, or io.EOF after the last one. After any other
-// error it keeps returning that error.
+// error it keeps returning that error. With ReadOptions.Transient, the
+// quad's strings are valid only until the next call.
 func (r *Reader) Next() (rdf.Quad, error) {
 	if r.err != nil {
 		return rdf.Quad{}, r.err
@@ -524,10 +525,7 @@ func (r *Reader) checkLength(b []byte, start, n int) error {
 // offset after the '>'. Only absolute IRIs are accepted.
 func (r *Reader) iri(b []byte, i int, subject bool) (string, int, error) {
 	start := i + 1
-	j := start
-	for j < len(b) && grammar.Is(b[j], grammar.IRI) {
-		j++
-	}
+	j := start + grammar.Span(b[start:], grammar.IRI)
 	var v []byte
 	slow := false
 	if j < len(b) && b[j] == '>' {
@@ -541,6 +539,9 @@ func (r *Reader) iri(b []byte, i int, subject bool) (string, int, error) {
 	}
 	if err := r.checkLength(b, i, len(v)); err != nil {
 		return "", 0, err
+	}
+	if r.opts.Transient {
+		return r.iriView(b, i, j, v, slow)
 	}
 	var s string
 	fresh := true
@@ -556,6 +557,26 @@ func (r *Reader) iri(b []byte, i int, subject bool) (string, int, error) {
 	// Only escapes can put characters IRIs may not contain into v; raw
 	// ones are syntax errors. A string seen recently was checked then.
 	if fresh && (slow || !grammar.HasScheme(v) || twoHashes(v)) {
+		if msg := rdf.CheckIRI(s); msg != "" {
+			if err := r.defect(b, i, msg); err != nil {
+				return "", 0, err
+			}
+		}
+	}
+	return s, j + 1, nil
+}
+
+// iriView is iri for ReadOptions.Transient: it returns the IRI value v
+// (ending at b[j] == '>') as a view of the line, or as a string when it was
+// decoded into the scratch buffer, which the next term reuses; checked as
+// iri checks it. Only an IRI the check may refuse is interned, so that a
+// defect is reported once per recent IRI, as without Transient.
+func (r *Reader) iriView(b []byte, i, j int, v []byte, slow bool) (string, int, error) {
+	if !slow && grammar.HasScheme(v) && !twoHashes(v) {
+		return grammar.View(v), j + 1, nil
+	}
+	s, fresh := r.iris.InternFresh(v)
+	if fresh {
 		if msg := rdf.CheckIRI(s); msg != "" {
 			if err := r.defect(b, i, msg); err != nil {
 				return "", 0, err
@@ -660,6 +681,9 @@ func (r *Reader) blank(b []byte, i int, subject bool) (string, int, error) {
 	if err := r.checkLength(b, i, len(v)); err != nil {
 		return "", 0, err
 	}
+	if r.opts.Transient {
+		return grammar.View(v), j, nil
+	}
 	if subject {
 		if !r.lastIsIRI && string(v) == r.lastSubj {
 			return r.lastSubj, j, nil
@@ -676,15 +700,16 @@ func (r *Reader) blank(b []byte, i int, subject bool) (string, int, error) {
 func (r *Reader) literal(b []byte, i int) (rdf.Term, int, error) {
 	t := rdf.Term{Kind: rdf.LiteralKind, Datatype: rdf.XSDString}
 	start := i + 1
-	j := start
-	for j < len(b) && grammar.Is(b[j], grammar.Lit) {
-		j++
-	}
+	j := start + grammar.Span(b[start:], grammar.Lit)
 	if j < len(b) && b[j] == '"' {
 		if err := r.checkLength(b, i, j-start); err != nil {
 			return t, 0, err
 		}
-		t.Value = string(b[start:j])
+		if r.opts.Transient {
+			t.Value = grammar.View(b[start:j])
+		} else {
+			t.Value = string(b[start:j])
+		}
 	} else {
 		v, k, err := r.literalSlow(b, start, j)
 		if err != nil {
@@ -739,10 +764,7 @@ func (r *Reader) literalSlow(b []byte, start, j int) ([]byte, int, error) {
 		case c == '"':
 			return r.scratch, j, nil
 		case grammar.Is(c, grammar.Lit):
-			k := j + 1
-			for k < len(b) && grammar.Is(b[k], grammar.Lit) {
-				k++
-			}
+			k := j + 1 + grammar.Span(b[j+1:], grammar.Lit)
 			r.scratch = append(r.scratch, b[j:k]...)
 			j = k
 		case c == '\\':

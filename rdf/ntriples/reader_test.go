@@ -499,3 +499,18 @@ _:abc <http://example.org/p> <abc> .
 	_, err = parseAll(t, src, NTriples, rdf.ReadOptions{Strict: true})
 	checkPos(t, err, "", 2, 30, "not absolute")
 }
+
+// TestTransientEscapes checks ReadOptions.Transient on lines where several
+// terms are decoded from escapes (into the scratch buffer the terms of a
+// line share), relative IRIs (warned about once each) and triple terms.
+func TestTransientEscapes(t *testing.T) {
+	doc := `<http://x/\u0041> <http://x/p> "a\u0042\n" .
+<http://x/\u0041> <http://x/\u0050> <http://x/\U00000043> .
+_:b1 <http://x/p> "x"^^<http://x/d\u0041> .
+<rel> <http://x/p> <rel> .
+<rel> <http://x/p> <http://x/#a#b> <http://x/g\u0047> .
+<http://x/s> <http://x/p> <<( <http://x/\u0041> <http://x/p> "\u0043" )>> .
+_:b1 <http://x/p> "v"@en--ltr .
+`
+	transientSame(t, []byte(doc), NQuads, rdf.ReadOptions{})
+}

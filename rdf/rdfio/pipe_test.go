@@ -108,3 +108,38 @@ func TestPipelinedSinkErrorStopsReader(t *testing.T) {
 		t.Fatalf("the reader went on for %d lines", src.lines)
 	}
 }
+
+// TestPipelinedTransient checks that with ReadOptions.Transient the sink
+// gets the same statements as from ReadInto without it, across batches
+// that fill their arena before their item count, with a statement larger
+// than an arena, and with a failing sink that stops the reader.
+func TestPipelinedTransient(t *testing.T) {
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "<http://ex.org/s%d> <http://ex.org/p%d> \"%s\"@en <http://ex.org/g> .\n", i/3, i%7, strings.Repeat("x", i%300))
+		if i == 5000 {
+			fmt.Fprintf(&b, "_:b <http://ex.org/p> \"%s\"^^<http://ex.org/big> .\n", strings.Repeat("y", 3*pipeArena))
+		}
+	}
+	doc := b.String()
+	var want, got recorder
+	if err := ReadInto(strings.NewReader(doc), &want, Options{Format: NQuads}); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Format: NQuads, ReadOptions: rdf.ReadOptions{Transient: true}}
+	if err := ReadIntoPipelined(strings.NewReader(doc), &got, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(want.events) != 20001 {
+		t.Fatalf("%d events", len(want.events))
+	}
+	for i := range want.events {
+		if got.events[i] != want.events[i] {
+			t.Fatalf("event %d: %.80s, want %.80s", i, got.events[i], want.events[i])
+		}
+	}
+	rec := &recorder{failAt: 3000}
+	if err := ReadIntoPipelined(strings.NewReader(doc), rec, opts); !errors.Is(err, errSink) {
+		t.Fatalf("error %v", err)
+	}
+}

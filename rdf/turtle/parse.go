@@ -1010,10 +1010,7 @@ func (p *parser) iriRef() string {
 	p.escaped = false
 	for {
 		b := p.buf[p.pos:]
-		i := 0
-		for i < len(b) && grammar.Is(b[i], grammar.IRI) {
-			i++
-		}
+		i := grammar.Span(b, grammar.IRI)
 		p.sb = append(p.sb, b[:i]...)
 		p.pos += i
 		if p.maxTerm >= 0 && len(p.sb) > p.maxTerm {
