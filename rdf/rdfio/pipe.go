@@ -109,7 +109,9 @@ func ReadIntoPipelined(r io.Reader, sink rdf.Sink, opts Options) error {
 // viewsTerms reports whether the reader of f gives views of its buffer
 // with ReadOptions.Transient, which the pipeline copies; the others' strings
 // are handed on as they are.
-func viewsTerms(f Format) bool { return f == NTriples || f == NQuads }
+func viewsTerms(f Format) bool {
+	return f == NTriples || f == NQuads || f == Turtle || f == TriG
+}
 
 // pipeSink is the reader side of ReadIntoPipelined.
 type pipeSink struct {
