@@ -3,7 +3,8 @@
 //
 // The reader is a hand-written, streaming, line-at-a-time scanner: it keeps
 // one buffer, validates each line as UTF-8, and slices terms out of it,
-// allocating a string only for a term that it has not seen recently. It
+// allocating a string only for a term that it has not seen recently (and
+// none with ReadOptions.Transient, where terms are views of the line). It
 // reads the RDF 1.2 grammar: RDF 1.1 plus base directions ("x"@en--ltr,
 // read into Term.Dir) and triple terms (<<( s p o )>>, in object position
 // only, read into rdf.TripleKind terms). It follows the reader policy of
@@ -74,6 +75,7 @@ type Reader struct {
 	buf       []byte
 	pos, end  int   // unread data is buf[pos:end]
 	scanned   int   // buf[pos:pos+scanned] holds no LF
+	crUpTo    int   // buf[pos:crUpTo] holds no CR (when crUpTo >= pos)
 	eof       bool  // src returned io.EOF, or the byte limit was reached
 	overLimit bool  // the input is longer than lim.MaxBytes
 	read      int64 // bytes read from src
@@ -200,7 +202,7 @@ func (r *Reader) takeLine(stop, next int) []byte {
 	r.scanned = 0
 	r.line++
 	r.lineOff = r.read - int64(r.end-r.pos)
-	if j := bytes.IndexByte(line, '\r'); j >= 0 {
+	if j := r.crIndex(stop); j >= 0 {
 		if j < len(line)-1 {
 			// A CR on its own ends a line too (EOL ::= [#xD#xA]+); the
 			// rest, up to stop, is known to hold no LF.
@@ -220,6 +222,25 @@ func (r *Reader) takeLine(stop, next int) []byte {
 	return line
 }
 
+// crIndex returns the offset from pos of the first CR in buf[pos:stop], or
+// -1. It searches each byte of the buffer once, not once per line.
+func (r *Reader) crIndex(stop int) int {
+	if r.crUpTo < r.pos {
+		r.crUpTo = r.pos
+	}
+	if r.crUpTo < stop {
+		if k := bytes.IndexByte(r.buf[r.crUpTo:r.end], '\r'); k >= 0 {
+			r.crUpTo += k // a CR: found again at once while it is ahead
+		} else {
+			r.crUpTo = r.end
+		}
+	}
+	if r.crUpTo < stop {
+		return r.crUpTo - r.pos
+	}
+	return -1
+}
+
 // fill reads more input, first moving unread data to the front of the
 // buffer and growing it when it is full.
 func (r *Reader) fill() error {
@@ -229,6 +250,7 @@ func (r *Reader) fill() error {
 	if r.pos > 0 {
 		copy(r.buf, r.buf[r.pos:r.end])
 		r.end -= r.pos
+		r.crUpTo -= r.pos
 		r.pos = 0
 	}
 	// buf[:end] is now the start of one line.

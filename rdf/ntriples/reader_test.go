@@ -111,6 +111,26 @@ func TestLineEndings(t *testing.T) {
 	if len(qs) != 20000 {
 		t.Errorf("CR-only file: got %d quads, want 20000", len(qs))
 	}
+
+	// Mixed line ends over many buffer fills, read whole and a byte at a
+	// time: the line of the error counts CR LF as one line end and every
+	// other CR or LF as one.
+	var b strings.Builder
+	ends := []string{"\n", "\r\n", "\r", "\r\r\n", "\n\r"}
+	for i := range 30000 {
+		b.WriteString(st + ends[i*7%len(ends)])
+	}
+	mixed := b.String()
+	line := 1 + strings.Count(mixed, "\r\n") + strings.Count(strings.ReplaceAll(mixed, "\r\n", ""), "\r") +
+		strings.Count(strings.ReplaceAll(mixed, "\r\n", ""), "\n")
+	for _, src := range []io.Reader{strings.NewReader(mixed + "bad"), iotest.OneByteReader(strings.NewReader(mixed + "bad"))} {
+		n := 0
+		err := Parse(src, NTriples, rdf.SinkFunc(func(rdf.Quad) error { n++; return nil }), rdf.ReadOptions{File: "m.nt"})
+		checkPos(t, err, "m.nt", line, 1, "expected a subject")
+		if n != 30000 {
+			t.Errorf("mixed line ends: got %d quads, want 30000", n)
+		}
+	}
 }
 
 func checkPos(t *testing.T, err error, file string, line, col int, msg string) {

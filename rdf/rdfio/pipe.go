@@ -127,16 +127,15 @@ func (p *pipeSink) AddQuad(q rdf.Quad) error {
 	if p.err != nil {
 		return p.err
 	}
-	if p.transient {
-		n := quadBytes(&q)
-		if len(p.cur.arena)+n > cap(p.cur.arena) && len(p.cur.items) > 0 {
-			if err := p.send(); err != nil {
-				return err
-			}
+	if p.transient && len(p.cur.arena)+quadBytes(&q) > cap(p.cur.arena) && len(p.cur.items) > 0 {
+		if err := p.send(); err != nil {
+			return err
 		}
-		p.keepQuad(&q)
 	}
 	p.cur.items = append(p.cur.items, item{q: q})
+	if p.transient {
+		p.keepQuad(&p.cur.items[len(p.cur.items)-1].q)
+	}
 	if len(p.cur.items) == cap(p.cur.items) {
 		return p.send()
 	}
