@@ -996,8 +996,10 @@ func (p *parser) localName() {
 			continue
 		case c < utf8.RuneSelf:
 			if grammar.Is(byte(c), grammar.PN) && (c != '-' || !first) {
-				p.sb = append(p.sb, byte(c))
-				p.pos++
+				// The rest of a run of PN characters in one step.
+				k := p.pos + 1 + grammar.Span(p.buf[p.pos+1:], grammar.PN)
+				p.sb = append(p.sb, p.buf[p.pos:k]...)
+				p.pos = k
 				goto next
 			}
 		default:
