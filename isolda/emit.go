@@ -443,17 +443,10 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 		}
 		for _, g := range r.groups {
 			if hasLabel && g.key == t.labelCol && r.label {
-				lv := e.labelVal[r.ent]
-				var vals []rdf.TermID
-				for _, v := range g.vals {
-					if v != lv {
-						vals = append(vals, v)
-					}
-				}
-				if len(vals) == 0 {
+				var ok bool
+				if g, ok = e.withoutLabelValue(r.ent, g); !ok {
 					continue
 				}
-				g = group{key: g.key, vals: vals}
 			}
 			arena = append(arena, g)
 		}

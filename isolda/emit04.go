@@ -214,21 +214,27 @@ func (e *encoder) withoutLabel(r *row, labelCol gkey) []group {
 	gs := make([]group, 0, len(r.groups))
 	for _, g := range r.groups {
 		if g.key == labelCol {
-			lv := e.labelVal[r.ent]
-			var vals []rdf.TermID
-			for _, v := range g.vals {
-				if v != lv {
-					vals = append(vals, v)
-				}
-			}
-			if len(vals) == 0 {
+			var ok bool
+			if g, ok = e.withoutLabelValue(r.ent, g); !ok {
 				continue
 			}
-			g = group{key: g.key, vals: vals}
 		}
 		gs = append(gs, g)
 	}
 	return gs
+}
+
+// withoutLabelValue returns the label column's group of ent without the
+// label its first cell already holds, and false when nothing is left.
+func (e *encoder) withoutLabelValue(ent rdf.TermID, g group) (group, bool) {
+	lv := e.labelVal[ent]
+	var vals []rdf.TermID
+	for _, v := range g.vals {
+		if v != lv {
+			vals = append(vals, v)
+		}
+	}
+	return group{key: g.key, vals: vals}, len(vals) > 0
 }
 
 // emitTable04 writes a table: header, rows, their property lines and

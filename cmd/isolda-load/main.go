@@ -73,6 +73,7 @@ type options struct {
 	strict      bool
 	pause       time.Duration
 	hostile     float64
+	attacks     []string
 	hostileMax  int
 	memoryLimit int64
 }
@@ -133,6 +134,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Float64Var(&o.hostile, "hostile", 0, "hostile requests started per second beside the load (poison graphs, large graphs, slow bodies, "+
 		"malformed requests; see internal/loadgen.Attacks); 0: none")
 	fs.IntVar(&o.hostileMax, "hostile-max", 16, "most hostile requests in progress at once")
+	var attacks string
+	fs.StringVar(&attacks, "attacks", "", "with --hostile: the attacks of the mix, comma-separated names (default: all of internal/loadgen.Attacks)")
 	var memoryLimit string
 	fs.StringVar(&memoryLimit, "memory-limit", "", "peak RSS (VmHWM of --pid) the server must stay under, such as 2GiB; a stage over it fails")
 	if err := fs.Parse(args); err != nil {
@@ -154,6 +157,20 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return nil, fmt.Errorf("--memory-limit: %v", err)
 		}
 		o.memoryLimit = n
+	}
+	if attacks != "" {
+		known := map[string]bool{}
+		var names []string
+		for _, a := range loadgen.Attacks() {
+			known[a.Name] = true
+			names = append(names, a.Name)
+		}
+		for _, n := range strings.Split(attacks, ",") {
+			if n = strings.TrimSpace(n); !known[n] {
+				return nil, fmt.Errorf("--attacks: unknown attack %q (known: %s)", n, strings.Join(names, ", "))
+			}
+			o.attacks = append(o.attacks, n)
+		}
 	}
 	if o.hostile < 0 || o.hostileMax <= 0 {
 		return nil, errors.New("--hostile must not be negative and --hostile-max must be positive")
@@ -235,7 +252,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			go func() {
 				var err error
 				hostile, err = loadgen.RunHostile(ctx, loadgen.HostileConfig{Base: baseURL(o.url), Rate: o.hostile,
-					Duration: o.duration, MaxInFlight: o.hostileMax})
+					Duration: o.duration, MaxInFlight: o.hostileMax, Mix: loadgen.AttacksNamed(o.attacks)})
 				hostileDone <- err
 			}()
 		} else {

@@ -454,3 +454,22 @@ func (r *HostileResult) WriteText(w io.Writer) error {
 	fmt.Fprintf(bw, "hostile     %g attacks/s for %s: %d unhandled, %d skipped (all slots busy)\n", r.Rate, r.Duration, r.Unhandled(), r.Skipped)
 	return bw.Flush()
 }
+
+// AttacksNamed returns the attacks of Attacks whose names are given, in
+// the order of Attacks; no names gives nil (RunHostile's default mix).
+func AttacksNamed(names []string) []Attack {
+	if len(names) == 0 {
+		return nil
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var mix []Attack
+	for _, a := range Attacks() {
+		if want[a.Name] {
+			mix = append(mix, a)
+		}
+	}
+	return mix
+}
