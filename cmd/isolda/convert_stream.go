@@ -109,10 +109,9 @@ func convertStream(env *Env, in *inputFlags, name, to string) error {
 	// The live heap is a few buffers; a tighter collector target keeps
 	// the process small for little work (the readers allocate little).
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	// The N-Triples writer writes each statement as it gets it, so the
-	// reader may hand it views of its buffers.
-	_, transient := sw.(*ntriples.Writer)
-	if err := in.stream(env, name, sw, nil, transient); err != nil {
+	// The writers copy what they keep of a statement, so the reader may
+	// hand them views of its buffers.
+	if err := in.stream(env, name, sw, nil, true); err != nil {
 		sw.Flush() // what was read before the error
 		return err
 	}

@@ -43,9 +43,8 @@ func benchStream(b *testing.B, name string, in Format, newWriter func(io.Writer)
 	for b.Loop() {
 		w := newWriter(io.Discard)
 		count := rdf.SinkFunc(func(q rdf.Quad) error { n++; return w.AddQuad(q) })
-		// As the CLI does: the N-Triples writer copies nothing it keeps.
-		_, transient := w.(*ntriples.Writer)
-		opts := Options{Format: in, ReadOptions: rdf.ReadOptions{Transient: transient}}
+		// As the CLI does: the writers copy what they keep.
+		opts := Options{Format: in, ReadOptions: rdf.ReadOptions{Transient: true}}
 		if err := ReadIntoPipelined(bytes.NewReader(data), count, opts); err != nil {
 			b.Fatal(err)
 		}
