@@ -1,4 +1,4 @@
-package bench
+package explain
 
 import (
 	"strings"
@@ -7,7 +7,18 @@ import (
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/turtle"
+	"github.com/isolda/isolda/token"
 )
+
+// o200k returns the o200k_base tokenizer.
+func o200k(t testing.TB) token.Tokenizer {
+	t.Helper()
+	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
 
 // TestExplainByHand checks Explain on a 0.4 document whose pieces are
 // counted here one by one: each construct gets the tokens of its own text,
