@@ -286,11 +286,11 @@ func TestBlankGraphHasNoTraversal(t *testing.T) {
 }
 
 func TestGuardRecoversPanics(t *testing.T) {
-	err := guard(func() error { panic("boom") })
+	err := Guard(func() error { panic("boom") })
 	if err == nil || err.Error() != "panic: boom" {
 		t.Errorf("got %v", err)
 	}
-	if err := guard(func() error { return nil }); err != nil {
+	if err := Guard(func() error { return nil }); err != nil {
 		t.Errorf("got %v", err)
 	}
 }

@@ -353,7 +353,7 @@ func RunFailureCase(name string, toks []token.Tokenizer) (*FailureResult, error)
 // WriteFailures writes one line per case and format: the case, the format,
 // SURVIVES or FAILS, and why.
 func WriteFailures(w io.Writer, results []*FailureResult) error {
-	tw, flush := newTable(w)
+	tw, flush := NewTable(w)
 	fmt.Fprintln(tw, "case\tformat\toutcome\tdetail")
 	for _, r := range results {
 		for _, o := range r.Outcomes {

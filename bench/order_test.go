@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -11,12 +10,10 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/textbudget"
-	"github.com/isolda/isolda/token"
 )
 
 // exampleInput returns one embedded example.
@@ -422,45 +419,5 @@ func TestBFSOrderingKeepsNeighbourhood(t *testing.T) {
 		if l := min(glevel[gidx[e.From]], glevel[gidx[e.To]]); l > 1 {
 			t.Errorf("interleaved typed_edges keeps %v, %d hops from the anchors", e, l)
 		}
-	}
-}
-
-// TestSyntheticCSVSeeds: every row of the synthetic CSV carries the
-// graph's seed and the budget study's shuffle seed, and every budget row
-// its ordering and gold-path outcome.
-func TestSyntheticCSVSeeds(t *testing.T) {
-	p := graphrag.DefaultParameters()
-	p.Services, p.NoiseEdges, p.Seed = 12, 10, 5
-	rep, err := Synthetic(SyntheticOptions{Parameters: p, Tokenizers: []token.Tokenizer{o200k(t)},
-		Budgets: []int{256}, ShuffleSeed: 11})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := WriteSyntheticCSV(&b, rep); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&b).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
-	budgets := 0
-	for _, row := range rows[1:] {
-		if row[col["seed"]] != "5" || row[col["shuffle_seed"]] != "11" {
-			t.Errorf("row %v lacks the seeds", row)
-		}
-		if row[col["kind"]] == "budget" {
-			budgets++
-			if row[col["ordering"]] == "" || row[col["gold_paths_survive"]] == "" {
-				t.Errorf("budget row %v", row)
-			}
-		}
-	}
-	if budgets != len(rep.Budgets) || budgets == 0 {
-		t.Errorf("%d budget rows for %d cells", budgets, len(rep.Budgets))
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/examples"
-	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/token"
@@ -194,17 +193,6 @@ func TestTablesNoTrailingSpaces(t *testing.T) {
 		t.Fatalf("no budget table:\n%s", b.String())
 	}
 	noTrailingSpace(t, "WriteTable with budgets", b.String())
-
-	syn, err := Synthetic(SyntheticOptions{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{tok},
-		Extra: true, Budgets: []int{500, 1000}, Orderings: []string{OrderCanonical}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Reset()
-	if err := WriteSyntheticTable(&b, syn); err != nil {
-		t.Fatal(err)
-	}
-	noTrailingSpace(t, "WriteSyntheticTable", b.String())
 
 	var results []*FailureResult
 	for _, c := range FailureCases() {
