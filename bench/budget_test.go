@@ -52,11 +52,11 @@ func TestEvidence(t *testing.T) {
 		t.Errorf("evidence\n%v\nwant\n%v", got, want)
 	}
 	g := tinyServices()
-	if s := survival(got, g); s != 1 {
+	if s := Survival(got, g); s != 1 {
 		t.Errorf("survival of the whole graph %v", s)
 	}
 	g.Edges = slices.DeleteFunc(slices.Clone(g.Edges), func(e graphrag.Edge) bool { return e.Source == "svc-x" && e.Relation == "depends_on" })
-	if s := survival(got, g); s != 11.0/12 {
+	if s := Survival(got, g); s != 11.0/12 {
 		t.Errorf("survival without svc-x -> svc-auth: %v, want 11/12", s)
 	}
 }

@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -194,22 +193,6 @@ func TestTablesNoTrailingSpaces(t *testing.T) {
 	}
 	noTrailingSpace(t, "WriteTable with budgets", b.String())
 
-	var results []*FailureResult
-	for _, c := range FailureCases() {
-		r, err := RunFailureCase(c, []token.Tokenizer{tok})
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, r)
-	}
-	b.Reset()
-	if err := WriteFailures(&b, results); err != nil {
-		t.Fatal(err)
-	}
-	noTrailingSpace(t, "WriteFailures", b.String())
-	if !slices.ContainsFunc(strings.Split(b.String(), "\n"), func(l string) bool { return strings.HasPrefix(l, "case") }) {
-		t.Errorf("WriteFailures has no header:\n%s", b.String())
-	}
 }
 
 // TestTrimWriter checks the line trimming on writes split mid-line.

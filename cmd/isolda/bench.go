@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/bench"
+	"github.com/isolda/isolda/bench/failures"
 	"github.com/isolda/isolda/bench/synthetic"
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
@@ -303,16 +304,16 @@ func runSynthetic(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 
 // runFailureCases runs every failure case and prints the outcomes.
 func runFailureCases(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
-	var results []*bench.FailureResult
-	for _, c := range bench.FailureCases() {
-		r, err := bench.RunFailureCase(c, toks)
+	var results []*failures.Result
+	for _, c := range failures.Cases() {
+		r, err := failures.Run(c, toks)
 		if err != nil {
 			return err
 		}
 		results = append(results, r)
 	}
 	w := bufio.NewWriter(env.Stdout)
-	if err := bench.WriteFailures(w, results); err != nil {
+	if err := failures.Write(w, results); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
