@@ -11,6 +11,9 @@ import (
 
 	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/jcs"
+	"github.com/isolda/isolda/rdf/jsonld/internal/jsonpos"
+	"github.com/isolda/isolda/rdf/jsonld/internal/relabel"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -71,7 +74,7 @@ func (st *state) locate(path []any) loc {
 	if st.data == nil {
 		return st.origin.begin()
 	}
-	return st.origin.at(st.data, pathOffset(st.data, path))
+	return st.origin.at(st.data, jsonpos.Offset(st.data, path))
 }
 
 // docStart returns the position of the current document's value.
@@ -182,7 +185,7 @@ func (st *state) document(doc any, base, blankPrefix string) error {
 	if err := st.protect(func() error { return st.nodeMapToRDF(nodeMap) }); err != nil {
 		return st.positioned(err)
 	}
-	st.out = relabelBlanks(st.out, strings.TrimPrefix(blankPrefix, "_:"))
+	st.out = relabel.Blanks(st.out, strings.TrimPrefix(blankPrefix, "_:"))
 	// Prefixes come from the contexts once the document has been read (and
 	// its contexts reported on).
 	if ps, ok := st.sink.(rdf.PrefixSink); ok {
@@ -612,7 +615,7 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 	}
 	var lex string
 	if dt == "@json" {
-		s, err := canonicalJSON(v)
+		s, err := jcs.Canonical(v)
 		if err != nil {
 			st.warnAt("cannot canonicalize @json value: "+err.Error(), "triple dropped", st.docStart)
 			return rdf.Term{}, false
