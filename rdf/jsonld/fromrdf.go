@@ -10,6 +10,7 @@ import (
 
 	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 )
 
 // RDF vocabulary of lists and compound literals.
@@ -67,9 +68,9 @@ func newNodeObject(id string) *nodeObject {
 // linear.
 func (n *nodeObject) add(property string, value any) bool {
 	arr, _ := n.obj[property].([]any)
-	if len(arr) < linearDedup {
+	if len(arr) < ldproc.LinearDedup {
 		for _, w := range arr {
-			if sameValue(value, w) {
+			if ldproc.SameValue(value, w) {
 				return false
 			}
 		}
@@ -83,11 +84,11 @@ func (n *nodeObject) add(property string, value any) bool {
 	if set == nil {
 		set = make(map[string]struct{}, 2*len(arr))
 		for _, w := range arr {
-			set[valueKey(w)] = struct{}{}
+			set[ldproc.ValueKey(w)] = struct{}{}
 		}
 		n.seen[property] = set
 	}
-	k := valueKey(value)
+	k := ldproc.ValueKey(value)
 	if _, dup := set[k]; dup {
 		return false
 	}

@@ -23,6 +23,11 @@
 // Remote contexts are served by an offline loader (NewLoader) that embeds
 // the schema.org context and maps other URLs to local files; it reaches the
 // network only when Options.AllowRemote is set.
+//
+// The algorithms that work on decoded JSON (context processing, expansion,
+// node map generation, compaction) are in internal/ldproc; this package
+// reads input, converts node maps to RDF and RDF to JSON-LD, and locates
+// errors and warnings in the input.
 package jsonld
 
 import (

@@ -1,4 +1,4 @@
-package jsonld
+package ldproc
 
 import (
 	"fmt"
