@@ -41,6 +41,7 @@ import (
 
 	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -67,10 +68,10 @@ const (
 	NullDirection = "null"
 	// I18nDatatype encodes a value's base direction in its datatype IRI
 	// (https://www.w3.org/ns/i18n#<lang>_<dir>), a JSON-LD 1.1 option.
-	I18nDatatype = "i18n-datatype"
+	I18nDatatype = fromrdf.I18nDatatype
 	// CompoundLiteral encodes it as a blank node with rdf:value,
 	// rdf:language and rdf:direction, a JSON-LD 1.1 option.
-	CompoundLiteral = "compound-literal"
+	CompoundLiteral = fromrdf.CompoundLiteral
 )
 
 // Options configure the JSON-LD and HTML readers.

@@ -12,15 +12,13 @@ import (
 
 	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
 	"github.com/isolda/isolda/rdf/jsonld/internal/jcs"
 	"github.com/isolda/isolda/rdf/jsonld/internal/jsonpos"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 	"github.com/isolda/isolda/rdf/jsonld/internal/relabel"
 	"github.com/piprate/json-gold/ld"
 )
-
-// i18nBase is the namespace of rdfDirection "i18n-datatype" datatypes.
-const i18nBase = "https://www.w3.org/ns/i18n#"
 
 // maxWarnings bounds the distinct warnings remembered (and reported) per
 // document, so that hostile input cannot grow the set without bound.
@@ -630,7 +628,7 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 					" without a language tag: RDF 1.2 has no such literal", "kept as a plain string")
 			}
 		case I18nDatatype:
-			return rdf.NewLiteral(lex, i18nBase+lower+"_"+dir), true
+			return rdf.NewLiteral(lex, fromrdf.I18nBase+lower+"_"+dir), true
 		case CompoundLiteral:
 			b := rdf.NewBlank(strings.TrimPrefix(st.issuer.GetId(""), "_:"))
 			st.pending = append(st.pending, rdf.Quad{S: b, P: rdf.NewIRI(rdf.RDFNS + "value"), O: rdf.NewString(lex), G: g})

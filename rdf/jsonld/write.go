@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 	"github.com/piprate/json-gold/ld"
 )
@@ -99,9 +100,9 @@ func WriteContext(ctx gocontext.Context, w io.Writer, d *rdf.Dataset, opts Write
 			}
 		}
 	}
-	expanded, err := fromRDF(ctx, quads, fromRDFOptions{})
+	expanded, err := fromrdf.Convert(ctx, quads, fromrdf.Options{})
 	if err != nil {
-		return fmt.Errorf("jsonld: write: %w", err)
+		return fmt.Errorf("jsonld: write: %w", fromLD(err))
 	}
 	if len(broken) > 0 {
 		restoreNil(expanded)

@@ -2,10 +2,10 @@
 // (https://www.w3.org/TR/json-ld11-api/) that work on decoded JSON values:
 // Context Processing and Create Term Definition (§4.1, §4.2), IRI
 // Expansion (§5.2), the Expansion Algorithm (§5.1), Node Map Generation
-// (§7.2) and, for writing, compaction of expanded node objects against an
-// active context (§6). Package jsonld turns the node map into RDF, reads
-// and writes documents, and supplies, through Env, the document loader and
-// the positions of warnings.
+// (§7.2) and, for writing, the compaction of the expanded node objects the
+// writer makes against an active context (Compactor). Package jsonld turns
+// the node map into RDF, reads and writes documents, and supplies, through
+// Env, the document loader and the positions of warnings.
 //
 // Errors are *Error values carrying a JSON-LD error code; the caller gives
 // them a file and position. The expander leaves the path of the value it
