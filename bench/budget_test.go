@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/textbudget"
 )
@@ -124,7 +125,7 @@ func TestInterleavedDecodes(t *testing.T) {
 }
 
 func TestBudgets(t *testing.T) {
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	g, err := graphrag.Generate(40, 80, 7)
 	if err != nil {
 		t.Fatal(err)

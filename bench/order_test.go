@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/rdf"
@@ -71,7 +72,7 @@ func TestISOLDAIsOrderInvariant(t *testing.T) {
 			}
 		}
 	}
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	fs, err := SelectFormats([]string{"isolda", "ntriples", "typed_edges"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestISOLDAIsOrderInvariant(t *testing.T) {
 // seed another shuffled text; every ordering is a permutation.
 func TestOrderingDeterminism(t *testing.T) {
 	in := exampleInput(t, "lod-datagovuk-reference-intervals.ttl")
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	fs, err := SelectFormats([]string{"ntriples", "isolda", "typed_edges", "jsonl"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +198,7 @@ func TestOrderingDeterminism(t *testing.T) {
 // surviving gold paths is checked against the lines that fit, counted
 // independently.
 func TestGoldPathsSurvive(t *testing.T) {
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	fs, err := SelectFormats([]string{"ntriples", "turtle", "isolda", "typed_edges", "csv", "pretty_json"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +292,7 @@ func TestGoldPathsSurvive(t *testing.T) {
 // independent of the study's multi-source numbering. Canonical order at
 // the same budget keeps edges farther away.
 func TestBFSOrderingKeepsNeighbourhood(t *testing.T) {
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	in := exampleInput(t, "lod-datagovuk-reference-intervals.ttl")
 	edges := datasetEdges(in.Dataset)
 	var keys []string

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/token"
@@ -34,7 +35,7 @@ func runCase(t *testing.T, name string) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(name, []token.Tokenizer{o200k(t), cl})
+	r, err := Run(name, []token.Tokenizer{benchtest.O200K(t), cl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestFailureIdentifierLeakage(t *testing.T) {
 // TestWriteNoTrailingSpaces: the failure table has a header and ends no
 // line with a space.
 func TestWriteNoTrailingSpaces(t *testing.T) {
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	var b strings.Builder
 	var results []*Result
 	for _, c := range Cases() {
@@ -211,14 +212,4 @@ func TestWriteNoTrailingSpaces(t *testing.T) {
 	if !slices.ContainsFunc(strings.Split(b.String(), "\n"), func(l string) bool { return strings.HasPrefix(l, "case") }) {
 		t.Errorf("Write has no header:\n%s", b.String())
 	}
-}
-
-// o200k returns the o200k_base tokenizer.
-func o200k(t testing.TB) token.Tokenizer {
-	t.Helper()
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/bench"
+	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/internal/cputime"
 	"github.com/isolda/isolda/token"
@@ -15,7 +16,7 @@ import (
 // formats, o200k_base tokens, no budget study. Run it with -benchtime=1x
 // -benchmem; BENCHMARKS.md records a run.
 func BenchmarkSyntheticSweep(b *testing.B) {
-	tok := o200k(b)
+	tok := benchtest.O200K(b)
 	for _, n := range []int{40, 400, 4000, 40000, 100000} {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
 			p := graphrag.DefaultParameters()
@@ -38,7 +39,7 @@ func BenchmarkSyntheticSweep(b *testing.B) {
 // BenchmarkSyntheticBudgets adds the full budget study (five budgets, five
 // orderings, two policies, six formats) to the sweep.
 func BenchmarkSyntheticBudgets(b *testing.B) {
-	tok := o200k(b)
+	tok := benchtest.O200K(b)
 	for _, n := range []int{40, 4000, 40000} {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
 			p := graphrag.DefaultParameters()
