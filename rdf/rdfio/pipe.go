@@ -12,12 +12,12 @@ import (
 // pipeBatch is the number of statements handed from the reading goroutine
 // to the sink at a time, pipeArena the bytes of term text a batch holds
 // with ReadOptions.Transient, and pipeDepth the number of batches in
-// flight: enough to keep both goroutines busy, little enough to stay a few
-// hundred kilobytes.
+// flight (two more wait to be filled): enough to keep both goroutines busy
+// with few hand-overs, little enough to stay under 2 MB.
 const (
-	pipeBatch = 512
-	pipeArena = 64 << 10
-	pipeDepth = 4
+	pipeBatch = 1024
+	pipeArena = 128 << 10
+	pipeDepth = 2
 )
 
 // item is a statement, or a prefix declaration when prefix is set.
