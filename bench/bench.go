@@ -13,9 +13,9 @@
 //   - deterministic traversal accuracy: multi-hop and reverse-edge queries
 //     generated from the input graph, answered on the decoded graph;
 //   - the RDFC-1.0 SHA-256 hash of every input graph;
-//   - the article's synthetic service graph (Synthetic) with its reference
-//     report structure, and token budgets under raw and record-aware
-//     truncation with several record orderings (Budgets);
+//   - the article's synthetic service graph (package bench/synthetic)
+//     with its reference report structure, and token budgets under raw
+//     and record-aware truncation with several record orderings (Budgets);
 //   - the same budget study on RDF inputs (GraphBudgets): every lossless
 //     format × record ordering × policy × budget, with the kept text's
 //     parse outcome, retained nodes and edges, the surviving gold paths of
@@ -236,8 +236,17 @@ type Report struct {
 	Millis float64 `json:"elapsed_ms"`
 }
 
-// versions returns the build's versions.
-func versions() Versions {
+// BudgetParameters are the factors of a budget study.
+type BudgetParameters struct {
+	Budgets     []int    `json:"budgets"`
+	Policies    []string `json:"policies"`
+	Orderings   []string `json:"orderings"`
+	ShuffleSeed uint64   `json:"shuffle_seed"`
+	Tokenizer   string   `json:"tokenizer"`
+}
+
+// BuildVersions returns the build's versions.
+func BuildVersions() Versions {
 	v := Versions{Go: runtime.Version(), Module: "(devel)", ISOLDA: isolda.V02}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Main.Version != "" {
@@ -298,7 +307,7 @@ func Run(inputs []Input, opts Options) (*Report, error) {
 		names[in.Name] = true
 	}
 	start := time.Now()
-	rep := &Report{Tool: "isolda bench", Versions: versions()}
+	rep := &Report{Tool: "isolda bench", Versions: BuildVersions()}
 	for _, t := range opts.Tokenizers {
 		rep.Tokenizers = append(rep.Tokenizers, t.Name())
 	}
@@ -379,7 +388,7 @@ func runGraph(in Input, fs []formats.Format, toks []token.Tokenizer, nq int, ste
 		}
 		var b strings.Builder
 		t0 := time.Now()
-		err := guard(func() error { return f.Encode(&b, fin) })
+		err := Guard(func() error { return f.Encode(&b, fin) })
 		r.EncodeMillis = float64(time.Since(t0).Microseconds()) / 1000
 		if err != nil {
 			r.Error = err.Error()
@@ -400,7 +409,7 @@ func runGraph(in Input, fs []formats.Format, toks []token.Tokenizer, nq int, ste
 		switch {
 		case f.Decode != nil:
 			var dec *rdf.Dataset
-			err := guard(func() (err error) { dec, err = f.Decode(strings.NewReader(text)); return err })
+			err := Guard(func() (err error) { dec, err = f.Decode(strings.NewReader(text)); return err })
 			if err != nil {
 				r.Fidelity, r.FidelityDetail = FidelityDecodeError, err.Error()
 				break
@@ -409,7 +418,7 @@ func runGraph(in Input, fs []formats.Format, toks []token.Tokenizer, nq int, ste
 			r.Traversal = accuracy(info.Queries, func() []Triple { return datasetEdges(dec) })
 		case f.DecodeGraph != nil:
 			var dec *graph.Graph
-			err := guard(func() (err error) { dec, err = f.DecodeGraph(strings.NewReader(text)); return err })
+			err := Guard(func() (err error) { dec, err = f.DecodeGraph(strings.NewReader(text)); return err })
 			if err != nil {
 				r.Fidelity, r.FidelityDetail = FidelityDecodeError, err.Error()
 				break
@@ -445,7 +454,7 @@ func glossaryTokens(d *rdf.Dataset, results []Result, toks []token.Tokenizer) ma
 		}
 	}
 	var b strings.Builder
-	if err := guard(func() error {
+	if err := Guard(func() error {
 		return isolda.Encode(&b, d, isolda.Options{Glossary: isolda.GlossaryNone})
 	}); err != nil {
 		return nil
@@ -477,12 +486,12 @@ func LabelledHash(g *graph.Graph) string {
 		lines = append(lines, "E\t"+e.From+"\t"+e.Type+"\t"+e.To+"\n")
 	}
 	slices.Sort(lines)
-	return sha256Hex(strings.Join(slices.Compact(lines), ""))
+	return SHA256Hex(strings.Join(slices.Compact(lines), ""))
 }
 
-// guard runs fn and turns a panic of a format's encoder or decoder into an
+// Guard runs fn and turns a panic of a format's encoder or decoder into an
 // error, so that one faulty format cannot stop a benchmark of all of them.
-func guard(fn func() error) (err error) {
+func Guard(fn func() error) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("panic: %v", v)
@@ -542,4 +551,10 @@ func graphFidelity(want, got *graph.Graph) (string, string) {
 		return FidelityDiffers, d
 	}
 	return FidelityEqual, ""
+}
+
+// SHA256Hex returns the hex SHA-256 of the UTF-8 text s.
+func SHA256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
 }

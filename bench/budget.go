@@ -166,7 +166,7 @@ func Budgets(g graphrag.Graph, fs []graphrag.Format, opts BudgetOptions) ([]Budg
 					if derr == nil {
 						r.Parses = true
 						r.Nodes, r.Edges = len(dec.Nodes), len(dec.Edges)
-						r.EvidenceSurvival = survival(evidence, dec)
+						r.EvidenceSurvival = Survival(evidence, dec)
 						r.GoldPathsSurvive = r.EvidenceSurvival == 1
 						r.QueryChecks = gold.Check(graphrag.QuerySuite(dec))
 						r.TraversalAccuracy = r.QueryChecks.Accuracy()
@@ -318,8 +318,8 @@ func edgeKey(e graphrag.Edge) string {
 	return "E|" + graphrag.EscapeAtom(e.Source) + "|" + graphrag.EscapeAtom(e.Relation) + "|" + graphrag.EscapeAtom(e.Target)
 }
 
-// survival is the fraction of evidence records present in d.
-func survival(evidence []string, d graphrag.Graph) float64 {
+// Survival is the fraction of evidence records present in d.
+func Survival(evidence []string, d graphrag.Graph) float64 {
 	if len(evidence) == 0 {
 		return 1
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/textbudget"
 )
@@ -52,11 +53,11 @@ func TestEvidence(t *testing.T) {
 		t.Errorf("evidence\n%v\nwant\n%v", got, want)
 	}
 	g := tinyServices()
-	if s := survival(got, g); s != 1 {
+	if s := Survival(got, g); s != 1 {
 		t.Errorf("survival of the whole graph %v", s)
 	}
 	g.Edges = slices.DeleteFunc(slices.Clone(g.Edges), func(e graphrag.Edge) bool { return e.Source == "svc-x" && e.Relation == "depends_on" })
-	if s := survival(got, g); s != 11.0/12 {
+	if s := Survival(got, g); s != 11.0/12 {
 		t.Errorf("survival without svc-x -> svc-auth: %v, want 11/12", s)
 	}
 }
@@ -124,7 +125,7 @@ func TestInterleavedDecodes(t *testing.T) {
 }
 
 func TestBudgets(t *testing.T) {
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	g, err := graphrag.Generate(40, 80, 7)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -10,13 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/textbudget"
-	"github.com/isolda/isolda/token"
 )
 
 // exampleInput returns one embedded example.
@@ -74,7 +72,7 @@ func TestISOLDAIsOrderInvariant(t *testing.T) {
 			}
 		}
 	}
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	fs, err := SelectFormats([]string{"isolda", "ntriples", "typed_edges"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +110,7 @@ func TestISOLDAIsOrderInvariant(t *testing.T) {
 // seed another shuffled text; every ordering is a permutation.
 func TestOrderingDeterminism(t *testing.T) {
 	in := exampleInput(t, "lod-datagovuk-reference-intervals.ttl")
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	fs, err := SelectFormats([]string{"ntriples", "isolda", "typed_edges", "jsonl"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +198,7 @@ func TestOrderingDeterminism(t *testing.T) {
 // surviving gold paths is checked against the lines that fit, counted
 // independently.
 func TestGoldPathsSurvive(t *testing.T) {
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	fs, err := SelectFormats([]string{"ntriples", "turtle", "isolda", "typed_edges", "csv", "pretty_json"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +292,7 @@ func TestGoldPathsSurvive(t *testing.T) {
 // independent of the study's multi-source numbering. Canonical order at
 // the same budget keeps edges farther away.
 func TestBFSOrderingKeepsNeighbourhood(t *testing.T) {
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	in := exampleInput(t, "lod-datagovuk-reference-intervals.ttl")
 	edges := datasetEdges(in.Dataset)
 	var keys []string
@@ -422,45 +420,5 @@ func TestBFSOrderingKeepsNeighbourhood(t *testing.T) {
 		if l := min(glevel[gidx[e.From]], glevel[gidx[e.To]]); l > 1 {
 			t.Errorf("interleaved typed_edges keeps %v, %d hops from the anchors", e, l)
 		}
-	}
-}
-
-// TestSyntheticCSVSeeds: every row of the synthetic CSV carries the
-// graph's seed and the budget study's shuffle seed, and every budget row
-// its ordering and gold-path outcome.
-func TestSyntheticCSVSeeds(t *testing.T) {
-	p := graphrag.DefaultParameters()
-	p.Services, p.NoiseEdges, p.Seed = 12, 10, 5
-	rep, err := Synthetic(SyntheticOptions{Parameters: p, Tokenizers: []token.Tokenizer{o200k(t)},
-		Budgets: []int{256}, ShuffleSeed: 11})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := WriteSyntheticCSV(&b, rep); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&b).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
-	budgets := 0
-	for _, row := range rows[1:] {
-		if row[col["seed"]] != "5" || row[col["shuffle_seed"]] != "11" {
-			t.Errorf("row %v lacks the seeds", row)
-		}
-		if row[col["kind"]] == "budget" {
-			budgets++
-			if row[col["ordering"]] == "" || row[col["gold_paths_survive"]] == "" {
-				t.Errorf("budget row %v", row)
-			}
-		}
-	}
-	if budgets != len(rep.Budgets) || budgets == 0 {
-		t.Errorf("%d budget rows for %d cells", budgets, len(rep.Budgets))
 	}
 }

@@ -73,7 +73,7 @@ func traversalText(p *float64) string {
 // reason. A graph without traversal queries has no traversal column. No
 // line ends in a space.
 func WriteTable(w io.Writer, rep *Report) error {
-	tw, flush := newTable(w)
+	tw, flush := NewTable(w)
 	writeSummary(tw, rep)
 	primary := ""
 	if len(rep.Tokenizers) > 0 {
@@ -335,9 +335,9 @@ func percent(part, whole int) string {
 	return fmt.Sprintf("%.1f%%", 100*float64(part)/float64(whole))
 }
 
-// newTable returns a tabwriter for the terminal tables that writes
+// NewTable returns a tabwriter for the terminal tables that writes
 // through a trimWriter, and the function that flushes both.
-func newTable(w io.Writer) (*tabwriter.Writer, func() error) {
+func NewTable(w io.Writer) (*tabwriter.Writer, func() error) {
 	t := &trimWriter{w: w}
 	tw := tabwriter.NewWriter(t, 0, 4, 2, ' ', 0)
 	return tw, func() error {

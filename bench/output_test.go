@@ -3,12 +3,11 @@ package bench
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/examples"
-	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/token"
@@ -47,7 +46,7 @@ func TestVersus(t *testing.T) {
 // row per graph whose figures are those of the ranked results.
 func TestSummaryLeadsTheTable(t *testing.T) {
 	in := []Input{exampleInput(t, examples.Default), exampleInput(t, "wikidata-L691820-lexeme.ttl")}
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	rep, err := Run(in, Options{Tokenizers: []token.Tokenizer{tok}})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +116,7 @@ func TestSummaryLeadsTheTable(t *testing.T) {
 // the OWL example only, and are listed with the reason elsewhere.
 func TestOntologyFormatsNotApplicable(t *testing.T) {
 	in := []Input{exampleInput(t, examples.Default), exampleInput(t, "lod-datagovuk-reference-intervals.ttl")}
-	rep, err := Run(in, Options{Tokenizers: []token.Tokenizer{o200k(t)}})
+	rep, err := Run(in, Options{Tokenizers: []token.Tokenizer{benchtest.O200K(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +155,7 @@ func TestGraphWithoutQueries(t *testing.T) {
 	for _, s := range []string{"a", "b"} {
 		d.Add(rdf.Quad{S: rdf.NewIRI("http://e/" + s), P: rdf.NewIRI("http://e/p"), O: rdf.NewString("x")})
 	}
-	rep, err := Run([]Input{{Name: "flat", Dataset: d}}, Options{Tokenizers: []token.Tokenizer{o200k(t)},
+	rep, err := Run([]Input{{Name: "flat", Dataset: d}}, Options{Tokenizers: []token.Tokenizer{benchtest.O200K(t)},
 		Formats: []string{"isolda", "turtle", "jsonld-compact", "csv"}})
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +179,7 @@ func TestGraphWithoutQueries(t *testing.T) {
 
 // TestTablesNoTrailingSpaces checks the other terminal tables.
 func TestTablesNoTrailingSpaces(t *testing.T) {
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	rep, err := Run([]Input{exampleInput(t, examples.Default)}, Options{Tokenizers: []token.Tokenizer{tok},
 		Formats: []string{"isolda", "ntriples", "typed_edges"}, Budgets: []int{256, 512}, Orderings: Orderings()})
 	if err != nil {
@@ -195,33 +194,6 @@ func TestTablesNoTrailingSpaces(t *testing.T) {
 	}
 	noTrailingSpace(t, "WriteTable with budgets", b.String())
 
-	syn, err := Synthetic(SyntheticOptions{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{tok},
-		Extra: true, Budgets: []int{500, 1000}, Orderings: []string{OrderCanonical}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Reset()
-	if err := WriteSyntheticTable(&b, syn); err != nil {
-		t.Fatal(err)
-	}
-	noTrailingSpace(t, "WriteSyntheticTable", b.String())
-
-	var results []*FailureResult
-	for _, c := range FailureCases() {
-		r, err := RunFailureCase(c, []token.Tokenizer{tok})
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, r)
-	}
-	b.Reset()
-	if err := WriteFailures(&b, results); err != nil {
-		t.Fatal(err)
-	}
-	noTrailingSpace(t, "WriteFailures", b.String())
-	if !slices.ContainsFunc(strings.Split(b.String(), "\n"), func(l string) bool { return strings.HasPrefix(l, "case") }) {
-		t.Errorf("WriteFailures has no header:\n%s", b.String())
-	}
 }
 
 // TestTrimWriter checks the line trimming on writes split mid-line.

@@ -108,37 +108,3 @@ func (rep *Report) ParetoOf(graph string) []ParetoPoint {
 // graph: a graph without links between named nodes has none, and its
 // traversal accuracy is not measured.
 func (g GraphInfo) HasQueries() bool { return len(g.Queries) > 0 }
-
-// ParetoFrontier returns the Pareto analysis of the synthetic report: with a budget
-// study, the formats of the study scored by traversal accuracy at every
-// budget under record-aware truncation in canonical order (or the first
-// ordering studied); without one, the lossless formats scored by
-// traversal accuracy of the complete text.
-func (rep *SyntheticReport) ParetoFrontier() []ParetoPoint {
-	var pts []ParetoPoint
-	if len(rep.Budgets) > 0 && rep.BudgetParameters != nil {
-		ordering := OrderCanonical
-		if !slices.Contains(rep.BudgetParameters.Orderings, ordering) && len(rep.BudgetParameters.Orderings) > 0 {
-			ordering = rep.BudgetParameters.Orderings[0]
-		}
-		for _, f := range rep.Formats {
-			var scores []float64
-			for _, b := range rep.Budgets {
-				if b.Format == f.Name && b.Ordering == ordering && b.Policy == PolicyRecord {
-					scores = append(scores, b.TraversalAccuracy)
-				}
-			}
-			if scores != nil {
-				pts = append(pts, ParetoPoint{Name: f.Name, Tokens: f.Result.Tokens, Scores: scores})
-			}
-		}
-		return Pareto(pts)
-	}
-	for _, f := range rep.Formats {
-		if f.Result.Lossless && f.Result.Error == "" {
-			pts = append(pts, ParetoPoint{Name: f.Name, Tokens: f.Result.Tokens,
-				Scores: []float64{f.Result.TraversalAccuracy}})
-		}
-	}
-	return Pareto(pts)
-}

@@ -392,13 +392,13 @@ func rdfSubject(d *rdf.Dataset, sorted []rdf.Quad, f formats.Format, perm []int,
 			nd.Add(sorted[perm[i]])
 		}
 		var b strings.Builder
-		err := guard(func() error { return f.Encode(&b, formats.NewInput(nd)) })
+		err := Guard(func() error { return f.Encode(&b, formats.NewInput(nd)) })
 		return b.String(), err
 	}
 	sub.measure = func(text string, r *GraphBudgetResult) {
 		r.GoldPaths = len(queries)
 		var dec *rdf.Dataset
-		if err := guard(func() (err error) { dec, err = f.Decode(strings.NewReader(text)); return err }); err != nil {
+		if err := Guard(func() (err error) { dec, err = f.Decode(strings.NewReader(text)); return err }); err != nil {
 			return
 		}
 		view := graph.FromRDF(dec, graph.Options{})
@@ -418,7 +418,7 @@ func rdfSubject(d *rdf.Dataset, sorted []rdf.Quad, f formats.Format, perm []int,
 // as a whole, in its encoder's order).
 func statementLines(d *rdf.Dataset, sorted []rdf.Quad, f formats.Format) []string {
 	var b strings.Builder
-	if err := guard(func() error { return f.Encode(&b, formats.NewInput(d)) }); err != nil {
+	if err := Guard(func() error { return f.Encode(&b, formats.NewInput(d)) }); err != nil {
 		return nil
 	}
 	lines := strings.SplitAfter(b.String(), "\n")
@@ -446,7 +446,7 @@ func graphSubject(g *graph.Graph, f formats.Format, ordering string, queries []Q
 	sub := budgetSubject{total: len(recs)}
 	encodeGraph := func(sg *graph.Graph) (string, error) {
 		var b strings.Builder
-		err := guard(func() error { return f.Encode(&b, formats.NewGraphInput(sg)) })
+		err := Guard(func() error { return f.Encode(&b, formats.NewGraphInput(sg)) })
 		return b.String(), err
 	}
 	if ordering == OrderInterleaved {
@@ -479,7 +479,7 @@ func graphSubject(g *graph.Graph, f formats.Format, ordering string, queries []Q
 	sub.measure = func(text string, r *GraphBudgetResult) {
 		r.GoldPaths = len(queries)
 		var dec *graph.Graph
-		if err := guard(func() (err error) { dec, err = f.DecodeGraph(strings.NewReader(text)); return err }); err != nil {
+		if err := Guard(func() (err error) { dec, err = f.DecodeGraph(strings.NewReader(text)); return err }); err != nil {
 			return
 		}
 		edges := labelledEdges(dec)
@@ -538,7 +538,7 @@ func WriteGraphBudgetTable(w io.Writer, results []GraphBudgetResult, budgets []i
 	if len(budgets) == 0 {
 		return nil
 	}
-	tw, flush := newTable(w)
+	tw, flush := NewTable(w)
 	fmt.Fprintln(tw, "# budget study: per budget, traversal accuracy, gold paths surviving/queries, retained nodes n and edges e (- does not parse, n/a ordering not applicable); records kept at the largest budget")
 	head := []string{"graph", "format", "ordering", "policy", "text order"}
 	for _, b := range budgets {

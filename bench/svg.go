@@ -27,10 +27,10 @@ func tokenChart(title string, results []Result, tokenizer string) chart.HBars {
 	return c
 }
 
-// paretoChart plots tokens (x) against mean score (y): frontier formats
+// ParetoChart plots tokens (x) against mean score (y): frontier formats
 // filled and joined by a step line, dominated ones hollow, their
 // dominating format named in the tooltip.
-func paretoChart(title, yLabel string, pts []ParetoPoint) chart.Scatter {
+func ParetoChart(title, yLabel string, pts []ParetoPoint) chart.Scatter {
 	c := chart.Scatter{Title: title, XLabel: "tokens of the complete text", YLabel: yLabel}
 	for _, p := range pts {
 		note := ""
@@ -42,35 +42,35 @@ func paretoChart(title, yLabel string, pts []ParetoPoint) chart.Scatter {
 	return c
 }
 
-// createFile writes one file of an output directory, atomically.
-func createFile(dir, name string, write func(io.Writer) error) error {
+// CreateFile writes one file of an output directory, atomically.
+func CreateFile(dir, name string, write func(io.Writer) error) error {
 	return atomicfile.Write(filepath.Join(dir, name), 0o644, write)
 }
 
-// section is one chart of index.html, or a note where a chart is left
-// out.
-type section struct {
-	title, file, note string
+// Section is one chart of index.html (File, an SVG file of the same
+// directory), or a Note where a chart is left out.
+type Section struct {
+	Title, File, Note string
 }
 
 // indexStyle lets the charts scale down to narrow windows.
 const indexStyle = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:1rem;max-width:1200px}img{max-width:100%;height:auto}p.note{color:#555;font-style:italic}"
 
-// writeIndex writes index.html showing the charts and linking the data.
-func writeIndex(dir, title string, sections []section) error {
-	return createFile(dir, "index.html", func(w io.Writer) error {
+// WriteIndex writes index.html showing the charts and linking the data.
+func WriteIndex(dir, title string, sections []Section) error {
+	return CreateFile(dir, "index.html", func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"+
 			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>%s</title><style>%s</style></head><body>\n<h1>%s</h1>\n",
 			html.EscapeString(title), indexStyle, html.EscapeString(title))
 		fmt.Fprintln(bw, `<p>Data: <a href="report.json">report.json</a>, <a href="results.csv">results.csv</a>.</p>`)
 		for _, s := range sections {
-			fmt.Fprintf(bw, "<h2>%s</h2>\n", html.EscapeString(s.title))
-			if s.file == "" {
-				fmt.Fprintf(bw, "<p class=\"note\">%s</p>\n", html.EscapeString(s.note))
+			fmt.Fprintf(bw, "<h2>%s</h2>\n", html.EscapeString(s.Title))
+			if s.File == "" {
+				fmt.Fprintf(bw, "<p class=\"note\">%s</p>\n", html.EscapeString(s.Note))
 				continue
 			}
-			fmt.Fprintf(bw, "<p><img src=\"%s\" alt=\"%s\"></p>\n", html.EscapeString(s.file), html.EscapeString(s.title))
+			fmt.Fprintf(bw, "<p><img src=\"%s\" alt=\"%s\"></p>\n", html.EscapeString(s.File), html.EscapeString(s.Title))
 		}
 		fmt.Fprintln(bw, "</body></html>")
 		return bw.Flush()
@@ -84,17 +84,17 @@ func WriteDir(dir string, rep *Report) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := createFile(dir, "report.json", func(w io.Writer) error { return WriteJSON(w, rep) }); err != nil {
+	if err := CreateFile(dir, "report.json", func(w io.Writer) error { return WriteJSON(w, rep) }); err != nil {
 		return err
 	}
-	if err := createFile(dir, "results.csv", func(w io.Writer) error { return WriteCSV(w, rep) }); err != nil {
+	if err := CreateFile(dir, "results.csv", func(w io.Writer) error { return WriteCSV(w, rep) }); err != nil {
 		return err
 	}
 	primary := ""
 	if len(rep.Tokenizers) > 0 {
 		primary = rep.Tokenizers[0]
 	}
-	var sections []section
+	var sections []Section
 	for i, g := range rep.Graphs {
 		var shown []Result
 		for _, r := range rep.Ranked(g.Name) {
@@ -106,61 +106,23 @@ func WriteDir(dir string, rep *Report) error {
 		}
 		tokName := fmt.Sprintf("tokens-%d.svg", i+1)
 		title := fmt.Sprintf("%s: %s tokens per format", g.Name, primary)
-		if err := createFile(dir, tokName, tokenChart(title, shown, primary).WriteSVG); err != nil {
+		if err := CreateFile(dir, tokName, tokenChart(title, shown, primary).WriteSVG); err != nil {
 			return err
 		}
-		sections = append(sections, section{title: title, file: tokName})
+		sections = append(sections, Section{Title: title, File: tokName})
 		ptitle := fmt.Sprintf("%s: Pareto frontier of the lossless formats", g.Name)
 		// Without traversal queries every format would score the same
 		// made-up traversal accuracy: no chart.
 		if len(g.Queries) == 0 {
-			sections = append(sections, section{title: ptitle, note: "no traversal queries on this graph: no Pareto chart of traversal accuracy"})
+			sections = append(sections, Section{Title: ptitle, Note: "no traversal queries on this graph: no Pareto chart of traversal accuracy"})
 			continue
 		}
 		parName := fmt.Sprintf("pareto-%d.svg", i+1)
-		pc := paretoChart(ptitle, "mean of traversal accuracy and round-trip fidelity", rep.ParetoOf(g.Name))
-		if err := createFile(dir, parName, pc.WriteSVG); err != nil {
+		pc := ParetoChart(ptitle, "mean of traversal accuracy and round-trip fidelity", rep.ParetoOf(g.Name))
+		if err := CreateFile(dir, parName, pc.WriteSVG); err != nil {
 			return err
 		}
-		sections = append(sections, section{title: ptitle, file: parName})
+		sections = append(sections, Section{Title: ptitle, File: parName})
 	}
-	return writeIndex(dir, "isolda bench", sections)
-}
-
-// WriteSyntheticDir writes report.json, results.csv, tokens.svg,
-// pareto.svg and index.html for a synthetic report into dir, creating it.
-func WriteSyntheticDir(dir string, rep *SyntheticReport) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if err := createFile(dir, "report.json", func(w io.Writer) error { return WriteJSON(w, rep) }); err != nil {
-		return err
-	}
-	if err := createFile(dir, "results.csv", func(w io.Writer) error { return WriteSyntheticCSV(w, rep) }); err != nil {
-		return err
-	}
-	title := fmt.Sprintf("synthetic services %d/%d/%d: %s tokens per format", rep.Parameters.Services,
-		rep.Parameters.NoiseEdges, rep.Parameters.Seed, rep.Parameters.Encoding)
-	tc := chart.HBars{Title: title, Unit: rep.Parameters.Encoding + " tokens", Plain: "lossless", Muted: "lossy"}
-	for _, f := range rep.Formats {
-		if f.Result.UTF8Bytes > 0 {
-			label := f.Name
-			if !f.Result.Lossless {
-				label += " (lossy)"
-			}
-			tc.Bars = append(tc.Bars, chart.HBar{Label: label, Value: float64(f.Result.Tokens), Muted: !f.Result.Lossless})
-		}
-	}
-	if err := createFile(dir, "tokens.svg", tc.WriteSVG); err != nil {
-		return err
-	}
-	ptitle := "Pareto frontier: tokens against budget survival"
-	ylabel := "mean traversal accuracy over the budgets (record-aware)"
-	if len(rep.Budgets) == 0 {
-		ylabel = "traversal accuracy"
-	}
-	if err := createFile(dir, "pareto.svg", paretoChart(ptitle, ylabel, rep.ParetoFrontier()).WriteSVG); err != nil {
-		return err
-	}
-	return writeIndex(dir, "isolda bench --synthetic services", []section{{title: title, file: "tokens.svg"}, {title: ptitle, file: "pareto.svg"}})
+	return WriteIndex(dir, "isolda bench", sections)
 }

@@ -30,4 +30,9 @@ type ReadOptions struct {
 	Warn func(*ParseError)
 	// Limits bound the work a reader does; zero fields take DefaultLimits.
 	Limits Limits
+	// Transient lets a reader give the sink strings that stay valid only
+	// until AddQuad returns (views of its buffers) instead of a string per
+	// term: for a sink that copies what it keeps, such as a writer, it
+	// saves the allocations. Readers that do not support it ignore it.
+	Transient bool
 }

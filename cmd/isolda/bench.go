@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/bench"
+	"github.com/isolda/isolda/bench/failures"
+	"github.com/isolda/isolda/bench/synthetic"
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
@@ -273,20 +275,20 @@ func runSynthetic(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 		return badInput(fmt.Errorf("bench: --services and --noise-edges must not be negative"))
 	}
 
-	rep, err := bench.Synthetic(bench.SyntheticOptions{Parameters: p, Tokenizers: toks, Extra: !fl.articleOnly,
+	rep, err := synthetic.Run(synthetic.Options{Parameters: p, Tokenizers: toks, Extra: !fl.articleOnly,
 		Formats: fl.only, Skip: fl.skip, Budgets: fl.budgets, Orderings: fl.orderings, ShuffleSeed: fl.shuffleSeed})
 	if err != nil {
 		return badInput(err)
 	}
 	w := bufio.NewWriter(env.Stdout)
-	if err := bench.WriteSyntheticTable(w, rep); err != nil {
+	if err := synthetic.WriteTable(w, rep); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	if err := writeOutputs(fl, rep, func(w io.Writer) error { return bench.WriteSyntheticCSV(w, rep) },
-		func(dir string) error { return bench.WriteSyntheticDir(dir, rep) }); err != nil {
+	if err := writeOutputs(fl, rep, func(w io.Writer) error { return synthetic.WriteCSV(w, rep) },
+		func(dir string) error { return synthetic.WriteDir(dir, rep) }); err != nil {
 		return err
 	}
 	if fl.check {
@@ -302,16 +304,16 @@ func runSynthetic(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 
 // runFailureCases runs every failure case and prints the outcomes.
 func runFailureCases(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
-	var results []*bench.FailureResult
-	for _, c := range bench.FailureCases() {
-		r, err := bench.RunFailureCase(c, toks)
+	var results []*failures.Result
+	for _, c := range failures.Cases() {
+		r, err := failures.Run(c, toks)
 		if err != nil {
 			return err
 		}
 		results = append(results, r)
 	}
 	w := bufio.NewWriter(env.Stdout)
-	if err := bench.WriteFailures(w, results); err != nil {
+	if err := failures.Write(w, results); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {

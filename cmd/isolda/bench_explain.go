@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/isolda/isolda/bench"
+	"github.com/isolda/isolda/bench/explain"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/token"
 )
 
 // runExplain prints, for each graph and each ISOLDA format of the run
 // (--formats, else every ISOLDA format of the registry), the per-construct
-// token breakdown of its document (bench.Explain), one column per
+// token breakdown of its document (explain.Explain), one column per
 // tokenizer, and the sum over the graphs when there are several.
 func runExplain(env *Env, fl *benchFlags, args []string, toks []token.Tokenizer) error {
 	var names []string
@@ -31,7 +31,7 @@ func runExplain(env *Env, fl *benchFlags, args []string, toks []token.Tokenizer)
 		return err
 	}
 	w := bufio.NewWriter(env.Stdout)
-	sums := map[string][]bench.Explanation{}
+	sums := map[string][]explain.Explanation{}
 	for _, in := range inputs {
 		fin := formats.NewInput(in.Dataset)
 		for _, name := range names {
@@ -39,12 +39,12 @@ func runExplain(env *Env, fl *benchFlags, args []string, toks []token.Tokenizer)
 			if err != nil {
 				return badInput(fmt.Errorf("%s: %s: %w", in.Name, name, err))
 			}
-			var exs []bench.Explanation
+			var exs []explain.Explanation
 			for _, t := range toks {
-				exs = append(exs, bench.Explain(text, t))
+				exs = append(exs, explain.Explain(text, t))
 			}
-			sums[name] = bench.AddExplanations(sums[name], exs)
-			if err := bench.WriteExplanations(w, in.Name+" — "+name, exs); err != nil {
+			sums[name] = explain.AddExplanations(sums[name], exs)
+			if err := explain.WriteExplanations(w, in.Name+" — "+name, exs); err != nil {
 				return err
 			}
 			fmt.Fprintln(w)
@@ -52,7 +52,7 @@ func runExplain(env *Env, fl *benchFlags, args []string, toks []token.Tokenizer)
 	}
 	if len(inputs) > 1 {
 		for _, name := range names {
-			if err := bench.WriteExplanations(w, fmt.Sprintf("all %d graphs — %s", len(inputs), name), sums[name]); err != nil {
+			if err := explain.WriteExplanations(w, fmt.Sprintf("all %d graphs — %s", len(inputs), name), sums[name]); err != nil {
 				return err
 			}
 			fmt.Fprintln(w)

@@ -57,6 +57,12 @@ func (f *inputFlags) streamInto(env *Env, name string, sink rdf.Sink) error {
 // streamIntoWrapped is streamInto with the input reader passed through
 // wrap, when not nil (to count the bytes read).
 func (f *inputFlags) streamIntoWrapped(env *Env, name string, sink rdf.Sink, wrap func(io.Reader) io.Reader) error {
+	return f.stream(env, name, sink, wrap, false)
+}
+
+// stream is streamIntoWrapped; with transient, sink copies the strings it
+// keeps (rdf.ReadOptions.Transient), which saves the readers' allocations.
+func (f *inputFlags) stream(env *Env, name string, sink rdf.Sink, wrap func(io.Reader) io.Reader, transient bool) error {
 	if lab, ok := f.labFormat(); ok {
 		return usageError("-f %s: streaming reads the RDF syntaxes (nt, nq, ttl, trig, rdfxml, jsonld), not the formats of the lab", lab.Name)
 	}
@@ -65,6 +71,7 @@ func (f *inputFlags) streamIntoWrapped(env *Env, name string, sink rdf.Sink, wra
 		return err
 	}
 	opts.Limits = streamLimits()
+	opts.Transient = transient
 	var r io.Reader
 	switch name = graphSource(env, name); name {
 	case "":
@@ -102,7 +109,9 @@ func convertStream(env *Env, in *inputFlags, name, to string) error {
 	// The live heap is a few buffers; a tighter collector target keeps
 	// the process small for little work (the readers allocate little).
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	if err := in.streamInto(env, name, sw); err != nil {
+	// The writers copy what they keep of a statement, so the reader may
+	// hand them views of its buffers.
+	if err := in.stream(env, name, sw, nil, true); err != nil {
 		sw.Flush() // what was read before the error
 		return err
 	}

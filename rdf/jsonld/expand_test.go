@@ -10,6 +10,7 @@ import (
 
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 )
 
 // The expansion tests of the W3C JSON-LD 1.1 API suite (expand-manifest.
@@ -84,8 +85,8 @@ func runExpandEntry(dir string, e manifestEntry) string {
 		return err.Error()
 	}
 	st := newState(rdf.NewDataset(), opts)
-	x := &expander{p: newCtxProc(st)}
-	got, err := x.expandDocument(doc, opts.Base, opts.ExpandContext)
+	got, err := ldproc.New(env{st}, st.config()).Expand(doc, opts.Base, opts.ExpandContext)
+	err = fromLD(err)
 	if err == nil {
 		err = st.err
 	}
@@ -110,8 +111,8 @@ func runExpandEntry(dir string, e manifestEntry) string {
 	if err != nil {
 		return "cannot read expected result: " + err.Error()
 	}
-	if !jsonLDEqual(arrayOf(want), any(got), false) {
-		return fmt.Sprintf("different expansion:\n got: %s\n want: %s", valueKey(got), valueKey(want))
+	if !jsonLDEqual(ldproc.ArrayOf(want), any(got), false) {
+		return fmt.Sprintf("different expansion:\n got: %s\n want: %s", ldproc.ValueKey(got), ldproc.ValueKey(want))
 	}
 	return ""
 }

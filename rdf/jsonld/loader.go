@@ -4,20 +4,19 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -228,24 +227,12 @@ func decodeJSONDoc(data []byte) (any, error) {
 	return v, nil
 }
 
-// sortedKeys returns the keys of m in byte order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // Guards against runaway remote context processing. json-gold's check for
 // recursive context inclusion does not work (it copies the list of contexts
 // being processed into a zero-length slice), so a context that includes
 // itself, directly or not, recursed until the Go stack overflowed, a fatal
 // error that recover cannot catch.
 const (
-	// maxContextLoads bounds the remote context loads of one input.
-	maxContextLoads = 1 << 16
 	// baseStackFrames is the stack depth (in frames, beyond 8 per level of
 	// allowed JSON nesting) at which loading one more context is refused.
 	baseStackFrames = 10000
@@ -264,33 +251,20 @@ func newGuardedLoader(next ld.DocumentLoader, maxDepth int) *guardedLoader {
 	return &guardedLoader{next: next, maxFrames: baseStackFrames + 8*max(maxDepth, 0)}
 }
 
-// contextOverflow is the JSON-LD 1.1 error code for too many contexts.
-const contextOverflow ld.ErrorCode = "context overflow"
-
 // LoadDocument implements ld.DocumentLoader.
 func (g *guardedLoader) LoadDocument(u string) (*ld.RemoteDocument, error) {
 	g.loads++
-	if g.loads > maxContextLoads {
-		return nil, ld.NewJsonLdError(contextOverflow,
-			fmt.Sprintf("more than %d remote context loads (at %s)", maxContextLoads, u))
+	if g.loads > ldproc.MaxContextLoads {
+		return nil, ld.NewJsonLdError(ldproc.ContextOverflow,
+			fmt.Sprintf("more than %d remote context loads (at %s)", ldproc.MaxContextLoads, u))
 	}
 	// Unwinding the stack costs time proportional to its depth, so look
 	// only every stackCheckEvery loads: a runaway recursion is still caught
 	// within that many levels.
 	var pc [1]uintptr
 	if g.loads%stackCheckEvery == 0 && runtime.Callers(g.maxFrames, pc[:]) > 0 {
-		return nil, ld.NewJsonLdError(contextOverflow,
+		return nil, ld.NewJsonLdError(ldproc.ContextOverflow,
 			fmt.Sprintf("remote contexts nested too deeply at %s (a context that includes itself?)", u))
 	}
 	return g.next.LoadDocument(u)
-}
-
-// loadFailure says why a document loader failed (json-gold's errors start
-// with their code, which the message already gives).
-func loadFailure(err error) string {
-	var lp *ld.JsonLdError
-	if errors.As(err, &lp) && lp.Details != nil {
-		return fmt.Sprint(lp.Details)
-	}
-	return err.Error()
 }

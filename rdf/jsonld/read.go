@@ -23,6 +23,11 @@
 // Remote contexts are served by an offline loader (NewLoader) that embeds
 // the schema.org context and maps other URLs to local files; it reaches the
 // network only when Options.AllowRemote is set.
+//
+// The algorithms that work on decoded JSON (context processing, expansion,
+// node map generation, compaction) are in internal/ldproc; this package
+// reads input, converts node maps to RDF and RDF to JSON-LD, and locates
+// errors and warnings in the input.
 package jsonld
 
 import (
@@ -36,6 +41,7 @@ import (
 
 	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -62,10 +68,10 @@ const (
 	NullDirection = "null"
 	// I18nDatatype encodes a value's base direction in its datatype IRI
 	// (https://www.w3.org/ns/i18n#<lang>_<dir>), a JSON-LD 1.1 option.
-	I18nDatatype = "i18n-datatype"
+	I18nDatatype = fromrdf.I18nDatatype
 	// CompoundLiteral encodes it as a blank node with rdf:value,
 	// rdf:language and rdf:direction, a JSON-LD 1.1 option.
-	CompoundLiteral = "compound-literal"
+	CompoundLiteral = fromrdf.CompoundLiteral
 )
 
 // Options configure the JSON-LD and HTML readers.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -11,15 +12,13 @@ import (
 
 	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/jcs"
+	"github.com/isolda/isolda/rdf/jsonld/internal/jsonpos"
+	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
+	"github.com/isolda/isolda/rdf/jsonld/internal/relabel"
 	"github.com/piprate/json-gold/ld"
 )
-
-// i18nBase is the namespace of rdfDirection "i18n-datatype" datatypes.
-const i18nBase = "https://www.w3.org/ns/i18n#"
-
-// directionAlone is the key under which expansion records (see
-// state.suspect) the first value with a base direction and no language.
-const directionAlone = "\x00@direction without @language"
 
 // maxWarnings bounds the distinct warnings remembered (and reported) per
 // document, so that hostile input cannot grow the set without bound.
@@ -40,9 +39,9 @@ type state struct {
 	out     []rdf.Quad // the current document's quads, sent once complete
 
 	prefixCache map[string][]rdf.Prefix // by context URL
-	// sharedContexts holds the active contexts made by applying a context
-	// URL to an empty context, shared by the documents of one input.
-	sharedContexts map[string]*context
+	// shared holds the active contexts made by applying a context URL to
+	// an empty context, shared by the documents of one input.
+	shared *ldproc.SharedContexts
 
 	// data is the JSON text of the current document (past a byte order
 	// mark), if known, to locate errors; origin is where it begins in the
@@ -71,7 +70,7 @@ func (st *state) locate(path []any) loc {
 	if st.data == nil {
 		return st.origin.begin()
 	}
-	return st.origin.at(st.data, pathOffset(st.data, path))
+	return st.origin.at(st.data, jsonpos.Offset(st.data, path))
 }
 
 // docStart returns the position of the current document's value.
@@ -117,7 +116,7 @@ func newState(sink rdf.Sink, opts Options) *state {
 	lim := opts.Limits.WithDefaults()
 	return &state{sink: sink, opts: opts, lim: lim, loader: newGuardedLoader(l, lim.MaxDepth),
 		warned: map[string]bool{}, prefixCache: map[string][]rdf.Prefix{},
-		sharedContexts: map[string]*context{}}
+		shared: ldproc.NewSharedContexts()}
 }
 
 // protect runs f, turning a panic inside json-gold into an error.
@@ -182,7 +181,7 @@ func (st *state) document(doc any, base, blankPrefix string) error {
 	if err := st.protect(func() error { return st.nodeMapToRDF(nodeMap) }); err != nil {
 		return st.positioned(err)
 	}
-	st.out = relabelBlanks(st.out, strings.TrimPrefix(blankPrefix, "_:"))
+	st.out = relabel.Blanks(st.out, strings.TrimPrefix(blankPrefix, "_:"))
 	// Prefixes come from the contexts once the document has been read (and
 	// its contexts reported on).
 	if ps, ok := st.sink.(rdf.PrefixSink); ok {
@@ -200,20 +199,19 @@ func (st *state) document(doc any, base, blankPrefix string) error {
 	return nil
 }
 
-// toNodeMap expands doc with this package's JSON-LD 1.1 expansion and
+// toNodeMap expands doc with package ldproc's JSON-LD 1.1 expansion and
 // generates its node map.
 func (st *state) toNodeMap(doc any, base string) (map[string]any, error) {
-	p := newCtxProc(st)
-	x := &expander{p: p}
-	p.x = x
+	pr := ldproc.New(env{st}, st.config())
 	var ec any
 	if st.opts.ExpandContext != nil {
 		ec = st.opts.ExpandContext
 	}
-	expanded, err := x.expandDocument(doc, base, ec)
+	expanded, err := pr.Expand(doc, base, ec)
 	if err != nil {
+		err = fromLD(err)
 		if je, ok := err.(*Error); ok && st.data != nil && je.Line == 0 {
-			at := st.locate(x.path)
+			at := st.locate(pr.Path())
 			je.Line, je.Column, je.Offset = at.line, at.col, at.off
 		}
 		return nil, err
@@ -221,11 +219,8 @@ func (st *state) toNodeMap(doc any, base string) (map[string]any, error) {
 	if st.err != nil {
 		return nil, st.err
 	}
-	nm := newNodeMapper(st.issuer)
-	if err := nm.generate(expanded, "@default", nil, "", nil); err != nil {
-		return nil, err
-	}
-	return nm.nodeMap, nil
+	nodeMap, err := ldproc.NodeMap(expanded, st.issuer)
+	return nodeMap, fromLD(err)
 }
 
 // positioned gives a JSON-LD error the file name and, if it has none, the
@@ -247,7 +242,7 @@ func (st *state) positioned(err error) error {
 func inlineTerms(doc any) map[string]bool {
 	terms := map[string]bool{}
 	add := func(c any) {
-		for _, e := range arrayOf(c) {
+		for _, e := range ldproc.ArrayOf(c) {
 			if m, ok := e.(map[string]any); ok {
 				for k := range m {
 					terms[k] = true
@@ -255,19 +250,12 @@ func inlineTerms(doc any) map[string]bool {
 			}
 		}
 	}
-	for _, e := range arrayOf(doc) {
+	for _, e := range ldproc.ArrayOf(doc) {
 		if m, ok := e.(map[string]any); ok {
 			add(m["@context"])
 		}
 	}
 	return terms
-}
-
-func arrayOf(v any) []any {
-	if a, ok := v.([]any); ok {
-		return a
-	}
-	return []any{v}
 }
 
 // usedPrefixes keeps the prefixes defined inline in the document and those
@@ -343,27 +331,19 @@ func (st *state) prefixes(doc any, base string) []rdf.Prefix {
 func (st *state) collectPrefixes(ctxs []any, base string) []rdf.Prefix {
 	found := map[string]string{}
 	vocab := ""
-	mode := st.opts.ProcessingMode
-	if mode == "" {
-		mode = JSONLD11
-	}
-	p := newCtxProc(st)
+	pr := ldproc.New(env{st}, st.config())
 	for _, c := range ctxs {
 		_ = st.protect(func() error {
-			ctx, err := p.embedded(newContext(base, mode), c, base)
+			terms, v, err := pr.Prefixes(c, base)
 			if err != nil {
 				return err
 			}
-			for name, d := range ctx.terms {
-				if strings.Contains(name, ":") || d.nullIRI || d.reverse || strings.HasPrefix(name, "@") ||
-					strings.HasPrefix(d.iri, "@") {
-					continue
-				}
-				if strings.HasSuffix(d.iri, "/") || strings.HasSuffix(d.iri, "#") {
-					found[name] = d.iri
+			for name, iri := range terms {
+				if strings.HasSuffix(iri, "/") || strings.HasSuffix(iri, "#") {
+					found[name] = iri
 				}
 			}
-			if v := ctx.vocab; ctx.hasVocab && (strings.HasSuffix(v, "/") || strings.HasSuffix(v, "#")) {
+			if strings.HasSuffix(v, "/") || strings.HasSuffix(v, "#") {
 				vocab = v
 			}
 			return nil
@@ -371,7 +351,7 @@ func (st *state) collectPrefixes(ctxs []any, base string) []rdf.Prefix {
 	}
 	var out []rdf.Prefix
 	covered := false
-	for _, name := range sortedKeys(found) {
+	for _, name := range slices.Sorted(maps.Keys(found)) {
 		iri := found[name]
 		if !rdf.IsAbsoluteIRI(iri) {
 			continue
@@ -443,7 +423,7 @@ func (st *state) iriTerm(iri string) (rdf.Term, bool) {
 // Relative IRIs are always dropped (with a warning); IRIs with characters
 // IRIs may not contain are kept with a warning unless DropInvalid is set.
 func (st *state) wellFormedIRI(iri string) bool {
-	msg := checkIRI(iri)
+	msg := ldproc.CheckIRI(iri)
 	if msg == "" {
 		return true
 	}
@@ -453,18 +433,6 @@ func (st *state) wellFormedIRI(iri string) bool {
 	}
 	st.warn(iri, msg, "kept")
 	return true
-}
-
-// checkIRI is rdf.CheckIRI, also rejecting a second '#' (a fragment may
-// not contain one, RFC 3987).
-func checkIRI(iri string) string {
-	if msg := rdf.CheckIRI(iri); msg != "" {
-		return msg
-	}
-	if strings.Count(iri, "#") > 1 {
-		return "IRI <" + iri + "> has more than one '#'"
-	}
-	return ""
 }
 
 // wellFormedLang reports whether a triple with language tag tag may be
@@ -511,7 +479,7 @@ func (st *state) emit(q rdf.Quad) error {
 // nodeMapToRDF is the Deserialize JSON-LD to RDF algorithm (JSON-LD 1.1 API
 // §8.1) over sorted graph names, subjects and properties.
 func (st *state) nodeMapToRDF(nodeMap map[string]any) error {
-	for _, gname := range sortedKeys(nodeMap) {
+	for _, gname := range slices.Sorted(maps.Keys(nodeMap)) {
 		var g rdf.Term
 		if gname != "@default" {
 			t, ok := st.nodeTerm(gname)
@@ -521,13 +489,13 @@ func (st *state) nodeMapToRDF(nodeMap map[string]any) error {
 			g = t
 		}
 		graph, _ := nodeMap[gname].(map[string]any)
-		for _, sid := range sortedKeys(graph) {
+		for _, sid := range slices.Sorted(maps.Keys(graph)) {
 			s, ok := st.nodeTerm(sid)
 			if !ok {
 				continue
 			}
 			node, _ := graph[sid].(map[string]any)
-			for _, prop := range sortedKeys(node) {
+			for _, prop := range slices.Sorted(maps.Keys(node)) {
 				values, _ := node[prop].([]any)
 				if prop == "@type" {
 					for _, v := range values {
@@ -598,8 +566,8 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 		return rdf.Term{}, false
 	}
 	if dt != "" && dt != "@json" {
-		if st.opts.DropInvalid && checkIRI(dt) != "" {
-			st.fail(dt, "invalid typed value", checkIRI(dt))
+		if st.opts.DropInvalid && ldproc.CheckIRI(dt) != "" {
+			st.fail(dt, "invalid typed value", ldproc.CheckIRI(dt))
 			return rdf.Term{}, false
 		}
 		if !st.wellFormedIRI(dt) {
@@ -612,7 +580,7 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 	}
 	var lex string
 	if dt == "@json" {
-		s, err := canonicalJSON(v)
+		s, err := jcs.Canonical(v)
 		if err != nil {
 			st.warnAt("cannot canonicalize @json value: "+err.Error(), "triple dropped", st.docStart)
 			return rdf.Term{}, false
@@ -656,11 +624,11 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 				return t, true
 			}
 			if dt == "" {
-				st.warn(directionAlone, "base direction "+excerpt.Quote(dir)+
+				st.warn(ldproc.DirectionAlone, "base direction "+excerpt.Quote(dir)+
 					" without a language tag: RDF 1.2 has no such literal", "kept as a plain string")
 			}
 		case I18nDatatype:
-			return rdf.NewLiteral(lex, i18nBase+lower+"_"+dir), true
+			return rdf.NewLiteral(lex, fromrdf.I18nBase+lower+"_"+dir), true
 		case CompoundLiteral:
 			b := rdf.NewBlank(strings.TrimPrefix(st.issuer.GetId(""), "_:"))
 			st.pending = append(st.pending, rdf.Quad{S: b, P: rdf.NewIRI(rdf.RDFNS + "value"), O: rdf.NewString(lex), G: g})
@@ -703,18 +671,4 @@ func (st *state) list(items []any, g rdf.Term) (rdf.Term, bool) {
 		st.pending = append(st.pending, rdf.Quad{S: nodes[i], P: rest, O: next, G: g})
 	}
 	return nodes[0], true
-}
-
-// keywordLike reports whether s has the form of a keyword: "@" followed by
-// one or more ASCII letters.
-func keywordLike(s string) bool {
-	if len(s) < 2 || s[0] != '@' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if c := s[i] | 0x20; c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return true
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 	"github.com/piprate/json-gold/ld"
 )
 
@@ -98,9 +100,9 @@ func WriteContext(ctx gocontext.Context, w io.Writer, d *rdf.Dataset, opts Write
 			}
 		}
 	}
-	expanded, err := fromRDF(ctx, quads, fromRDFOptions{})
+	expanded, err := fromrdf.Convert(ctx, quads, fromrdf.Options{})
 	if err != nil {
-		return fmt.Errorf("jsonld: write: %w", err)
+		return fmt.Errorf("jsonld: write: %w", fromLD(err))
 	}
 	if len(broken) > 0 {
 		restoreNil(expanded)
@@ -137,15 +139,17 @@ func compact(expanded []any, d *rdf.Dataset, opts WriteOptions) (map[string]any,
 		cv = prefixContext(d)
 	}
 	local := cv
-	if m, ok := cv.(map[string]any); ok && len(m) == 1 && has(m, "@context") {
-		local = m["@context"] // a context document
+	if m, ok := cv.(map[string]any); ok && len(m) == 1 {
+		if c, ok := m["@context"]; ok {
+			local = c // a context document
+		}
 	}
-	p := newCtxProc(st)
-	active, err := p.process(newContext("", JSONLD11), local, "", nil, false, true, true)
+	c, err := ldproc.NewCompactor(env{st}, local)
 	if err != nil {
-		return nil, fmt.Errorf("context: %w", err)
+		return nil, fmt.Errorf("context: %w", fromLD(err))
 	}
-	return newCompactor(p, active).document(expanded, cv)
+	doc, err := c.Document(expanded, cv)
+	return doc, fromLD(err)
 }
 
 // prefixContext builds a context from the prefix declarations of d: each
@@ -181,7 +185,7 @@ func prefixContext(d *rdf.Dataset) map[string]any {
 			ctx["@vocab"] = p.IRI
 		case strings.HasPrefix(p.Name, "_") || strings.HasPrefix(p.Name, "@") || strings.Contains(p.Name, ":") ||
 			schemes[p.Name]:
-		case isGenDelim(p.IRI[len(p.IRI)-1]):
+		case ldproc.IsGenDelim(p.IRI[len(p.IRI)-1]):
 			ctx[p.Name] = p.IRI
 		default:
 			ctx[p.Name] = map[string]any{"@id": p.IRI, "@prefix": true}

@@ -51,7 +51,7 @@ func TestWriteListsKeepIdentity(t *testing.T) {
 		}},
 		{"a list node typed rdf:List", []rdf.Quad{
 			{S: ex("s"), P: ex("p"), O: b("l")},
-			{S: b("l"), P: rdf.NewIRI(rdf.RDFType), O: rdf.NewIRI(rdfList)},
+			{S: b("l"), P: rdf.NewIRI(rdf.RDFType), O: rdf.NewIRI(rdf.RDFNS + "List")},
 			{S: b("l"), P: first, O: rdf.NewString("a")},
 			{S: b("l"), P: rest, O: nilT},
 		}},

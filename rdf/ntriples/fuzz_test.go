@@ -3,6 +3,7 @@ package ntriples
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,7 @@ func addSeeds(f *testing.F, ext string) {
 // parsed again, gives the same quads, and writing those gives the same text.
 func roundTrip(t *testing.T, data []byte, syntax Syntax) {
 	opts := rdf.ReadOptions{Limits: rdf.Limits{MaxTermLength: 1 << 16, MaxQuads: 1 << 16}}
+	transientSame(t, data, syntax, opts)
 	var first []rdf.Quad
 	err := Parse(bytes.NewReader(data), syntax, rdf.SinkFunc(func(q rdf.Quad) error {
 		first = append(first, q)
@@ -99,6 +101,31 @@ func roundTrip(t *testing.T, data []byte, syntax Syntax) {
 	}
 	if !bytes.Equal(out.Bytes(), again.Bytes()) {
 		t.Fatalf("canonical form is not stable:\n%s\n%s", out.Bytes(), again.Bytes())
+	}
+}
+
+// transientSame checks that with ReadOptions.Transient a sink sees the
+// same statements while it has them, and the reader gives the same
+// warnings and the same error, as without.
+func transientSame(t *testing.T, data []byte, syntax Syntax, opts rdf.ReadOptions) {
+	t.Helper()
+	read := func(transient bool) (events []string, err error) {
+		o := opts
+		o.Transient = transient
+		o.Warn = func(e *rdf.ParseError) { events = append(events, "warning: "+e.Error()) }
+		err = Parse(bytes.NewReader(data), syntax, rdf.SinkFunc(func(q rdf.Quad) error {
+			events = append(events, q.String())
+			return nil
+		}), o)
+		return events, err
+	}
+	want, wantErr := read(false)
+	got, gotErr := read(true)
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+		t.Fatalf("error with Transient: %v, without: %v", gotErr, wantErr)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("with Transient:\n%s\nwithout:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

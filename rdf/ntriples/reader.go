@@ -3,7 +3,8 @@
 //
 // The reader is a hand-written, streaming, line-at-a-time scanner: it keeps
 // one buffer, validates each line as UTF-8, and slices terms out of it,
-// allocating a string only for a term that it has not seen recently. It
+// allocating a string only for a term that it has not seen recently (and
+// none with ReadOptions.Transient, where terms are views of the line). It
 // reads the RDF 1.2 grammar: RDF 1.1 plus base directions ("x"@en--ltr,
 // read into Term.Dir) and triple terms (<<( s p o )>>, in object position
 // only, read into rdf.TripleKind terms). It follows the reader policy of
@@ -74,6 +75,7 @@ type Reader struct {
 	buf       []byte
 	pos, end  int   // unread data is buf[pos:end]
 	scanned   int   // buf[pos:pos+scanned] holds no LF
+	crUpTo    int   // buf[pos:crUpTo] holds no CR (when crUpTo >= pos)
 	eof       bool  // src returned io.EOF, or the byte limit was reached
 	overLimit bool  // the input is longer than lim.MaxBytes
 	read      int64 // bytes read from src
@@ -130,7 +132,8 @@ func Parse(r io.Reader, syntax Syntax, sink rdf.Sink, opts rdf.ReadOptions) erro
 }
 
 // Next returns the next quad, or io.EOF after the last one. After any other
-// error it keeps returning that error.
+// error it keeps returning that error. With ReadOptions.Transient, the
+// quad's strings are valid only until the next call.
 func (r *Reader) Next() (rdf.Quad, error) {
 	if r.err != nil {
 		return rdf.Quad{}, r.err
@@ -199,7 +202,7 @@ func (r *Reader) takeLine(stop, next int) []byte {
 	r.scanned = 0
 	r.line++
 	r.lineOff = r.read - int64(r.end-r.pos)
-	if j := bytes.IndexByte(line, '\r'); j >= 0 {
+	if j := r.crIndex(stop); j >= 0 {
 		if j < len(line)-1 {
 			// A CR on its own ends a line too (EOL ::= [#xD#xA]+); the
 			// rest, up to stop, is known to hold no LF.
@@ -219,6 +222,25 @@ func (r *Reader) takeLine(stop, next int) []byte {
 	return line
 }
 
+// crIndex returns the offset from pos of the first CR in buf[pos:stop], or
+// -1. It searches each byte of the buffer once, not once per line.
+func (r *Reader) crIndex(stop int) int {
+	if r.crUpTo < r.pos {
+		r.crUpTo = r.pos
+	}
+	if r.crUpTo < stop {
+		if k := bytes.IndexByte(r.buf[r.crUpTo:r.end], '\r'); k >= 0 {
+			r.crUpTo += k // a CR: found again at once while it is ahead
+		} else {
+			r.crUpTo = r.end
+		}
+	}
+	if r.crUpTo < stop {
+		return r.crUpTo - r.pos
+	}
+	return -1
+}
+
 // fill reads more input, first moving unread data to the front of the
 // buffer and growing it when it is full.
 func (r *Reader) fill() error {
@@ -228,6 +250,7 @@ func (r *Reader) fill() error {
 	if r.pos > 0 {
 		copy(r.buf, r.buf[r.pos:r.end])
 		r.end -= r.pos
+		r.crUpTo -= r.pos
 		r.pos = 0
 	}
 	// buf[:end] is now the start of one line.
@@ -524,10 +547,7 @@ func (r *Reader) checkLength(b []byte, start, n int) error {
 // offset after the '>'. Only absolute IRIs are accepted.
 func (r *Reader) iri(b []byte, i int, subject bool) (string, int, error) {
 	start := i + 1
-	j := start
-	for j < len(b) && grammar.Is(b[j], grammar.IRI) {
-		j++
-	}
+	j := start + grammar.Span(b[start:], grammar.IRI)
 	var v []byte
 	slow := false
 	if j < len(b) && b[j] == '>' {
@@ -541,6 +561,9 @@ func (r *Reader) iri(b []byte, i int, subject bool) (string, int, error) {
 	}
 	if err := r.checkLength(b, i, len(v)); err != nil {
 		return "", 0, err
+	}
+	if r.opts.Transient {
+		return r.iriView(b, i, j, v, slow)
 	}
 	var s string
 	fresh := true
@@ -556,6 +579,26 @@ func (r *Reader) iri(b []byte, i int, subject bool) (string, int, error) {
 	// Only escapes can put characters IRIs may not contain into v; raw
 	// ones are syntax errors. A string seen recently was checked then.
 	if fresh && (slow || !grammar.HasScheme(v) || twoHashes(v)) {
+		if msg := rdf.CheckIRI(s); msg != "" {
+			if err := r.defect(b, i, msg); err != nil {
+				return "", 0, err
+			}
+		}
+	}
+	return s, j + 1, nil
+}
+
+// iriView is iri for ReadOptions.Transient: it returns the IRI value v
+// (ending at b[j] == '>') as a view of the line, or as a string when it was
+// decoded into the scratch buffer, which the next term reuses; checked as
+// iri checks it. Only an IRI the check may refuse is interned, so that a
+// defect is reported once per recent IRI, as without Transient.
+func (r *Reader) iriView(b []byte, i, j int, v []byte, slow bool) (string, int, error) {
+	if !slow && grammar.HasScheme(v) && !twoHashes(v) {
+		return grammar.View(v), j + 1, nil
+	}
+	s, fresh := r.iris.InternFresh(v)
+	if fresh {
 		if msg := rdf.CheckIRI(s); msg != "" {
 			if err := r.defect(b, i, msg); err != nil {
 				return "", 0, err
@@ -660,6 +703,9 @@ func (r *Reader) blank(b []byte, i int, subject bool) (string, int, error) {
 	if err := r.checkLength(b, i, len(v)); err != nil {
 		return "", 0, err
 	}
+	if r.opts.Transient {
+		return grammar.View(v), j, nil
+	}
 	if subject {
 		if !r.lastIsIRI && string(v) == r.lastSubj {
 			return r.lastSubj, j, nil
@@ -676,15 +722,16 @@ func (r *Reader) blank(b []byte, i int, subject bool) (string, int, error) {
 func (r *Reader) literal(b []byte, i int) (rdf.Term, int, error) {
 	t := rdf.Term{Kind: rdf.LiteralKind, Datatype: rdf.XSDString}
 	start := i + 1
-	j := start
-	for j < len(b) && grammar.Is(b[j], grammar.Lit) {
-		j++
-	}
+	j := start + grammar.Span(b[start:], grammar.Lit)
 	if j < len(b) && b[j] == '"' {
 		if err := r.checkLength(b, i, j-start); err != nil {
 			return t, 0, err
 		}
-		t.Value = string(b[start:j])
+		if r.opts.Transient {
+			t.Value = grammar.View(b[start:j])
+		} else {
+			t.Value = string(b[start:j])
+		}
 	} else {
 		v, k, err := r.literalSlow(b, start, j)
 		if err != nil {
@@ -739,10 +786,7 @@ func (r *Reader) literalSlow(b []byte, start, j int) ([]byte, int, error) {
 		case c == '"':
 			return r.scratch, j, nil
 		case grammar.Is(c, grammar.Lit):
-			k := j + 1
-			for k < len(b) && grammar.Is(b[k], grammar.Lit) {
-				k++
-			}
+			k := j + 1 + grammar.Span(b[j+1:], grammar.Lit)
 			r.scratch = append(r.scratch, b[j:k]...)
 			j = k
 		case c == '\\':

@@ -111,6 +111,26 @@ func TestLineEndings(t *testing.T) {
 	if len(qs) != 20000 {
 		t.Errorf("CR-only file: got %d quads, want 20000", len(qs))
 	}
+
+	// Mixed line ends over many buffer fills, read whole and a byte at a
+	// time: the line of the error counts CR LF as one line end and every
+	// other CR or LF as one.
+	var b strings.Builder
+	ends := []string{"\n", "\r\n", "\r", "\r\r\n", "\n\r"}
+	for i := range 30000 {
+		b.WriteString(st + ends[i*7%len(ends)])
+	}
+	mixed := b.String()
+	line := 1 + strings.Count(mixed, "\r\n") + strings.Count(strings.ReplaceAll(mixed, "\r\n", ""), "\r") +
+		strings.Count(strings.ReplaceAll(mixed, "\r\n", ""), "\n")
+	for _, src := range []io.Reader{strings.NewReader(mixed + "bad"), iotest.OneByteReader(strings.NewReader(mixed + "bad"))} {
+		n := 0
+		err := Parse(src, NTriples, rdf.SinkFunc(func(rdf.Quad) error { n++; return nil }), rdf.ReadOptions{File: "m.nt"})
+		checkPos(t, err, "m.nt", line, 1, "expected a subject")
+		if n != 30000 {
+			t.Errorf("mixed line ends: got %d quads, want 30000", n)
+		}
+	}
 }
 
 func checkPos(t *testing.T, err error, file string, line, col int, msg string) {
@@ -498,4 +518,19 @@ _:abc <http://example.org/p> <abc> .
 	}
 	_, err = parseAll(t, src, NTriples, rdf.ReadOptions{Strict: true})
 	checkPos(t, err, "", 2, 30, "not absolute")
+}
+
+// TestTransientEscapes checks ReadOptions.Transient on lines where several
+// terms are decoded from escapes (into the scratch buffer the terms of a
+// line share), relative IRIs (warned about once each) and triple terms.
+func TestTransientEscapes(t *testing.T) {
+	doc := `<http://x/\u0041> <http://x/p> "a\u0042\n" .
+<http://x/\u0041> <http://x/\u0050> <http://x/\U00000043> .
+_:b1 <http://x/p> "x"^^<http://x/d\u0041> .
+<rel> <http://x/p> <rel> .
+<rel> <http://x/p> <http://x/#a#b> <http://x/g\u0047> .
+<http://x/s> <http://x/p> <<( <http://x/\u0041> <http://x/p> "\u0043" )>> .
+_:b1 <http://x/p> "v"@en--ltr .
+`
+	transientSame(t, []byte(doc), NQuads, rdf.ReadOptions{})
 }

@@ -52,12 +52,9 @@ func (w *Writer) WriteQuad(q rdf.Quad) error {
 	if !q.G.IsZero() && w.syntax != NQuads {
 		return fmt.Errorf("%w: graph %s", ErrNamedGraph, q.G)
 	}
-	if w.canonical {
-		rdf.AppendQuad(w.w, q)
-	} else {
-		rdf.AppendQuadAsWritten(w.w, q)
-	}
-	if err := w.w.WriteByte('\n'); err != nil {
+	// Appended in place in the buffer's free space (a statement longer
+	// than that is appended to a new slice, and written from there).
+	if _, err := w.w.Write(rdf.AppendQuadLine(w.w.AvailableBuffer(), q, w.canonical)); err != nil {
 		w.err = err
 	}
 	return w.err

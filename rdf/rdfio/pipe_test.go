@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/turtle"
 )
 
 // recorder records the events a sink receives, in order.
@@ -106,5 +107,78 @@ func TestPipelinedSinkErrorStopsReader(t *testing.T) {
 	}
 	if src.lines > 3000+(pipeDepth+3)*pipeBatch+10000 {
 		t.Fatalf("the reader went on for %d lines", src.lines)
+	}
+}
+
+// TestPipelinedTransient checks that with ReadOptions.Transient the sink
+// gets the same statements as from ReadInto without it, across batches
+// that fill their arena before their item count, with a statement larger
+// than an arena, and with a failing sink that stops the reader.
+func TestPipelinedTransient(t *testing.T) {
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "<http://ex.org/s%d> <http://ex.org/p%d> \"%s\"@en <http://ex.org/g> .\n", i/3, i%7, strings.Repeat("x", i%300))
+		if i == 5000 {
+			fmt.Fprintf(&b, "_:b <http://ex.org/p> \"%s\"^^<http://ex.org/big> .\n", strings.Repeat("y", 3*pipeArena))
+		}
+	}
+	doc := b.String()
+	var want, got recorder
+	if err := ReadInto(strings.NewReader(doc), &want, Options{Format: NQuads}); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Format: NQuads, ReadOptions: rdf.ReadOptions{Transient: true}}
+	if err := ReadIntoPipelined(strings.NewReader(doc), &got, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(want.events) != 20001 {
+		t.Fatalf("%d events", len(want.events))
+	}
+	for i := range want.events {
+		if got.events[i] != want.events[i] {
+			t.Fatalf("event %d: %.80s, want %.80s", i, got.events[i], want.events[i])
+		}
+	}
+	rec := &recorder{failAt: 3000}
+	if err := ReadIntoPipelined(strings.NewReader(doc), rec, opts); !errors.Is(err, errSink) {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// TestStreamWriterTransient checks that turtle.StreamWriter, which keeps
+// the subject, predicate and graph of its open statement, writes the same
+// bytes from a pipelined reader with ReadOptions.Transient as without,
+// while the batches it kept terms from are reused.
+func TestStreamWriterTransient(t *testing.T) {
+	var b strings.Builder
+	for i := range 20000 {
+		// Subjects and graphs whose statements span many batches, and
+		// predicates that change every few statements.
+		fmt.Fprintf(&b, "<http://ex.org/s%d> <http://ex.org/p%d> \"%d\" <http://ex.org/g%d> .\n", i/4000, i%7/3, i, i/9000)
+	}
+	write := func(transient bool) string {
+		var out strings.Builder
+		w := turtle.NewStreamWriter(&out, turtle.TriG, nil)
+		opts := Options{Format: NQuads, ReadOptions: rdf.ReadOptions{Transient: transient}}
+		if err := ReadIntoPipelined(strings.NewReader(b.String()), w, opts); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	want, got := write(false), write(true)
+	if strings.Count(want, "\"") != 2*20000 {
+		t.Fatalf("%d literals written, want 20000", strings.Count(want, "\"")/2)
+	}
+	if got != want {
+		gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+		for i := range wl {
+			if i < len(gl) && gl[i] != wl[i] {
+				t.Fatalf("output differs with Transient at line %d:\n%s\n%s", i, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("output differs with Transient (%d and %d bytes)", len(got), len(want))
 	}
 }

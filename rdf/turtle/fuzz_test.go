@@ -39,6 +39,7 @@ func addSeeds(f *testing.F, suites []string, exts ...string) {
 func fuzzOne(t *testing.T, data []byte, syntax turtle.Syntax) {
 	d := rdf.NewDataset()
 	opts := rdf.ReadOptions{Base: "http://example.org/base/doc", Limits: fuzzLimits}
+	transientSame(t, data, syntax, opts)
 	if err := turtle.Parse(bytes.NewReader(data), syntax, d, opts); err != nil {
 		if _, ok := err.(*rdf.ParseError); !ok {
 			t.Fatalf("error of type %T: %v", err, err)

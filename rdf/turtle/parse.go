@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/rdf"
@@ -58,11 +59,12 @@ var (
 // returned as is.
 func Parse(r io.Reader, syntax Syntax, sink rdf.Sink, opts rdf.ReadOptions) (err error) {
 	p := &parser{
-		syntax:   syntax,
-		sink:     sink,
-		base:     opts.Base,
-		prefixes: map[string]string{},
-		opts:     opts,
+		syntax:    syntax,
+		sink:      sink,
+		base:      opts.Base,
+		prefixes:  map[string]string{},
+		opts:      opts,
+		transient: opts.Transient,
 	}
 	p.psink, _ = sink.(rdf.PrefixSink)
 	limits := opts.Limits.WithDefaults()
@@ -106,6 +108,30 @@ type parser struct {
 	cache   grammar.Interner // language tags
 	iris    grammar.Interner // IRIs, apart: a fresh one is checked
 	escaped bool             // an escape in the IRI being read gave a character IRIs may not contain
+
+	// With ReadOptions.Transient, IRIs and string literals are views of
+	// arena, reused from the start of each statement: a term lives no
+	// longer than the statement it is read in.
+	transient bool
+	arena     []byte
+}
+
+// arenaSize is the size of the arena of ReadOptions.Transient; a statement
+// with more text takes further arenas, and a longer term its own string.
+const arenaSize = 64 << 10
+
+// str returns b as a string: a copy in the arena with ReadOptions.Transient,
+// else a new string.
+func (p *parser) str(b []byte) string {
+	if !p.transient || len(b) > arenaSize/4 {
+		return string(b)
+	}
+	if len(p.arena)+len(b) > cap(p.arena) {
+		p.arena = make([]byte, 0, arenaSize) // the old one lives on in the statement's terms
+	}
+	n := len(p.arena)
+	p.arena = append(p.arena, b...)
+	return grammar.View(p.arena[n:])
 }
 
 // intern returns string(b), reusing the string for repeated IRIs and tags.
@@ -145,6 +171,7 @@ func (p *parser) document() {
 		if p.cur() == eof {
 			return
 		}
+		p.arena = p.arena[:0] // the terms of the statements before are gone
 		p.statement()
 	}
 }
@@ -291,7 +318,7 @@ func (p *parser) prefixDecl() {
 	if p.cur() != '<' {
 		p.expected("an IRI in angle brackets")
 	}
-	iri := p.iriRef()
+	iri := strings.Clone(p.iriRef()) // kept after the statement
 	p.prefixes[name] = iri
 	if p.psink != nil {
 		p.psink.AddPrefix(name, iri)
@@ -303,7 +330,7 @@ func (p *parser) baseDecl() {
 	if p.cur() != '<' {
 		p.expected("an IRI in angle brackets")
 	}
-	p.base = p.iriRef()
+	p.base = strings.Clone(p.iriRef()) // kept after the statement
 }
 
 func (p *parser) versionDecl() {
@@ -917,6 +944,9 @@ func (p *parser) pname() (rdf.Term, bool) {
 	}
 	p.sb = append(p.sb[:0], ns...)
 	p.localName()
+	if p.transient && !twoHashes(p.sb) {
+		return rdf.NewIRI(p.str(p.sb)), true
+	}
 	iri, fresh := p.iris.InternFresh(p.sb)
 	if fresh && twoHashes(p.sb) {
 		p.checkIRI(start, iri)
@@ -966,8 +996,10 @@ func (p *parser) localName() {
 			continue
 		case c < utf8.RuneSelf:
 			if grammar.Is(byte(c), grammar.PN) && (c != '-' || !first) {
-				p.sb = append(p.sb, byte(c))
-				p.pos++
+				// The rest of a run of PN characters in one step.
+				k := p.pos + 1 + grammar.Span(p.buf[p.pos+1:], grammar.PN)
+				p.sb = append(p.sb, p.buf[p.pos:k]...)
+				p.pos = k
 				goto next
 			}
 		default:
@@ -1010,10 +1042,7 @@ func (p *parser) iriRef() string {
 	p.escaped = false
 	for {
 		b := p.buf[p.pos:]
-		i := 0
-		for i < len(b) && grammar.Is(b[i], grammar.IRI) {
-			i++
-		}
+		i := grammar.Span(b, grammar.IRI)
 		p.sb = append(p.sb, b[:i]...)
 		p.pos += i
 		if p.maxTerm >= 0 && len(p.sb) > p.maxTerm {
@@ -1031,6 +1060,9 @@ func (p *parser) iriRef() string {
 			start = int(startOff - p.bufOff)
 			if !utf8.Valid(p.sb) {
 				p.errorf(start, "invalid UTF-8 in IRI")
+			}
+			if p.transient && !p.escaped && !twoHashes(p.sb) && absoluteNoDots(p.sb) {
+				return p.str(p.sb) // needs no check
 			}
 			iri, fresh := p.resolve()
 			// Only escapes can put characters IRIs may not contain into
@@ -1205,7 +1237,7 @@ done:
 	if !utf8.Valid(p.sb) {
 		p.errorf(start, "invalid UTF-8 in string")
 	}
-	return string(p.sb)
+	return p.str(p.sb)
 }
 
 // literal parses a string with an optional language tag or datatype.

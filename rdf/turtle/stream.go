@@ -27,8 +27,9 @@ import (
 // followed by the label's bytes in hex, which keeps labels distinct.
 // The first triple term is preceded by VERSION "1.2".
 //
-// Output is buffered: call Flush at the end, which also ends the last
-// statement.
+// It copies the few strings it keeps, so it may be the sink of a reader
+// with rdf.ReadOptions.Transient. Output is buffered: call Flush at the
+// end, which also ends the last statement.
 type StreamWriter struct {
 	w      *bufio.Writer
 	syntax Syntax
@@ -125,7 +126,7 @@ func (s *StreamWriter) WriteQuad(q rdf.Quad) error {
 	if !q.G.Equal(s.graph) {
 		s.end()
 		s.closeGraph()
-		s.graph = q.G
+		s.graph = cloneTerm(q.G)
 		if !q.G.IsZero() {
 			if s.any {
 				s.w.WriteByte('\n')
@@ -151,12 +152,23 @@ func (s *StreamWriter) WriteQuad(q rdf.Quad) error {
 		s.w.WriteByte(' ')
 		s.predicate(q.P)
 		s.w.WriteByte(' ')
-		s.subj, s.open, s.any = q.S, true, true
+		s.subj, s.open, s.any = cloneTerm(q.S), true, true
 	}
-	s.pred = q.P
+	if !q.P.Equal(s.pred) {
+		s.pred = cloneTerm(q.P)
+	}
 	s.object(q.O)
 	_, s.err = s.w.Write(nil) // the first write error, which bufio.Writer keeps
 	return s.err
+}
+
+// cloneTerm returns t with its own strings: the StreamWriter keeps the
+// subject, predicate and graph of the open statement, while the strings of
+// a quad may be a reader's transient views (rdf.ReadOptions.Transient).
+func cloneTerm(t rdf.Term) rdf.Term {
+	t.Value, t.Datatype = strings.Clone(t.Value), strings.Clone(t.Datatype)
+	t.Lang, t.Dir = strings.Clone(t.Lang), strings.Clone(t.Dir)
+	return t
 }
 
 // Flush ends the last statement (and graph block) and writes the buffered

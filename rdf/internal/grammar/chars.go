@@ -106,7 +106,20 @@ func HexVal(c byte) rune {
 // (PN_CHARS_U | [0-9]) ((PN_CHARS | '.')* PN_CHARS)?. Writers use it to tell
 // the labels they can write as they are.
 func IsBlankLabel(s string) bool {
-	if s == "" || !utf8.ValidString(s) {
+	if s == "" {
+		return false
+	}
+	// Most labels are ASCII: decide those without decoding.
+	if Is(s[0], PNStart) {
+		i := 1 + Span(s[1:], PN)
+		for i < len(s) && (s[i] == '.' || Is(s[i], PN)) {
+			i++
+		}
+		if i == len(s) {
+			return s[len(s)-1] != '.'
+		}
+	}
+	if !utf8.ValidString(s) {
 		return false
 	}
 	for i, r := range s {
@@ -139,4 +152,23 @@ func HasScheme[T string | []byte](v T) bool {
 		}
 	}
 	return false
+}
+
+// Span returns the length of the longest prefix of b whose bytes all
+// belong to one of the classes in the mask. It tests eight bytes per step
+// with a single branch: the readers' and writers' inner loops over IRIs and
+// string literals.
+func Span[T string | []byte](b T, class byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := b[i : i+8]
+		if charClass[w[0]]&charClass[w[1]]&charClass[w[2]]&charClass[w[3]]&
+			charClass[w[4]]&charClass[w[5]]&charClass[w[6]]&charClass[w[7]]&class == 0 {
+			break
+		}
+	}
+	for i < len(b) && charClass[b[i]]&class != 0 {
+		i++
+	}
+	return i
 }

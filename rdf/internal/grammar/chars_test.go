@@ -75,3 +75,26 @@ func TestPNChars(t *testing.T) {
 		}
 	}
 }
+
+// TestSpan checks Span against a byte-at-a-time loop, for every class and
+// for runs that stop at each offset of the unrolled steps.
+func TestSpan(t *testing.T) {
+	classes := []byte{IRI, Lit, PN, PNStart, Alpha, Alnum, Hex, WS, IRI | WS}
+	for _, class := range classes {
+		for n := 0; n < 40; n++ {
+			for _, stop := range []byte{' ', '"', '>', '\n', 'a', 0x80, '-'} {
+				b := append([]byte(strings.Repeat("a", n)), stop, 'b', 'c')
+				want := 0
+				for want < len(b) && Is(b[want], class) {
+					want++
+				}
+				if got := Span(b, class); got != want {
+					t.Errorf("Span(%q, %d) = %d, want %d", b, class, got, want)
+				}
+				if got := Span(string(b), class); got != want {
+					t.Errorf("Span(string %q, %d) = %d, want %d", b, class, got, want)
+				}
+			}
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package grammar
 
+import "unsafe"
+
 // Interner turns byte slices into strings, returning the same string for
 // content it has seen recently: the IRIs, labels and language tags of a
 // document repeat, and sharing them saves most of a reader's allocations.
@@ -45,3 +47,8 @@ func (in *Interner) InternFresh(b []byte) (string, bool) {
 	in.m[s] = s
 	return s, true
 }
+
+// View returns b as a string without copying: the string changes when b's
+// bytes do, so it may only be used while they stay as they are (the
+// readers' ReadOptions.Transient).
+func View(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -1,4 +1,4 @@
-package jsonld
+package jcs
 
 import (
 	"encoding/json"
@@ -69,7 +69,7 @@ func TestCanonicalJSONRFC8785(t *testing.T) {
 		if err := json.NewDecoder(strings.NewReader(c.in)).Decode(&v); err != nil {
 			t.Fatal(err)
 		}
-		got, err := canonicalJSON(v)
+		got, err := Canonical(v)
 		if err != nil || got != c.want {
 			t.Errorf("got  %s (%v)\nwant %s", got, err, c.want)
 		}

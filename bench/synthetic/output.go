@@ -1,23 +1,26 @@
-package bench
+package synthetic
 
 import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
+	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/internal/chart"
 )
 
-// WriteSyntheticTable writes the synthetic report as terminal tables: the
+// WriteTable writes the synthetic report as terminal tables: the
 // formats (the article's first, then the registry's, lossy ones marked
 // LOSSY) with bytes, tokens per tokenizer, ratio to pretty_json, round
 // trip and traversal; then, with a budget study, traversal accuracy per
 // budget for each format, ordering and policy ("-" where the kept text
 // does not parse).
-func WriteSyntheticTable(w io.Writer, rep *SyntheticReport) error {
-	tw, flush := newTable(w)
+func WriteTable(w io.Writer, rep *Report) error {
+	tw, flush := bench.NewTable(w)
 	p := rep.Parameters
 	fmt.Fprintf(tw, "# synthetic services: services %d, noise edges %d, seed %d -> %d nodes, %d edges; graph sha256 %s\n",
 		p.Services, p.NoiseEdges, p.Seed, rep.Graph.Nodes, rep.Graph.Edges, rep.GraphHash)
@@ -112,10 +115,10 @@ func short(h string) string {
 	return h
 }
 
-// WriteSyntheticCSV writes one row per format, then one row per budget
+// WriteCSV writes one row per format, then one row per budget
 // cell (kind "budget"); every row ends with the graph's seed and the
 // shuffle seed of the budget study.
-func WriteSyntheticCSV(w io.Writer, rep *SyntheticReport) error {
+func WriteCSV(w io.Writer, rep *Report) error {
 	cw := csv.NewWriter(w)
 	head := []string{"kind", "format", "lossless", "reference", "utf8_bytes", "characters", "tokens"}
 	for _, t := range rep.Tokenizers {
@@ -165,4 +168,42 @@ func WriteSyntheticCSV(w io.Writer, rep *SyntheticReport) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// WriteDir writes report.json, results.csv, tokens.svg,
+// pareto.svg and index.html for a synthetic report into dir, creating it.
+func WriteDir(dir string, rep *Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := bench.CreateFile(dir, "report.json", func(w io.Writer) error { return bench.WriteJSON(w, rep) }); err != nil {
+		return err
+	}
+	if err := bench.CreateFile(dir, "results.csv", func(w io.Writer) error { return WriteCSV(w, rep) }); err != nil {
+		return err
+	}
+	title := fmt.Sprintf("synthetic services %d/%d/%d: %s tokens per format", rep.Parameters.Services,
+		rep.Parameters.NoiseEdges, rep.Parameters.Seed, rep.Parameters.Encoding)
+	tc := chart.HBars{Title: title, Unit: rep.Parameters.Encoding + " tokens", Plain: "lossless", Muted: "lossy"}
+	for _, f := range rep.Formats {
+		if f.Result.UTF8Bytes > 0 {
+			label := f.Name
+			if !f.Result.Lossless {
+				label += " (lossy)"
+			}
+			tc.Bars = append(tc.Bars, chart.HBar{Label: label, Value: float64(f.Result.Tokens), Muted: !f.Result.Lossless})
+		}
+	}
+	if err := bench.CreateFile(dir, "tokens.svg", tc.WriteSVG); err != nil {
+		return err
+	}
+	ptitle := "Pareto frontier: tokens against budget survival"
+	ylabel := "mean traversal accuracy over the budgets (record-aware)"
+	if len(rep.Budgets) == 0 {
+		ylabel = "traversal accuracy"
+	}
+	if err := bench.CreateFile(dir, "pareto.svg", bench.ParetoChart(ptitle, ylabel, rep.ParetoFrontier()).WriteSVG); err != nil {
+		return err
+	}
+	return bench.WriteIndex(dir, "isolda bench --synthetic services", []bench.Section{{Title: title, File: "tokens.svg"}, {Title: ptitle, File: "pareto.svg"}})
 }

@@ -1,4 +1,4 @@
-package jsonld
+package ldproc
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// This file compacts the expanded JSON-LD that fromRDF makes: node objects
-// with @id, @type and properties whose values are node references, value
-// objects and list objects. It is not the general Compaction Algorithm of
+// This file compacts the expanded JSON-LD that fromrdf.Convert makes: node
+// objects with @id, @type and properties whose values are node references,
+// value objects and list objects. It is not the general Compaction Algorithm of
 // JSON-LD 1.1 (which takes any expanded document): it writes each IRI as a
 // term, a vocabulary-relative name, a compact IRI or the IRI itself, and
 // each value as a plain string where the key's definition reads it back

@@ -1,4 +1,8 @@
-package bench
+// Package explain attributes the tokens of an ISOLDA document to the
+// constructs of the notation (glossary, directives, table headers, ids,
+// links, literals, separators ...): the breakdown `isolda bench --explain`
+// prints, one column per tokenizer, to show where a format's tokens go.
+package explain
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package jsonld
+package ldproc
 
 import (
 	"slices"
@@ -20,18 +20,18 @@ type expander struct {
 }
 
 // language records a language tag of the document that is not well
-// formed as a suspect (see state.suspect) at the value being expanded.
+// formed as a suspect (see Env.Suspect) at the value being expanded.
 func (x *expander) language(tag string) {
 	if msg, _ := rdf.CheckLangTag(tag); msg != "" {
-		x.p.st.suspect(tag, x.path)
+		x.p.env.Suspect(tag, x.path)
 	}
 }
 
 // literal records a literal value of the document longer than the term
 // length limit as a suspect at the value being expanded.
 func (x *expander) literal(v any) {
-	if s, ok := v.(string); ok && x.p.st.tooLong(s) {
-		x.p.st.suspect(s, x.path)
+	if s, ok := v.(string); ok && x.p.env.TooLong(s) {
+		x.p.env.Suspect(s, x.path)
 	}
 }
 
@@ -199,7 +199,7 @@ func (x *expander) expandObject(active *context, activeProperty string, td *term
 			continue
 		}
 		var terms []string
-		for _, t := range arrayOf(element[k]) {
+		for _, t := range ArrayOf(element[k]) {
 			if s, ok := t.(string); ok {
 				terms = append(terms, s)
 			}
@@ -306,7 +306,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 					}
 				}
 				if old, ok := result["@type"]; ok {
-					out = append(arrayOf(old), out...)
+					out = append(ArrayOf(old), out...)
 				}
 				if _, isArr := value.([]any); isArr || len(out) != 1 || has(result, "@type") {
 					ev = out
@@ -318,7 +318,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 				if err != nil {
 					return err
 				}
-				ev = arrayOf(v)
+				ev = ArrayOf(v)
 				if v == nil {
 					ev = []any{}
 				}
@@ -330,7 +330,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 				if err != nil {
 					return err
 				}
-				items := arrayOf(v)
+				items := ArrayOf(v)
 				if v == nil {
 					items = []any{}
 				}
@@ -431,7 +431,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 						if prop == "@reverse" {
 							continue
 						}
-						for _, item := range arrayOf(vm[prop]) {
+						for _, item := range ArrayOf(vm[prop]) {
 							if isValueObject(item) || isListObject(item) {
 								return ldErr("invalid reverse property value", "%s", prop)
 							}
@@ -473,7 +473,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 				if err != nil {
 					return err
 				}
-				for _, item := range arrayOf(vm[lang]) {
+				for _, item := range ArrayOf(vm[lang]) {
 					if item == nil {
 						continue
 					}
@@ -490,7 +490,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 					if dir != "" && !active.is10() {
 						v["@direction"] = dir
 						if el == "@none" {
-							x.p.st.suspect(directionAlone, x.path)
+							x.p.env.Suspect(DirectionAlone, x.path)
 						}
 					}
 					items = append(items, v)
@@ -522,8 +522,8 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 		}
 		if container&cGraph != 0 && container&(cID|cIndex) == 0 {
 			var out []any
-			for _, item := range arrayOf(ev) {
-				out = append(out, map[string]any{"@graph": arrayOf(item)})
+			for _, item := range ArrayOf(ev) {
+				out = append(out, map[string]any{"@graph": ArrayOf(item)})
 			}
 			ev = out
 		}
@@ -533,7 +533,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 				rm = map[string]any{}
 				result["@reverse"] = rm
 			}
-			for _, item := range arrayOf(ev) {
+			for _, item := range ArrayOf(ev) {
 				if isValueObject(item) || isListObject(item) {
 					return ldErr("invalid reverse property value", "%s", key)
 				}
@@ -546,7 +546,7 @@ func (x *expander) expandEntries(active, typeScoped *context, activeProperty str
 	x.path = x.path[:n]
 	slices.Sort(nests)
 	for _, nk := range nests {
-		for i, nv := range arrayOf(element[nk]) {
+		for i, nv := range ArrayOf(element[nk]) {
 			x.path = append(x.path[:n], nk, i)
 			nm, ok := nv.(map[string]any)
 			if !ok {
@@ -608,13 +608,13 @@ func (x *expander) expandMap(active *context, key string, kd *termDef, vm map[st
 		if err != nil {
 			return nil, err
 		}
-		iv, err := x.expand(mapCtx, key, arrayOf(vm[index]), baseURL, true)
+		iv, err := x.expand(mapCtx, key, ArrayOf(vm[index]), baseURL, true)
 		if err != nil {
 			return nil, err
 		}
-		for _, item := range arrayOf(iv) {
+		for _, item := range ArrayOf(iv) {
 			if container&cGraph != 0 && !isGraphObject(item) {
-				item = map[string]any{"@graph": arrayOf(item)}
+				item = map[string]any{"@graph": ArrayOf(item)}
 			}
 			im, ok := item.(map[string]any)
 			if !ok {
@@ -632,7 +632,7 @@ func (x *expander) expandMap(active *context, key string, kd *termDef, vm map[st
 				}
 				vals := []any{re}
 				if old, ok := im[eik]; ok {
-					vals = append(vals, arrayOf(old)...)
+					vals = append(vals, ArrayOf(old)...)
 				}
 				im[eik] = vals
 				if isValueObject(im) && len(im) > 1 {
@@ -649,7 +649,7 @@ func (x *expander) expandMap(active *context, key string, kd *termDef, vm map[st
 			case container&cType != 0 && expIndex != "@none":
 				types := []any{expIndex}
 				if old, ok := im["@type"]; ok {
-					types = append(types, arrayOf(old)...)
+					types = append(types, ArrayOf(old)...)
 				}
 				im["@type"] = types
 			}
@@ -674,7 +674,7 @@ func (x *expander) finishObject(active *context, activeProperty string, result m
 			return nil, ldErr("invalid value object", "@type with @language or @direction")
 		}
 		if has(result, "@direction") && !has(result, "@language") {
-			x.p.st.suspect(directionAlone, x.path)
+			x.p.env.Suspect(DirectionAlone, x.path)
 		}
 		if t, _ := result["@type"].(string); t == "@json" {
 			// A JSON literal: any value.
@@ -690,7 +690,7 @@ func (x *expander) finishObject(active *context, activeProperty string, result m
 			// algorithm to the letter.
 			s, isStr := t.(string)
 			if !isStr || strings.HasPrefix(s, "_:") ||
-				x.p.st.opts.DropInvalid && (!isAbsoluteOrBlank(s) || checkIRI(s) != "") {
+				x.p.cfg.DropInvalid && (!isAbsoluteOrBlank(s) || CheckIRI(s) != "") {
 				return nil, ldErr("invalid typed value", "%v", t)
 			}
 		}
@@ -765,7 +765,7 @@ func (x *expander) expandValue(active *context, activeProperty string, value any
 		if dir != "" && !active.is10() {
 			result["@direction"] = dir
 			if !hasLang {
-				x.p.st.suspect(directionAlone, x.path)
+				x.p.env.Suspect(DirectionAlone, x.path)
 			}
 		}
 	}
@@ -775,7 +775,7 @@ func (x *expander) expandValue(active *context, activeProperty string, value any
 // expandDocument expands a whole document (the expand() API method):
 // the result is always an array.
 func (x *expander) expandDocument(doc any, base string, expandContext any) ([]any, error) {
-	mode := x.p.st.opts.ProcessingMode
+	mode := x.p.cfg.ProcessingMode
 	if mode == "" {
 		mode = JSONLD11
 	}
@@ -801,5 +801,5 @@ func (x *expander) expandDocument(doc any, base string, expandContext any) ([]an
 	if v == nil {
 		return []any{}, nil
 	}
-	return arrayOf(v), nil
+	return ArrayOf(v), nil
 }

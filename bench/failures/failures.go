@@ -1,4 +1,10 @@
-package bench
+// Package failures runs the GraphRAG serialization article's failure cases
+// ("Failure cases worth testing explicitly": duplicate identifiers,
+// delimiter collisions, direction reversal, relationship-type collapse,
+// orphan edges, broken monolithic JSON, tokenizer mismatch, identifier
+// leakage) on the registry's labelled-graph formats and reports which
+// formats survive each (`isolda bench --failure-cases`).
+package failures
 
 import (
 	"cmp"
@@ -7,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/textbudget"
@@ -14,7 +21,7 @@ import (
 )
 
 // The article's failure cases ("Failure cases worth testing explicitly"),
-// each a named fixture that RunFailureCase applies to the formats.
+// each a named fixture that Run applies to the formats.
 const (
 	// CaseDuplicateIDs: a node identifier recorded twice with different
 	// types. A format survives when its decoder rejects the graph (strict
@@ -52,29 +59,29 @@ const (
 	CaseIdentifierLeakage = "identifier_leakage"
 )
 
-// FailureCases returns the names of the failure cases in the article's
+// Cases returns the names of the failure cases in the article's
 // order.
-func FailureCases() []string {
+func Cases() []string {
 	return []string{CaseDuplicateIDs, CaseDelimiters, CaseDirection, CaseRelationCollapse, CaseOrphanEdges,
 		CaseBrokenJSON, CaseTokenizerMismatch, CaseIdentifierLeakage}
 }
 
-// CaseOutcome is one format's outcome on a failure case.
-type CaseOutcome struct {
+// Outcome is one format's outcome on a failure case.
+type Outcome struct {
 	Format   string `json:"format"`
 	Survives bool   `json:"survives"`
 	Detail   string `json:"detail"`
 }
 
-// FailureResult is the outcome of a failure case for every format it
+// Result is the outcome of a failure case for every format it
 // applies to, in format order.
-type FailureResult struct {
-	Case     string        `json:"case"`
-	Outcomes []CaseOutcome `json:"outcomes"`
+type Result struct {
+	Case     string    `json:"case"`
+	Outcomes []Outcome `json:"outcomes"`
 }
 
 // Survivors returns the names of the formats that survive.
-func (r *FailureResult) Survivors() []string {
+func (r *Result) Survivors() []string {
 	var out []string
 	for _, o := range r.Outcomes {
 		if o.Survives {
@@ -172,13 +179,13 @@ func LeakingGraph() graphrag.Graph {
 	return graphrag.Canonical(g)
 }
 
-// RunFailureCase applies the named case to the formats it concerns.
+// Run applies the named case to the formats it concerns.
 // toks are the tokenizers of CaseTokenizerMismatch and CaseBrokenJSON
 // (the first one cuts); the other cases need none.
-func RunFailureCase(name string, toks []token.Tokenizer) (*FailureResult, error) {
-	res := &FailureResult{Case: name}
+func Run(name string, toks []token.Tokenizer) (*Result, error) {
+	res := &Result{Case: name}
 	add := func(f string, ok bool, format string, args ...any) {
-		res.Outcomes = append(res.Outcomes, CaseOutcome{Format: f, Survives: ok, Detail: fmt.Sprintf(format, args...)})
+		res.Outcomes = append(res.Outcomes, Outcome{Format: f, Survives: ok, Detail: fmt.Sprintf(format, args...)})
 	}
 	switch name {
 	case CaseDuplicateIDs, CaseOrphanEdges:
@@ -271,7 +278,7 @@ func RunFailureCase(name string, toks []token.Tokenizer) (*FailureResult, error)
 		if err != nil {
 			return nil, err
 		}
-		ev := Evidence(g)
+		ev := bench.Evidence(g)
 		for _, f := range graphrag.Formats() {
 			var b strings.Builder
 			if err := f.Encode(&b, g); err != nil {
@@ -287,7 +294,7 @@ func RunFailureCase(name string, toks []token.Tokenizer) (*FailureResult, error)
 				add(f.Name, false, "the cut text does not parse: %v", err)
 				continue
 			}
-			add(f.Name, true, "the cut text parses: %d of %d records, evidence %.2f", dec.Records(), g.Records(), survival(ev, dec))
+			add(f.Name, true, "the cut text parses: %d of %d records, evidence %.2f", dec.Records(), g.Records(), bench.Survival(ev, dec))
 		}
 	case CaseTokenizerMismatch:
 		if len(toks) == 0 {
@@ -350,10 +357,10 @@ func RunFailureCase(name string, toks []token.Tokenizer) (*FailureResult, error)
 	return res, nil
 }
 
-// WriteFailures writes one line per case and format: the case, the format,
+// Write writes one line per case and format: the case, the format,
 // SURVIVES or FAILS, and why.
-func WriteFailures(w io.Writer, results []*FailureResult) error {
-	tw, flush := newTable(w)
+func Write(w io.Writer, results []*Result) error {
+	tw, flush := bench.NewTable(w)
 	fmt.Fprintln(tw, "case\tformat\toutcome\tdetail")
 	for _, r := range results {
 		for _, o := range r.Outcomes {

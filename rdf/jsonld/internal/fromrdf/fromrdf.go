@@ -1,4 +1,8 @@
-package jsonld
+// Package fromrdf implements the Serialize RDF as JSON-LD algorithm of the
+// JSON-LD 1.1 Processing Algorithms (§8.4): quads to expanded JSON-LD node
+// objects, with lists and, optionally, compound literals folded. Package
+// jsonld compacts and writes the result.
+package fromrdf
 
 import (
 	gocontext "context"
@@ -10,7 +14,22 @@ import (
 
 	"github.com/isolda/isolda/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 )
+
+// Values of Options.RDFDirection: how a base direction is encoded in RDF
+// (JSON-LD 1.1 rdfDirection option).
+const (
+	// I18nDatatype encodes it in the datatype IRI
+	// (https://www.w3.org/ns/i18n#<lang>_<dir>).
+	I18nDatatype = "i18n-datatype"
+	// CompoundLiteral encodes it as a blank node with rdf:value,
+	// rdf:language and rdf:direction.
+	CompoundLiteral = "compound-literal"
+)
+
+// I18nBase is the namespace of rdfDirection "i18n-datatype" datatypes.
+const I18nBase = "https://www.w3.org/ns/i18n#"
 
 // RDF vocabulary of lists and compound literals.
 const (
@@ -20,24 +39,27 @@ const (
 	rdfDirection = rdf.RDFNS + "direction"
 )
 
-// fromRDFOptions are the options of the Serialize RDF as JSON-LD algorithm.
-type fromRDFOptions struct {
-	useNativeTypes bool
-	useRDFType     bool
-	// rdfDirection is "", I18nDatatype or CompoundLiteral.
-	rdfDirection string
-	// jsonLiterals turns rdf:JSON literals into @json values, as the
+// Options are the options of the Serialize RDF as JSON-LD algorithm.
+type Options struct {
+	// UseNativeTypes turns xsd:boolean, xsd:integer and xsd:double
+	// literals into JSON booleans and numbers.
+	UseNativeTypes bool
+	// UseRDFType keeps rdf:type as a property instead of @type.
+	UseRDFType bool
+	// RDFDirection is "", I18nDatatype or CompoundLiteral.
+	RDFDirection string
+	// JSONLiterals turns rdf:JSON literals into @json values, as the
 	// algorithm asks (JSON-LD 1.1 processing mode). Write leaves them typed
 	// strings: reading an @json value back canonicalizes it, which would
 	// change the lexical form of a literal that is not canonical JSON.
-	jsonLiterals bool
-	// typedLists folds list nodes that also have rdf:type rdf:List, as
+	JSONLiterals bool
+	// TypedLists folds list nodes that also have rdf:type rdf:List, as
 	// the algorithm does (losing those rdf:type statements). Write keeps
 	// them as nodes.
-	typedLists bool
-	// jsonLD10 selects JSON-LD 1.0 processing: no lists of lists (the head
+	TypedLists bool
+	// JSONLD10 selects JSON-LD 1.0 processing: no lists of lists (the head
 	// of a list inside a list stays a node) and no @json values.
-	jsonLD10 bool
+	JSONLD10 bool
 }
 
 // nodeObject is a node object under construction.
@@ -67,9 +89,9 @@ func newNodeObject(id string) *nodeObject {
 // linear.
 func (n *nodeObject) add(property string, value any) bool {
 	arr, _ := n.obj[property].([]any)
-	if len(arr) < linearDedup {
+	if len(arr) < ldproc.LinearDedup {
 		for _, w := range arr {
-			if sameValue(value, w) {
+			if ldproc.SameValue(value, w) {
 				return false
 			}
 		}
@@ -83,11 +105,11 @@ func (n *nodeObject) add(property string, value any) bool {
 	if set == nil {
 		set = make(map[string]struct{}, 2*len(arr))
 		for _, w := range arr {
-			set[valueKey(w)] = struct{}{}
+			set[ldproc.ValueKey(w)] = struct{}{}
 		}
 		n.seen[property] = set
 	}
-	k := valueKey(value)
+	k := ldproc.ValueKey(value)
 	if _, dup := set[k]; dup {
 		return false
 	}
@@ -96,7 +118,7 @@ func (n *nodeObject) add(property string, value any) bool {
 	return true
 }
 
-// fromRDF is the Serialize RDF as JSON-LD algorithm of JSON-LD 1.1
+// Convert is the Serialize RDF as JSON-LD algorithm of JSON-LD 1.1
 // (https://www.w3.org/TR/json-ld11-api/#serialize-rdf-as-json-ld-algorithm)
 // on quads (sorted, as by rdf.Dataset.Sorted). It returns expanded JSON-LD:
 // node objects in order of @id, each graph's nodes under its name's node.
@@ -109,7 +131,7 @@ func (n *nodeObject) add(property string, value any) bool {
 // graph (the algorithm would fold a node referenced from another graph, or
 // one that also occurs in another graph), and never one that is the object
 // of rdf:type.
-func fromRDF(ctx gocontext.Context, quads []rdf.Quad, opts fromRDFOptions) ([]any, error) {
+func Convert(ctx gocontext.Context, quads []rdf.Quad, opts Options) ([]any, error) {
 	defaultGraph := map[string]*nodeObject{}
 	graphs := map[string]map[string]*nodeObject{"@default": defaultGraph}
 	referencedOnce := map[string]*usage{} // nil: referenced more than once
@@ -156,7 +178,7 @@ func fromRDF(ctx gocontext.Context, quads []rdf.Quad, opts fromRDFOptions) ([]an
 			node = newNodeObject(subject)
 			nodes[subject] = node
 		}
-		if opts.rdfDirection == CompoundLiteral && predicate == rdfDirection {
+		if opts.RDFDirection == CompoundLiteral && predicate == rdfDirection {
 			if compound[name] == nil {
 				compound[name] = map[string]bool{}
 			}
@@ -173,7 +195,7 @@ func fromRDF(ctx gocontext.Context, quads []rdf.Quad, opts fromRDFOptions) ([]an
 		if q.O.Kind == rdf.BlankKind {
 			occurs(object, name)
 		}
-		if isNode && predicate == rdf.RDFType && !opts.useRDFType {
+		if isNode && predicate == rdf.RDFType && !opts.UseRDFType {
 			node.add("@type", object)
 			// The algorithm does not count @type values as references,
 			// but the node they name must keep its identity.
@@ -234,7 +256,7 @@ func fromRDF(ctx gocontext.Context, quads []rdf.Quad, opts fromRDFOptions) ([]an
 	return result, nil
 }
 
-// checkEvery is how many quads fromRDF converts between polls of its
+// checkEvery is how many quads Convert converts between polls of its
 // context.
 const checkEvery = 4096
 
@@ -258,7 +280,7 @@ func nodeID(t rdf.Term) string {
 
 // foldLists replaces well-formed lists ending in rdf:nil by @list values
 // and removes their nodes (step 6.4 of the algorithm).
-func foldLists(nodes map[string]*nodeObject, referencedOnce map[string]*usage, opts fromRDFOptions) {
+func foldLists(nodes map[string]*nodeObject, referencedOnce map[string]*usage, opts Options) {
 	nilNode := nodes[rdf.RDFNil]
 	if nilNode == nil {
 		return
@@ -271,7 +293,7 @@ func foldLists(nodes map[string]*nodeObject, referencedOnce map[string]*usage, o
 		for property == rdf.RDFRest {
 			id, _ := node.obj["@id"].(string)
 			ref := referencedOnce[id]
-			if !strings.HasPrefix(id, "_:") || ref == nil || !wellFormedListNode(node, opts.typedLists) ||
+			if !strings.HasPrefix(id, "_:") || ref == nil || !wellFormedListNode(node, opts.TypedLists) ||
 				ref.node == node || ref.node.chain == chain {
 				break // not a list node, or one the list refers to
 			}
@@ -280,7 +302,7 @@ func foldLists(nodes map[string]*nodeObject, referencedOnce map[string]*usage, o
 			listNodes = append(listNodes, id)
 			node, property, head = ref.node, ref.property, ref.value
 		}
-		if opts.jsonLD10 && property == rdf.RDFFirst {
+		if opts.JSONLD10 && property == rdf.RDFFirst {
 			// JSON-LD 1.0 has no lists of lists: the head of a list
 			// inside another keeps its rdf:first, its rest becomes the
 			// @list.
@@ -356,13 +378,13 @@ func foldCompoundLiteral(nodes map[string]*nodeObject, referencedOnce map[string
 	v["@value"] = value
 	if lang, ok := str(rdfLanguage); ok {
 		if _, writable := rdf.CheckLangTag(lang); !writable {
-			return &Error{Code: "invalid language-tagged string", Msg: excerpt.Quote(lang)}
+			return &ldproc.Error{Code: "invalid language-tagged string", Msg: excerpt.Quote(lang)}
 		}
 		v["@language"] = lang
 	}
 	if dir, ok := str(rdfDirection); ok {
 		if dir != "ltr" && dir != "rtl" {
-			return &Error{Code: "invalid base direction", Msg: excerpt.Quote(dir)}
+			return &ldproc.Error{Code: "invalid base direction", Msg: excerpt.Quote(dir)}
 		}
 		v["@direction"] = dir
 	}
@@ -376,7 +398,7 @@ var (
 
 // rdfToObject is the RDF to Object Conversion algorithm: the value object
 // of an RDF term.
-func rdfToObject(t rdf.Term, opts fromRDFOptions) (map[string]any, error) {
+func rdfToObject(t rdf.Term, opts Options) (map[string]any, error) {
 	if t.Kind == rdf.IRIKind || t.Kind == rdf.BlankKind {
 		return map[string]any{"@id": nodeID(t)}, nil
 	}
@@ -390,10 +412,10 @@ func rdfToObject(t rdf.Term, opts fromRDFOptions) (map[string]any, error) {
 		v["@direction"] = t.Dir
 	case t.Lang != "":
 		v["@language"] = t.Lang
-	case opts.useNativeTypes && dt == rdf.XSDString:
-	case opts.useNativeTypes && dt == rdf.XSDBoolean && (lex == "true" || lex == "1" || lex == "false" || lex == "0"):
+	case opts.UseNativeTypes && dt == rdf.XSDString:
+	case opts.UseNativeTypes && dt == rdf.XSDBoolean && (lex == "true" || lex == "1" || lex == "false" || lex == "0"):
 		v["@value"] = lex == "true" || lex == "1"
-	case opts.useNativeTypes && dt == rdf.XSDInteger && xsdIntegerRE.MatchString(lex):
+	case opts.UseNativeTypes && dt == rdf.XSDInteger && xsdIntegerRE.MatchString(lex):
 		if i, err := strconv.ParseInt(lex, 10, 64); err == nil {
 			v["@value"] = i
 		} else if f, err := strconv.ParseFloat(lex, 64); err == nil {
@@ -401,22 +423,22 @@ func rdfToObject(t rdf.Term, opts fromRDFOptions) (map[string]any, error) {
 		} else {
 			v["@type"] = dt
 		}
-	case opts.useNativeTypes && dt == rdf.XSDDouble && xsdDoubleRE.MatchString(lex):
+	case opts.UseNativeTypes && dt == rdf.XSDDouble && xsdDoubleRE.MatchString(lex):
 		f, err := strconv.ParseFloat(lex, 64)
 		if err != nil {
 			v["@type"] = dt
 		} else {
 			v["@value"] = f
 		}
-	case opts.jsonLiterals && !opts.jsonLD10 && dt == rdf.RDFJSON:
+	case opts.JSONLiterals && !opts.JSONLD10 && dt == rdf.RDFJSON:
 		var x any
 		if err := json.Unmarshal([]byte(lex), &x); err != nil {
-			return nil, &Error{Code: "invalid JSON literal", Msg: excerpt.Quote(lex)}
+			return nil, &ldproc.Error{Code: "invalid JSON literal", Msg: excerpt.Quote(lex)}
 		}
 		v["@value"] = x
 		v["@type"] = "@json"
-	case opts.rdfDirection == I18nDatatype && strings.HasPrefix(dt, i18nBase):
-		lang, dir, _ := strings.Cut(dt[len(i18nBase):], "_")
+	case opts.RDFDirection == I18nDatatype && strings.HasPrefix(dt, I18nBase):
+		lang, dir, _ := strings.Cut(dt[len(I18nBase):], "_")
 		if lang != "" {
 			v["@language"] = lang
 		}

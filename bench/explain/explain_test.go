@@ -1,9 +1,10 @@
-package bench
+package explain
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/turtle"
@@ -13,7 +14,7 @@ import (
 // counted here one by one: each construct gets the tokens of its own text,
 // and the parts sum to the document's count.
 func TestExplainByHand(t *testing.T) {
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	doc := "# ISOLDA 0.4: RDF as text; bare names are @vocab terms.\n" +
 		"\n" +
 		"@vocab http://schema.org/\n" +
@@ -66,7 +67,7 @@ func TestExplainByHand(t *testing.T) {
 // TestExplainSums checks that the parts sum to the total on the encodings
 // of a graph in every version.
 func TestExplainSums(t *testing.T) {
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	d := rdf.NewDataset()
 	src := `@prefix s: <http://schema.org/> .
 <http://e/r> a s:Recipe ; s:name "R, one" ; s:author [ a s:Person ; s:name "Ana" ] ;

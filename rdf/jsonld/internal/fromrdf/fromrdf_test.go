@@ -1,4 +1,4 @@
-package jsonld
+package fromrdf
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 	"github.com/isolda/isolda/rdf/ntriples"
 )
 
@@ -78,13 +79,13 @@ func TestConformanceFromRDF(t *testing.T) {
 	}
 	pass := 0
 	for _, e := range m.Sequence {
-		opts := fromRDFOptions{
-			useNativeTypes: e.Option.UseNativeTypes,
-			useRDFType:     e.Option.UseRdfType,
-			rdfDirection:   e.Option.RDFDirection,
-			jsonLiterals:   true,
-			typedLists:     true,
-			jsonLD10:       e.Option.SpecVersion == "json-ld-1.0",
+		opts := Options{
+			UseNativeTypes: e.Option.UseNativeTypes,
+			UseRDFType:     e.Option.UseRdfType,
+			RDFDirection:   e.Option.RDFDirection,
+			JSONLiterals:   true,
+			TypedLists:     true,
+			JSONLD10:       e.Option.SpecVersion == "json-ld-1.0",
 		}
 		in, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(e.Input)))
 		if err != nil {
@@ -95,9 +96,9 @@ func TestConformanceFromRDF(t *testing.T) {
 			t.Errorf("%s: reading the input: %v", e.ID, err)
 			continue
 		}
-		got, err := fromRDF(gocontext.Background(), d.Sorted(), opts)
+		got, err := Convert(gocontext.Background(), d.Sorted(), opts)
 		if slices.Contains(e.Type, "jld:NegativeEvaluationTest") {
-			var je *Error
+			var je *ldproc.Error
 			if !errors.As(err, &je) || je.Code != e.ExpectErrorCode {
 				t.Errorf("%s: want error %q, got %v", e.ID, e.ExpectErrorCode, err)
 				continue

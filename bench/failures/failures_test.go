@@ -1,4 +1,4 @@
-package bench
+package failures
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/token"
@@ -28,13 +29,13 @@ func articleNames() []string {
 	return out
 }
 
-func runCase(t *testing.T, name string) *FailureResult {
+func runCase(t *testing.T, name string) *Result {
 	t.Helper()
 	cl, err := token.NewRegistry(token.Options{}).Get(token.CL100KBase)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := RunFailureCase(name, []token.Tokenizer{o200k(t), cl})
+	r, err := Run(name, []token.Tokenizer{benchtest.O200K(t), cl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestFailureDelimiterCollisions(t *testing.T) {
 	if len(r.Survivors()) != len(r.Outcomes) {
 		t.Errorf("not every lossless format survives: %v", r.Outcomes)
 	}
-	data, err := os.ReadFile(filepath.Join(fixtures, "reference.json"))
+	data, err := os.ReadFile(filepath.Join("../../formats/graphrag/testdata", "reference.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,11 +153,11 @@ func TestFailureBrokenMonolithicJSON(t *testing.T) {
 // fewest tokens for both OpenAI tokenizers.
 func TestFailureTokenizerMismatch(t *testing.T) {
 	r := runCase(t, CaseTokenizerMismatch)
-	i := slices.IndexFunc(r.Outcomes, func(o CaseOutcome) bool { return o.Format == graphrag.CompactJSON })
+	i := slices.IndexFunc(r.Outcomes, func(o Outcome) bool { return o.Format == graphrag.CompactJSON })
 	if i < 0 || r.Outcomes[i].Survives || !strings.Contains(r.Outcomes[i].Detail, "5375 bytes: rank 4 by bytes, rank 1 by o200k_base") {
 		t.Errorf("compact_json: %+v", r.Outcomes[i])
 	}
-	j := slices.IndexFunc(r.Outcomes, func(o CaseOutcome) bool { return o.Format == graphrag.PrettyJSON })
+	j := slices.IndexFunc(r.Outcomes, func(o Outcome) bool { return o.Format == graphrag.PrettyJSON })
 	if j < 0 || !r.Outcomes[j].Survives {
 		t.Errorf("pretty_json is the largest by every measure: %+v", r.Outcomes[j])
 	}
@@ -182,7 +183,33 @@ func TestFailureIdentifierLeakage(t *testing.T) {
 			t.Errorf("%s: survives=%v, renames nodes=%v", o.Format, o.Survives, renames)
 		}
 	}
-	if _, err := RunFailureCase("nope", nil); err == nil {
+	if _, err := Run("nope", nil); err == nil {
 		t.Error("an unknown case must be an error")
+	}
+}
+
+// TestWriteNoTrailingSpaces: the failure table has a header and ends no
+// line with a space.
+func TestWriteNoTrailingSpaces(t *testing.T) {
+	tok := benchtest.O200K(t)
+	var b strings.Builder
+	var results []*Result
+	for _, c := range Cases() {
+		r, err := Run(c, []token.Tokenizer{tok})
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, r)
+	}
+	if err := Write(&b, results); err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(b.String(), "\n") {
+		if strings.TrimRight(line, " \t") != line {
+			t.Errorf("Write: line %d ends with a space: %q", i+1, line)
+		}
+	}
+	if !slices.ContainsFunc(strings.Split(b.String(), "\n"), func(l string) bool { return strings.HasPrefix(l, "case") }) {
+		t.Errorf("Write has no header:\n%s", b.String())
 	}
 }

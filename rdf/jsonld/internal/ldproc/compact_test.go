@@ -1,4 +1,4 @@
-package jsonld
+package ldproc
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,6 @@
-package jsonld
+// Package jcs serializes decoded JSON values by the JSON Canonicalization
+// Scheme (RFC 8785), the form JSON-LD 1.1 gives rdf:JSON literals.
+package jcs
 
 import (
 	"fmt"
@@ -9,11 +11,11 @@ import (
 	"unicode/utf16"
 )
 
-// canonicalJSON serializes a decoded JSON value by the JSON Canonicalization
+// Canonical serializes a decoded JSON value by the JSON Canonicalization
 // Scheme (RFC 8785), as rdf:JSON literals require: no whitespace, object
 // members sorted by the UTF-16 code units of their names, numbers in the
 // ECMAScript shortest form, and minimal string escaping.
-func canonicalJSON(v any) (string, error) {
+func Canonical(v any) (string, error) {
 	var b strings.Builder
 	if err := appendJCS(&b, v); err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package jsonld
+package ldproc
 
 import (
 	"fmt"
@@ -114,13 +114,14 @@ func isKeyword(s string) bool {
 	return false
 }
 
-// isGenDelim reports whether c is an RFC 3986 gen-delim.
-func isGenDelim(c byte) bool { return strings.IndexByte(":/?#[]@", c) >= 0 }
+// IsGenDelim reports whether c is an RFC 3986 gen-delim.
+func IsGenDelim(c byte) bool { return strings.IndexByte(":/?#[]@", c) >= 0 }
 
 // ctxProc holds what context processing needs beyond the contexts: the
 // document loader and a cache of dereferenced remote contexts.
 type ctxProc struct {
-	st     *state
+	env    Env
+	cfg    Config
 	x      *expander      // the expander using it, if any, to locate warnings
 	cache  map[string]any // URL -> the @context of the loaded document
 	memo   map[scopeKey]*context
@@ -139,17 +140,21 @@ type scopeKey struct {
 	inline    bool // url is the JSON text of an inline context
 }
 
-// warn reports a warning at the value the expander is working on.
+// warn reports a warning at the value the expander is working on (at the
+// document's value when no expander uses p).
 func (p *ctxProc) warn(msg, action string) {
-	if p.x == nil || p.st.data == nil {
-		p.st.warnAt(msg, action, p.st.docStart)
-		return
+	var path []any
+	if p.x != nil {
+		path = p.x.path
 	}
-	p.st.warnAt(msg, action, func() loc { return p.st.locate(p.x.path) })
+	p.env.Warn(msg, action, path)
 }
 
-func newCtxProc(st *state) *ctxProc {
-	return &ctxProc{st: st, cache: map[string]any{}, memo: map[scopeKey]*context{}}
+func newCtxProc(env Env, cfg Config) *ctxProc {
+	if cfg.Shared == nil {
+		cfg.Shared = NewSharedContexts()
+	}
+	return &ctxProc{env: env, cfg: cfg, cache: map[string]any{}, memo: map[scopeKey]*context{}}
 }
 
 // scoped applies the scoped context of term definition d to active.
@@ -193,7 +198,7 @@ func (p *ctxProc) embedded(active *context, lc any, baseURL string) (*context, e
 	shared := ""
 	if isURL && active.initial && active.previous == nil {
 		shared = active.mode + "\x00" + active.base + "\x00" + baseURL + "\x00" + u
-		if c, ok := p.st.sharedContexts[shared]; ok {
+		if c, ok := p.cfg.Shared.m[shared]; ok {
 			return c, nil
 		}
 	}
@@ -210,7 +215,7 @@ func (p *ctxProc) embedded(active *context, lc any, baseURL string) (*context, e
 		p.memo[k] = c
 	}
 	if shared != "" {
-		p.st.sharedContexts[shared] = c
+		p.cfg.Shared.m[shared] = c
 	}
 	return c, nil
 }
@@ -220,10 +225,10 @@ func (p *ctxProc) load(u string, code string) (any, error) {
 	if c, ok := p.cache[u]; ok {
 		return c, nil
 	}
-	rd, err := p.st.loader.LoadDocument(u)
+	rd, err := p.env.LoadDocument(u)
 	if err != nil {
-		if je, ok := p.st.ldError(err).(*Error); ok && je.Code == string(contextOverflow) {
-			return nil, je
+		if le := p.env.LoadError(err); p.code(le) == string(ContextOverflow) {
+			return nil, le
 		}
 		return nil, &Error{Code: code, Msg: u + ": " + loadFailure(err), Err: err}
 	}
@@ -255,7 +260,7 @@ func (p *ctxProc) process(active *context, local any, baseURL string, remote []s
 	if !propagate && result.previous == nil {
 		result.previous = active
 	}
-	for _, ctx := range arrayOf(local) {
+	for _, ctx := range ArrayOf(local) {
 		switch c := ctx.(type) {
 		case nil:
 			if !overrideProtected {
@@ -283,8 +288,8 @@ func (p *ctxProc) process(active *context, local any, baseURL string, remote []s
 				return nil, ldErr("context overflow", "more than %d nested remote contexts", maxRemoteContexts)
 			}
 			p.remote++
-			if p.remote > maxContextLoads {
-				return nil, ldErr("context overflow", "more than %d remote context references", maxContextLoads)
+			if p.remote > MaxContextLoads {
+				return nil, ldErr("context overflow", "more than %d remote context references", MaxContextLoads)
 			}
 			// The chain of contexts being included: siblings in an array
 			// (such as a context listed twice) do not extend it.
@@ -603,7 +608,7 @@ func (p *ctxProc) createTerm(active *context, ds *defState, term string) error {
 				}
 			}
 			if !strings.ContainsAny(term, ":/") && simple &&
-				(strings.HasPrefix(iri, "_:") || len(iri) > 0 && isGenDelim(iri[len(iri)-1])) {
+				(strings.HasPrefix(iri, "_:") || len(iri) > 0 && IsGenDelim(iri[len(iri)-1])) {
 				def.prefix = true
 			}
 		}
@@ -659,7 +664,7 @@ func (p *ctxProc) createTerm(active *context, ds *defState, term string) error {
 			return ldErr("invalid term definition", "scoped context in json-ld-1.0 mode")
 		}
 		if _, err := p.process(active, v, baseURL, slices.Clone(remote), true, true, false); err != nil {
-			if je, ok := err.(*Error); ok && je.Code == "context overflow" {
+			if p.code(err) == string(ContextOverflow) {
 				return err
 			}
 			return &Error{Code: "invalid scoped context", Msg: fmt.Sprintf("term %q", term), Err: err}
@@ -823,12 +828,12 @@ func containerMapping(v any, mode10 bool) (int, error) {
 
 // expandIRI is the IRI Expansion algorithm (§5.2.2). ok is false for a
 // null result. An IRI that is not well formed or too long is recorded as a
-// suspect (see state.suspect) at the value being expanded.
+// suspect (see Env.Suspect) at the value being expanded.
 func (p *ctxProc) expandIRI(active *context, value string, docRelative, vocab bool, ds *defState) (string, bool, error) {
 	iri, ok, err := p.iriExpansion(active, value, docRelative, vocab, ds)
 	if ok && err == nil && p.x != nil && !isKeyword(iri) && !strings.HasPrefix(iri, "_:") &&
-		(checkIRI(iri) != "" || p.st.tooLong(iri)) {
-		p.st.suspect(iri, p.x.path)
+		(CheckIRI(iri) != "" || p.env.TooLong(iri)) {
+		p.env.Suspect(iri, p.x.path)
 	}
 	return iri, ok, err
 }

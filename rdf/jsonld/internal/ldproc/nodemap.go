@@ -1,4 +1,4 @@
-package jsonld
+package ldproc
 
 import (
 	"encoding/json"
@@ -37,10 +37,10 @@ func (nm *nodeMapper) label(id string) string {
 	return id
 }
 
-// valueKey is a canonical key for deduplicating values: a short form for
+// ValueKey is a canonical key for deduplicating values: a short form for
 // node references and flat value objects, else the JSON (with sorted
 // keys).
-func valueKey(v any) string {
+func ValueKey(v any) string {
 	switch x := v.(type) {
 	case string:
 		return "s" + x
@@ -78,7 +78,7 @@ func valueKey(v any) string {
 }
 
 // jsonKey is the JSON text of v (maps with sorted keys), prefixed so that
-// it cannot equal a key valueKey builds.
+// it cannot equal a key ValueKey builds.
 func jsonKey(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -87,16 +87,16 @@ func jsonKey(v any) string {
 	return "j" + string(b)
 }
 
-// linearDedup is the number of values of a property up to which
+// LinearDedup is the number of values of a property up to which
 // duplicates are found by comparison; longer lists get a set of keys.
-const linearDedup = 16
+const LinearDedup = 16
 
 // addUnique adds v to node[prop] unless an equal value is already there.
 func (nm *nodeMapper) addUnique(graph, subject string, node map[string]any, prop string, v any) {
 	vals, _ := node[prop].([]any)
-	if len(vals) < linearDedup {
+	if len(vals) < LinearDedup {
 		for _, w := range vals {
-			if sameValue(v, w) {
+			if SameValue(v, w) {
 				return
 			}
 		}
@@ -109,12 +109,12 @@ func (nm *nodeMapper) addUnique(graph, subject string, node map[string]any, prop
 		set = make(map[string]bool, len(vals)+1)
 		for _, w := range vals {
 			if !isListObject(w) {
-				set[valueKey(w)] = true
+				set[ValueKey(w)] = true
 			}
 		}
 		nm.seen[pk] = set
 	}
-	k := valueKey(v)
+	k := ValueKey(v)
 	if set[k] {
 		return
 	}
@@ -122,10 +122,10 @@ func (nm *nodeMapper) addUnique(graph, subject string, node map[string]any, prop
 	appendValue(node, prop, v)
 }
 
-// sameValue compares two values of the node map (strings, node references
+// SameValue compares two values of the node map (strings, node references
 // and value objects; list objects are never equal, as lists are not
 // merged).
-func sameValue(a, b any) bool {
+func SameValue(a, b any) bool {
 	switch x := a.(type) {
 	case string:
 		y, ok := b.(string)
@@ -146,14 +146,14 @@ func sameValue(a, b any) bool {
 					return false
 				}
 			default:
-				if valueKey(xv) != valueKey(yv) {
+				if ValueKey(xv) != ValueKey(yv) {
 					return false
 				}
 			}
 		}
 		return true
 	}
-	return valueKey(a) == valueKey(b)
+	return ValueKey(a) == ValueKey(b)
 }
 
 func (nm *nodeMapper) graph(name string) map[string]any {
@@ -190,7 +190,7 @@ func (nm *nodeMapper) generate(element any, activeGraph string, activeSubject an
 	}
 	if t, ok := elem["@type"]; ok && !has(elem, "@value") {
 		var types []any
-		for _, item := range arrayOf(t) {
+		for _, item := range ArrayOf(t) {
 			if s, ok := item.(string); ok {
 				types = append(types, nm.label(s))
 			}
@@ -274,7 +274,7 @@ func (nm *nodeMapper) generate(element any, activeGraph string, activeSubject an
 	if r, ok := elem["@reverse"].(map[string]any); ok {
 		ref := map[string]any{"@id": id}
 		for _, prop := range sortedKeys(r) {
-			for _, v := range arrayOf(r[prop]) {
+			for _, v := range ArrayOf(r[prop]) {
 				if err := nm.generate(v, activeGraph, ref, prop, nil); err != nil {
 					return err
 				}

@@ -1,20 +1,22 @@
-package jsonld
+// Package jsonpos finds a value in JSON text by its path (object keys and
+// array indexes), so that JSON-LD errors, found on decoded values, can name
+// the line and column of the value at fault.
+package jsonpos
 
 import (
 	"bytes"
 	"encoding/json"
 )
 
-// This file locates JSON-LD errors in the input. The expander keeps the
-// path (object keys and array indexes) of the value it is working on and
-// leaves it in place when it returns an error; pathOffset then finds that
-// value in the JSON text.
+// The expander keeps the path (object keys and array indexes) of the value
+// it is working on and leaves it in place when it returns an error; Offset
+// then finds that value in the JSON text.
 
-// pathOffset returns the byte offset in data of the value at path (or of
+// Offset returns the byte offset in data of the value at path (or of
 // the deepest value of the path that exists). An integer step applied to a
 // value that is not an array (a value the algorithms treat as a one-item
 // array) is skipped.
-func pathOffset(data []byte, path []any) int {
+func Offset(data []byte, path []any) int {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	off, _ := valueAt(data, dec, path)

@@ -1,14 +1,19 @@
-package bench
+// Package synthetic is the GraphRAG serialization article's benchmark on its
+// synthetic service graph (`isolda bench --synthetic services`): the
+// reference program's report (package graphrag) for the article's formats,
+// the registry's other labelled-graph formats measured on the same graph,
+// the budget study of package bench, and the report's tables, CSV, JSON and
+// charts.
+package synthetic
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/graph"
@@ -16,8 +21,8 @@ import (
 	"github.com/isolda/isolda/token"
 )
 
-// SyntheticOptions configure Synthetic.
-type SyntheticOptions struct {
+// Options configure Run.
+type Options struct {
 	// Parameters are the reference program's parameters (services, noise
 	// edges, seed); Encoding is overwritten with the primary tokenizer's
 	// name and Output is kept as given.
@@ -30,19 +35,19 @@ type SyntheticOptions struct {
 	Extra bool
 	// Formats and Skip filter the formats by name (nil Formats: all).
 	Formats, Skip []string
-	// Budgets, if not empty, runs the budget study (see BudgetOptions)
+	// Budgets, if not empty, runs the budget study (see bench.BudgetOptions)
 	// on the article's formats.
 	Budgets []int
 	// Orderings are the record orderings of the budget study (nil means
-	// Orderings()).
+	// bench.Orderings()).
 	Orderings []string
 	// ShuffleSeed seeds the shuffled ordering.
 	ShuffleSeed uint64
 }
 
-// SyntheticResult is one format's measurements on the synthetic graph: the
+// Result is one format's measurements on the synthetic graph: the
 // reference program's fields, then isolda's.
-type SyntheticResult struct {
+type Result struct {
 	graphrag.FormatResult
 	// Lossless says whether the format has a decoder (lossy formats have
 	// round_trip_equal false and traversal_accuracy 0 by definition).
@@ -58,59 +63,50 @@ type SyntheticResult struct {
 	Error string `json:"error,omitempty"`
 }
 
-// NamedSyntheticResult is a SyntheticResult with its format's name.
-type NamedSyntheticResult struct {
+// NamedResult is a Result with its format's name.
+type NamedResult struct {
 	Name   string
-	Result SyntheticResult
+	Result Result
 	// Text is the encoded text (not part of the JSON report).
 	Text string
 }
 
-// SyntheticResults marshal as a JSON object keyed by format name, in the
+// Results marshal as a JSON object keyed by format name, in the
 // order measured, like the reference program's dict.
-type SyntheticResults []NamedSyntheticResult
+type Results []NamedResult
 
 // MarshalJSON writes the results as an object in order.
-func (sr SyntheticResults) MarshalJSON() ([]byte, error) {
+func (sr Results) MarshalJSON() ([]byte, error) {
 	return jsonobj.Marshal(len(sr), func(i int) (string, any) { return sr[i].Name, sr[i].Result })
 }
 
-// SyntheticReport keeps the reference program's report structure
+// Report keeps the reference program's report structure
 // (parameters, graph, gold_queries, formats) and adds isolda's fields.
-type SyntheticReport struct {
+type Report struct {
 	Parameters  graphrag.Parameters  `json:"parameters"`
 	Graph       graphrag.GraphSize   `json:"graph"`
 	GoldQueries graphrag.GoldQueries `json:"gold_queries"`
-	Formats     SyntheticResults     `json:"formats"`
+	Formats     Results              `json:"formats"`
 	// GraphHash is the SHA-256 of the canonical typed_edges text of the
 	// graph (the reference program's canonical tuples, one record a line).
-	GraphHash  string         `json:"graph_hash"`
-	Tool       string         `json:"tool"`
-	Versions   Versions       `json:"versions"`
-	Tokenizers []string       `json:"tokenizers"`
-	Budgets    []BudgetResult `json:"budgets,omitempty"`
-	// Pareto is the Pareto analysis of the formats (SyntheticReport.ParetoFrontier).
-	Pareto []ParetoPoint `json:"pareto"`
+	GraphHash  string               `json:"graph_hash"`
+	Tool       string               `json:"tool"`
+	Versions   bench.Versions       `json:"versions"`
+	Tokenizers []string             `json:"tokenizers"`
+	Budgets    []bench.BudgetResult `json:"budgets,omitempty"`
+	// Pareto is the Pareto analysis of the formats (Report.ParetoFrontier).
+	Pareto []bench.ParetoPoint `json:"pareto"`
 	// BudgetParameters records the budget study's factors.
-	BudgetParameters *BudgetParameters `json:"budget_parameters,omitempty"`
-	Millis           float64           `json:"elapsed_ms"`
+	BudgetParameters *bench.BudgetParameters `json:"budget_parameters,omitempty"`
+	Millis           float64                 `json:"elapsed_ms"`
 }
 
-// BudgetParameters are the factors of a budget study.
-type BudgetParameters struct {
-	Budgets     []int    `json:"budgets"`
-	Policies    []string `json:"policies"`
-	Orderings   []string `json:"orderings"`
-	ShuffleSeed uint64   `json:"shuffle_seed"`
-	Tokenizer   string   `json:"tokenizer"`
-}
-
-// Synthetic runs the article's benchmark on its synthetic service graph:
+// Run runs the article's benchmark on its synthetic service graph:
 // graphrag.Run for the article's formats (the five reference formats and
 // typed_edges_dict), then, with Extra, every other labelled-graph format
 // of the registry on graphrag.ToGraph of the same graph, and the budget
 // study when Budgets are given.
-func Synthetic(opts SyntheticOptions) (*SyntheticReport, error) {
+func Run(opts Options) (*Report, error) {
 	if len(opts.Tokenizers) == 0 {
 		return nil, errors.New("bench: no tokenizer")
 	}
@@ -138,8 +134,8 @@ func Synthetic(opts SyntheticOptions) (*SyntheticReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &SyntheticReport{Parameters: p, Graph: base.Graph, GoldQueries: base.GoldQueries,
-		Tool: "isolda bench --synthetic services", Versions: versions()}
+	rep := &Report{Parameters: p, Graph: base.Graph, GoldQueries: base.GoldQueries,
+		Tool: "isolda bench --synthetic services", Versions: bench.BuildVersions()}
 	for _, t := range opts.Tokenizers {
 		rep.Tokenizers = append(rep.Tokenizers, t.Name())
 	}
@@ -147,23 +143,23 @@ func Synthetic(opts SyntheticOptions) (*SyntheticReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.GraphHash = sha256Hex(canonText)
+	rep.GraphHash = bench.SHA256Hex(canonText)
 	for i, r := range base.Formats {
-		res := SyntheticResult{FormatResult: r.Result, Lossless: true, Reference: article[i].Reference,
-			Family: familyOf(r.Name), TokensBy: countAll(opts.Tokenizers, r.Text), SHA256: sha256Hex(r.Text)}
-		rep.Formats = append(rep.Formats, NamedSyntheticResult{Name: r.Name, Result: res, Text: r.Text})
+		res := Result{FormatResult: r.Result, Lossless: true, Reference: article[i].Reference,
+			Family: familyOf(r.Name), TokensBy: countAll(opts.Tokenizers, r.Text), SHA256: bench.SHA256Hex(r.Text)}
+		rep.Formats = append(rep.Formats, NamedResult{Name: r.Name, Result: res, Text: r.Text})
 	}
 	if opts.Extra {
 		rep.Formats = append(rep.Formats, extraFormats(g, base.GoldQueries, opts.Tokenizers, keep)...)
 	}
 	if len(opts.Budgets) > 0 {
-		bp := BudgetParameters{Budgets: opts.Budgets, Policies: Policies(), Orderings: opts.Orderings,
+		bp := bench.BudgetParameters{Budgets: opts.Budgets, Policies: bench.Policies(), Orderings: opts.Orderings,
 			ShuffleSeed: opts.ShuffleSeed, Tokenizer: primary.Name()}
 		if bp.Orderings == nil {
-			bp.Orderings = Orderings()
+			bp.Orderings = bench.Orderings()
 		}
 		rep.BudgetParameters = &bp
-		rep.Budgets, err = Budgets(g, article, BudgetOptions{Budgets: bp.Budgets, Orderings: bp.Orderings,
+		rep.Budgets, err = bench.Budgets(g, article, bench.BudgetOptions{Budgets: bp.Budgets, Orderings: bp.Orderings,
 			ShuffleSeed: bp.ShuffleSeed, Count: primary.Count})
 		if err != nil {
 			return nil, err
@@ -176,28 +172,28 @@ func Synthetic(opts SyntheticOptions) (*SyntheticReport, error) {
 
 // extraFormats measures the registry's labelled-graph formats other than
 // the article's on the synthetic graph.
-func extraFormats(g graphrag.Graph, gold graphrag.GoldQueries, toks []token.Tokenizer, keep func(string) bool) []NamedSyntheticResult {
+func extraFormats(g graphrag.Graph, gold graphrag.GoldQueries, toks []token.Tokenizer, keep func(string) bool) []NamedResult {
 	in := formats.NewGraphInput(graphrag.ToGraph(g))
-	var out []NamedSyntheticResult
+	var out []NamedResult
 	for _, f := range formats.All() {
 		if f.Input != formats.InputGraph || f.Source == formats.SourceGraphRAG || !keep(f.Name) {
 			continue
 		}
-		res := SyntheticResult{Lossless: f.Lossless, Family: f.Family}
+		res := Result{Lossless: f.Lossless, Family: f.Family}
 		var b strings.Builder
-		if err := guard(func() error { return f.Encode(&b, in) }); err != nil {
+		if err := bench.Guard(func() error { return f.Encode(&b, in) }); err != nil {
 			res.Error = err.Error()
-			out = append(out, NamedSyntheticResult{Name: f.Name, Result: res})
+			out = append(out, NamedResult{Name: f.Name, Result: res})
 			continue
 		}
 		text := b.String()
 		res.UTF8Bytes, res.Characters = len(text), utf8.RuneCountInString(text)
 		res.TokensBy = countAll(toks, text)
 		res.Tokens = res.TokensBy[toks[0].Name()]
-		res.SHA256 = sha256Hex(text)
+		res.SHA256 = bench.SHA256Hex(text)
 		if f.DecodeGraph != nil {
 			var dec *graph.Graph
-			err := guard(func() (err error) { dec, err = f.DecodeGraph(strings.NewReader(text)); return err })
+			err := bench.Guard(func() (err error) { dec, err = f.DecodeGraph(strings.NewReader(text)); return err })
 			if err != nil {
 				res.Error = "decoding its own output: " + err.Error()
 			} else {
@@ -207,7 +203,7 @@ func extraFormats(g graphrag.Graph, gold graphrag.GoldQueries, toks []token.Toke
 				res.TraversalAccuracy = res.QueryChecks.Accuracy()
 			}
 		}
-		out = append(out, NamedSyntheticResult{Name: f.Name, Result: res, Text: text})
+		out = append(out, NamedResult{Name: f.Name, Result: res, Text: text})
 	}
 	return out
 }
@@ -228,7 +224,36 @@ func countAll(toks []token.Tokenizer, text string) map[string]int {
 	return m
 }
 
-func sha256Hex(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
+// ParetoFrontier returns the Pareto analysis of the synthetic report: with a budget
+// study, the formats of the study scored by traversal accuracy at every
+// budget under record-aware truncation in canonical order (or the first
+// ordering studied); without one, the lossless formats scored by
+// traversal accuracy of the complete text.
+func (rep *Report) ParetoFrontier() []bench.ParetoPoint {
+	var pts []bench.ParetoPoint
+	if len(rep.Budgets) > 0 && rep.BudgetParameters != nil {
+		ordering := bench.OrderCanonical
+		if !slices.Contains(rep.BudgetParameters.Orderings, ordering) && len(rep.BudgetParameters.Orderings) > 0 {
+			ordering = rep.BudgetParameters.Orderings[0]
+		}
+		for _, f := range rep.Formats {
+			var scores []float64
+			for _, b := range rep.Budgets {
+				if b.Format == f.Name && b.Ordering == ordering && b.Policy == bench.PolicyRecord {
+					scores = append(scores, b.TraversalAccuracy)
+				}
+			}
+			if scores != nil {
+				pts = append(pts, bench.ParetoPoint{Name: f.Name, Tokens: f.Result.Tokens, Scores: scores})
+			}
+		}
+		return bench.Pareto(pts)
+	}
+	for _, f := range rep.Formats {
+		if f.Result.Lossless && f.Result.Error == "" {
+			pts = append(pts, bench.ParetoPoint{Name: f.Name, Tokens: f.Result.Tokens,
+				Scores: []float64{f.Result.TraversalAccuracy}})
+		}
+	}
+	return bench.Pareto(pts)
 }

@@ -1,4 +1,7 @@
-package jsonld
+// Package relabel gives the blank nodes of a JSON-LD document's quads
+// labels that depend only on the quads, so that the reader's output does
+// not depend on the order of the document's keys or on Go map iteration.
+package relabel
 
 import (
 	"cmp"
@@ -10,7 +13,7 @@ import (
 	"github.com/isolda/isolda/rdf"
 )
 
-// relabelBlanks gives the blank nodes of one document labels that depend
+// Blanks gives the blank nodes of one document labels that depend
 // on the quads rather than on the order json-gold issued them in (which
 // follows Go map iteration for @reverse and a few other constructs), and
 // sorts the quads by rdf.CompareQuads.
@@ -21,7 +24,7 @@ import (
 // order. Only nodes that still tie after refinement (for example the two
 // ends of a symmetric pattern) keep an order that follows the issued
 // labels, and for those the dataset is the same up to isomorphism anyway.
-func relabelBlanks(quads []rdf.Quad, prefix string) []rdf.Quad {
+func Blanks(quads []rdf.Quad, prefix string) []rdf.Quad {
 	index := map[string]int{} // label -> node number
 	var labels []string
 	occ := map[int][]int{} // node -> quads it occurs in

@@ -1,7 +1,8 @@
-package bench
+package synthetic
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,24 +11,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/bench"
+	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/token"
 )
 
-// The fixtures in ../formats/graphrag/testdata were produced by the GraphRAG
+// The fixtures in ../../formats/graphrag/testdata were produced by the GraphRAG
 // article's reference program (benchmark_graph_formats.py, CPython 3.11.7;
 // see gen_fixtures.py there): they are the oracle for the synthetic graph.
-const fixtures = "../formats/graphrag/testdata"
-
-// o200k returns the o200k_base tokenizer.
-func o200k(t testing.TB) token.Tokenizer {
-	t.Helper()
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
-}
+const fixtures = "../../formats/graphrag/testdata"
 
 // referenceSets is the part of reference.json the tests read.
 type referenceSets struct {
@@ -55,13 +48,13 @@ func TestSyntheticMatchesReferenceProgram(t *testing.T) {
 	if err := json.Unmarshal(data, &ref); err != nil {
 		t.Fatal(err)
 	}
-	tok := o200k(t)
+	tok := benchtest.O200K(t)
 	pass, fail := 0, 0
 	for _, ps := range ref.ParamSets {
 		name := fmt.Sprintf("services=%d,noise=%d,seed=%d", ps.Services, ps.NoiseEdges, ps.Seed)
 		p := graphrag.DefaultParameters()
 		p.Services, p.NoiseEdges, p.Seed = ps.Services, ps.NoiseEdges, ps.Seed
-		rep, err := Synthetic(SyntheticOptions{Parameters: p, Tokenizers: []token.Tokenizer{tok}})
+		rep, err := Run(Options{Parameters: p, Tokenizers: []token.Tokenizer{tok}})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -132,13 +125,13 @@ func TestSyntheticReportKeepsReferenceStructure(t *testing.T) {
 	if err := json.Unmarshal(data, &want); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Synthetic(SyntheticOptions{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{o200k(t)},
+	rep, err := Run(Options{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{benchtest.O200K(t)},
 		Extra: true, Budgets: []int{512, 4096}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, rep); err != nil {
+	if err := bench.WriteJSON(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	var got map[string]any
@@ -194,8 +187,8 @@ func TestSyntheticReportKeepsReferenceStructure(t *testing.T) {
 // TestSyntheticTokensAreThoseOfTheReferenceText checks that the tokens
 // reported are the tokenizer's count of the reference program's text.
 func TestSyntheticTokensAreThoseOfTheReferenceText(t *testing.T) {
-	tok := o200k(t)
-	rep, err := Synthetic(SyntheticOptions{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{tok}})
+	tok := benchtest.O200K(t)
+	rep, err := Run(Options{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{tok}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,5 +208,65 @@ func TestSyntheticTokensAreThoseOfTheReferenceText(t *testing.T) {
 	}
 	if n != 5 {
 		t.Errorf("%d reference texts compared, want 5", n)
+	}
+}
+
+// TestSyntheticCSVSeeds: every row of the synthetic CSV carries the
+// graph's seed and the budget study's shuffle seed, and every budget row
+// its ordering and gold-path outcome.
+func TestSyntheticCSVSeeds(t *testing.T) {
+	p := graphrag.DefaultParameters()
+	p.Services, p.NoiseEdges, p.Seed = 12, 10, 5
+	rep, err := Run(Options{Parameters: p, Tokenizers: []token.Tokenizer{benchtest.O200K(t)},
+		Budgets: []int{256}, ShuffleSeed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteCSV(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	budgets := 0
+	for _, row := range rows[1:] {
+		if row[col["seed"]] != "5" || row[col["shuffle_seed"]] != "11" {
+			t.Errorf("row %v lacks the seeds", row)
+		}
+		if row[col["kind"]] == "budget" {
+			budgets++
+			if row[col["ordering"]] == "" || row[col["gold_paths_survive"]] == "" {
+				t.Errorf("budget row %v", row)
+			}
+		}
+	}
+	if budgets != len(rep.Budgets) || budgets == 0 {
+		t.Errorf("%d budget rows for %d cells", budgets, len(rep.Budgets))
+	}
+}
+
+// TestTableNoTrailingSpaces: the synthetic tables, budget study included,
+// end no line with a space.
+func TestTableNoTrailingSpaces(t *testing.T) {
+	tok := benchtest.O200K(t)
+	var b strings.Builder
+	syn, err := Run(Options{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{tok},
+		Extra: true, Budgets: []int{500, 1000}, Orderings: []string{bench.OrderCanonical}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTable(&b, syn); err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(b.String(), "\n") {
+		if strings.TrimRight(line, " \t") != line {
+			t.Errorf("WriteTable: line %d ends with a space: %q", i+1, line)
+		}
 	}
 }
