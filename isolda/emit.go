@@ -521,19 +521,7 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 	for _, r := range t.rows {
 		iriFirst = iriFirst && e.iriID[r.ent]
 	}
-	switch {
-	case hasLabel:
-		b = append(b, e.header(t.labelCol)...)
-	case iriFirst:
-		e.use["iriid"] = true
-		b = append(b, "@iri"...)
-	default:
-		b = append(b, "id"...)
-	}
-	if hasIRI && !iriFirst {
-		e.use["iri"] = true
-		b = append(b, ", @iri"...)
-	}
+	b = e.appendIDColumns(b, hasLabel, iriFirst, hasIRI, t.labelCol)
 	for ci, k := range cols {
 		if !isConst[ci] {
 			b = append(b, ", "...)
@@ -765,4 +753,24 @@ func (e *encoder) sortColumns(cols []gkey, count map[gkey]int) {
 		}
 		return strings.Compare(e.header(a), e.header(b))
 	})
+}
+
+// appendIDColumns appends a table header's first columns: the label
+// column, @iri (the IRI as id) or id, then @iri when rows have IRIs that
+// are not already their ids.
+func (e *encoder) appendIDColumns(b []byte, hasLabel, iriFirst, hasIRI bool, labelCol gkey) []byte {
+	switch {
+	case hasLabel:
+		b = append(b, e.header(labelCol)...)
+	case iriFirst:
+		e.use["iriid"] = true
+		b = append(b, "@iri"...)
+	default:
+		b = append(b, "id"...)
+	}
+	if hasIRI && !iriFirst {
+		e.use["iri"] = true
+		b = append(b, ", @iri"...)
+	}
+	return b
 }

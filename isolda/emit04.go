@@ -352,19 +352,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 		sep = ", "
 	}
 	if !sp.nested {
-		switch {
-		case hasLabel:
-			b = append(b, e.header(sp.labelCol)...)
-		case iriFirst:
-			e.use["iriid"] = true
-			b = append(b, "@iri"...)
-		default:
-			b = append(b, "id"...)
-		}
-		if hasIRI && !iriFirst {
-			e.use["iri"] = true
-			b = append(b, ", @iri"...)
-		}
+		b = e.appendIDColumns(b, hasLabel, iriFirst, hasIRI, sp.labelCol)
 		if hasGraph {
 			e.use["graphcol"] = true
 			b = append(b, ", @graph"...)
