@@ -221,6 +221,11 @@ type SerializeResponse struct {
 	// which decodes alone.
 	Glossary string `json:"glossary,omitempty"`
 	Body     string `json:"body,omitempty"`
+	// GlossaryTokens and BodyTokens, with Parts, are the sizes of Glossary
+	// and Body in Tokenizer's tokens (each counted alone, so they may not
+	// add up to Tokens exactly).
+	GlossaryTokens int `json:"glossary_tokens,omitempty"`
+	BodyTokens     int `json:"body_tokens,omitempty"`
 }
 
 // CompareRequest is the body of POST /v1/compare.
@@ -614,6 +619,7 @@ func (s *server) serialize(req *request) (any, *apiError) {
 	if r.Parts && !resp.Truncated {
 		p := isolda.SplitParts(resp.Text)
 		resp.Glossary, resp.Body = p.Glossary, p.Body
+		resp.GlossaryTokens, resp.BodyTokens = tok.Count(p.Glossary), tok.Count(p.Body)
 	}
 	h, err := canon.HashContext(req.ctx, d, canon.Options{})
 	if req.ctx.Err() != nil {
