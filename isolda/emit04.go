@@ -269,6 +269,23 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			cols = append(cols, k)
 		}
 	}
+	// A nested row has no id cell: a blank one needs a cell of its own
+	// (an IRI row has its @iri cell). haveCommonKey chose the table so
+	// that every blank row has one; should no column be left, the most
+	// used key becomes one, so that no row line is ever empty.
+	needCell := false
+	for _, r := range rows {
+		needCell = needCell || sp.nested && e.term(r.r.ent).Kind != rdf.IRIKind
+	}
+	if needCell && len(cols) == 0 && len(keys) > 0 {
+		best := keys[0]
+		for _, k := range keys[1:] {
+			if count[k] > count[best] {
+				best = k
+			}
+		}
+		cols = append(cols, best)
+	}
 	e.sortColumns(cols, count)
 	// The cells of every row, by column, and the rest of its groups.
 	nc := len(cols)
@@ -310,7 +327,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			}
 			isConst[ci] = same
 		}
-		if sp.nested && !slices.Contains(isConst, false) {
+		if sp.nested && len(cols) > 0 && !slices.Contains(isConst, false) {
 			// A nested row needs a cell: the first column stays one.
 			isConst[0] = false
 		}
