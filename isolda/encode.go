@@ -179,7 +179,17 @@ func SplitParts(doc string) Parts {
 
 // encodeParts encodes d: the glossary lines and the body (directives and
 // sections).
+//
+// A panic in the encoder is a bug (the shaped property test and
+// FuzzEncode04 hunt for them); should one remain, the caller gets an
+// error naming it instead of a dead process: a chunk run or a server
+// request fails one document, not all of them.
 func encodeParts(d *rdf.Dataset, opts Options) (gloss, body []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			gloss, body, err = nil, nil, fmt.Errorf("isolda: internal error while encoding (a bug: please report it with the input): %v", p)
+		}
+	}()
 	cropped, anchor, err := crop(d, opts)
 	if err != nil {
 		return nil, nil, err

@@ -197,7 +197,7 @@ func DecodeTypedEdgesDict(r io.Reader, opts DecodeOptions) (Graph, error) {
 			}
 			return nil
 		case 2, 3:
-			f, offs, err := d.splitAtoms(line, off)
+			f, offs, err := d.splitAtoms(line, off, len(line)+1)
 			if err != nil {
 				return err
 			}
@@ -224,7 +224,7 @@ func DecodeTypedEdgesDict(r io.Reader, opts DecodeOptions) (Graph, error) {
 			}
 			return nil
 		}
-		f, offs, err := d.splitAtoms(line, off)
+		f, offs, err := d.splitAtoms(line, off, maxRecordFields)
 		if err != nil {
 			return err
 		}

@@ -817,8 +817,11 @@ func DecodeCSV(r io.Reader, opts DecodeOptions) (Graph, error) {
 }
 
 // splitAtoms splits a typed_edges line at unescaped pipes and unescapes each
-// field (\\, \p, \n), returning the fields and their byte offsets.
-func (d *decoder) splitAtoms(line string, off int) ([]string, []int, error) {
+// field (\\, \p, \n), returning the fields and their byte offsets. A line
+// with more than maxFields fields is an error: records have a few, the
+// dictionary lines of typed_edges_dict one per relation or type (bounded
+// by the line, and so by the input size limit).
+func (d *decoder) splitAtoms(line string, off, maxFields int) ([]string, []int, error) {
 	var fields []string
 	offs := []int{off}
 	var b strings.Builder
@@ -842,7 +845,7 @@ func (d *decoder) splitAtoms(line string, off int) ([]string, []int, error) {
 				return nil, nil, d.errAt(off+i-1, "unknown escape \\%c", r)
 			}
 		case '|':
-			if len(fields) >= 64 {
+			if len(fields) >= maxFields {
 				return nil, nil, d.errAt(off+i, "too many fields")
 			}
 			fields = append(fields, b.String())
@@ -855,6 +858,9 @@ func (d *decoder) splitAtoms(line string, off int) ([]string, []int, error) {
 	fields = append(fields, b.String())
 	return fields, offs, nil
 }
+
+// maxRecordFields bounds the fields of a typed_edges record line.
+const maxRecordFields = 64
 
 // DecodeTypedEdges reads typed_edges: the line #graph-v1, then N|id|type
 // and E|source|relation|target lines. Lines are separated by "\n" only (a
@@ -873,7 +879,7 @@ func DecodeTypedEdges(r io.Reader, opts DecodeOptions) (Graph, error) {
 			}
 			return nil
 		}
-		f, offs, err := d.splitAtoms(line, off)
+		f, offs, err := d.splitAtoms(line, off, maxRecordFields)
 		if err != nil {
 			return err
 		}

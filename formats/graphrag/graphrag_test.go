@@ -412,3 +412,32 @@ func TestQueriesOnHandGraph(t *testing.T) {
 		t.Errorf("owners = %v", got)
 	}
 }
+
+// TestDictionaryManyCodes round-trips a graph with more relations and types
+// than a record has fields: its REL and TYPE lines have 100 entries each
+// (a nanopublication collection has 70 relations; the decoder once refused
+// dictionary lines of more than 64 fields).
+func TestDictionaryManyCodes(t *testing.T) {
+	var g Graph
+	for i := range 100 {
+		id := fmt.Sprintf("n%03d", i)
+		g.Nodes = append(g.Nodes, Node{id, fmt.Sprintf("type-%03d", i)})
+		if i > 0 {
+			g.Edges = append(g.Edges, Edge{"n000", fmt.Sprintf("rel-%03d", i), id})
+		}
+	}
+	text, err := EncodeString(TypedEdgesDict, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := DecodeString(TypedEdgesDict, text, DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Equal(dec, g) {
+		t.Fatal("typed_edges_dict round trip with 99 relations and 100 types differs")
+	}
+	if _, err := DecodeString(TypedEdges, "#graph-v1\nN|a|t|"+strings.Repeat("x|", 70), DecodeOptions{}); err == nil {
+		t.Fatal("a typed_edges record of 73 fields was accepted")
+	}
+}
