@@ -217,8 +217,9 @@ func (s *Set) Seal() {
 }
 
 // WriteCounts writes one line per family: "family: N questions (M
-// candidates)", followed by the reason when the family was skipped or
-// short, then a total line.
+// candidates)", or "(M candidates, A ambiguous left out)" when candidates
+// were left out as ambiguous, followed by the reason when the family was
+// skipped or short, then a total line.
 func (s *Set) WriteCounts(w io.Writer) error {
 	total := 0
 	for _, c := range s.Counts {

@@ -194,6 +194,18 @@ type Options struct {
 // has one answer; properties and types are named by their label (rdfs:label
 // or another label predicate on the property, or on the Wikidata property
 // whose wikibase:directClaim it is), else by their IRI's local name.
+//
+// Every question has one reading in the graph, and no set holds one text
+// twice. Two types, or two predicates, with the same name (ontolex:Form and
+// wikibase:Form, both "Form") are both named by their prefixed name as
+// graph.FromRDF writes it (the dataset's prefixes, then
+// graph.CommonPrefixes), else by their IRI in angle brackets. A filter value
+// is its text: literals with the same lexical form (in two languages) are one
+// value. A candidate that names an entity, in its text or its answer, by a
+// name another term has as a label (of any label predicate, in any
+// language), and the candidates whose texts are equal (after
+// task.Normalize) with different readings, are left out before the seeded
+// choice and counted in FamilyCount.Ambiguous.
 // Questions whose answer is the text the question already contains (a
 // lookup of the very literal that names the entity, a label in the language
 // of the name, a filter value equal to the answer) are not candidates.

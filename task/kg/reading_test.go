@@ -1,6 +1,7 @@
 package kg
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -486,5 +487,42 @@ a:f3 a b:Form ; rdfs:label "three" ; a:rep "v" ; b:rep "u" .
 		if why := r.check(q); why != "" {
 			t.Errorf("%s %q: %s", q.ID, q.Text, why)
 		}
+	}
+}
+
+// TestAmbiguousCounted checks that a candidate naming an entity by a label
+// another entity also has is left out and counted, in the counts written
+// and in the frozen set's header.
+func TestAmbiguousCounted(t *testing.T) {
+	d := readTurtle(t, `@prefix ex: <http://ex.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+ex:a rdfs:label "Anna" ; ex:born "1900" .
+ex:b rdfs:label "Bert" ; skos:altLabel "anna" ; ex:born "1901" .
+`)
+	set, err := Generate(d, Options{Families: []string{FamilyLookup}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Questions) != 1 || set.Questions[0].Text != "What is the born of Bert?" {
+		t.Fatalf("questions %+v, want the one about Bert", set.Questions)
+	}
+	var buf bytes.Buffer
+	if err := set.WriteCounts(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if want := "lookup: 1 questions (1 candidates, 1 ambiguous left out)\ntotal: 1 questions\n"; buf.String() != want {
+		t.Errorf("counts %q, want %q", buf.String(), want)
+	}
+	buf.Reset()
+	if err := task.WriteFrozen(&buf, set); err != nil {
+		t.Fatal(err)
+	}
+	back, err := task.ReadFrozen(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := back.Counts[0]; c.Ambiguous != 1 || c.Candidates != 1 {
+		t.Errorf("frozen header %+v, want 1 candidate and 1 ambiguous", c)
 	}
 }
