@@ -108,6 +108,10 @@ type FamilyCount struct {
 	Family     string `json:"family"`
 	Questions  int    `json:"questions"`
 	Candidates int    `json:"candidates"`
+	// Ambiguous counts the candidates left out because their text fits
+	// more than one reading of the graph (two terms of one name, two
+	// candidates of one text); Candidates does not include them.
+	Ambiguous int `json:"ambiguous,omitempty"`
 	// Skipped says why the family gave no (or fewer) questions; empty if none.
 	Skipped string `json:"skipped,omitempty"`
 }
@@ -213,12 +217,16 @@ func (s *Set) Seal() {
 }
 
 // WriteCounts writes one line per family: "family: N questions (M
-// candidates)", followed by the reason when the family was skipped or
-// short, then a total line.
+// candidates)", or "(M candidates, A ambiguous left out)" when candidates
+// were left out as ambiguous, followed by the reason when the family was
+// skipped or short, then a total line.
 func (s *Set) WriteCounts(w io.Writer) error {
 	total := 0
 	for _, c := range s.Counts {
 		line := fmt.Sprintf("%s: %d questions (%d candidates)", c.Family, c.Questions, c.Candidates)
+		if c.Ambiguous > 0 {
+			line = fmt.Sprintf("%s: %d questions (%d candidates, %d ambiguous left out)", c.Family, c.Questions, c.Candidates, c.Ambiguous)
+		}
 		if c.Skipped != "" {
 			line += ": " + c.Skipped
 		}

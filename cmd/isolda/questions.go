@@ -24,7 +24,10 @@ func newQuestionsCmd(env *Env) *cobra.Command {
 		Long: "Generates questions of the ISOLDA studies' families (lookup, multi_hop, count, " +
 			"outgoing_aggregation, incoming_aggregation, language_choice, two_hop, filter) from the " +
 			"structure of an RDF graph (FILE, standard input when piped or given -, else the embedded demo " +
-			"graph), with gold answers, seeded. Prints the count per family (and why a family was skipped) and " +
+			"graph), with gold answers, seeded. No set holds a question twice, and every question has one reading " +
+			"in the graph: types and properties that share a name are named by their prefixed name, and a candidate " +
+			"whose text would still fit two readings is left out. Prints the count per family (with the candidates " +
+			"left out as ambiguous, and why a family was skipped) and " +
 			"writes the frozen set as JSONL with SHA-1 hashes of every context and question (the file an " +
 			"experiment's questions: entry names).",
 		Example: "  isolda questions --per-family 3 -o q.jsonl\n" +

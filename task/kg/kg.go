@@ -10,6 +10,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"iter"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -192,6 +194,18 @@ type Options struct {
 // has one answer; properties and types are named by their label (rdfs:label
 // or another label predicate on the property, or on the Wikidata property
 // whose wikibase:directClaim it is), else by their IRI's local name.
+//
+// Every question has one reading in the graph, and no set holds one text
+// twice. Two types, or two predicates, with the same name (ontolex:Form and
+// wikibase:Form, both "Form") are both named by their prefixed name as
+// graph.FromRDF writes it (the dataset's prefixes, then
+// graph.CommonPrefixes), else by their IRI in angle brackets. A filter value
+// is its text: literals with the same lexical form (in two languages) are one
+// value. A candidate that names an entity, in its text or its answer, by a
+// name another term has as a label (of any label predicate, in any
+// language), and the candidates whose texts are equal (after
+// task.Normalize) with different readings, are left out before the seeded
+// choice and counted in FamilyCount.Ambiguous.
 // Questions whose answer is the text the question already contains (a
 // lookup of the very literal that names the entity, a label in the language
 // of the name, a filter value equal to the answer) are not candidates.
@@ -250,10 +264,13 @@ func Generate(d *rdf.Dataset, opts Options) (*task.Set, error) {
 				famIndex = i
 			}
 		}
-		cands := kg.candidates(fam)
-		fc := task.FamilyCount{Family: fam, Candidates: len(cands)}
+		cands, ambiguous := unique(kg.candidates(fam))
+		fc := task.FamilyCount{Family: fam, Candidates: len(cands), Ambiguous: ambiguous}
 		if len(cands) == 0 {
 			fc.Skipped = "no candidates in this graph"
+			if ambiguous > 0 {
+				fc.Skipped = "no unambiguous candidates in this graph"
+			}
 			set.Counts = append(set.Counts, fc)
 			continue
 		}
@@ -333,11 +350,15 @@ type kgIndex struct {
 	isLabel   map[string]int                             // label predicate IRI -> rank
 	langs     []string
 	name      map[rdf.TermID]string // entity -> its unique label
+	shared    map[rdf.TermID]bool   // entity -> its name is another term's label too
 	labelOf   map[rdf.TermID]string // entity -> its preferred label, unique or not
 	bestPred  map[rdf.TermID]rdf.TermID
 	propName  map[rdf.TermID]string
 	predCache map[rdf.TermID][]rdf.TermID
-	rank      []uint32 // TermID -> position in rdf.Compare order
+	typeNames map[rdf.TermID]string // type -> its name in questions ("" for none)
+	predNames map[rdf.TermID]string // predicate -> its name in questions ("" for none)
+	prefixes  []rdf.Prefix          // longest namespace first
+	rank      []uint32              // TermID -> position in rdf.Compare order
 	rdfType   rdf.TermID
 	subjects  []rdf.TermID
 }
@@ -346,7 +367,7 @@ func newKGIndex(d *rdf.Dataset, opts Options) *kgIndex {
 	k := &kgIndex{
 		d: d, out: map[rdf.TermID]map[rdf.TermID][]rdf.TermID{}, in: map[rdf.TermID]map[rdf.TermID][]rdf.TermID{},
 		types: map[rdf.TermID][]rdf.TermID{}, isLabel: map[string]int{},
-		name: map[rdf.TermID]string{}, labelOf: map[rdf.TermID]string{}, bestPred: map[rdf.TermID]rdf.TermID{},
+		name: map[rdf.TermID]string{}, shared: map[rdf.TermID]bool{}, labelOf: map[rdf.TermID]string{}, bestPred: map[rdf.TermID]rdf.TermID{},
 		propName: map[rdf.TermID]string{}, predCache: map[rdf.TermID][]rdf.TermID{},
 	}
 	lp := opts.LabelPredicates
@@ -415,20 +436,37 @@ func newKGIndex(d *rdf.Dataset, opts Options) *kgIndex {
 	for _, l := range k.types {
 		k.sortTerms(l)
 	}
-	// Preferred labels and unique names.
-	count := map[string]int{}
+	// Preferred labels and unique names; a name that another term has as a
+	// label (of any label predicate, in any language) is shared.
+	count, all := map[string]int{}, map[string]int{}
 	for _, s := range k.subjects {
 		if l, p, ok := k.preferredLabel(s); ok {
 			k.labelOf[s] = l
 			k.bestPred[s] = p
 			count[task.Normalize(l)]++
 		}
+		for _, n := range k.labelTexts(s) {
+			all[n]++
+		}
 	}
 	for s, l := range k.labelOf {
 		if count[task.Normalize(l)] == 1 && strings.TrimSpace(l) != "" {
 			k.name[s] = l
+			if all[task.Normalize(l)] > 1 {
+				k.shared[s] = true
+			}
 		}
 	}
+	// The names of the types and of the predicates, each role apart.
+	k.prefixes = compactPrefixes(d.Prefixes, graph.CommonPrefixes())
+	k.typeNames = k.roleNames(sortedKeys(k, k.types))
+	preds := map[rdf.TermID]bool{}
+	for _, m := range k.out {
+		for p := range m {
+			preds[p] = true
+		}
+	}
+	k.predNames = k.roleNames(sortedKeys(k, preds))
 	return k
 }
 
@@ -470,6 +508,24 @@ func (k *kgIndex) preferredLabel(s rdf.TermID) (string, rdf.TermID, bool) {
 		}
 	}
 	return best, bestP, found
+}
+
+// labelTexts returns the distinct normalized texts of s's labels, of every
+// label predicate and language.
+func (k *kgIndex) labelTexts(s rdf.TermID) []string {
+	var out []string
+	for p, objs := range k.out[s] {
+		if _, ok := k.isLabel[k.d.Term(p).Value]; !ok {
+			continue
+		}
+		for _, o := range objs {
+			if t := k.d.Term(o); t.Kind == rdf.LiteralKind {
+				out = append(out, task.Normalize(t.Value))
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func (k *kgIndex) langRankOf(lang string) int {
@@ -514,6 +570,100 @@ func (k *kgIndex) propertyName(p rdf.TermID) string {
 	return n
 }
 
+// typeName is the name of a type in questions, "" when no name tells it
+// apart from another type (roleNames).
+func (k *kgIndex) typeName(t rdf.TermID) string { return k.typeNames[t] }
+
+// predName is the name of a predicate in questions, "" when no name tells it
+// apart from another predicate (roleNames).
+func (k *kgIndex) predName(p rdf.TermID) string { return k.predNames[p] }
+
+// roleNames names the terms of one role (the types, or the predicates) so
+// that a reader can tell which one a question means: each by propertyName,
+// unless another term of the role has the same name after task.Normalize
+// (ontolex:Form and wikibase:Form are both "Form"); those are named by their
+// prefixed name, as graph.FromRDF compacts them (the dataset's prefixes,
+// then graph.CommonPrefixes), else by their IRI in angle brackets; a term
+// whose name is still shared gets none ("").
+func (k *kgIndex) roleNames(ids []rdf.TermID) map[rdf.TermID]string {
+	names := make(map[rdf.TermID]string, len(ids))
+	for _, id := range ids {
+		names[id] = k.propertyName(id)
+	}
+	for _, rename := range []func(rdf.TermID) string{k.prefixedName, k.bracketed, func(rdf.TermID) string { return "" }} {
+		n := map[string]int{}
+		for _, id := range ids {
+			n[task.Normalize(names[id])]++
+		}
+		clash := false
+		for _, id := range ids {
+			if names[id] != "" && n[task.Normalize(names[id])] > 1 {
+				names[id] = rename(id)
+				clash = true
+			}
+		}
+		if !clash {
+			break
+		}
+	}
+	return names
+}
+
+// prefixedName writes an IRI as graph.FromRDF does: with the longest
+// namespace that leaves a clean local name, else in angle brackets.
+func (k *kgIndex) prefixedName(id rdf.TermID) string {
+	t := k.d.Term(id)
+	if t.Kind != rdf.IRIKind {
+		return k.bracketed(id)
+	}
+	for _, p := range k.prefixes {
+		if local, ok := strings.CutPrefix(t.Value, p.IRI); ok && localOK(local) {
+			return p.Name + ":" + local
+		}
+	}
+	return k.bracketed(id)
+}
+
+// bracketed writes an IRI in angle brackets, a blank node as _:label.
+func (k *kgIndex) bracketed(id rdf.TermID) string {
+	if t := k.d.Term(id); t.Kind == rdf.IRIKind {
+		return "<" + t.Value + ">"
+	}
+	return k.iri(id)
+}
+
+// compactPrefixes lists the prefixes of graph.FromRDF's compaction: the
+// first of each namespace and of each name, longest namespace first.
+func compactPrefixes(lists ...[]rdf.Prefix) []rdf.Prefix {
+	var all []rdf.Prefix
+	seenNS, seenName := map[string]bool{}, map[string]bool{}
+	for _, l := range lists {
+		for _, p := range l {
+			if p.IRI == "" || seenNS[p.IRI] || seenName[p.Name] {
+				continue
+			}
+			seenNS[p.IRI], seenName[p.Name] = true, true
+			all = append(all, p)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b rdf.Prefix) int { return len(b.IRI) - len(a.IRI) })
+	return all
+}
+
+// localOK reports whether local reads well after a prefix (graph.FromRDF's
+// rule): non-empty, of letters, digits and - _ . only, not ending in a dot.
+func localOK(local string) bool {
+	if local == "" || strings.HasSuffix(local, ".") {
+		return false
+	}
+	for _, r := range local {
+		if !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f) {
+			return false
+		}
+	}
+	return true
+}
+
 const (
 	wdtNS = "http://www.wikidata.org/prop/direct/"
 	wdNS  = "http://www.wikidata.org/entity/"
@@ -539,6 +689,53 @@ type candidate struct {
 	text string
 	gold task.Answer
 	meta map[string]string
+	// ambiguous marks a candidate whose text would fit more than one
+	// reading: unique leaves it out.
+	ambiguous bool
+}
+
+// unique returns the candidates whose text fits one reading, in order, and
+// how many it left out: those marked ambiguous, and every candidate whose
+// text (after task.Normalize) another candidate of a different reading (gold
+// answer or terms) shares. A candidate repeated with the same reading is
+// kept once.
+func unique(cands []candidate) ([]candidate, int) {
+	type group struct {
+		first int
+		mixed bool
+	}
+	groups := map[string]*group{}
+	for i, c := range cands {
+		key := task.Normalize(c.text)
+		g, seen := groups[key]
+		switch {
+		case !seen:
+			groups[key] = &group{first: i, mixed: c.ambiguous}
+		case c.ambiguous || !sameReading(cands[g.first], c):
+			g.mixed = true
+		}
+	}
+	out := make([]candidate, 0, len(cands))
+	left := 0
+	for i, c := range cands {
+		g := groups[task.Normalize(c.text)]
+		switch {
+		case g.mixed:
+			left++
+		case g.first == i:
+			out = append(out, c)
+		}
+	}
+	return out, left
+}
+
+func sameReading(a, b candidate) bool {
+	return a.gold.Text == b.gold.Text && a.gold.Kind == b.gold.Kind && maps.Equal(a.meta, b.meta)
+}
+
+func distinct(ids []rdf.TermID) []rdf.TermID {
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 func (k *kgIndex) shortLiteral(o rdf.TermID) (string, bool) {
@@ -603,9 +800,12 @@ func (k *kgIndex) candidates(fam string) []candidate {
 	var out []candidate
 	work := 0
 	full := func() bool { return len(out) >= MaxCandidates || work > MaxCandidateWork }
-	add := func(text string, gold task.Answer, meta map[string]string) {
+	// add lists a candidate, ambiguous when its text or its answer names a
+	// term by a name that another term has too: a type or a predicate
+	// without a name of its own (roleNames), an entity whose name is shared.
+	add := func(text string, gold task.Answer, meta map[string]string, ambiguous bool) {
 		if len(out) < MaxCandidates {
-			out = append(out, candidate{text: text, gold: gold, meta: meta})
+			out = append(out, candidate{text: text, gold: gold, meta: meta, ambiguous: ambiguous})
 		}
 	}
 	switch fam {
@@ -619,14 +819,15 @@ func (k *kgIndex) candidates(fam string) []candidate {
 				}
 				o := objs[0]
 				meta := map[string]string{"subject": k.iri(s), "property": k.iri(p)}
-				q := fmt.Sprintf("What is the %s of %s?", k.propertyName(p), e)
+				pn := k.predName(p)
+				q := fmt.Sprintf("What is the %s of %s?", pn, e)
 				if fam == FamilyLookup {
 					if v, ok := k.shortLiteral(o); ok && !sameText(v, e) {
-						add(q, textAnswer(v), meta)
+						add(q, textAnswer(v), meta, pn == "" || k.shared[s])
 					}
 				} else if n, ok := k.name[o]; ok && k.isEntity(o) && o != s {
 					meta["object"] = k.iri(o)
-					add(q, textAnswer(n), meta)
+					add(q, textAnswer(n), meta, pn == "" || k.shared[s] || k.shared[o])
 				}
 			}
 		}
@@ -635,8 +836,9 @@ func (k *kgIndex) candidates(fam string) []candidate {
 			if full() {
 				break
 			}
-			add(fmt.Sprintf("How many entities of type %s are there?", k.propertyName(t)), countAnswer(len(k.types[t])),
-				map[string]string{"type": k.iri(t)})
+			tn := k.typeName(t)
+			add(fmt.Sprintf("How many entities of type %s are there?", tn), countAnswer(len(k.types[t])),
+				map[string]string{"type": k.iri(t)}, tn == "")
 		}
 	case FamilyOutAgg:
 		for s, e := range k.named(k.subjects, full) {
@@ -653,7 +855,8 @@ func (k *kgIndex) candidates(fam string) []candidate {
 				if len(objs) > SubfamilyDegreeAbove {
 					meta[MetaSubfamily] = SubfamilyOutAggDegGT4
 				}
-				add(fmt.Sprintf("How many distinct %s values does %s have?", k.propertyName(p), e), countAnswer(len(objs)), meta)
+				pn := k.predName(p)
+				add(fmt.Sprintf("How many distinct %s values does %s have?", pn, e), countAnswer(len(objs)), meta, pn == "" || k.shared[s])
 			}
 		}
 	case FamilyInAgg:
@@ -663,8 +866,9 @@ func (k *kgIndex) candidates(fam string) []candidate {
 				if k.excluded(p) || len(subs) < 2 {
 					continue
 				}
-				add(fmt.Sprintf("How many entities have %s as their %s?", e, k.propertyName(p)), countAnswer(len(subs)),
-					map[string]string{"object": k.iri(o), "property": k.iri(p)})
+				pn := k.predName(p)
+				add(fmt.Sprintf("How many entities have %s as their %s?", e, pn), countAnswer(len(subs)),
+					map[string]string{"object": k.iri(o), "property": k.iri(p)}, pn == "" || k.shared[o])
 			}
 		}
 	case FamilyLanguage:
@@ -690,7 +894,7 @@ func (k *kgIndex) candidates(fam string) []candidate {
 					continue
 				}
 				add(fmt.Sprintf("What is the label of %s in %s?", e, LanguageName(l)), textAnswer(byLang[l][0]),
-					map[string]string{"subject": k.iri(s), "language": l, "property": k.iri(k.bestPred[s])})
+					map[string]string{"subject": k.iri(s), "language": l, "property": k.iri(k.bestPred[s])}, k.shared[s])
 			}
 		}
 	case FamilyTwoHop:
@@ -718,8 +922,10 @@ func (k *kgIndex) candidates(fam string) []candidate {
 					} else {
 						continue
 					}
-					add(fmt.Sprintf("What is the %s of the %s of %s?", k.propertyName(p2), k.propertyName(p1), e), gold,
-						map[string]string{"subject": k.iri(s), "property": k.iri(p1), "via": k.iri(m), "property2": k.iri(p2)})
+					pn1, pn2 := k.predName(p1), k.predName(p2)
+					add(fmt.Sprintf("What is the %s of the %s of %s?", pn2, pn1, e), gold,
+						map[string]string{"subject": k.iri(s), "property": k.iri(p1), "via": k.iri(m), "property2": k.iri(p2)},
+						pn1 == "" || pn2 == "" || k.shared[s] || k.shared[vals[0]])
 				}
 			}
 		}
@@ -757,18 +963,33 @@ func (k *kgIndex) candidates(fam string) []candidate {
 				if having[p] < 2 {
 					continue
 				}
+				// The question quotes a value's text only: literals that
+				// share it (in other languages or datatypes) are one value,
+				// whose instances are all theirs, asked at the first one.
 				vals := sortedKeys(k, byProp[p])
+				byText := map[string][]rdf.TermID{}
 				for _, v := range vals {
-					ss := byProp[p][v]
-					if len(ss) != 1 {
+					value := k.d.Term(v).Value
+					byText[value] = append(byText[value], byProp[p][v]...)
+				}
+				for _, v := range vals {
+					value := k.d.Term(v).Value
+					ss, first := byText[value]
+					if !first {
+						continue
+					}
+					delete(byText, value)
+					if ss = distinct(ss); len(ss) != 1 {
 						continue
 					}
 					n, ok := k.name[ss[0]]
-					if !ok || sameText(n, k.d.Term(v).Value) {
+					if !ok || sameText(n, value) {
 						continue
 					}
-					add(fmt.Sprintf("Which entity of type %s has %s %q?", k.propertyName(t), k.propertyName(p), k.d.Term(v).Value),
-						textAnswer(n), map[string]string{"type": k.iri(t), "property": k.iri(p), "subject": k.iri(ss[0]), "value": k.d.Term(v).Value})
+					tn, pn := k.typeName(t), k.predName(p)
+					add(fmt.Sprintf("Which entity of type %s has %s %q?", tn, pn, value),
+						textAnswer(n), map[string]string{"type": k.iri(t), "property": k.iri(p), "subject": k.iri(ss[0]), "value": value},
+						tn == "" || pn == "" || k.shared[ss[0]])
 				}
 			}
 		}
