@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/isolda/isolda/internal/excerpt"
+	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"golang.org/x/text/encoding/charmap"
 )
 

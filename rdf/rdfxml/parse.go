@@ -36,7 +36,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/isolda/isolda/internal/excerpt"
+	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
 )
 

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/isolda/isolda/internal/excerpt"
+	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 )
