@@ -14,8 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 	"github.com/piprate/json-gold/ld"
 )

@@ -39,8 +39,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
 	"github.com/piprate/json-gold/ld"
 )

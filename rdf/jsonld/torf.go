@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
 	"github.com/isolda/isolda/rdf/jsonld/internal/jcs"
 	"github.com/isolda/isolda/rdf/jsonld/internal/jsonpos"

@@ -36,8 +36,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/internal/excerpt"
 )
 
 // Parse reads an RDF/XML document from r and sends its triples (all in the

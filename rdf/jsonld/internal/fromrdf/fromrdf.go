@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 )
 
