@@ -133,7 +133,7 @@ func graphqaSet(spec graphqa.StudySpec) (*task.Set, error) {
 	render := func(g *graph.Graph) (string, error) {
 		return formats.EncodeString(graphqaItemSyntax, formats.NewGraphInput(g))
 	}
-	set, err := graphqa.Generate(graphqa.Options{Regime: spec.Regime, Graphs: spec.Graphs, Seed: graphqaSeed, Render: render})
+	set, err := graphqa.Generate(graphqa.Options{Regime: spec.Regime, Graphs: spec.Graphs, Limit: spec.Limit, Seed: graphqaSeed, Render: render})
 	if err != nil {
 		return nil, err
 	}
@@ -237,6 +237,9 @@ func graphqaDeviations(spec graphqa.StudySpec) []string {
 	if spec.Deviation != "" {
 		d = append(d, fmt.Sprintf("The paper reports n = %d (%s); this set has %d questions: %s.", spec.PaperN, spec.Source, spec.N, spec.Deviation))
 	}
+	if spec.Rule != "" {
+		d = append(d, fmt.Sprintf("The set has the paper's n = %d (%s), but the paper does not determine its questions: %s.", spec.PaperN, spec.Source, spec.Rule))
+	}
 	return d
 }
 
@@ -257,6 +260,9 @@ func buildStability(b *builder) error {
 		parts = append(parts, graphqaPart{graph: x.graph, set: f})
 		if spec.Deviation != "" {
 			devs = append(devs, fmt.Sprintf("The %s set has %d questions, not the paper's %d: %s.", x.graph, spec.N, spec.PaperN, spec.Deviation))
+		}
+		if spec.Rule != "" {
+			devs = append(devs, fmt.Sprintf("The %s set has the paper's %d questions, but the paper does not determine them: %s.", x.graph, spec.N, spec.Rule))
 		}
 	}
 	graphqaExperiment(b, parts)

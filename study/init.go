@@ -137,6 +137,7 @@ func Init(name, dir string, opts Options) ([]string, error) {
 	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
 		return nil, fmt.Errorf("%s exists and is not empty; not overwriting it", dir)
 	}
+	s = s.Variant(variant)
 	b := &builder{study: s, opts: opts, variant: variant, files: map[string][]byte{}, comments: map[string]string{},
 		exp: &eval.Experiment{Name: s.Name}, parts: slices.Clone(s.Parts)}
 	if err := s.build(b); err != nil {
