@@ -249,7 +249,7 @@ func withArms(m PaperModel, arms []string) PaperModel {
 
 func kgllmbenchStudy() *Study {
 	return &Study{
-		Name: "kgllmbench", Version: 1,
+		Name: "kgllmbench", Version: 2,
 		Paper: "ISOLDA paper (spec 000) §4.5, KG-LLM-Bench study",
 		Title: "KG-LLM-Bench's 500 regenerated instances with its prompt and scoring, in its five formats, rdf_turtle2, json_ld2, " +
 			"and ISOLDA 0.1 encoded from the RDF of rdf_turtle2 (the variants +isolda-0.2 add ISOLDA 0.2)",

@@ -80,6 +80,10 @@ func newStudyListCmd(env *Env) *cobra.Command {
 					return err
 				}
 				fmt.Fprintf(w, "  calls in all: %d\n", total)
+				for _, v := range s.Variants[min(1, len(s.Variants)):] {
+					vs := s.Variant(v)
+					fmt.Fprintf(w, "  variant %s: %d arms, %d questions, %d calls in all\n", v, len(vs.Arms()), vs.Questions(), vs.TotalCalls())
+				}
 				if s.Criteria != "" {
 					fmt.Fprintf(w, "  criteria: %s\n", s.Criteria)
 				} else {
