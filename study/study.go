@@ -93,7 +93,17 @@ type DataSlot struct {
 	What string
 	// Optional slots may be left out.
 	Optional bool
+	// Unit, when set, is the class of the units of an RDF graph that the
+	// paper cut to a token budget (§4.1): a graph whose largest encoding
+	// among SampleFormats is over SampleBudget o200k tokens is cut to the
+	// longest prefix of units that fits (package sample).
+	Unit          string
+	SampleFormats []string
 }
+
+// SampleBudget is the ISOLDA paper's budget for its held-out samples: the
+// largest context among all the formats fits in 20,000 o200k tokens (§4.1).
+const SampleBudget = 20000
 
 // Part is one question set of a study and the arms asked about it.
 type Part struct {
