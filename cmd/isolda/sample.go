@@ -149,19 +149,19 @@ func writeSampleReport(w io.Writer, res *sample.Result, class string, budget int
 		res.Units, res.Total, class, budget, tok, res.Encodings)
 	fmt.Fprintf(w, "sample: %d statements, RDFC-1.0 SHA-256 %s\n", res.Sample.Len(), res.Hash)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "FORMAT\tUNITS\tTOKENS\tBYTES\tSHA-256\n")
-	row := func(k int, s sample.Size, mark string) {
-		fmt.Fprintf(tw, "%s\t%d\t%d%s\t%d\t%s\n", s.Format, k, s.Tokens, mark, s.Bytes, s.SHA256)
+	fmt.Fprintf(tw, "FORMAT\tUNITS\tTOKENS\tFITS\tBYTES\tSHA-256\n")
+	row := func(k int, s sample.Size) {
+		fits := "yes"
+		if s.Tokens > budget {
+			fits = "no"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%s\n", s.Format, k, s.Tokens, fits, s.Bytes, s.SHA256)
 	}
 	for _, s := range res.Sizes {
-		row(res.Units, s, "")
+		row(res.Units, s)
 	}
 	for _, s := range res.Next {
-		mark := ""
-		if s.Tokens > budget {
-			mark = " >"
-		}
-		row(res.Units+1, s, mark)
+		row(res.Units+1, s)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
