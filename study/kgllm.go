@@ -283,6 +283,10 @@ func buildKGLLMBench(b *builder) error {
 	b.parts[0].Graph, b.parts[0].Questions = graph, len(st.Questions)
 	e := b.exp
 	en := []string{kgllm.LangEnglish}
+	isoldaVersions := "ISOLDA 0.1 is"
+	if with02 {
+		isoldaVersions = "ISOLDA 0.1 and 0.2 are"
+	}
 	e.Arms = append(e.Arms, isoldaArm("isolda-0.1", "isolda-0.1", en, nil))
 	if with02 {
 		e.Arms = append(e.Arms, isoldaArm("isolda-0.2", "isolda", en, &eval.IsoldaOptions{Spec: "0.2"}))
@@ -298,8 +302,8 @@ func buildKGLLMBench(b *builder) error {
 			"benchmark's prompt, as one user message, in each format; answers are scored with the benchmark's own functions "+
 			"(scorer kgllm_strict). Each KG-LLM-Bench task is its own question family, so the report gives the results per task.", len(st.Questions), st.Variant),
 		"The benchmark's formats are written by formats/kgllmbench exactly as its textualizer writes them (JSON-LD node order "+
-			"included, with Python's string hashing at PYTHONHASHSEED=0), so the prompts are the benchmark's byte for byte. ISOLDA 0.1 "+
-			"and 0.2 are encoded by isolda from the RDF of rdf_turtle2 (the collection's items, parsed as Turtle); every ISOLDA "+
+			"included, with Python's string hashing at PYTHONHASHSEED=0), so the prompts are the benchmark's byte for byte. "+isoldaVersions+" "+
+			"encoded by isolda from the RDF of rdf_turtle2 (the collection's items, parsed as Turtle); every ISOLDA "+
 			"context is decoded when the run is prepared and compared with that RDF (the report's arm table).")
 	b.numbers = append(b.numbers,
 		"Prompt: BaseTask.structure_prompt (intro with the format's DESCRIPTION, \"Knowledge Graph:\", the text, the question), one user message, temperature 0, max_tokens 512 (the benchmark's llm/llm.py).",
