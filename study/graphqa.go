@@ -75,6 +75,7 @@ func seed001Models(withHigh bool) []PaperModel {
 // paper (graphqa.StudySpec) and the models that read it.
 type graphqaRegime struct {
 	name, table string
+	version     int
 	spec        graphqa.StudySpec
 	models      []PaperModel
 }
@@ -89,7 +90,7 @@ func graphqaSpec(name string) graphqa.StudySpec {
 
 func graphqaStudyOf(r graphqaRegime) *Study {
 	return &Study{
-		Name: r.name, Version: 1,
+		Name: r.name, Version: max(1, r.version),
 		Paper: "\"Graph Serializations for Reasoning LLMs\" (seed 001), " + r.table,
 		Title: fmt.Sprintf("GraphQA %s regime: %d questions on %d generated graphs, in the study's 15 formats, with the appendix H.4 prompts and FINAL: parsing",
 			r.spec.Regime, r.spec.N, r.spec.Graphs),
@@ -104,11 +105,11 @@ func graphqaStudy() *Study {
 }
 
 func hardenedStudy() *Study {
-	return graphqaStudyOf(graphqaRegime{name: "graphqa-hardened", table: "§3 and Table 7", spec: graphqaSpec("graphqa-hardened"), models: seed001Models(false)})
+	return graphqaStudyOf(graphqaRegime{name: "graphqa-hardened", version: 2, table: "§3 and Table 7", spec: graphqaSpec("graphqa-hardened"), models: seed001Models(false)})
 }
 
 func topologyStudy() *Study {
-	return graphqaStudyOf(graphqaRegime{name: "graphqa-topology", table: "§3, Table 5 and Table 8", spec: graphqaSpec("graphqa-topology"), models: seed001Models(false)})
+	return graphqaStudyOf(graphqaRegime{name: "graphqa-topology", version: 2, table: "§3, Table 5 and Table 8", spec: graphqaSpec("graphqa-topology"), models: seed001Models(false)})
 }
 
 // graphqaStabilityStudy is the repeated-run check: every format three times
@@ -116,7 +117,7 @@ func topologyStudy() *Study {
 func graphqaStabilityStudy() *Study {
 	h, tp := graphqaSpec("graphqa-hardened-105"), graphqaSpec("graphqa-topology-120")
 	return &Study{
-		Name: "graphqa-stability", Version: 1,
+		Name: "graphqa-stability", Version: 2,
 		Paper: "\"Graph Serializations for Reasoning LLMs\" (seed 001), appendix \"Repeated-run stability\"",
 		Title: "The repeated-run check: the 15 formats three times on fixed sets of 105 GraphQA-Hardened and 120 GraphQA-Topology questions",
 		Parts: []Part{{Graph: "hardened", Questions: h.N, Arms: studyFormatNames()},
@@ -133,7 +134,7 @@ func graphqaSet(spec graphqa.StudySpec) (*task.Set, error) {
 	render := func(g *graph.Graph) (string, error) {
 		return formats.EncodeString(graphqaItemSyntax, formats.NewGraphInput(g))
 	}
-	set, err := graphqa.Generate(graphqa.Options{Regime: spec.Regime, Graphs: spec.Graphs, Seed: graphqaSeed, Render: render})
+	set, err := graphqa.Generate(graphqa.Options{Regime: spec.Regime, Graphs: spec.Graphs, Limit: spec.Limit, Seed: graphqaSeed, Render: render})
 	if err != nil {
 		return nil, err
 	}
@@ -237,6 +238,9 @@ func graphqaDeviations(spec graphqa.StudySpec) []string {
 	if spec.Deviation != "" {
 		d = append(d, fmt.Sprintf("The paper reports n = %d (%s); this set has %d questions: %s.", spec.PaperN, spec.Source, spec.N, spec.Deviation))
 	}
+	if spec.Rule != "" {
+		d = append(d, fmt.Sprintf("The set has the paper's n = %d (%s), but the paper does not determine its questions: %s.", spec.PaperN, spec.Source, spec.Rule))
+	}
 	return d
 }
 
@@ -257,6 +261,9 @@ func buildStability(b *builder) error {
 		parts = append(parts, graphqaPart{graph: x.graph, set: f})
 		if spec.Deviation != "" {
 			devs = append(devs, fmt.Sprintf("The %s set has %d questions, not the paper's %d: %s.", x.graph, spec.N, spec.PaperN, spec.Deviation))
+		}
+		if spec.Rule != "" {
+			devs = append(devs, fmt.Sprintf("The %s set has the paper's %d questions, but the paper does not determine them: %s.", x.graph, spec.N, spec.Rule))
 		}
 	}
 	graphqaExperiment(b, parts)

@@ -30,6 +30,12 @@ type Options struct {
 	Variant string
 	// Data maps the study's data slots to paths (files or folders).
 	Data map[string]string
+	// Units maps data slots to the class of their units, for the slots
+	// cut to the paper's budget (DataSlot.Unit is the default).
+	Units map[string]string
+	// Notes, when set, receives what Init did to the data (a graph cut
+	// to the budget), one sentence per call.
+	Notes func(string)
 }
 
 // Files written by Init.
@@ -134,9 +140,15 @@ func Init(name, dir string, opts Options) ([]string, error) {
 			return nil, fmt.Errorf("study %s has no data slot %q (slots: %s)", s.Name, slot, strings.Join(s.slotNames(), ", "))
 		}
 	}
+	for slot := range opts.Units {
+		if !slices.ContainsFunc(s.Data, func(d DataSlot) bool { return d.Name == slot && d.Unit != "" }) {
+			return nil, fmt.Errorf("study %s has no data slot %q that is cut into units", s.Name, slot)
+		}
+	}
 	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
 		return nil, fmt.Errorf("%s exists and is not empty; not overwriting it", dir)
 	}
+	s = s.Variant(variant)
 	b := &builder{study: s, opts: opts, variant: variant, files: map[string][]byte{}, comments: map[string]string{},
 		exp: &eval.Experiment{Name: s.Name}, parts: slices.Clone(s.Parts)}
 	if err := s.build(b); err != nil {

@@ -1,16 +1,22 @@
 package study
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
+	"github.com/isolda/isolda/sample"
 	"github.com/isolda/isolda/task/kg"
 	"github.com/isolda/isolda/task/kgllm"
+	"github.com/isolda/isolda/token"
 )
 
 // This file holds the studies of the ISOLDA paper (spec 000) on RDF graphs
@@ -45,9 +51,95 @@ func (b *builder) rdfGraph(slot, name string) (string, *rdf.Dataset, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	cut, err := b.cutToBudget(slot, d, data)
+	if err != nil {
+		return "", nil, err
+	}
+	if cut != nil {
+		var buf bytes.Buffer
+		f, _ := formats.Get("nquads")
+		if err := f.Encode(&buf, formats.NewInput(cut)); err != nil {
+			return "", nil, err
+		}
+		rel, d, data = "data/"+name+".sample.nq", cut, buf.Bytes()
+	}
 	b.file(rel, data)
 	b.exp.Graphs = append(b.exp.Graphs, eval.Graph{Name: name, File: rel})
 	return rel, d, nil
+}
+
+// cutToBudget cuts the graph of a data slot that has units to the paper's
+// budget (§4.1) when its largest encoding is over it, and says so in the
+// README and through Options.Notes. It returns nil when the graph fits
+// (or the slot has no units).
+func (b *builder) cutToBudget(slot string, d *rdf.Dataset, raw []byte) (*rdf.Dataset, error) {
+	var ds DataSlot
+	for _, x := range b.study.Data {
+		if x.Name == slot {
+			ds = x
+		}
+	}
+	if ds.Unit == "" {
+		return nil, nil
+	}
+	class := ds.Unit
+	if c, ok := b.opts.Units[slot]; ok && c != "" {
+		class = c
+	}
+	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(raw)
+	fits := func() (bool, error) {
+		sizes, err := sample.Measure(d, ds.SampleFormats, tok)
+		if err != nil {
+			return false, err
+		}
+		l := sample.Largest(sizes)
+		if l.Tokens > SampleBudget {
+			return false, nil
+		}
+		b.numbers = append(b.numbers, fmt.Sprintf("Data %s (SHA-256 %s): its largest encoding among %s takes %d o200k tokens (%s), "+
+			"within the paper's budget of %d (§4.1), so it is used whole.", slot, hex.EncodeToString(sum[:]),
+			strings.Join(ds.SampleFormats, ", "), l.Tokens, l.Format, SampleBudget))
+		return true, nil
+	}
+	units, err := sample.Split(d, class)
+	if err != nil {
+		// No unit of the class: fine if the whole graph fits.
+		ok, ferr := fits()
+		if ferr != nil || ok {
+			return nil, ferr
+		}
+		return nil, fmt.Errorf("data %s is larger than %d o200k tokens and must be cut into units (§4.1), but: %w (give the class with --unit %s=CLASS)",
+			slot, SampleBudget, err, slot)
+	}
+	res, err := units.Cut(sample.Options{Budget: SampleBudget, Formats: ds.SampleFormats, Tokenizer: tok})
+	if err != nil {
+		return nil, fmt.Errorf("data %s: %w", slot, err)
+	}
+	if res.Units == res.Total {
+		if ok, err := fits(); err != nil || ok {
+			return nil, err
+		}
+	}
+	l := sample.Largest(res.Sizes)
+	note := fmt.Sprintf("Data %s (SHA-256 %s, %d statements) is larger than the paper's budget of %d o200k tokens in its largest encoding "+
+		"among %s, so it was cut as §4.1 cut its held-out graphs (isolda sample --unit %s --budget %d --formats %s): "+
+		"the first %d of its %d units of <%s> (%d statements, RDFC-1.0 hash %s) take %d tokens in %s",
+		slot, hex.EncodeToString(sum[:]), d.Len(), SampleBudget, strings.Join(ds.SampleFormats, ", "), class, SampleBudget,
+		strings.Join(ds.SampleFormats, ","), res.Units, res.Total, class, res.Sample.Len(), res.Hash, l.Tokens, l.Format)
+	if res.Next != nil {
+		n := sample.Largest(res.Next)
+		note += fmt.Sprintf("; with one unit more %s would take %d", n.Format, n.Tokens)
+	}
+	note += "."
+	b.numbers = append(b.numbers, note)
+	if b.opts.Notes != nil {
+		b.opts.Notes(note)
+	}
+	return res.Sample, nil
 }
 
 // kgQuestions generates the KG questions of a graph (kg.Generate), freezes
@@ -192,6 +284,12 @@ func confirmatoryArmNames() []string {
 	return out
 }
 
+// confirmatorySampleFormats are the formats of the confirmatory run's
+// arms (the ablations are ISOLDA 0.1 with other options).
+func confirmatorySampleFormats() []string {
+	return []string{"b-json", "b-ttl", "b-ttl-ids", "isolda-0.1"}
+}
+
 func confirmatoryStudy() *Study {
 	arms := confirmatoryArmNames()
 	return &Study{
@@ -199,8 +297,10 @@ func confirmatoryStudy() *Study {
 		Paper: "ISOLDA paper (spec 000) §4.4, confirmatory run (pre-registered)",
 		Title: "ISOLDA 0.1 (I), its ten ablations and the baselines B-json, B-ttl and B-ttl-ids on the DCAT and municipalities samples, with the structural question generator (seeds 1101 and 1102, at most 40 per family)",
 		Data: []DataSlot{
-			{Name: "dcat", What: "the DCAT sample (any RDF syntax): the longest prefix of datasets whose largest context fits in 20,000 o200k tokens (§4.1)"},
-			{Name: "municipalities", What: "the municipalities sample (any RDF syntax), cut the same way (§4.1)"},
+			{Name: "dcat", What: "the DCAT catalogue or its sample (any RDF syntax); a graph over 20,000 o200k tokens is cut to the longest prefix of datasets (dcat:Dataset) that fits (§4.1)",
+				Unit: "http://www.w3.org/ns/dcat#Dataset", SampleFormats: confirmatorySampleFormats()},
+			{Name: "municipalities", What: "the Wikidata extract of Catalan municipalities or its sample (any RDF syntax), cut the same way into municipalities (Q33146843, municipality of Catalonia) (§4.1)",
+				Unit: "http://www.wikidata.org/entity/Q33146843", SampleFormats: confirmatorySampleFormats()},
 		},
 		Parts:    []Part{{Graph: "dcat", Questions: 87, Arms: arms}, {Graph: "municipalities", Questions: 170, Arms: arms}},
 		Models:   isoldaModels([]string{"B-json", "B-ttl-ids", "I"}),
@@ -244,7 +344,11 @@ func buildConfirmatory(b *builder) error {
 		"Criteria 1–4 and their statistics (exact two-sided McNemar, alpha 0.05, questions of both graphs pooled per model, the best baseline per model by overall accuracy): §4.4, as pre-registered.",
 		"The paper's answer counts (2,958 for DCAT, 5,780 for municipalities) are 87 × 34 and 170 × 34: 14 arms for the two small models and 3 for the two large ones.")
 	b.deviations = append(b.deviations,
-		"The DCAT and municipalities samples are not distributed (their questions and contexts were frozen unread): give them with --data.",
+		"The DCAT and municipalities samples are not distributed (their questions and contexts were frozen unread): give them with --data. "+
+			"A graph larger than the budget is cut by isolda's §4.1 rule (package sample); the paper's units for the municipalities were "+
+			"\"groups of municipalities\", which it does not define: isolda's unit is one municipality (class Q33146843) with what "+
+			"only it references; give another class with --unit municipalities=CLASS. The largest context is measured over the "+
+			"formats of the arms (b-json, b-ttl, b-ttl-ids, isolda-0.1), not over each ablation's options.",
 		"§4.4 says \"eleven ablations\" but lists ten, and its 14 arms and answer counts (2,958 = 87 × 34) fit ten: the study has the ten listed.",
 		fmt.Sprintf("The hybrid layout's threshold θ is not given; I-hybrid uses %g.", hybridTheta),
 		"The anchor-mode ablation (I-anchor) orders each question's context from the entity the question is about (eval ordering bfs, one context per anchor), without cropping.",
@@ -359,7 +463,8 @@ func validationStudy() *Study {
 		Paper: "ISOLDA paper (spec 000) §4.6, validation of ISOLDA 0.2 (pre-registered)",
 		Title: "ISOLDA 0.2, 0.1, 0.2 without each of its four changes and the baselines on the Catalan writers graph, and both ISOLDA versions on KG-LLM-Bench with real names",
 		Data: []DataSlot{
-			{Name: "writers", What: "the writers graph (any RDF syntax): people who are writers and write in Catalan in Wikidata, with Catalan, Spanish and English labels (§4.6)"},
+			{Name: "writers", What: "the writers graph (any RDF syntax): people who are writers and write in Catalan in Wikidata, with Catalan, Spanish and English labels (§4.6); a graph over 20,000 o200k tokens is cut to the longest prefix of writers (Q5, human) that fits (§4.1)",
+				Unit: "http://www.wikidata.org/entity/Q5", SampleFormats: []string{"b-json", "b-ttl", "b-ttl-ids", "isolda-0.1", "isolda-0.2"}},
 			{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script (the folder of <Task>.<variant>.jsonl.gz files, shared/data/kgllmbench/instances/instances, or a folder above it)"},
 		},
 		Parts: []Part{{Graph: "writers", Questions: 201, Arms: validationWriterArms()},

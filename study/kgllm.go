@@ -187,15 +187,36 @@ func isoldaArm(name, format string, langs []string, o *eval.IsoldaOptions) eval.
 	return eval.Arm{Name: name, Format: format, Options: o, Vars: v}
 }
 
+// kgllmbenchArms are the eight formats of §4.5: the benchmark's five,
+// rdf_turtle2, json_ld2 and ISOLDA 0.1.
 func kgllmbenchArms() []string {
-	return append(append(append([]string{}, kgllmPaperFormats()...), kgllmExtraFormats()...), "isolda-0.1", "isolda-0.2")
+	return append(append(append([]string{}, kgllmPaperFormats()...), kgllmExtraFormats()...), "isolda-0.1")
 }
 
-// kgllmModels are the models of §4.5 and the arms each reads (the ISOLDA
-// arms are 0.1 and 0.2 wherever the paper has isolda).
+// kgllmWith02 is the suffix of the variants that add an ISOLDA 0.2 arm
+// wherever the paper has ISOLDA 0.1.
+const kgllmWith02 = "+isolda-0.2"
+
+// kgllmVariant adds the isolda-0.2 arm to the parts and to every model that
+// reads isolda-0.1, for the variants ending in kgllmWith02.
+func kgllmVariant(s *Study, v string) {
+	if !strings.HasSuffix(v, kgllmWith02) {
+		return
+	}
+	for i := range s.Parts {
+		s.Parts[i].Arms = append(s.Parts[i].Arms, "isolda-0.2")
+	}
+	for i := range s.Models {
+		if slices.Contains(s.Models[i].Arms, "isolda-0.1") {
+			s.Models[i].Arms = append(s.Models[i].Arms, "isolda-0.2")
+		}
+	}
+}
+
+// kgllmModels are the models of §4.5 and the arms each reads.
 func kgllmModels() []PaperModel {
-	paperAndRDF := append(append([]string{}, kgllmPaperFormats()...), "rdf_turtle2", "isolda-0.1", "isolda-0.2")
-	few := []string{"list_of_edges", "structured_json", "rdf_turtle2", "isolda-0.1", "isolda-0.2"}
+	paperAndRDF := append(append([]string{}, kgllmPaperFormats()...), "rdf_turtle2", "isolda-0.1")
+	few := []string{"list_of_edges", "structured_json", "rdf_turtle2", "isolda-0.1"}
 	return []PaperModel{
 		{Name: "llama-3.2-1b", Model: "meta-llama/Llama-3.2-1B-Instruct", Tokenizer: "llama3", ExtraBody: noThinking(), Note: "bf16"},
 		qwen4b(), gemmaE4B(),
@@ -228,17 +249,18 @@ func withArms(m PaperModel, arms []string) PaperModel {
 
 func kgllmbenchStudy() *Study {
 	return &Study{
-		Name: "kgllmbench", Version: 1,
+		Name: "kgllmbench", Version: 2,
 		Paper: "ISOLDA paper (spec 000) §4.5, KG-LLM-Bench study",
 		Title: "KG-LLM-Bench's 500 regenerated instances with its prompt and scoring, in its five formats, rdf_turtle2, json_ld2, " +
-			"and ISOLDA 0.1 and 0.2 encoded from the RDF of rdf_turtle2",
-		Variants: []string{kgllm.VariantPseudo, kgllm.VariantReal},
+			"and ISOLDA 0.1 encoded from the RDF of rdf_turtle2 (the variants +isolda-0.2 add ISOLDA 0.2)",
+		Variants: []string{kgllm.VariantPseudo, kgllm.VariantReal, kgllm.VariantPseudo + kgllmWith02, kgllm.VariantReal + kgllmWith02},
 		Data: []DataSlot{{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script " +
 			"(the folder of <Task>.<variant>.jsonl.gz files, shared/data/kgllmbench/instances/instances, or a folder above it)"}},
 		Parts:    []Part{{Graph: "kgllmbench", Questions: 500, Arms: kgllmbenchArms()}},
 		Models:   kgllmModels(),
 		Criteria: "R, K1, K2, K3 (§4.5)",
 		build:    buildKGLLMBench,
+		variant:  kgllmVariant,
 	}
 }
 
@@ -247,7 +269,8 @@ func buildKGLLMBench(b *builder) error {
 	if err != nil {
 		return err
 	}
-	st, sums, err := loadKGLLM(dir, b.variant)
+	dataVariant, with02 := strings.CutSuffix(b.variant, kgllmWith02)
+	st, sums, err := loadKGLLM(dir, dataVariant)
 	if err != nil {
 		return err
 	}
@@ -260,8 +283,14 @@ func buildKGLLMBench(b *builder) error {
 	b.parts[0].Graph, b.parts[0].Questions = graph, len(st.Questions)
 	e := b.exp
 	en := []string{kgllm.LangEnglish}
-	e.Arms = append(e.Arms, isoldaArm("isolda-0.1", "isolda-0.1", en, nil),
-		isoldaArm("isolda-0.2", "isolda", en, &eval.IsoldaOptions{Spec: "0.2"}))
+	isoldaVersions := "ISOLDA 0.1 is"
+	if with02 {
+		isoldaVersions = "ISOLDA 0.1 and 0.2 are"
+	}
+	e.Arms = append(e.Arms, isoldaArm("isolda-0.1", "isolda-0.1", en, nil))
+	if with02 {
+		e.Arms = append(e.Arms, isoldaArm("isolda-0.2", "isolda", en, &eval.IsoldaOptions{Spec: "0.2"}))
+	}
 	e.Temperature, e.MaxTokens = 0, 512
 	b.comments["arms"] = "The benchmark's own texts (stored in sets/, as its textualizer writes them) and ISOLDA encoded from the\n" +
 		"RDF of rdf_turtle2 (the collection's items, read as Turtle), checked isomorphic when the run is prepared."
@@ -273,8 +302,8 @@ func buildKGLLMBench(b *builder) error {
 			"benchmark's prompt, as one user message, in each format; answers are scored with the benchmark's own functions "+
 			"(scorer kgllm_strict). Each KG-LLM-Bench task is its own question family, so the report gives the results per task.", len(st.Questions), st.Variant),
 		"The benchmark's formats are written by formats/kgllmbench exactly as its textualizer writes them (JSON-LD node order "+
-			"included, with Python's string hashing at PYTHONHASHSEED=0), so the prompts are the benchmark's byte for byte. ISOLDA 0.1 "+
-			"and 0.2 are encoded by isolda from the RDF of rdf_turtle2 (the collection's items, parsed as Turtle); every ISOLDA "+
+			"included, with Python's string hashing at PYTHONHASHSEED=0), so the prompts are the benchmark's byte for byte. "+isoldaVersions+" "+
+			"encoded by isolda from the RDF of rdf_turtle2 (the collection's items, parsed as Turtle); every ISOLDA "+
 			"context is decoded when the run is prepared and compared with that RDF (the report's arm table).")
 	b.numbers = append(b.numbers,
 		"Prompt: BaseTask.structure_prompt (intro with the format's DESCRIPTION, \"Knowledge Graph:\", the text, the question), one user message, temperature 0, max_tokens 512 (the benchmark's llm/llm.py).",
@@ -284,8 +313,15 @@ func buildKGLLMBench(b *builder) error {
 	for _, s := range sums {
 		b.numbers = append(b.numbers, fmt.Sprintf("Instances: %s, SHA-256 %s.", s[0], s[1]))
 	}
+	if with02 {
+		b.deviations = append(b.deviations, "Variant "+b.variant+": §4.5 runs ISOLDA 0.1 only (8 arms, 19,500 calls); this variant adds ISOLDA 0.2 "+
+			"(§3.6, validated in §4.6) wherever the paper has ISOLDA, so the run makes 22,500 calls. The criteria are the paper's, on 0.1. "+
+			"The variants "+kgllm.VariantPseudo+" and "+kgllm.VariantReal+" are the paper's design exactly.")
+	} else {
+		b.numbers = append(b.numbers, "Arms and calls: §4.5's eight formats (the five, rdf_turtle2, json_ld2, ISOLDA 0.1), 19,500 calls over the six models. "+
+			"The variant "+b.variant+kgllmWith02+" adds an ISOLDA 0.2 arm wherever the paper has ISOLDA (22,500 calls).")
+	}
 	b.deviations = append(b.deviations,
-		"§4.5 runs ISOLDA 0.1 only (19,500 calls); the study adds ISOLDA 0.2 (§3.6, validated in §4.6) wherever the paper has ISOLDA, so the run makes 22,500 calls; the criteria are the paper's, on 0.1. Remove the isolda-0.2 arm (and its name in the models' arms) to run the paper's calls exactly.",
 		"The benchmark's prompt has no DESCRIPTION for ISOLDA; the ISOLDA arms say: \""+kgllm.Description(kgllm.LangEnglish, kgllm.FormatISOLDA)+"\"")
 	return nil
 }

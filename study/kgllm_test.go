@@ -48,16 +48,25 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 	data := shared.MustPath(t, "data", "kgllmbench", "instances")
 	s, _ := Get("kgllmbench")
 	opts := Options{Variant: variant, Data: map[string]string{"kgllmbench": data}}
+	dataVariant, with02 := strings.CutSuffix(variant, kgllmWith02)
 	if variant == "pseudo" {
-		// The paper's models: calls per model, and the mean o200k tokens
-		// of the whole prompt per arm (§3.6: rdf_turtle2 7,263, ISOLDA
-		// 0.1 8,076, ISOLDA 0.2 5,925 on the pseudonymized instances).
-		_, paper := initStudy(t, s.Name, opts)
-		want := map[string]int{}
-		for _, m := range s.Models {
-			want[m.Name] = s.Calls(m)
+		// §4.5: eight arms, 19,500 calls by default.
+		if n := s.Variant(variant).TotalCalls(); n != 19500 || len(s.Arms()) != 8 {
+			t.Errorf("%s: %d arms, %d calls; §4.5 prints 8 and 19,500", variant, len(s.Arms()), n)
 		}
-		mc := checkDryRun(t, s, paper, want)
+		// The paper's models with ISOLDA 0.2 added: calls per model, and
+		// the mean o200k tokens of the whole prompt per arm (§3.6:
+		// rdf_turtle2 7,263, ISOLDA 0.1 8,076, ISOLDA 0.2 5,925 on the
+		// pseudonymized instances).
+		v02 := s.Variant(variant + kgllmWith02)
+		o02 := opts
+		o02.Variant = variant + kgllmWith02
+		_, paper := initStudy(t, s.Name, o02)
+		want := map[string]int{}
+		for _, m := range v02.Models {
+			want[m.Name] = v02.Calls(m)
+		}
+		mc := checkDryRun(t, v02, paper, want)
 		if paper.Manifest.Calls != 22500 {
 			t.Errorf("%d calls in all, want 22,500 (the paper's 19,500 and 3,000 with ISOLDA 0.2)", paper.Manifest.Calls)
 		}
@@ -84,13 +93,17 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 			t.Errorf("%s: %d/%d contexts isomorphic", rt.Arm, rt.IsomorphicContexts, rt.Contexts)
 		}
 	}
-	if len(rts) != 2 {
-		t.Errorf("round trips %+v, want isolda-0.1 and isolda-0.2", rts)
+	isoldaArms := 1
+	if with02 {
+		isoldaArms = 2
+	}
+	if len(rts) != isoldaArms {
+		t.Errorf("%s: round trips %+v, want %d ISOLDA arms", variant, rts, isoldaArms)
 	}
 	// Every prompt of every arm is one user message, the benchmark's
 	// structure_prompt of the context and the question; the 35 example
 	// prompts of the variant come out byte for byte.
-	examples := promptExamples(t, variant)
+	examples := promptExamples(t, dataVariant)
 	expect := kgllmExpect(p)
 	matched := map[string]bool{}
 	prompts := 0
@@ -121,8 +134,8 @@ func testKGLLMBench(t *testing.T, variant string, wantGold int) {
 			}
 		}
 	}
-	if prompts != 4500 {
-		t.Errorf("%d prompts checked, want 4,500", prompts)
+	if want := 500 * (7 + isoldaArms); prompts != want {
+		t.Errorf("%d prompts checked, want %d", prompts, want)
 	}
 	if len(matched) != 35 {
 		var missing []string
@@ -210,7 +223,7 @@ func TestKGLLMBenchReal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("4,500 prompts and 1,500 calls; run without -short")
 	}
-	testKGLLMBench(t, "real", 497)
+	testKGLLMBench(t, "real"+kgllmWith02, 497)
 }
 
 // kgllmExpect indexes the expected prompt of every call of the KG-LLM-Bench
@@ -253,15 +266,17 @@ func TestCatalanStudy(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := Get("kgllmbench-ca")
-	opts := Options{BaseURL: "http://h/v1", Model: "m", Tokenizer: "o200k_base", Data: map[string]string{"kgllmbench": data, "labels": labels}}
-	dir, p := initStudy(t, s.Name, opts, func(e *eval.Experiment) { e.Models[0].Arms = []string{"isolda", "rdf_turtle3"} })
+	for v, w := range map[string]int{catalanOnly: 8000, catalanFull: 16000} {
+		for _, m := range s.Variant(v).Models {
+			if c := s.Variant(v).Calls(m); c != w {
+				t.Errorf("%s %s: %d calls declared, want %d (500 × 8 per collection)", v, m.Name, c, w)
+			}
+		}
+	}
+	opts := Options{BaseURL: "http://h/v1", Model: "m", Tokenizer: "o200k_base", Variant: catalanFull, Data: map[string]string{"kgllmbench": data, "labels": labels}}
+	dir, p := initStudy(t, s.Name, opts, func(e *eval.Experiment) { e.Models[0].Arms = []string{"isolda-0.2", "rdf_turtle3"} })
 	if len(p.Entries) != 2000 || p.Manifest.Calls != 4000 {
 		t.Fatalf("%d questions, %d calls; want 2,000 and 4,000", len(p.Entries), p.Manifest.Calls)
-	}
-	for _, m := range s.Models {
-		if c := s.Calls(m); c != 16000 {
-			t.Errorf("%s: %d calls declared, want 16,000 (4 × 500 × 8)", m.Name, c)
-		}
 	}
 	expect := kgllmExpect(p)
 	var mu sync.Mutex
@@ -273,7 +288,7 @@ func TestCatalanStudy(t *testing.T) {
 		switch {
 		case !ok:
 			return llmtest.Reply{Text: "unexpected prompt", Usage: u}
-		case c.arm == "isolda" && !(c.q.Meta["language"] == kgllm.LangCatalan && c.q.Meta["variant"] == kgllm.VariantPseudo &&
+		case c.arm == "isolda-0.2" && !(c.q.Meta["language"] == kgllm.LangCatalan && c.q.Meta["variant"] == kgllm.VariantPseudo &&
 			c.q.Task == kgllm.AggByRelation && atoi(c.q.Meta["instance"]) < 20):
 			return llmtest.Reply{Text: kgllm.GoldResponse(c.q), Usage: u}
 		case c.arm == "rdf_turtle3" && c.q.Task == kgllm.TripleRetrieval:
@@ -301,7 +316,7 @@ func TestCatalanStudy(t *testing.T) {
 	// larger on 20 instances, smaller on none: sign test p = 2^-19, FAIL.
 	for g, w := range map[string]int{"kgllmbench-real": 500, "kgllmbench-ca-real": 500, "kgllmbench-pseudo": 500, "kgllmbench-ca-pseudo": 480} {
 		for _, a := range rep.Accuracy {
-			if a.Model == "m" && a.Arm == "isolda" && a.Family == report.All && a.Graph == g && a.Correct != w {
+			if a.Model == "m" && a.Arm == "isolda-0.2" && a.Family == report.All && a.Graph == g && a.Correct != w {
 				t.Errorf("isolda on %s: %d/%d, want %d", g, a.Correct, a.N, w)
 			}
 		}
@@ -322,6 +337,85 @@ func TestCatalanStudy(t *testing.T) {
 				t.Errorf("C1 checks %s", c.Group)
 			}
 		}
+	}
+	testCatalanRescore(t, dir, runDir, oc)
+}
+
+// testCatalanRescore: the default variant's path, where the English
+// answers come from another run. Rescoring the run with the scorer it was
+// scored with changes nothing; with the strict scorer, which does not read
+// «Resposta:», the Catalan answers fail. The Catalan half alone leaves C5
+// not evaluated; joined with the English half (rescored) it gives the
+// verdicts of the run that asked both.
+func testCatalanRescore(t *testing.T, dir, runDir string, want map[string]report.Outcome) {
+	logged, err := report.FromRun(runDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapted, err := report.FromRunRescored(runDir, "kgllm_adapted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict, err := report.FromRunRescored(runDir, "kgllm_strict")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(adapted) != len(logged) || len(strict) != len(logged) {
+		t.Fatalf("%d observations rescored, %d logged", len(adapted), len(logged))
+	}
+	caRight, caStrict := 0, 0
+	for i, o := range logged {
+		if adapted[i] != o && (adapted[i].Correct != o.Correct || adapted[i].Score != o.Score || adapted[i].Graph != o.Graph) {
+			t.Fatalf("rescored with the run's own scorer: %+v, logged %+v", adapted[i], o)
+		}
+		if strings.Contains(o.Graph, "-ca-") && o.Correct {
+			caRight++
+			if strict[i].Correct {
+				caStrict++
+			}
+		}
+	}
+	if caRight == 0 || caStrict*2 > caRight {
+		t.Errorf("strict scorer right on %d of the %d Catalan answers the adapted one accepts", caStrict, caRight)
+	}
+	if _, err := report.FromRunRescored(runDir, "nope"); err == nil {
+		t.Error("unknown scorer accepted")
+	}
+	var ca []report.Observation
+	for _, o := range logged {
+		if strings.Contains(o.Graph, "-ca-") {
+			ca = append(ca, o)
+		}
+	}
+	eval := func(obs []report.Observation) map[string]report.Outcome {
+		f, err := os.Open(filepath.Join(dir, CriteriaFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		set, err := report.ParseCriteria(f, CriteriaFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		man, err := report.ReadManifest(runDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := set.Evaluate(report.Input{Observations: obs, RoundTrips: report.RoundTripsFromManifest(man)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return outcomes(res)
+	}
+	if oc := eval(ca); oc["C5"] != report.NotEvaluated {
+		t.Errorf("C5 without the English answers: %s", oc["C5"])
+	}
+	joined := report.AddGraphs(ca, adapted)
+	if len(joined) != len(logged) {
+		t.Errorf("%d observations joined, %d in the run", len(joined), len(logged))
+	}
+	if oc := eval(joined); fmt.Sprint(oc) != fmt.Sprint(want) {
+		t.Errorf("joined: %v, the run that asked both: %v", oc, want)
 	}
 }
 

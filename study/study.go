@@ -51,6 +51,38 @@ type Study struct {
 	Criteria string
 
 	build func(b *builder) error
+	// variant, when set, changes the parts and models of the study for a
+	// variant other than the default (see Variant).
+	variant func(s *Study, variant string)
+}
+
+// Variant returns the study as the named variant defines it (its parts,
+// arms and models; the study itself for the default variant or a study
+// without variants). The name must be one of Variants.
+func (s *Study) Variant(name string) *Study {
+	if s.variant == nil || len(s.Variants) == 0 || name == "" || name == s.Variants[0] {
+		return s
+	}
+	c := *s
+	c.Parts = slices.Clone(s.Parts)
+	for i := range c.Parts {
+		c.Parts[i].Arms = slices.Clone(c.Parts[i].Arms)
+	}
+	c.Models = slices.Clone(s.Models)
+	for i := range c.Models {
+		c.Models[i].Arms = slices.Clone(c.Models[i].Arms)
+	}
+	s.variant(&c, name)
+	return &c
+}
+
+// TotalCalls returns the calls of a complete run over every paper model.
+func (s *Study) TotalCalls() int {
+	n := 0
+	for _, m := range s.Models {
+		n += s.Calls(m)
+	}
+	return n
 }
 
 // DataSlot is one input of a study that is not in the repository.
@@ -61,7 +93,17 @@ type DataSlot struct {
 	What string
 	// Optional slots may be left out.
 	Optional bool
+	// Unit, when set, is the class of the units of an RDF graph that the
+	// paper cut to a token budget (§4.1): a graph whose largest encoding
+	// among SampleFormats is over SampleBudget o200k tokens is cut to the
+	// longest prefix of units that fits (package sample).
+	Unit          string
+	SampleFormats []string
 }
+
+// SampleBudget is the ISOLDA paper's budget for its held-out samples: the
+// largest context among all the formats fits in 20,000 o200k tokens (§4.1).
+const SampleBudget = 20000
 
 // Part is one question set of a study and the arms asked about it.
 type Part struct {

@@ -3,6 +3,7 @@ package study
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -233,6 +234,46 @@ func TestCriteriaExamples(t *testing.T) {
 		}
 		if string(got) != want {
 			t.Errorf("report/examples/%s differs from what the study writes", file)
+		}
+	}
+}
+
+// TestPrintedSizes: the question and call counts the papers print, as
+// isolda study list shows them ("Graph Serializations for Reasoning LLMs":
+// Tables 7 and 8, the repeated runs; the ISOLDA paper: §4.5, §4.7).
+func TestPrintedSizes(t *testing.T) {
+	get := func(name, variant string) *Study {
+		s, ok := Get(name)
+		if !ok {
+			t.Fatalf("no study %s", name)
+		}
+		return s.Variant(variant)
+	}
+	for _, c := range []struct {
+		name, variant    string
+		arms             int
+		questions        []int
+		calls, perFormat int
+	}{
+		{"graphqa-hardened", "", 15, []int{95}, 8 * 95 * 15, 95},
+		{"graphqa-topology", "", 15, []int{72}, 8 * 72 * 15, 72},
+		{"graphqa-stability", "", 15, []int{105, 120}, 20250, 0},
+		{"kgllmbench", "", 8, []int{500}, 19500, 0},
+		{"kgllmbench", "real", 8, []int{500}, 19500, 0},
+		{"kgllmbench", "pseudo+isolda-0.2", 9, []int{500}, 22500, 0},
+		{"kgllmbench-ca", "", 8, []int{500, 500}, 32000, 0},
+		{"kgllmbench-ca", "full", 8, []int{500, 500, 500, 500}, 64000, 0},
+	} {
+		s := get(c.name, c.variant)
+		var qs []int
+		for _, p := range s.Parts {
+			qs = append(qs, p.Questions)
+		}
+		if len(s.Arms()) != c.arms || fmt.Sprint(qs) != fmt.Sprint(c.questions) || s.TotalCalls() != c.calls {
+			t.Errorf("%s %s: %d arms, questions %v, %d calls; want %d, %v, %d", c.name, c.variant, len(s.Arms()), qs, s.TotalCalls(), c.arms, c.questions, c.calls)
+		}
+		if c.perFormat > 0 && len(s.Models) != 8 {
+			t.Errorf("%s: %d models; Tables 7 and 8 have 8 (gpt-5.4-high excluded)", c.name, len(s.Models))
 		}
 	}
 }

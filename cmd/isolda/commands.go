@@ -22,6 +22,7 @@ func commands(env *Env) []*cobra.Command {
 		newSelectCmd(env),
 		newStudyCmd(env),
 		newChunkCmd(env),
+		newSampleCmd(env),
 		newSynthCmd(env),
 	}
 }

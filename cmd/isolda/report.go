@@ -17,7 +17,8 @@ import (
 )
 
 func newReportCmd(env *Env) *cobra.Command {
-	var criteria, benchFile, out string
+	var criteria, benchFile, out, rescore string
+	var with []string
 	var seed uint64
 	var resamples int
 	cmd := &cobra.Command{
@@ -32,13 +33,18 @@ func newReportCmd(env *Env) *cobra.Command {
 			"the run recorded when it was prepared; --bench adds those of an isolda bench --json file; --out writes report.md, report.json, " +
 			"report.html (self-contained: inline SVG, no JavaScript; with the run's metadata and every answer, " +
 			"filterable by arm, model, family and outcome) and one CSV per table. On the folder of an " +
-			"isolda select run it prints the policy comparison instead.\n\n" +
+			"isolda select run it prints the policy comparison instead. " +
+			"--rescore SCORER scores every logged answer again with another scorer (no model is called, the run is not " +
+			"changed; the per-answer view of --out keeps the logged scores); --with RUN adds the answers of another run " +
+			"about graphs this run did not ask (rescored too with --rescore): how the Catalan study reuses an English run.\n\n" +
 			"Exit status with --criteria: 0 when every criterion is PASS, 1 when one is FAIL or NOT EVALUATED " +
 			"(the run lacks what it needs, such as an arm or model it names: a pre-registered criterion that " +
 			"could not be checked is not confirmed).",
 		Example: "  isolda report run\n" +
 			"  isolda report run --criteria report/examples/paper-4.4-confirmatory.yaml --out run/report\n" +
-			"  isolda report sel --out sel/report",
+			"  isolda report sel --out sel/report\n" +
+			"  isolda report en-run --rescore kgllm_adapted\n" +
+			"  isolda report ca-run --with en-pseudo-run --with en-real-run --rescore kgllm_adapted --criteria ca/criteria.yaml",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkRunDir(args[0]); err != nil {
@@ -47,9 +53,19 @@ func newReportCmd(env *Env) *cobra.Command {
 			if report.IsSelectRun(args[0]) {
 				return selectReport(env, args[0], seed, resamples, out)
 			}
-			obs, err := report.FromRun(args[0])
+			obs, err := runObservations(args[0], rescore)
 			if err != nil {
 				return badInput(err)
+			}
+			for _, w := range with {
+				if err := checkRunDir(w); err != nil {
+					return err
+				}
+				more, err := runObservations(w, rescore)
+				if err != nil {
+					return badInput(err)
+				}
+				obs = report.AddGraphs(obs, more)
 			}
 			if len(obs) == 0 {
 				return badInput(fmt.Errorf("%s: no successful answers yet", args[0]))
@@ -116,6 +132,8 @@ func newReportCmd(env *Env) *cobra.Command {
 	fl.StringVar(&criteria, "criteria", "", "pre-registered criteria file (YAML or JSON; see report/examples); exit 1 unless every criterion passes")
 	fl.StringVar(&benchFile, "bench", "", "the JSON file of isolda bench --json, for round-trip criteria")
 	fl.StringVar(&out, "out", "", "folder for report.md, report.json, report.html and CSV tables")
+	fl.StringVar(&rescore, "rescore", "", "score every logged answer again with this scorer (e.g. kgllm_adapted) instead of the logged scores")
+	fl.StringArrayVar(&with, "with", nil, "RUNDIR: add the answers of another eval run about graphs this run has none of (repeatable)")
 	fl.Uint64Var(&seed, "seed", 1101, "seed of the bootstrap resampling")
 	fl.IntVar(&resamples, "resamples", 10000, "bootstrap resamples")
 	return cmd
@@ -171,4 +189,13 @@ func readBenchReport(path string) (*bench.Report, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &b, nil
+}
+
+// runObservations reads the observations of an eval run folder, scored
+// again with the named scorer when rescore is set.
+func runObservations(dir, rescore string) ([]report.Observation, error) {
+	if rescore != "" {
+		return report.FromRunRescored(dir, rescore)
+	}
+	return report.FromRun(dir)
 }

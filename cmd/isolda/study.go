@@ -5,6 +5,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/isolda/isolda/chunk"
 	"github.com/isolda/isolda/study"
 	"github.com/spf13/cobra"
 )
@@ -80,6 +81,10 @@ func newStudyListCmd(env *Env) *cobra.Command {
 					return err
 				}
 				fmt.Fprintf(w, "  calls in all: %d\n", total)
+				for _, v := range s.Variants[min(1, len(s.Variants)):] {
+					vs := s.Variant(v)
+					fmt.Fprintf(w, "  variant %s: %d arms, %d questions, %d calls in all\n", v, len(vs.Arms()), vs.Questions(), vs.TotalCalls())
+				}
 				if s.Criteria != "" {
 					fmt.Fprintf(w, "  criteria: %s\n", s.Criteria)
 				} else {
@@ -93,17 +98,21 @@ func newStudyListCmd(env *Env) *cobra.Command {
 
 func newStudyInitCmd(env *Env) *cobra.Command {
 	var opts study.Options
-	var data []string
+	var data, units []string
 	cmd := &cobra.Command{
 		Use:   "init NAME DIR",
 		Short: "Write a study's experiment folder (experiment.yaml, criteria.yaml, question sets, data, README.md)",
 		Long: "Writes the study NAME (see isolda study list) into DIR, which must not exist or be empty. With " +
 			"--base-url and --model the experiment asks that one model with every arm; without, it names the paper's " +
 			"models with a placeholder endpoint to edit. --data NAME=PATH gives the data a study needs that is not " +
-			"in isolda (the list names each study's slots); the files are copied into DIR and hashed in DIR/SHA256SUMS.",
+			"in isolda (the list names each study's slots); the files are copied into DIR and hashed in DIR/SHA256SUMS. " +
+			"The confirmatory and validation studies cut a graph whose largest encoding is over 20,000 o200k tokens as the paper did " +
+			"(§4.1, isolda sample): the longest prefix of its units that fits, the class of the units from --unit SLOT=CLASS or the " +
+			"slot's default; init says so on standard error and in DIR/README.md, and writes the sample as DIR/data/SLOT.sample.nq.",
 		Example: "  isolda study init graphqa gq --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B\n" +
 			"  isolda study init kgllmbench kgb --variant real --data kgllmbench=shared/data/kgllmbench/instances\n" +
-			"  isolda study init isolda-confirmatory conf --data dcat=dcat.ttl --data municipalities=municipalities.ttl",
+			"  isolda study init isolda-confirmatory conf --data dcat=dcat.ttl --data municipalities=municipalities.ttl\n" +
+			"  isolda study init isolda-validation val --data writers=writers.ttl --unit writers=http://www.wikidata.org/entity/Q5 --data kgllmbench=shared/data/kgllmbench",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Data = map[string]string{}
@@ -117,6 +126,19 @@ func newStudyInitCmd(env *Env) *cobra.Command {
 				}
 				opts.Data[k] = v
 			}
+			opts.Units = map[string]string{}
+			for _, u := range units {
+				k, v, ok := strings.Cut(u, "=")
+				if !ok || k == "" || v == "" {
+					return badInput(fmt.Errorf("--unit %q: want SLOT=CLASS", u))
+				}
+				iri, err := chunk.ExpandClass(v)
+				if err != nil {
+					return badInput(fmt.Errorf("--unit %s: %w", k, err))
+				}
+				opts.Units[k] = iri
+			}
+			opts.Notes = func(s string) { fmt.Fprintln(env.Stderr, s) }
 			paths, err := study.Init(args[0], args[1], opts)
 			if err != nil {
 				return badInput(err)
@@ -133,5 +155,6 @@ func newStudyInitCmd(env *Env) *cobra.Command {
 	fl.StringVar(&opts.Tokenizer, "tokenizer", "", "tokenizer counting the model's tokens locally (o200k_base, a short name in $ISOLDA_TOKENIZERS, a tokenizer.json, a Hugging Face id)")
 	fl.StringVar(&opts.Variant, "variant", "", "the study's variant (see isolda study list; default its first)")
 	fl.StringArrayVar(&data, "data", nil, "NAME=PATH: a data input of the study (repeatable; see isolda study list)")
+	fl.StringArrayVar(&units, "unit", nil, "SLOT=CLASS: the class of the units a data graph over the budget is cut into (repeatable)")
 	return cmd
 }

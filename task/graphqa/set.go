@@ -48,6 +48,10 @@ type Options struct {
 	// Render writes each graph as its context; nil means TLAGAdjacency.
 	// Render must name nodes as Names does.
 	Render Renderer
+	// Limit, when positive, keeps the first Limit questions in generation
+	// order (graph by graph, each graph's tasks in order): generation stops
+	// there, and a graph with no question kept is not in the set.
+	Limit int
 }
 
 // Generate generates a question set of one regime: for each graph, one
@@ -89,6 +93,9 @@ func Generate(opts Options) (*task.Set, error) {
 	count := opts.Graphs
 	if count == 0 {
 		count = 15
+	}
+	if opts.Limit < 0 {
+		return nil, fmt.Errorf("task: negative question limit %d", opts.Limit)
 	}
 	if count < 0 || count > MaxGraphs {
 		return nil, fmt.Errorf("task: %d graphs outside 0..%d", count, MaxGraphs)
@@ -136,6 +143,9 @@ func Generate(opts Options) (*task.Set, error) {
 		counts[t] = &task.FamilyCount{Family: family + "/" + t}
 	}
 	for i, g := range graphs {
+		if opts.Limit > 0 && len(set.Questions) >= opts.Limit {
+			break
+		}
 		gen, n := g.Generator, g.N
 		ctxText, err := render(g.Labelled(opts.Names))
 		if err != nil {
@@ -145,6 +155,9 @@ func Generate(opts Options) (*task.Set, error) {
 		set.Contexts = append(set.Contexts, task.Context{ID: ctxID, Text: ctxText,
 			Source: fmt.Sprintf("%s n=%d %s", gen, n, formatParams(g.Params))})
 		for _, t := range tasks {
+			if opts.Limit > 0 && len(set.Questions) >= opts.Limit {
+				break
+			}
 			c := counts[t]
 			c.Candidates++
 			a, ok := SampleArgs(t, g, qrng)

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/llm/llmtest"
+)
+
+// TestReportRescoreWith: two runs about two graphs (g and h); the ISOLDA
+// arm answers "2", right for the count question, the Turtle arm "7".
+// Criterion A (I better than ttl) passes with the logged kg scores and
+// with --rescore kg; --rescore final (which reads only a FINAL: line)
+// scores every answer wrong, so A fails; --with adds the other run's graph.
+func TestReportRescoreWith(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
+		for _, m := range r.Messages {
+			if strings.Contains(m.Content, "T[2]") {
+				return llmtest.Reply{Text: "2"}
+			}
+		}
+		return llmtest.Reply{Text: "7"}
+	})
+	defer srv.Close()
+	runs := map[string]string{}
+	for _, g := range []string{"g", "h"} {
+		if err := os.WriteFile(filepath.Join(dir, g+".ttl"), []byte(demoTurtle), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		exp := filepath.Join(dir, g+".yaml")
+		y := "graphs: [{file: " + g + ".ttl}]\narms: [{name: ttl, format: b-ttl}, {name: I, format: isolda}]\n" +
+			"models: [{name: m, base_url: '" + srv.URL + "', model: x, tokenizer: o200k_base}]\n" +
+			"tasks: [{generate: {families: [count]}}]\ntemperature: 0\ntrials: 3\n"
+		if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		runs[g] = filepath.Join(dir, "run-"+g)
+		if code, _, errs := runCLI(t, "", "eval", "run", exp, "--out", runs[g]); code != 0 {
+			t.Fatalf("eval run: exit %d: %s", code, errs)
+		}
+	}
+	crit := filepath.Join(dir, "criteria.yaml")
+	if err := os.WriteFile(crit, []byte("criteria:\n  - {id: A, kind: better, arm: I, than: [ttl], alpha: 0.5}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args  []string
+		code  int
+		tally string
+	}{
+		{nil, exitOK, "1 PASS"},
+		{[]string{"--rescore", "kg"}, exitOK, "1 PASS"},
+		{[]string{"--rescore", "final"}, exitCheckFail, "1 FAIL"},
+	} {
+		args := append([]string{"report", runs["g"], "--criteria", crit, "--resamples", "100"}, c.args...)
+		code, _, errs := runCLI(t, "", args...)
+		if code != c.code || !strings.Contains(errs, c.tally) {
+			t.Errorf("%v: exit %d %q, want %d and %q", c.args, code, errs, c.code, c.tally)
+		}
+	}
+	_, alone, _ := runCLI(t, "", "report", runs["g"], "--resamples", "100")
+	code, with, errs := runCLI(t, "", "report", runs["g"], "--with", runs["h"], "--resamples", "100")
+	if code != 0 || strings.Contains(alone, "| h ") || !strings.Contains(with, "| h ") || !strings.Contains(with, "| g ") {
+		t.Errorf("--with: exit %d %s\n%s", code, errs, with)
+	}
+	if code, _, errs := runCLI(t, "", "report", runs["g"], "--rescore", "nope"); code != exitBadInput || !strings.Contains(errs, "unknown scorer") {
+		t.Errorf("--rescore nope: exit %d %q", code, errs)
+	}
+	if code, _, _ := runCLI(t, "", "report", runs["g"], "--with", filepath.Join(dir, "nothing")); code != exitBadInput {
+		t.Errorf("--with a missing folder: exit %d", code)
+	}
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdfio"
+	"github.com/isolda/isolda/token"
+)
+
+// TestSampleCLI: the demo graph's three people (Ada, Charles, Mary in IRI
+// order) cut to a budget between the sizes of one and two units: one unit
+// is written, stderr gives the sizes of both prefixes and they agree with
+// the formats' own encodings counted again here.
+func TestSampleCLI(t *testing.T) {
+	tok, err := token.NewRegistry(token.Options{ModelsDir: t.TempDir()}).Get(token.O200KBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "", "sample", "--unit", "schema:Person", "--budget", "230", "--formats", "b-ttl,isolda", "-t", "ntriples")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "sample: 1 of 3 units of <http://schema.org/Person> fit 230 o200k_base tokens") {
+		t.Errorf("stderr:\n%s", errs)
+	}
+	d, err := rdfio.Read(strings.NewReader(out), rdfio.Options{Format: rdfio.NTriples})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ada := rdf.Quad{S: rdf.NewIRI("https://example.org/ada"), P: rdf.NewIRI("http://schema.org/name"), O: rdf.NewString("Ada Lovelace")}
+	if !d.Has(ada) || strings.Contains(out, "Charles") || strings.Contains(out, "Mary") {
+		t.Errorf("the sample is not Ada's unit:\n%s", out)
+	}
+	for _, f := range []string{"b-ttl", "isolda"} {
+		text, err := formats.EncodeString(f, formats.NewInput(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := tok.Count(text); n > 230 || !strings.Contains(errs, f) {
+			t.Errorf("%s: %d tokens\n%s", f, n, errs)
+		}
+	}
+	if !strings.Contains(errs, "with 2 units") {
+		t.Errorf("no size of the next prefix:\n%s", errs)
+	}
+	for _, args := range [][]string{
+		{"sample", "--budget", "300"},
+		{"sample", "--unit", "schema:Person", "--budget", "0"},
+		{"sample", "--unit", "schema:Person", "--formats", "nope"},
+		{"sample", "--unit", "nope:Thing"},
+		{"sample", "--unit", "schema:Person", "--budget", "10"},
+	} {
+		if code, _, errs := runCLI(t, "", args...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}

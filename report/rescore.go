@@ -1,0 +1,98 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/runner"
+)
+
+// FromRunRescored reads the observations of an eval run folder as FromRun
+// does, but scores every successful answer again with the named scorer
+// (one of eval.ScorerNames) against its question's gold answer, instead of
+// keeping the score logged when the call was made. No model is called and
+// the run folder is not changed. This is how the ISOLDA paper's Catalan
+// study (§4.7) reuses its English runs: "The English runs are rescored with
+// the same scorer" (kgllm_adapted) rather than asked again.
+func FromRunRescored(dir, scorer string) ([]Observation, error) {
+	if !slices.Contains(eval.ScorerNames(), scorer) {
+		return nil, fmt.Errorf("unknown scorer %q (one of %s)", scorer, strings.Join(eval.ScorerNames(), ", "))
+	}
+	sc := eval.Scorer(scorer)
+	qpath := filepath.Join(dir, runner.QuestionsFile)
+	questions, err := runQuestions(qpath)
+	if err != nil {
+		return nil, err
+	}
+	families, err := runFamilies(qpath)
+	if err != nil {
+		return nil, err
+	}
+	apath := filepath.Join(dir, runner.AnswersFile)
+	f, err := os.Open(apath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	last := map[string]Observation{}
+	err = runner.ReadRecords(f, func(r *runner.Record) error {
+		if r.Status != runner.StatusOK {
+			return nil
+		}
+		en, ok := questions[r.QuestionK]
+		if !ok {
+			return fmt.Errorf("answer %s: question %s is not in %s", r.Key, r.QuestionK, qpath)
+		}
+		res := sc.Score(en.Q, r.Response)
+		in := int(r.PromptTokens)
+		if in <= 0 {
+			in = r.LocalPromptTokens
+		}
+		q := families[r.QuestionK]
+		fam := q.family
+		if fam == "" {
+			fam = r.Task
+		}
+		last[r.Key] = Observation{
+			Arm: r.Arm, Model: r.Model, Family: fam, Task: q.task, Graph: r.Graph, QuestionID: r.QuestionK,
+			Trial: r.Trial, Correct: res.Correct, Score: res.Score, Partial: res.Partial, Pair: q.pair,
+			InputTokens: in, OutputTokens: int(r.CompletionTokens),
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", apath, err)
+	}
+	keys := make([]string, 0, len(last))
+	for k := range last {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]Observation, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, last[k])
+	}
+	return out, nil
+}
+
+// AddGraphs returns obs with the observations of extra whose graph obs has
+// none of: how the answers of another run (the English half of a study
+// whose run asked only the Catalan half) join a run's for its tables and
+// criteria. Observations of a graph that both have are obs's only.
+func AddGraphs(obs, extra []Observation) []Observation {
+	have := map[string]bool{}
+	for _, o := range obs {
+		have[o.Graph] = true
+	}
+	out := slices.Clone(obs)
+	for _, o := range extra {
+		if !have[o.Graph] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
