@@ -23,6 +23,7 @@ func commands(env *Env) []*cobra.Command {
 		newStudyCmd(env),
 		newChunkCmd(env),
 		newSynthCmd(env),
+		newMCPCmd(env),
 	}
 }
 
