@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMCPStdio speaks JSON-RPC to `isolda mcp` on its standard input and
+// output: the handshake, a bad graph (a tool error with its position), a
+// call that works after it, and the end of input ending the server.
+func TestMCPStdio(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"mcp"}, &Env{Stdin: inR, Stdout: outW, Stderr: &errb})
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(nil, 1<<20)
+	ask := func(msg string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(msg, `"id"`) {
+			return nil
+		}
+		if !lines.Scan() {
+			t.Fatalf("no answer to %s (%v); stderr %s", msg, lines.Err(), errb.String())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("%s: %v", lines.Text(), err)
+		}
+		return m
+	}
+	hello := ask(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	if !strings.Contains(mustJSON(t, hello), `"name":"isolda"`) {
+		t.Fatalf("initialize: %v", hello)
+	}
+	ask(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	bad := mustJSON(t, ask(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"encode","arguments":{"data":"<http://a> <http://b> ."}}}`))
+	if !strings.Contains(bad, `"isError":true`) || !strings.Contains(bad, `data:1:`) {
+		t.Errorf("bad graph: %s", bad)
+	}
+	ok := mustJSON(t, ask(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"count_tokens","arguments":{"text":"hello world"}}}`))
+	if !strings.Contains(ok, `"text":"2 tokens`) || strings.Contains(ok, "isError") {
+		t.Errorf("count_tokens: %s", ok)
+	}
+	inW.Close()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d: %s", code, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the server did not end with its input")
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
