@@ -106,7 +106,7 @@ type Ranked struct {
 type CompareOutput struct {
 	Quads     int      `json:"quads" jsonschema:"statements of the graph"`
 	Tokenizer string   `json:"tokenizer" jsonschema:"tokenizer of the counts"`
-	Formats   []Ranked `json:"formats" jsonschema:"the lossless formats that can write this graph, fewest tokens first"`
+	Formats   []Ranked `json:"formats" jsonschema:"the formats lossless for RDF that can write this graph, fewest tokens first"`
 }
 
 // DescribeInput is the input of the describe tool.
@@ -158,8 +158,9 @@ func (s *Server) MCPServer() *sdk.Server {
 		Description: "Counts the tokens of a text with a tokenizer (o200k_base by default): the exact number, the first word of the answer."},
 		s.countTokens)
 	sdk.AddTool(srv, &sdk.Tool{Name: "compare_formats", Title: "Rank formats by tokens",
-		Description: "Writes one graph in every lossless format of the lab registry and ranks them by tokens (fewest first), as " +
-			"isolda bench does for one graph: which format gives this graph to a model in the fewest tokens without losing a statement."},
+		Description: "Writes one graph in every format of the lab registry that is lossless for RDF (it decodes to the same dataset) " +
+			"and ranks them by tokens, fewest first, as isolda bench does for one graph: which format gives this graph to a model in " +
+			"the fewest tokens without losing a statement."},
 		s.compare)
 	sdk.AddTool(srv, &sdk.Tool{Name: "describe", Title: "Describe an entity from a SPARQL endpoint",
 		Description: "Fetches the neighbourhood of an entity (its statements, the links to it, and with hops the entities " +
@@ -288,9 +289,12 @@ func (s *Server) compare(ctx context.Context, _ *sdk.CallToolRequest, in Compare
 		return nil, CompareOutput{}, err
 	}
 	tokName := cmp.Or(in.Tokenizer, s.cfg.Service.DefaultTokenizer)
+	// The formats lossless for RDF, as isolda bench ranks them (its
+	// ScopeRDF): those that decode to the dataset; the formats of the
+	// labelled-graph view drop literals and named graphs.
 	var lossless []string
 	for _, f := range formats.All() {
-		if f.Lossless {
+		if f.Lossless && f.Decode != nil {
 			lossless = append(lossless, f.Name)
 		}
 	}
@@ -310,7 +314,7 @@ func (s *Server) compare(ctx context.Context, _ *sdk.CallToolRequest, in Compare
 		return cmp.Or(cmp.Compare(a.Tokens, b.Tokens), cmp.Compare(a.Bytes, b.Bytes), strings.Compare(a.Format, b.Format))
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d quads; lossless formats by %s tokens, fewest first:\n", resp.Quads, tokName)
+	fmt.Fprintf(&b, "%d quads; the formats that decode to this dataset, by %s tokens, fewest first:\n", resp.Quads, tokName)
 	fmt.Fprintf(&b, "%-4s %-28s %8s %9s\n", "rank", "format", "tokens", "bytes")
 	for i := range out.Formats {
 		r := &out.Formats[i]
