@@ -34,7 +34,8 @@ func newMCPCmd(env *Env) *cobra.Command {
 			"chunk do, under the limits of isolda serve (--max-request-bytes, --max-quads, --timeout, --max-concurrent). " +
 			"Graphs are sent inline; with --root DIR the tools also read files under DIR (never outside it, " +
 			"symlinks included). describe queries only the endpoints of --sparql-endpoint. A bad graph is a tool " +
-			"error naming file:line:col; the server keeps serving.",
+			"error naming file:line:col; the server keeps serving. The HTTP transport has no authentication: on an address " +
+			"other than loopback, whoever reaches it can call the tools (within --root and the endpoints allowed).",
 		Example: "  isolda mcp\n" +
 			"  isolda mcp --root ./graphs --sparql-endpoint https://query.wikidata.org/sparql\n" +
 			"  isolda mcp --http 127.0.0.1:8765\n" +
