@@ -558,3 +558,38 @@ func TestLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamableHTTP calls the tools through the streamable HTTP handler
+// with the SDK's client.
+func TestStreamableHTTP(t *testing.T) {
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ts := httptest.NewServer(s.Handler(s.MCPServer()))
+	defer ts.Close()
+	ctx := context.Background()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil).
+		Connect(ctx, &sdk.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var out CountOutput
+	if got := callOK(t, cs, "count_tokens", map[string]any{"text": "hello world"}, &out); out.Tokens != 2 || !strings.HasPrefix(got, "2 ") {
+		t.Errorf("count_tokens over HTTP: %q %+v", got, out)
+	}
+	if msg, isErr := call(t, cs, "encode", map[string]any{"data": "<http://a> <http://b> ."}, nil); !isErr || !strings.HasPrefix(msg, "data:1:23:") {
+		t.Errorf("bad graph over HTTP: %v %q", isErr, msg)
+	}
+}
+
+// TestMemoryBudget: the API's memory budget applies to the tools that go
+// through it.
+func TestMemoryBudget(t *testing.T) {
+	cs := connect(t, Config{Service: server.Config{MemoryBudget: 4 << 10}})
+	if msg, isErr := call(t, cs, "encode", map[string]any{"data": demo}, nil); !isErr || !strings.Contains(msg, "memory") {
+		t.Errorf("4 KiB budget: %v %q", isErr, msg)
+	}
+}
