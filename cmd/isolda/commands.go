@@ -24,6 +24,7 @@ func commands(env *Env) []*cobra.Command {
 		newChunkCmd(env),
 		newSampleCmd(env),
 		newSynthCmd(env),
+		newMCPCmd(env),
 	}
 }
 

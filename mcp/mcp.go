@@ -1,0 +1,360 @@
+// Package mcp is the Model Context Protocol server of `isolda mcp`: the
+// toolkit's operations as tools an LLM agent can call, over stdio or the
+// streamable HTTP transport (github.com/modelcontextprotocol/go-sdk).
+//
+// Tools (each with a JSON schema and descriptions, see New):
+//
+//	encode           a graph → ISOLDA (or any lab format), token count in structured content
+//	decode           an ISOLDA document → the dataset in an RDF syntax
+//	count_tokens     the exact token count of a text
+//	compare_formats  the lossless formats ranked by tokens for one graph
+//	describe         an entity's neighbourhood from an allow-listed SPARQL endpoint, within a budget
+//	chunk            one document per entity, as `isolda chunk` writes them
+//
+// encode, compare_formats and describe are answered by the HTTP API of
+// `isolda serve` (package server) called in process, so that its limits
+// (request and graph size, time, concurrency, memory budget) and its
+// SPARQL allow-list apply unchanged; decode, count_tokens and chunk call
+// the packages the CLI calls, under the same size, quad, time and
+// concurrency limits. A bad input is a tool error (isError true) whose
+// message names file:line:col; it never stops the server.
+//
+// Graphs are sent inline (data); with Config.Root, tools also read a file
+// under that folder (path), never outside it (os.Root: symlinks that lead
+// out are refused).
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/isolda/isolda/server"
+	"github.com/isolda/isolda/token"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Config configures the MCP server.
+type Config struct {
+	// Service holds the limits, the tokenizers and the SPARQL allow-list,
+	// with the meaning they have for `isolda serve` (zero fields take the
+	// server package's defaults). describe needs AllowSPARQL and
+	// SPARQLEndpoints.
+	Service server.Config
+	// Root, when not empty, is the folder whose files the tools may read
+	// (their path argument); empty means inline data only.
+	Root string
+	// Version is the server version reported to clients.
+	Version string
+}
+
+// Server holds the state of the tools: the in-process API handler, the
+// tokenizers, the root folder and the concurrency slots of the tools
+// that do not go through the API.
+type Server struct {
+	cfg  Config
+	api  http.Handler
+	root *os.Root
+	// rootDir is Root with its symlinks resolved (absolute paths are made
+	// relative to it).
+	rootDir string
+	slots   chan struct{}
+}
+
+// Defaults of the limits, as in package server.
+const (
+	defaultMaxRequestBytes = server.DefaultMaxRequestBytes
+	defaultMaxQuads        = server.DefaultMaxQuads
+	defaultTimeout         = server.DefaultTimeout
+	defaultMaxConcurrent   = server.DefaultMaxConcurrent
+)
+
+// New returns the tools' state for cfg; Close releases it. MCPServer
+// returns an SDK server with every tool registered.
+func New(cfg Config) (*Server, error) {
+	c := &cfg.Service
+	if c.MaxRequestBytes <= 0 {
+		c.MaxRequestBytes = defaultMaxRequestBytes
+	}
+	if c.MaxQuads <= 0 {
+		c.MaxQuads = defaultMaxQuads
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = defaultTimeout
+	}
+	if c.MaxConcurrent <= 0 {
+		c.MaxConcurrent = defaultMaxConcurrent
+	}
+	if c.Tokenizers == nil {
+		c.Tokenizers = token.NewRegistry(token.Options{})
+	}
+	if len(c.AllowedTokenizers) == 0 {
+		c.AllowedTokenizers = c.Tokenizers.Available()
+	}
+	if c.DefaultTokenizer == "" {
+		c.DefaultTokenizer = server.DefaultTokenizer
+	}
+	if c.SPARQLEndpoints == nil {
+		c.SPARQLEndpoints = []string{}
+	}
+	// The API is called in process: no Host check, no listener. The
+	// request body is the JSON of the tool's data, whose escapes can
+	// double its size: the API's body limit leaves room for them, while
+	// the tools check the data itself against MaxRequestBytes.
+	api := *c
+	api.ListenAddr, api.AllowedHosts = "", nil
+	api.MaxRequestBytes = 2*c.MaxRequestBytes + 64<<10
+	api.Isolate = nil
+	s := &Server{cfg: cfg, api: server.New(api), slots: make(chan struct{}, c.MaxConcurrent)}
+	if cfg.Root != "" {
+		dir, err := filepath.Abs(cfg.Root)
+		if err == nil {
+			dir, err = filepath.EvalSymlinks(dir)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("root: %w", err)
+		}
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return nil, fmt.Errorf("root: %w", err)
+		}
+		s.root, s.rootDir = root, dir
+	}
+	return s, nil
+}
+
+// Close releases the root folder.
+func (s *Server) Close() error {
+	if s.root != nil {
+		return s.root.Close()
+	}
+	return nil
+}
+
+// Handler returns the streamable HTTP transport's handler serving srv
+// (DNS rebinding protection on for loopback addresses, as the SDK does),
+// with a request body limit that fits the tools' data.
+func (s *Server) Handler(srv *sdk.Server) http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: 2*s.cfg.Service.MaxRequestBytes + 64<<10})
+}
+
+// MaxLineLength is the longest JSON-RPC message the stdio transport
+// should accept for these limits.
+func (s *Server) MaxLineLength() int {
+	return int(2*s.cfg.Service.MaxRequestBytes + 64<<10)
+}
+
+// input is a graph or document given inline or by path.
+type input struct {
+	text string
+	// name is the name of the input in error messages: "data", "text" or
+	// the path.
+	name string
+}
+
+// read returns the inline value (named name) or the file at path under
+// the root; exactly one of them must be given.
+func (s *Server) read(inline, name, path string) (input, error) {
+	limit := s.cfg.Service.MaxRequestBytes
+	switch {
+	case inline != "" && path != "":
+		return input{}, fmt.Errorf("give %s or path, not both", name)
+	case path == "" && inline == "":
+		return input{}, fmt.Errorf("%s is empty: give the graph inline in %s%s", name, name, s.pathHint())
+	case path == "":
+		if int64(len(inline)) > limit {
+			return input{}, fmt.Errorf("%s: %d bytes, more than the limit of %d", name, len(inline), limit)
+		}
+		return input{text: inline, name: name}, nil
+	}
+	if s.root == nil {
+		return input{}, errors.New("path: this server reads no files (start it with --root DIR); send the content inline in " + name)
+	}
+	rel := path
+	if filepath.IsAbs(path) {
+		r, err := filepath.Rel(s.rootDir, filepath.Clean(path))
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return input{}, fmt.Errorf("path %q is outside the root %s", path, s.rootDir)
+		}
+		rel = r
+	}
+	f, err := s.root.Open(rel)
+	if err != nil {
+		if strings.Contains(err.Error(), "escapes") {
+			return input{}, fmt.Errorf("path %q is outside the root %s", path, s.rootDir)
+		}
+		return input{}, fmt.Errorf("path %q: %v", path, unwrapPath(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return input{}, fmt.Errorf("path %q: %v", path, unwrapPath(err))
+	}
+	if !st.Mode().IsRegular() {
+		return input{}, fmt.Errorf("path %q is not a regular file", path)
+	}
+	if st.Size() > limit {
+		return input{}, fmt.Errorf("path %q: %d bytes, more than the limit of %d", path, st.Size(), limit)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return input{}, fmt.Errorf("path %q: %v", path, unwrapPath(err))
+	}
+	if int64(len(b)) > limit {
+		return input{}, fmt.Errorf("path %q: more than the limit of %d bytes", path, limit)
+	}
+	return input{text: string(b), name: path}, nil
+}
+
+func (s *Server) pathHint() string {
+	if s.root == nil {
+		return ""
+	}
+	return " or name a file under the root in path"
+}
+
+// unwrapPath returns the cause of a *os.PathError (the path is named by
+// the caller, relative to the root, not as the system saw it).
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// apiError is the JSON error answer of the API.
+type apiError struct {
+	Error  string `json:"error"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// call posts req to the in-process API at path and decodes its answer
+// into resp. An error answer becomes an error whose message names
+// file:line:col when the API gave a position in the graph.
+func (s *Server) call(ctx context.Context, path string, req, resp any, file string) error {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	r, err := http.NewRequestWithContext(ctx, http.MethodPost, path, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	r.Header.Set("Content-Type", "application/json")
+	r.Host = "localhost"
+	r.RemoteAddr = "127.0.0.1:0"
+	w := &recorder{header: http.Header{}}
+	s.api.ServeHTTP(w, r)
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	if w.status != http.StatusOK {
+		var e apiError
+		if err := json.Unmarshal(w.body.Bytes(), &e); err != nil || e.Error == "" {
+			return fmt.Errorf("HTTP %d", w.status)
+		}
+		msg := e.Error
+		if retry := w.header.Get("Retry-After"); retry != "" {
+			msg += " (retry after " + retry + "s)"
+		}
+		if rest, ok := strings.CutPrefix(msg, "graph: "); ok && e.Line > 0 && file != "" {
+			return fmt.Errorf("%s:%d:%d: %s", file, e.Line, e.Column, rest)
+		}
+		return errors.New(msg)
+	}
+	return json.Unmarshal(w.body.Bytes(), resp)
+}
+
+// recorder is the http.ResponseWriter of an in-process API call.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (w *recorder) Header() http.Header { return w.header }
+
+func (w *recorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *recorder) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.body.Write(p)
+}
+
+// work runs fn under the service's limits for the tools that do not go
+// through the API: a concurrency slot (an error when all are taken), the
+// time limit (fn gets a context that ends with it; the tool answers when
+// it runs out even if fn has not returned) and panic recovery.
+func work[T any](ctx context.Context, s *Server, fn func(ctx context.Context) (T, error)) (T, error) {
+	var zero T
+	select {
+	case s.slots <- struct{}{}:
+	default:
+		return zero, fmt.Errorf("busy: %d tool calls in progress (the limit); retry later", cap(s.slots))
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Service.Timeout)
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		// The slot is given back when the work really ends, so that work
+		// past its time cannot pile up.
+		defer func() { <-s.slots }()
+		defer cancel()
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{err: fmt.Errorf("internal error: %v", p)}
+			}
+		}()
+		v, err := fn(ctx)
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return zero, fmt.Errorf("time limit of %s exceeded", s.cfg.Service.Timeout)
+		}
+		return zero, ctx.Err()
+	}
+}
+
+// tokenizer resolves a tokenizer name the client may use, as the API
+// does: the allowed names and the default.
+func (s *Server) tokenizer(name string) (token.Tokenizer, error) {
+	c := s.cfg.Service
+	if name == "" {
+		name = c.DefaultTokenizer
+	}
+	ok := name == c.DefaultTokenizer
+	for _, n := range c.AllowedTokenizers {
+		ok = ok || n == name
+	}
+	if !ok {
+		return nil, fmt.Errorf("tokenizer %q is not available (available: %s)", name, strings.Join(c.AllowedTokenizers, ", "))
+	}
+	tok, err := c.Tokenizers.Get(name)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer %q: %v", name, err)
+	}
+	return tok, nil
+}
