@@ -170,6 +170,9 @@ func (b *builder) kgQuestions(name string, d *rdf.Dataset, seed int64, perFamily
 	}
 	for _, c := range set.Counts {
 		line := fmt.Sprintf("%s %d", c.Family, c.Questions)
+		if c.Ambiguous > 0 {
+			line += fmt.Sprintf(", %d ambiguous left out", c.Ambiguous)
+		}
 		if c.Skipped != "" {
 			line += " (" + c.Skipped + ")"
 		}
