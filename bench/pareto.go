@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/isolda/isolda/stats"
 )
 
 // ParetoPoint is a format's cost (tokens) and its scores (accuracy at each
@@ -30,24 +32,11 @@ func (p ParetoPoint) Mean() float64 {
 	return s / float64(len(p.Scores))
 }
 
-// dominates reports whether a dominates b: a uses no more tokens and
-// scores at least as well everywhere, strictly better somewhere (the
-// article's definition). Points with differently many scores are
-// incomparable.
+// dominates reports whether a dominates b in the article's sense (no more
+// tokens, at least as good on every score, strictly better somewhere):
+// stats.Dominates.
 func dominates(a, b ParetoPoint) bool {
-	if len(a.Scores) != len(b.Scores) || a.Tokens > b.Tokens {
-		return false
-	}
-	strict := a.Tokens < b.Tokens
-	for i := range a.Scores {
-		if a.Scores[i] < b.Scores[i] {
-			return false
-		}
-		if a.Scores[i] > b.Scores[i] {
-			strict = true
-		}
-	}
-	return strict
+	return stats.Dominates(float64(a.Tokens), a.Scores, float64(b.Tokens), b.Scores)
 }
 
 // Pareto returns a copy of points with Dominated and DominatedBy set,

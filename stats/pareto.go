@@ -10,6 +10,29 @@ type Point struct {
 	Tokens, Accuracy float64
 }
 
+// Dominates reports whether a point of cost ac and scores as dominates a
+// point of cost bc and scores bs: it costs no more and scores at least as
+// well everywhere, strictly better somewhere (cost or a score); higher
+// scores are better. Points with differently many scores are incomparable,
+// and a NaN coordinate dominates nothing and is dominated by nothing.
+// ParetoFront is the O(n log n) front for one score; bench's format
+// analyses use this definition with several scores.
+func Dominates(ac float64, as []float64, bc float64, bs []float64) bool {
+	if len(as) != len(bs) || math.IsNaN(ac) || math.IsNaN(bc) || ac > bc {
+		return false
+	}
+	strict := ac < bc
+	for i := range as {
+		if math.IsNaN(as[i]) || math.IsNaN(bs[i]) || as[i] < bs[i] {
+			return false
+		}
+		if as[i] > bs[i] {
+			strict = true
+		}
+	}
+	return strict
+}
+
 // ParetoFront returns the indices of the points no other point dominates,
 // ordered by tokens ascending (then index). A point p is dominated when
 // another point q has q.Tokens ≤ p.Tokens and q.Accuracy ≥ p.Accuracy with

@@ -483,3 +483,38 @@ func TestCompareScores(t *testing.T) {
 		t.Error("length mismatch: no error")
 	}
 }
+
+// TestDominates checks Dominates against the written-out definition for
+// one score (the ParetoFront test's), and on several scores by hand.
+func TestDominates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		p := Point{float64(rng.IntN(4)), float64(rng.IntN(3))}
+		q := Point{float64(rng.IntN(4)), float64(rng.IntN(3))}
+		want := q.Tokens <= p.Tokens && q.Accuracy >= p.Accuracy && (q.Tokens < p.Tokens || q.Accuracy > p.Accuracy)
+		if got := Dominates(q.Tokens, []float64{q.Accuracy}, p.Tokens, []float64{p.Accuracy}); got != want {
+			t.Fatalf("Dominates(%v, %v) = %v, want %v", q, p, got, want)
+		}
+	}
+	cases := []struct {
+		ac     float64
+		as     []float64
+		bc     float64
+		bs     []float64
+		want   bool
+		reason string
+	}{
+		{10, []float64{1, 0.5}, 10, []float64{1, 0.4}, true, "better on one score"},
+		{10, []float64{1, 0.5}, 10, []float64{1, 0.5}, false, "equal points"},
+		{9, []float64{1, 0.5}, 10, []float64{1, 0.5}, true, "cheaper"},
+		{9, []float64{1, 0.4}, 10, []float64{0.9, 0.5}, false, "worse on one score"},
+		{9, []float64{1}, 10, []float64{1, 0.5}, false, "incomparable score counts"},
+		{9, []float64{math.NaN()}, 10, []float64{0}, false, "NaN score"},
+		{math.NaN(), []float64{1}, 10, []float64{0}, false, "NaN cost"},
+	}
+	for _, c := range cases {
+		if got := Dominates(c.ac, c.as, c.bc, c.bs); got != c.want {
+			t.Errorf("%s: Dominates = %v, want %v", c.reason, got, c.want)
+		}
+	}
+}
