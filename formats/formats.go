@@ -3,7 +3,8 @@
 // its source, whether it is lossless, and an encoder (and a decoder when it is
 // lossless).
 //
-// The registry holds ISOLDA itself (0.2 and 0.1); the RDF syntaxes; the ISOLDA
+// The registry holds ISOLDA itself (0.4, the default named isolda, and 0.1,
+// 0.2 and 0.3 as isolda-0.1 …); the RDF syntaxes; the ISOLDA
 // paper's baselines (package formats/baseline); TOON of an RDF dataset; the
 // GraphRAG article's six formats (formats/graphrag); KG-LLM-Bench's
 // textualizations (formats/kgllmbench); and the formats of the serialization
@@ -13,8 +14,9 @@
 // formats its RDFS/OWL view (Input.Ontology, see ToOntology), so every
 // format can be compared on the same RDF file.
 //
-// All builds the list each time it is called: the package has no mutable
-// state.
+// The list is built once, on first use, and never changes after that (an
+// immutable registry, like the standard library's image formats); All
+// returns a copy the caller may change.
 package formats
 
 import (

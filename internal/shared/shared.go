@@ -1,6 +1,7 @@
 // Package shared locates the read-only ../shared folder (W3C suites, data,
 // tokenizer files) that sits beside the repository on developer machines and
-// in CI. Tests use it; the product never does.
+// in CI. Tests use it, and so does the load tester (cmd/isolda-load) for its
+// default graphs; the isolda command and its packages never do.
 package shared
 
 import (
