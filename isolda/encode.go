@@ -993,7 +993,7 @@ func (e *encoder) aliases() {
 	}
 	slices.SortFunc(list, func(a, b rdf.TermID) int { return strings.Compare(e.term(a).Value, e.term(b).Value) })
 	for _, id := range list {
-		a := camel(e.term(e.termLabel(id)).Value, isClass[id], e.v04)
+		a := camel(e.term(e.termLabel(id)).Value, isClass[id], e.v04 || e.ver == V03)
 		if a == "" || reservedBare(a) || used[a] || e.n.prefixNS[a] != "" || reservedPrefix(a) {
 			continue
 		}

@@ -268,8 +268,9 @@ func slugify(s string) string {
 
 // camel makes a term alias from a label: words of letters and digits
 // (diacritics removed) joined in lowerCamelCase, or UpperCamelCase for classes.
-// With limit (0.4), an alias longer than 40 bytes is not made; 0.2 has no
-// limit (the paper states none, SPEC.md section 4.3).
+// With limit (0.3 and 0.4, isolda's versions), an alias longer than 40
+// bytes is not made; 0.2 has no limit (the paper states none, SPEC.md
+// section 4.3).
 func camel(label string, upper, limit bool) string {
 	s := norm.NFKD.String(label)
 	var words []string
