@@ -122,3 +122,34 @@ func TestListing1(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasWithoutLimit: the paper's §3.6 item 3 declares an alias whenever
+// the graph holds a property's label, with no length limit, so 0.2 names
+// Wikidata's P131 by its 43-byte label; 0.3 keeps isolda's 40-byte limit.
+func TestAliasWithoutLimit(t *testing.T) {
+	d := readTurtle(t, `@prefix wd: <http://www.wikidata.org/entity/> .
+@prefix wdt: <http://www.wikidata.org/prop/direct/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+wd:P131 rdfs:label "located in the administrative territorial entity"@en .
+wd:Q1 rdfs:label "Manresa"@ca ; wdt:P131 wd:Q2 .
+wd:Q2 rdfs:label "Bages"@ca ; wdt:P131 wd:Q3 .
+wd:Q3 rdfs:label "Barcelona"@ca .
+`, "http://example.org/")
+	const decl = "@term locatedInTheAdministrativeTerritorialEntity = <http://www.wikidata.org/prop/direct/P131>\n"
+	for _, c := range []struct {
+		version string
+		want    bool
+	}{{V02, true}, {V03, false}} {
+		got := encodeString(t, d, Options{Version: c.version})
+		if strings.Contains(got, decl) != c.want {
+			t.Errorf("%s: alias declared %v, want %v:\n%s", c.version, !c.want, c.want, got)
+		}
+		back, err := Decode(strings.NewReader(got))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if iso, err := canon.Isomorphic(d, back); err != nil || !iso {
+			t.Errorf("%s: round trip not isomorphic (%v)", c.version, err)
+		}
+	}
+}
