@@ -657,11 +657,15 @@ func (e *encoder) head() (gloss, dirs []byte) {
 		case V04:
 			entries, first = glossary04, head04
 		}
+		// 0.1 and 0.2 have no entry for quoted values nor for blank
+		// nodes: the paper's Listing 1 (the glossary of a graph with both)
+		// has neither (SPEC.md section 11).
+		paperGlossary := e.ver == V01 || e.ver == V02
 		gloss = append(gloss, first...)
 		gloss = append(gloss, '\n')
 		if e.opts.Glossary != GlossaryLegend {
 			for _, g := range entries {
-				if e.use[g.flag] {
+				if e.use[g.flag] && !(paperGlossary && (g.flag == "quoted" || g.flag == "blank")) {
 					gloss = append(gloss, g.text...)
 					gloss = append(gloss, '\n')
 				}

@@ -1003,7 +1003,7 @@ func (e *encoder) aliases() {
 	}
 	slices.SortFunc(list, func(a, b rdf.TermID) int { return strings.Compare(e.term(a).Value, e.term(b).Value) })
 	for _, id := range list {
-		a := camel(e.term(e.termLabel(id)).Value, isClass[id])
+		a := camel(e.term(e.termLabel(id)).Value, isClass[id], e.v04 || e.ver == V03)
 		if a == "" || reservedBare(a) || used[a] || e.n.prefixNS[a] != "" || reservedPrefix(a) {
 			continue
 		}
@@ -1265,52 +1265,44 @@ func (e *encoder) labelKey(r *row) (gkey, bool) {
 	return gkey{}, false
 }
 
-// decideLabels chooses each table's first column (SPEC.md, "Ids").
+// decideLabels chooses each table's first column (SPEC.md section 6.2).
+// An entity keeps its label id whatever the tables it is in: in 0.1 a
+// table whose rows are not all label rows has the first column id, and its
+// rows' ids are their label ids or slugs (section 5.3).
 func (e *encoder) decideLabels() {
-	for {
-		changed := false
-		for _, part := range e.parts {
-			for _, t := range part.tables {
-				counts := map[gkey]int{}
-				var keys []gkey
-				for _, r := range t.rows {
-					if k, ok := e.labelKey(r); ok {
-						if counts[k] == 0 {
-							keys = append(keys, k)
-						}
-						counts[k]++
+	for _, part := range e.parts {
+		for _, t := range part.tables {
+			counts := map[gkey]int{}
+			var keys []gkey
+			for _, r := range t.rows {
+				if k, ok := e.labelKey(r); ok {
+					if counts[k] == 0 {
+						keys = append(keys, k)
 					}
-				}
-				t.labelCol = gkey{}
-				if len(keys) > 0 {
-					slices.SortFunc(keys, func(a, b gkey) int {
-						if counts[a] != counts[b] {
-							return cmp.Compare(counts[b], counts[a])
-						}
-						if ra, rb := labelRank(e.term(a.pred).Value), labelRank(e.term(b.pred).Value); ra != rb {
-							return cmp.Compare(ra, rb)
-						}
-						return e.cmpKey(a, b)
-					})
-					k := counts[keys[0]]
-					n := len(t.rows)
-					if (e.rowIDs && 2*k >= n) || (!e.rowIDs && k == n) {
-						t.labelCol = keys[0]
-					}
-				}
-				for _, r := range t.rows {
-					k, ok := e.labelKey(r)
-					r.label = ok && t.labelCol.pred != 0 && k == t.labelCol
-					if !e.rowIDs && !r.label && e.labelOK[r.ent] {
-						// 0.1: an entity in a table without label ids gets a slug.
-						e.labelOK[r.ent] = false
-						changed = true
-					}
+					counts[k]++
 				}
 			}
-		}
-		if !changed {
-			return
+			t.labelCol = gkey{}
+			if len(keys) > 0 {
+				slices.SortFunc(keys, func(a, b gkey) int {
+					if counts[a] != counts[b] {
+						return cmp.Compare(counts[b], counts[a])
+					}
+					if ra, rb := labelRank(e.term(a.pred).Value), labelRank(e.term(b.pred).Value); ra != rb {
+						return cmp.Compare(ra, rb)
+					}
+					return e.cmpKey(a, b)
+				})
+				k := counts[keys[0]]
+				n := len(t.rows)
+				if (e.rowIDs && 2*k >= n) || (!e.rowIDs && k == n) {
+					t.labelCol = keys[0]
+				}
+			}
+			for _, r := range t.rows {
+				k, ok := e.labelKey(r)
+				r.label = ok && t.labelCol.pred != 0 && k == t.labelCol
+			}
 		}
 	}
 }

@@ -168,7 +168,7 @@ func (n *namer) appendTerm(b []byte, iri string) []byte {
 // appendPrefixed appends pfx:local or <iri>.
 func (n *namer) appendPrefixed(b []byte, iri string) []byte {
 	ns, local := splitNS(iri)
-	if p, ok := n.nsPrefix[ns]; ok && isLocal(local) {
+	if p, ok := n.nsPrefix[ns]; ok && (isLocal(local) || !n.v04 && isLocalPct(local)) {
 		if n.v04 {
 			n.use["prefix"] = true
 		}
@@ -268,7 +268,10 @@ func slugify(s string) string {
 
 // camel makes a term alias from a label: words of letters and digits
 // (diacritics removed) joined in lowerCamelCase, or UpperCamelCase for classes.
-func camel(label string, upper bool) string {
+// With limit (0.3 and 0.4, isolda's versions), an alias longer than 40
+// bytes is not made; 0.2 has no limit (the paper states none, SPEC.md
+// section 4.3).
+func camel(label string, upper, limit bool) string {
 	s := norm.NFKD.String(label)
 	var words []string
 	var w strings.Builder
@@ -297,7 +300,7 @@ func camel(label string, upper bool) string {
 		}
 	}
 	out := b.String()
-	if out == "" || len(out) > 40 {
+	if out == "" || limit && len(out) > 40 {
 		return ""
 	}
 	if !isNameStart(out[0]) {

@@ -220,13 +220,33 @@ func isLocal(s string) bool {
 	return true
 }
 
-// scanLocal returns the length of the LOCAL at the start of s.
+// isLocalPct is isLocal with percent escapes (%XX, two hex digits) allowed
+// anywhere, as in Turtle's PN_LOCAL: the encoder writes them in 0.1-0.3
+// (SPEC.md section 3), keeping the IRI's characters as they are.
+func isLocalPct(s string) bool {
+	return s != "" && scanLocal(s) == len(s)
+}
+
+// pctAt reports whether s[i:] starts with a percent escape %XX.
+func pctAt(s string, i int) bool {
+	return i+2 < len(s) && s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2])
+}
+
+// scanLocal returns the length of the LOCAL at the start of s (percent
+// escapes %XX included).
 func scanLocal(s string) int {
-	if s == "" || s[0] == '.' || s[0] == '-' || !isLocalChar(s[0]) {
+	if s == "" || s[0] == '.' || s[0] == '-' || !isLocalChar(s[0]) && !pctAt(s, 0) {
 		return 0
 	}
 	n := 0
-	for n < len(s) && isLocalChar(s[n]) {
+	for n < len(s) {
+		if pctAt(s, n) {
+			n += 3
+			continue
+		}
+		if !isLocalChar(s[n]) {
+			break
+		}
 		n++
 	}
 	for n > 0 && s[n-1] == '.' {
