@@ -180,7 +180,7 @@ func TestStudySets(t *testing.T) {
 		}
 	}
 	counts := fmt.Sprint(a.Counts)
-	if counts != "[{TripleRetrieval 100 100 } {ShortestPath 100 100 } {HighestDegreeNode 100 100 } {AggByRelation 100 100 } {AggNeighborProperties 100 100 }]" {
+	if counts != "[{TripleRetrieval 100 100 0 } {ShortestPath 100 100 0 } {HighestDegreeNode 100 100 0 } {AggByRelation 100 100 0 } {AggNeighborProperties 100 100 0 }]" {
 		t.Errorf("counts %s", counts)
 	}
 }
