@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/pkoukk/tiktoken-go-loader/assets"
 )
@@ -41,6 +42,8 @@ type tiktoken struct {
 	split    splitter
 	specials *addedMatcher // nil unless special tokens are recognised
 	memo     *pieceMemo    // token counts of recent pieces, for Count
+	linOnce  sync.Once
+	lin      *linearBPE // built by linear on the first long piece
 }
 
 // loadTiktoken builds an embedded encoding. With special, the text's
@@ -190,8 +193,35 @@ func (t *tiktoken) appendPiece(sc *scratch, piece string, dst []int) []int {
 	if id, ok := t.ranks.get(piece); ok {
 		return append(dst, int(id))
 	}
-	if len(piece) <= smallPiece {
+	if len(piece) >= longWord {
+		if lb := t.linear(); lb != nil {
+			return lb.encode(sc, piece, dst)
+		}
+	}
+	return t.mergePiece(sc, piece, dst)
+}
+
+// mergePiece is tiktoken's byte_pair_merge of piece, without the shortcut
+// for a piece that is itself a token.
+func (t *tiktoken) mergePiece(sc *scratch, piece string, dst []int) []int {
+	switch {
+	case len(piece) == 1:
+		return append(dst, int(t.ranks.at(piece)))
+	case len(piece) <= smallPiece:
 		return rankBPESmall(sc, piece, t.ranks, dst)
 	}
 	return rankBPEHeap(sc, piece, t.ranks, dst)
+}
+
+// linear returns the linear engine, built on first use (about 200,000
+// tokens to sort: some tens of milliseconds).
+func (t *tiktoken) linear() *linearBPE {
+	t.linOnce.Do(func() {
+		toks := make([]linTok, 0, t.ranks.len())
+		for s, r := range t.ranks.all() {
+			toks = append(toks, linTok{s: s, id: r})
+		}
+		t.lin = newLinearBPE(toks, t.mergePiece)
+	})
+	return t.lin
 }
