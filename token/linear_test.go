@@ -131,16 +131,16 @@ func head(ids []int) string {
 func TestLinearWork(t *testing.T) {
 	for _, name := range refTokenizers {
 		lc := linearCases(t, name)
-		for _, unit := range []string{"a", "ab", " ", "0", "=-", "aab"} {
+		for _, unit := range []string{"a", "ab", " ", "aab"} {
 			perByte := make([]float64, 0, 2)
-			for _, n := range []int{1 << 14, 1 << 16} {
+			for _, n := range []int{2 * longWord, 8 * longWord} {
 				sc := &scratch{}
 				w := lc.prep(strings.Repeat(unit, n/len(unit)))
 				lc.linear(sc, w)
 				perByte = append(perByte, float64(sc.lin.steps)/float64(len(w)))
 			}
 			if perByte[1] > 4 || perByte[1] > 1.1*perByte[0]+0.01 {
-				t.Errorf("%s %q: %.3f tries per byte at 16 KiB, %.3f at 64 KiB", name, unit, perByte[0], perByte[1])
+				t.Errorf("%s %q: %.3f tries per byte at 32 KiB, %.3f at 128 KiB", name, unit, perByte[0], perByte[1])
 			}
 		}
 	}
