@@ -75,10 +75,10 @@ type Reader struct {
 	file   string
 	lim    rdf.Limits
 
-	buf       []byte
-	pos, end  int   // unread data is buf[pos:end]
-	scanned   int   // buf[pos:pos+scanned] holds no LF
-	crUpTo    int   // buf[pos:crUpTo] holds no CR (when crUpTo >= pos)
+	buf      []byte
+	pos, end int // unread data is buf[pos:end]
+	scanned  int // buf[pos:pos+scanned] holds no LF
+	crUpTo   int // buf[pos:crUpTo] holds no CR (when crUpTo >= pos)
 	// Long lines of white space or comment need not be kept: skip counts
 	// the leading blanks dropped from the line being read (its columns
 	// start after them), inComment marks a comment line whose text after
@@ -87,7 +87,7 @@ type Reader struct {
 	inComment      bool
 	keep           int // bytes before the comment's text, from pos
 	// drops counts the times dropBlank dropped bytes (tests read it).
-	drops int
+	drops     int
 	eof       bool  // src returned io.EOF, or the byte limit was reached
 	overLimit bool  // the input is longer than lim.MaxBytes
 	read      int64 // bytes read from src

@@ -178,7 +178,6 @@ func (l *decompressLimit) Read(p []byte) (int, error) {
 	return n, err
 }
 
-
 // ReadInto reads one document into a sink (a *rdf.Dataset also receives the
 // prefixes).
 func ReadInto(r io.Reader, sink rdf.Sink, opts Options) error {
