@@ -113,6 +113,7 @@ type hfBPE struct {
 	prefixSpace  bool // ByteLevel add_prefix_space: segments start with " "
 	linOnce      sync.Once
 	lin          *linearBPE // built by linear on the first long word
+	longWord     int        // words from this length go to lin (longWord; tests lower it)
 }
 
 // OpenFile loads the Hugging Face tokenizer.json at path as a Tokenizer
@@ -168,7 +169,7 @@ func buildHF(f *hfFile, vocab []vocabEntry, merges [][2]string, special bool) (*
 	if (m.ContinuingSubwordPrefix != nil && *m.ContinuingSubwordPrefix != "") || (m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "") {
 		return nil, errors.New("BPE continuing_subword_prefix/end_of_word_suffix are not supported")
 	}
-	h := &hfBPE{ignoreMerges: m.IgnoreMerges, byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1}
+	h := &hfBPE{ignoreMerges: m.IgnoreMerges, byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, longWord: longWord}
 	var err error
 	if h.normalizers, err = parseNormalizer(f.Normalizer); err != nil {
 		return nil, err
@@ -633,7 +634,7 @@ func (h *hfBPE) appendWord(sc *scratch, word string, dst []int) []int {
 			return append(dst, int(id))
 		}
 	}
-	if len(word) >= longWord {
+	if len(word) >= h.longWord {
 		if lb := h.linear(); lb != nil {
 			if h.byteLevel {
 				return lb.encode(sc, word, dst)
@@ -694,7 +695,7 @@ func (h *hfBPE) appendLongWord(sc *scratch, lb *linearBPE, word string, dst []in
 	run := 0 // start of the current run of vocabulary characters
 	lastUnk := false
 	flush := func(end int) {
-		if end-run >= longWord {
+		if end-run >= h.longWord {
 			dst = lb.encode(sc, word[run:end], dst)
 		} else {
 			dst = h.mergeWord(sc, word[run:end], dst)

@@ -3,6 +3,7 @@ package token
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -143,5 +144,47 @@ func TestLinearWork(t *testing.T) {
 				t.Errorf("%s %q: %.3f tries per byte at 32 KiB, %.3f at 128 KiB", name, unit, perByte[0], perByte[1])
 			}
 		}
+	}
+}
+
+// TestReferenceCorpusLinear runs the reference corpus with every word of
+// two bytes or more sent to the linear engine (fresh tokenizers whose
+// threshold is lowered), against the reference ids of tiktoken and the
+// Hugging Face tokenizers.
+func TestReferenceCorpusLinear(t *testing.T) {
+	sums := corpusSums(t)
+	for _, name := range refTokenizers {
+		t.Run(name, func(t *testing.T) {
+			var tok Tokenizer
+			var err error
+			if name == O200KBase || name == CL100KBase {
+				tok, err = loadTiktoken(name, false)
+			} else {
+				tok, err = OpenFile(filepath.Join(testRegistryDir(t), name, "tokenizer.json"), name, false)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch e := tok.(*base).enc.(type) {
+			case *tiktoken:
+				e.longWord = 2
+			case *hfBPE:
+				e.longWord = 2
+			}
+			refs := readRefs(t, name)
+			fail := 0
+			for i, r := range refs {
+				if testing.Short() && i%10 != 0 {
+					continue
+				}
+				text := corpusText(t, sums, r.File)
+				ids := tok.Encode(text)
+				if len(ids) != r.Count || idsHash(ids) != r.IDsSHA256 || tok.Count(text) != r.Count {
+					fail++
+					t.Errorf("%s: %d ids (hash match %v), Count %d, want %d", r.File, len(ids), idsHash(ids) == r.IDsSHA256, tok.Count(text), r.Count)
+				}
+			}
+			t.Logf("%s: %d of %d texts differ", name, fail, len(refs))
+		})
 	}
 }

@@ -44,6 +44,7 @@ type tiktoken struct {
 	memo     *pieceMemo    // token counts of recent pieces, for Count
 	linOnce  sync.Once
 	lin      *linearBPE // built by linear on the first long piece
+	longWord int        // pieces from this length go to lin (longWord; tests lower it)
 }
 
 // loadTiktoken builds an embedded encoding. With special, the text's
@@ -68,7 +69,7 @@ func loadTiktoken(name string, special bool) (Tokenizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("token: embedded %s: %w", name, err)
 	}
-	t := &tiktoken{ranks: ranks, split: sp, memo: newPieceMemo()}
+	t := &tiktoken{ranks: ranks, split: sp, memo: newPieceMemo(), longWord: longWord}
 	if special {
 		t.specials = newAddedMatcher(tiktokenSpecials(name))
 	}
@@ -178,9 +179,9 @@ func (t *tiktoken) countOrdinary(sc *scratch, text string, dst []int) []int {
 				sc.counted += n
 				continue
 			}
-			n0 := len(dst)
-			dst = t.appendPiece(sc, piece, dst)
-			t.memo.put(s, piece, len(dst)-n0)
+			n0, c0 := len(dst), sc.counted
+			dst = t.appendPiece(sc, piece, dst) // the linear engine adds to sc.counted
+			t.memo.put(s, piece, len(dst)-n0+sc.counted-c0)
 			dst = sc.flush(dst)
 		default:
 			dst = sc.flush(t.appendPiece(sc, piece, dst))
@@ -193,7 +194,7 @@ func (t *tiktoken) appendPiece(sc *scratch, piece string, dst []int) []int {
 	if id, ok := t.ranks.get(piece); ok {
 		return append(dst, int(id))
 	}
-	if len(piece) >= longWord {
+	if len(piece) >= t.longWord {
 		if lb := t.linear(); lb != nil {
 			return lb.encode(sc, piece, dst)
 		}
