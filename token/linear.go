@@ -47,7 +47,9 @@ import (
 // engines themselves on the pair's bytes (at most twice the longest token),
 // with the answers cached per call; nothing about the vocabulary is
 // assumed. TestLinearAgrees compares the engine with the heap engine on
-// random and adversarial words for every tokenizer.
+// random and adversarial words for every tokenizer, and
+// TestReferenceCorpusLinear sends every word of the reference corpus
+// through it and compares with tiktoken and the Hugging Face tokenizers.
 
 // longWord is the word length from which the linear engine is used.
 const longWord = 1 << 14
