@@ -47,3 +47,24 @@ func TestMaxDecompressed(t *testing.T) {
 		t.Errorf("plain input: %v", err)
 	}
 }
+
+// TestMaxDecompressedJSONLD: JSON-LD, whose reader keeps the whole
+// document, is bounded even through the streaming entry points.
+func TestMaxDecompressedJSONLD(t *testing.T) {
+	data := gz(t, strings.Repeat(" ", 1<<20)+`{"@id": "http://a", "http://b": "c"}`)
+	opts := Options{ReadOptions: rdf.ReadOptions{File: "x.jsonld.gz"}, Format: JSONLD, MaxDecompressed: 1 << 20}
+	sink := rdf.SinkFunc(func(rdf.Quad) error { return nil })
+	for name, err := range map[string]error{
+		"ReadInto":          ReadInto(bytes.NewReader(data), sink, opts),
+		"ReadIntoPipelined": ReadIntoPipelined(bytes.NewReader(data), sink, opts),
+	} {
+		if !errors.Is(err, rdf.ErrLimit) || !strings.Contains(err.Error(), "once decompressed") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	opts.MaxDecompressed = 2 << 20
+	n := 0
+	if err := ReadInto(bytes.NewReader(data), rdf.SinkFunc(func(rdf.Quad) error { n++; return nil }), opts); err != nil || n != 1 {
+		t.Errorf("within the bound: %d statements, %v", n, err)
+	}
+}

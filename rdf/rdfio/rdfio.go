@@ -116,7 +116,8 @@ type Options struct {
 	// MaxDecompressed bounds what Read and ReadFile, which build the whole
 	// dataset in memory, accept from a gzip input once decompressed: 0
 	// means DefaultMaxDecompressed, negative no bound (beyond
-	// Limits.MaxBytes). ReadInto, which streams, is not bounded by it.
+	// Limits.MaxBytes). ReadInto, which streams, is bounded by it only for
+	// JSON-LD (whose reader needs the whole document).
 	MaxDecompressed int64
 }
 
@@ -134,25 +135,35 @@ func Read(r io.Reader, opts Options) (*rdf.Dataset, error) {
 		return nil, err
 	}
 	defer done()
-	var src io.Reader = in
-	var lim *decompressLimit
-	if max := opts.MaxDecompressed; max >= 0 && gz {
-		if max == 0 {
-			max = DefaultMaxDecompressed
-		}
-		lim = &decompressLimit{r: in, left: max, max: max}
-		src = lim
-	}
-	if err := parse(src, f, d, opts); err != nil {
-		if lim != nil && lim.hit {
-			return nil, &rdf.ParseError{File: opts.File, Offset: lim.max,
-				Msg: fmt.Sprintf("gzip input larger than %d bytes once decompressed: too large to load in memory (the streaming commands, such as convert --stream, stats --count and chunk, read it)", lim.max),
-				Err: rdf.ErrLimit}
-		}
+	if err := parseLimited(in, f, gz, d, opts); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
+
+// parseLimited is parse with the MaxDecompressed bound on a gzip input.
+func parseLimited(in io.Reader, f Format, gz bool, sink rdf.Sink, opts Options) error {
+	max := opts.MaxDecompressed
+	if max < 0 || !gz {
+		return parse(in, f, sink, opts)
+	}
+	if max == 0 {
+		max = DefaultMaxDecompressed
+	}
+	lim := &decompressLimit{r: in, left: max, max: max}
+	err := parse(lim, f, sink, opts)
+	if err != nil && lim.hit {
+		return &rdf.ParseError{File: opts.File, Offset: lim.max,
+			Msg: fmt.Sprintf("gzip input larger than %d bytes once decompressed: too large to load in memory (the streaming commands, such as convert --stream, stats --count and chunk, read N-Triples, N-Quads, Turtle and TriG of any size)", lim.max),
+			Err: rdf.ErrLimit}
+	}
+	return err
+}
+
+// wholeDocument reports whether the reader of f keeps the whole document
+// in memory (JSON-LD needs all of it before expanding), so that a gzip
+// input is bounded by MaxDecompressed even when streamed.
+func wholeDocument(f Format) bool { return f == JSONLD || f == HTML }
 
 // decompressLimit fails reads past max bytes.
 type decompressLimit struct {
@@ -181,11 +192,14 @@ func (l *decompressLimit) Read(p []byte) (int, error) {
 // ReadInto reads one document into a sink (a *rdf.Dataset also receives the
 // prefixes).
 func ReadInto(r io.Reader, sink rdf.Sink, opts Options) error {
-	in, f, done, err := prepare(r, opts)
+	in, f, gz, done, err := prepareGzip(r, opts)
 	if err != nil {
 		return err
 	}
 	defer done()
+	if wholeDocument(f) {
+		return parseLimited(in, f, gz, sink, opts)
+	}
 	return parse(in, f, sink, opts)
 }
 
