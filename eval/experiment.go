@@ -24,11 +24,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/yamlguard"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -47,6 +50,17 @@ const (
 
 // MaxExperimentBytes bounds the size of an experiment file.
 const MaxExperimentBytes = 4 << 20
+
+// Documented ranges of an experiment's numbers.
+const (
+	// MaxTimeoutSeconds bounds timeout_seconds (a day).
+	MaxTimeoutSeconds = 86400
+	// MaxMaxTokens bounds max_tokens.
+	MaxMaxTokens = 10_000_000
+	// MaxAnswerBytes bounds max_answer_bytes (llm.DefaultMaxResponseBytes:
+	// a larger answer fails the call anyway).
+	MaxAnswerBytes = 64 << 20
+)
 
 // Experiment is an evaluation experiment as written in its YAML file.
 type Experiment struct {
@@ -73,8 +87,14 @@ type Experiment struct {
 	// Retries is the number of retries of a failed call within one run
 	// (0 means 3; -1 means none).
 	Retries int `yaml:"retries"`
-	// TimeoutSeconds bounds each attempt (0: no limit).
+	// TimeoutSeconds bounds each attempt (0: no limit; at most
+	// MaxTimeoutSeconds).
 	TimeoutSeconds float64 `yaml:"timeout_seconds"`
+	// MaxAnswerBytes caps what is kept of each answer (and of its
+	// reasoning and raw response body): a longer one is cut, and its record
+	// says so with the full size (0: llm.DefaultMaxAnswerBytes, 1 MiB; at
+	// most MaxAnswerBytes).
+	MaxAnswerBytes int `yaml:"max_answer_bytes"`
 	// Budget is the token budget of every arm that sets none (nil or 0
 	// tokens: the whole graph).
 	Budget *Budget `yaml:"budget"`
@@ -359,6 +379,9 @@ func parseExperiment(data []byte, file, baseDir string) (*Experiment, error) {
 	if len(data) > MaxExperimentBytes {
 		return nil, &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: "experiment file too large"}
 	}
+	if err := yamlguard.Check(data, file); err != nil { // before go-yaml allocates for a depth bomb
+		return nil, err
+	}
 	astFile, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, yamlError(file, err)
@@ -455,6 +478,8 @@ func (v *validator) checkFile(p, what, name string) {
 		v.addf(p, "%s: %v", what, err)
 	} else if st.IsDir() {
 		v.addf(p, "%s: %s is a folder", what, name)
+	} else if !st.Mode().IsRegular() {
+		v.addf(p, "%s: %s is not a regular file (%v)", what, name, st.Mode().Type())
 	}
 }
 
@@ -486,6 +511,9 @@ func (v *validator) addf(p, format string, args ...any) {
 var scorerNames = []string{"kg", "graphqa", "final", "kgllm_strict", "kgllm_lenient", "kgllm_adapted", "impact", "text2kg"}
 
 func (v *validator) check(e *Experiment) {
+	if e.Name != "" && !validTitle(e.Name) {
+		v.addf("$.name", "experiment name %q: at most 200 bytes of UTF-8 text without path separators, '..' or control characters", e.Name)
+	}
 	if len(e.Graphs) == 0 {
 		hasOwn := false
 		for _, t := range e.Tasks {
@@ -679,11 +707,14 @@ func (v *validator) check(e *Experiment) {
 	default:
 		v.addf("$.layout", "layout must be %s or %s", LayoutSystemUser, LayoutUser)
 	}
-	if e.Temperature < 0 || e.Temperature > 2 {
+	if !(e.Temperature >= 0 && e.Temperature <= 2) {
 		v.addf("$.temperature", "temperature must be between 0 and 2")
 	}
-	if e.MaxTokens < 0 {
-		v.addf("$.max_tokens", "max_tokens must not be negative")
+	if e.MaxTokens < 0 || e.MaxTokens > MaxMaxTokens {
+		v.addf("$.max_tokens", "max_tokens must be between 0 and %d", MaxMaxTokens)
+	}
+	if e.MaxAnswerBytes < 0 || e.MaxAnswerBytes > MaxAnswerBytes {
+		v.addf("$.max_answer_bytes", "max_answer_bytes must be between 0 (the default, 1 MiB) and %d", MaxAnswerBytes)
 	}
 	if e.Trials < 0 || e.Trials > 10000 {
 		v.addf("$.trials", "trials must be between 0 and 10000")
@@ -691,8 +722,8 @@ func (v *validator) check(e *Experiment) {
 	if e.Retries < -1 || e.Retries > 100 {
 		v.addf("$.retries", "retries must be between -1 and 100")
 	}
-	if e.TimeoutSeconds < 0 {
-		v.addf("$.timeout_seconds", "timeout_seconds must not be negative")
+	if !(e.TimeoutSeconds >= 0 && e.TimeoutSeconds <= MaxTimeoutSeconds) {
+		v.addf("$.timeout_seconds", "timeout_seconds must be between 0 (no limit) and %d", MaxTimeoutSeconds)
 	}
 	v.checkBudget("$.budget", e.Budget, e.Models)
 	v.checkOrdering("$.ordering", e.Ordering)
@@ -899,6 +930,21 @@ func contains(l []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// validTitle reports whether s is a usable experiment name: free text (the
+// paper's names have spaces and §), but nothing that could steer a path
+// made from it.
+func validTitle(s string) bool {
+	if len(s) > 200 || !utf8.ValidString(s) || strings.ContainsAny(s, "/\\") || strings.Contains(s, "..") {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func validName(s string) bool {

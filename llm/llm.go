@@ -28,6 +28,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -40,6 +41,8 @@ const (
 	DefaultBackoff          = 500 * time.Millisecond
 	DefaultMaxBackoff       = 30 * time.Second
 	DefaultMaxResponseBytes = 64 << 20
+	// DefaultMaxAnswerBytes is the answer cap (Client.MaxAnswerBytes): 1 MiB.
+	DefaultMaxAnswerBytes = 1 << 20
 )
 
 // Message is one chat message.
@@ -98,6 +101,14 @@ type Response struct {
 	RawRequest, RawResponse []byte
 	// StatusCode is the HTTP status of the last attempt (0 if none arrived).
 	StatusCode int
+	// AnswerBytes and ReasoningBytes are the sizes of the answer and of the
+	// reasoning as received, before Client.MaxAnswerBytes cut them;
+	// RawResponseBytes is the size of the response body.
+	AnswerBytes, ReasoningBytes, RawResponseBytes int
+	// Cut is set when Text, ReasoningText or RawResponse were cut to
+	// Client.MaxAnswerBytes (then they hold the first bytes only, Text and
+	// ReasoningText cut at a character boundary).
+	Cut bool
 }
 
 // Client sends chat completions to one model of one OpenAI-compatible
@@ -127,8 +138,16 @@ type Client struct {
 	// Zero values mean DefaultBackoff and DefaultMaxBackoff.
 	Backoff, MaxBackoff time.Duration
 	// MaxResponseBytes bounds a response body; 0 means
-	// DefaultMaxResponseBytes.
+	// DefaultMaxResponseBytes. A larger body fails the call
+	// (ErrResponseTooLarge, not retried).
 	MaxResponseBytes int64
+	// MaxAnswerBytes caps what a successful call keeps of the answer, of
+	// the reasoning and of the raw response body: each is cut to its first
+	// MaxAnswerBytes bytes and Response.Cut is set, with the full sizes in
+	// Response. A hostile or broken server answering 60 MB then costs the
+	// caller (token counting, the call log) 1 MiB. 0 means
+	// DefaultMaxAnswerBytes; negative means no cap.
+	MaxAnswerBytes int
 	// HTTPClient is the HTTP client to use; nil means a client of its own
 	// whose transport keeps MaxConcurrency idle connections.
 	HTTPClient *http.Client
@@ -241,7 +260,8 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 			resp.StatusCode, resp.Latency = at.status, at.latency
 		}
 		if err == nil {
-			return fill(resp, cc, reasoning)
+			resp, err = fill(resp, cc, reasoning)
+			return c.capAnswer(resp), err
 		}
 		if ctx.Err() != nil {
 			return resp, fmt.Errorf("llm: %w", context.Cause(ctx))
@@ -484,6 +504,42 @@ func (c *Client) params(req Request) (openai.ChatCompletionNewParams, error) {
 		p.SetExtraFields(extra)
 	}
 	return p, nil
+}
+
+// capAnswer cuts the answer, the reasoning and the raw response body to
+// c.MaxAnswerBytes, recording their full sizes.
+func (c *Client) capAnswer(resp Response) Response {
+	limit := c.MaxAnswerBytes
+	if limit == 0 {
+		limit = DefaultMaxAnswerBytes
+	}
+	resp.AnswerBytes, resp.ReasoningBytes, resp.RawResponseBytes = len(resp.Text), len(resp.ReasoningText), len(resp.RawResponse)
+	if limit < 0 {
+		return resp
+	}
+	if len(resp.Text) > limit {
+		resp.Text, resp.Cut = CutUTF8(resp.Text, limit), true
+	}
+	if len(resp.ReasoningText) > limit {
+		resp.ReasoningText, resp.Cut = CutUTF8(resp.ReasoningText, limit), true
+	}
+	if len(resp.RawResponse) > limit {
+		resp.RawResponse, resp.Cut = resp.RawResponse[:limit:limit], true
+	}
+	return resp
+}
+
+// CutUTF8 returns the longest prefix of s of at most n bytes that does not
+// end inside a UTF-8 sequence.
+func CutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && i > n-utf8.UTFMax && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
 }
 
 // fill copies the parsed completion into resp; streamReasoning, when not

@@ -465,3 +465,41 @@ func TestManyRetriesBackoffCapped(t *testing.T) {
 		}
 	})
 }
+
+// TestAnswerCap: an answer above MaxAnswerBytes is cut (at a character
+// boundary) and marked, with its full size, in the response and in the
+// call record; the token count is of the kept text.
+func TestAnswerCap(t *testing.T) {
+	big := strings.Repeat("é", 3000) // 6000 bytes
+	srv := llmtest.New(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "x" + big, Reasoning: big} })
+	defer srv.Close()
+	c := &llm.Client{BaseURL: srv.URL, Model: "m", MaxAnswerBytes: 1000}
+	msgs := userMsg("hi")
+	resp, err := c.Chat(context.Background(), llm.Request{Messages: msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !resp.Cut || len(resp.Text) != 999 || resp.Text != ("x" + big)[:999] || resp.AnswerBytes != 6001 ||
+		len(resp.ReasoningText) != 1000 || resp.ReasoningBytes != 6000 || len(resp.RawResponse) != 1000 || resp.RawResponseBytes < 12000 {
+		t.Fatalf("cut %v, text %d bytes of %d, reasoning %d of %d, raw %d of %d", resp.Cut, len(resp.Text), resp.AnswerBytes,
+			len(resp.ReasoningText), resp.ReasoningBytes, len(resp.RawResponse), resp.RawResponseBytes)
+	}
+	counted := 0
+	rec := llm.NewCallRecord(msgs, resp, nil, func(s string) int { counted += len(s); return len(s) })
+	if !rec.ResponseCut || rec.ResponseBytes != 6001 || rec.ReasoningBytes != 6000 || len(rec.Response) != 999 ||
+		rec.LocalCompletionTokens != 999 || rec.Status != llm.StatusOK {
+		t.Errorf("record %+v", rec)
+	}
+	if counted > 2000 {
+		t.Errorf("counted %d bytes", counted)
+	}
+	// Within the default cap nothing is cut or marked.
+	c2 := &llm.Client{BaseURL: srv.URL, Model: "m"}
+	resp, err = c2.Chat(context.Background(), llm.Request{Messages: msgs})
+	if err != nil || resp.Cut || resp.Text != "x"+big {
+		t.Errorf("default cap: cut %v, %d bytes, %v", resp.Cut, len(resp.Text), err)
+	}
+	if rec := llm.NewCallRecord(msgs, resp, nil, nil); rec.ResponseCut || rec.ResponseBytes != 0 {
+		t.Errorf("uncut record %+v", rec)
+	}
+}

@@ -34,6 +34,14 @@ type CallRecord struct {
 	// (no chat template) and the response text.
 	LocalPromptTokens     int `json:"local_prompt_tokens"`
 	LocalCompletionTokens int `json:"local_completion_tokens"`
+	// ResponseCut is set when Response, Reasoning or RawResponse were cut
+	// to the client's answer cap (llm.Client.MaxAnswerBytes); ResponseBytes,
+	// ReasoningBytes and RawResponseBytes are then their sizes as received,
+	// and the local completion tokens count the kept text.
+	ResponseCut      bool `json:"response_cut,omitempty"`
+	ResponseBytes    int  `json:"response_bytes,omitempty"`
+	ReasoningBytes   int  `json:"reasoning_bytes,omitempty"`
+	RawResponseBytes int  `json:"raw_response_bytes,omitempty"`
 }
 
 // NewCallRecord returns the record of a call of msgs that gave resp and err.
@@ -48,6 +56,10 @@ func NewCallRecord(msgs []Message, resp Response, err error, count func(string) 
 		return r
 	}
 	r.Status = StatusOK
+	if resp.Cut {
+		r.ResponseCut = true
+		r.ResponseBytes, r.ReasoningBytes, r.RawResponseBytes = resp.AnswerBytes, resp.ReasoningBytes, resp.RawResponseBytes
+	}
 	r.Response, r.Reasoning, r.Finish = resp.Text, resp.ReasoningText, resp.FinishReason
 	r.PromptTokens, r.CompletionTokens = resp.Usage.Prompt, resp.Usage.Completion
 	r.ReasoningTokens, r.CachedTokens = resp.Usage.Reasoning, resp.Usage.Cached

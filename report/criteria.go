@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/isolda/isolda/internal/yamlguard"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/stats"
 	"github.com/isolda/isolda/task/kgllm"
@@ -125,6 +126,9 @@ func ParseCriteria(r io.Reader, file string) (*CriteriaSet, error) {
 	}
 	if len(data) > maxCriteriaBytes {
 		return nil, &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: fmt.Sprintf("criteria file larger than %d bytes", maxCriteriaBytes), Err: rdf.ErrLimit}
+	}
+	if err := yamlguard.Check(data, file); err != nil { // a depth bomb, refused before the decoders allocate
+		return nil, err
 	}
 	var set CriteriaSet
 	trimmed := bytes.TrimLeft(data, " \t\r\n")

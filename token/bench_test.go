@@ -121,3 +121,33 @@ func BenchmarkCountReader(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLongWords measures counting 1 MB words that go to the linear
+// engine: a run of one letter, a two-letter alternation, random digits
+// and a run of spaces (ns/op and B/op per tokenizer).
+func BenchmarkLongWords(b *testing.B) {
+	digits := make([]byte, 1<<20)
+	for i := range digits {
+		digits[i] = "0123456789"[(i*7+i/13)%10]
+	}
+	inputs := []struct{ name, text string }{
+		{"run-a", strings.Repeat("a", 1<<20)},
+		{"alt-ab", strings.Repeat("ab", 1<<19)},
+		{"digits", string(digits)},
+		{"spaces", strings.Repeat(" ", 1<<20)},
+	}
+	for _, name := range refTokenizers {
+		tok := getTok(b, name)
+		for _, in := range inputs {
+			b.Run(name+"/"+in.name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(in.text)))
+				c := startCPU(b)
+				for i := 0; i < b.N; i++ {
+					tok.Count(in.text)
+				}
+				c.stop(b)
+			})
+		}
+	}
+}

@@ -44,6 +44,7 @@ type scratch struct {
 	// number to counted, so that Count needs no memory per token.
 	counting bool
 	counted  int
+	lin      linScratch // the linear engine's buffers
 }
 
 // flushEvery is how many ids a counting scratch gathers before dropping.

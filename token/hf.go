@@ -111,6 +111,9 @@ type hfBPE struct {
 	suffix       []int
 	cutOK        bool // see cutSafe
 	prefixSpace  bool // ByteLevel add_prefix_space: segments start with " "
+	linOnce      sync.Once
+	lin          *linearBPE // built by linear on the first long word
+	longWord     int        // words from this length go to lin (longWord; tests lower it)
 }
 
 // OpenFile loads the Hugging Face tokenizer.json at path as a Tokenizer
@@ -166,7 +169,7 @@ func buildHF(f *hfFile, vocab []vocabEntry, merges [][2]string, special bool) (*
 	if (m.ContinuingSubwordPrefix != nil && *m.ContinuingSubwordPrefix != "") || (m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "") {
 		return nil, errors.New("BPE continuing_subword_prefix/end_of_word_suffix are not supported")
 	}
-	h := &hfBPE{ignoreMerges: m.IgnoreMerges, byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1}
+	h := &hfBPE{ignoreMerges: m.IgnoreMerges, byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, longWord: longWord}
 	var err error
 	if h.normalizers, err = parseNormalizer(f.Normalizer); err != nil {
 		return nil, err
@@ -631,6 +634,22 @@ func (h *hfBPE) appendWord(sc *scratch, word string, dst []int) []int {
 			return append(dst, int(id))
 		}
 	}
+	if len(word) >= h.longWord {
+		if lb := h.linear(); lb != nil {
+			if h.byteLevel {
+				return lb.encode(sc, word, dst)
+			}
+			return h.appendLongWord(sc, lb, word, dst)
+		}
+	}
+	return h.mergeWord(sc, word, dst)
+}
+
+// mergeWord is the BPE model on word, without the ignore_merges shortcut.
+func (h *hfBPE) mergeWord(sc *scratch, word string, dst []int) []int {
+	if word == "" {
+		return dst
+	}
 	syms := sc.syms[:0]
 	if h.byteLevel {
 		if len(word) == 1 {
@@ -665,6 +684,97 @@ func (h *hfBPE) appendWord(sc *scratch, word string, dst []int) []int {
 	syms[len(syms)-1].next = -1
 	sc.syms = syms
 	return mergeBPE(sc, h.merges, dst)
+}
+
+// appendLongWord encodes a long word of a tokenizer without byte-level
+// pre-tokenization (SentencePiece style): runs of characters in the
+// vocabulary go to the linear engine; a character outside it becomes its
+// byte-fallback or unknown symbol, which no merge involves (linear checks
+// this), so no merge crosses it and the runs are independent.
+func (h *hfBPE) appendLongWord(sc *scratch, lb *linearBPE, word string, dst []int) []int {
+	run := 0 // start of the current run of vocabulary characters
+	lastUnk := false
+	flush := func(end int) {
+		if end-run >= h.longWord {
+			dst = lb.encode(sc, word[run:end], dst)
+		} else {
+			dst = h.mergeWord(sc, word[run:end], dst)
+		}
+	}
+	for i := 0; i < len(word); {
+		_, w := utf8.DecodeRuneInString(word[i:])
+		if _, ok := h.vocab[word[i:i+w]]; ok {
+			lastUnk = false
+			i += w
+			continue
+		}
+		if run < i {
+			flush(i)
+			lastUnk = false
+		}
+		switch {
+		case h.byteFallback && h.hasBytes(word[i:i+w]):
+			for k := i; k < i+w; k++ {
+				dst = append(dst, int(h.byteIDs[word[k]]))
+			}
+			lastUnk = false
+		case h.unk >= 0:
+			if !(h.fuseUnk && lastUnk) {
+				dst = append(dst, int(h.unk))
+			}
+			lastUnk = true
+		}
+		i += w
+		run = i
+		dst = sc.flush(dst)
+	}
+	if run < len(word) {
+		flush(len(word))
+	}
+	return dst
+}
+
+// linear returns the linear engine, built on first use; nil if it cannot
+// be used with this vocabulary.
+func (h *hfBPE) linear() *linearBPE {
+	h.linOnce.Do(func() {
+		toks := make([]linTok, 0, len(h.vocab))
+		if h.byteLevel {
+			for s, id := range h.vocab {
+				if len(s) > 1 {
+					toks = append(toks, linTok{s: s, id: id})
+				}
+			}
+			for b, id := range h.byteIDs {
+				if id < 0 {
+					return
+				}
+				toks = append(toks, linTok{s: string([]byte{byte(b)}), id: id})
+			}
+		} else {
+			special := map[int32]bool{}
+			for _, id := range h.byteIDs {
+				if id >= 0 {
+					special[id] = true
+				}
+			}
+			if h.unk >= 0 {
+				special[h.unk] = true
+			}
+			for k := range h.merges {
+				if special[int32(k>>32)] || special[int32(uint32(k))] {
+					return
+				}
+			}
+			for s, id := range h.vocab {
+				if utf8.ValidString(s) && !special[id] {
+					toks = append(toks, linTok{s: s, id: id})
+				}
+			}
+		}
+		h.lin = newLinearBPE(toks, h.mergeWord)
+	})
+	return h.lin
 }
 
 func appendSym(syms []sym, start, end int, id int32) []sym {

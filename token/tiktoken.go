@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/pkoukk/tiktoken-go-loader/assets"
 )
@@ -41,6 +42,9 @@ type tiktoken struct {
 	split    splitter
 	specials *addedMatcher // nil unless special tokens are recognised
 	memo     *pieceMemo    // token counts of recent pieces, for Count
+	linOnce  sync.Once
+	lin      *linearBPE // built by linear on the first long piece
+	longWord int        // pieces from this length go to lin (longWord; tests lower it)
 }
 
 // loadTiktoken builds an embedded encoding. With special, the text's
@@ -65,7 +69,7 @@ func loadTiktoken(name string, special bool) (Tokenizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("token: embedded %s: %w", name, err)
 	}
-	t := &tiktoken{ranks: ranks, split: sp, memo: newPieceMemo()}
+	t := &tiktoken{ranks: ranks, split: sp, memo: newPieceMemo(), longWord: longWord}
 	if special {
 		t.specials = newAddedMatcher(tiktokenSpecials(name))
 	}
@@ -175,9 +179,9 @@ func (t *tiktoken) countOrdinary(sc *scratch, text string, dst []int) []int {
 				sc.counted += n
 				continue
 			}
-			n0 := len(dst)
-			dst = t.appendPiece(sc, piece, dst)
-			t.memo.put(s, piece, len(dst)-n0)
+			n0, c0 := len(dst), sc.counted
+			dst = t.appendPiece(sc, piece, dst) // the linear engine adds to sc.counted
+			t.memo.put(s, piece, len(dst)-n0+sc.counted-c0)
 			dst = sc.flush(dst)
 		default:
 			dst = sc.flush(t.appendPiece(sc, piece, dst))
@@ -190,8 +194,35 @@ func (t *tiktoken) appendPiece(sc *scratch, piece string, dst []int) []int {
 	if id, ok := t.ranks.get(piece); ok {
 		return append(dst, int(id))
 	}
-	if len(piece) <= smallPiece {
+	if len(piece) >= t.longWord {
+		if lb := t.linear(); lb != nil {
+			return lb.encode(sc, piece, dst)
+		}
+	}
+	return t.mergePiece(sc, piece, dst)
+}
+
+// mergePiece is tiktoken's byte_pair_merge of piece, without the shortcut
+// for a piece that is itself a token.
+func (t *tiktoken) mergePiece(sc *scratch, piece string, dst []int) []int {
+	switch {
+	case len(piece) == 1:
+		return append(dst, int(t.ranks.at(piece)))
+	case len(piece) <= smallPiece:
 		return rankBPESmall(sc, piece, t.ranks, dst)
 	}
 	return rankBPEHeap(sc, piece, t.ranks, dst)
+}
+
+// linear returns the linear engine, built on first use (about 200,000
+// tokens to sort: some tens of milliseconds).
+func (t *tiktoken) linear() *linearBPE {
+	t.linOnce.Do(func() {
+		toks := make([]linTok, 0, t.ranks.len())
+		for s, r := range t.ranks.all() {
+			toks = append(toks, linTok{s: s, id: r})
+		}
+		t.lin = newLinearBPE(toks, t.mergePiece)
+	})
+	return t.lin
 }

@@ -262,7 +262,7 @@ func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) 
 		}
 		client := &llm.Client{BaseURL: m.BaseURL, Model: m.Model, ExtraBody: m.ExtraBody, MaxConcurrency: conc,
 			Retries: retries, Backoff: opts.Backoff, HTTPClient: opts.HTTPClient, Stream: m.Stream,
-			Timeout: time.Duration(e.TimeoutSeconds * float64(time.Second))}
+			Timeout: time.Duration(e.TimeoutSeconds * float64(time.Second)), MaxAnswerBytes: e.MaxAnswerBytes}
 		if m.APIKeyEnv != "" {
 			client.APIKey = getenv(m.APIKeyEnv)
 		}

@@ -57,6 +57,9 @@ func (s Syntax) String() string {
 	return fmt.Sprintf("Syntax(%d)", int(s))
 }
 
+// utf8BOM is the byte order mark skipped at the start of the input.
+const utf8BOM = "\xef\xbb\xbf"
+
 const (
 	minBufSize  = 4 << 10   // first buffer
 	maxReadSize = 256 << 10 // the buffer grows to this size on big inputs
@@ -72,10 +75,19 @@ type Reader struct {
 	file   string
 	lim    rdf.Limits
 
-	buf       []byte
-	pos, end  int   // unread data is buf[pos:end]
-	scanned   int   // buf[pos:pos+scanned] holds no LF
-	crUpTo    int   // buf[pos:crUpTo] holds no CR (when crUpTo >= pos)
+	buf      []byte
+	pos, end int // unread data is buf[pos:end]
+	scanned  int // buf[pos:pos+scanned] holds no LF
+	crUpTo   int // buf[pos:crUpTo] holds no CR (when crUpTo >= pos)
+	// Long lines of white space or comment need not be kept: skip counts
+	// the leading blanks dropped from the line being read (its columns
+	// start after them), inComment marks a comment line whose text after
+	// the '#' is being dropped, lineSkip is skip for the line returned.
+	skip, lineSkip int
+	inComment      bool
+	keep           int // bytes before the comment's text, from pos
+	// drops counts the times dropBlank dropped bytes (tests read it).
+	drops     int
 	eof       bool  // src returned io.EOF, or the byte limit was reached
 	overLimit bool  // the input is longer than lim.MaxBytes
 	read      int64 // bytes read from src
@@ -184,10 +196,13 @@ func (r *Reader) nextLine() ([]byte, error) {
 			return r.takeLine(r.end, r.end), nil
 		}
 		// With no LF in sight, a CR that is not the last byte read ends a
-		// line: files with CR line ends need not fit in the buffer.
-		if j := bytes.IndexByte(r.buf[r.pos:r.end], '\r'); j >= 0 && r.pos+j+1 < r.end {
+		// line: files with CR line ends need not fit in the buffer. The
+		// search goes on from where the last one stopped (crIndex), so a
+		// long line is searched once, not once per read.
+		if j := r.crIndex(r.end); j >= 0 && r.pos+j+1 < r.end {
 			return r.takeLine(r.end, r.end), nil
 		}
+		r.dropBlank()
 		if err := r.fill(); err != nil {
 			return nil, err
 		}
@@ -199,6 +214,7 @@ func (r *Reader) nextLine() ([]byte, error) {
 // starts. buf[pos:stop] holds no LF.
 func (r *Reader) takeLine(stop, next int) []byte {
 	line := r.buf[r.pos:stop]
+	r.lineSkip, r.skip, r.inComment = r.skip, 0, false
 	r.scanned = 0
 	r.line++
 	r.lineOff = r.read - int64(r.end-r.pos)
@@ -214,12 +230,76 @@ func (r *Reader) takeLine(stop, next int) []byte {
 	r.pos = next
 	if !r.started {
 		r.started = true
-		if bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
+		if bytes.HasPrefix(line, []byte(utf8BOM)) {
 			line = line[3:]
 			r.lineOff += 3
 		}
 	}
 	return line
+}
+
+// dropBlank drops what the unfinished line in buf[pos:end] (no LF in it,
+// and no CR but maybe as its last byte) cannot need: its leading spaces
+// and tabs, and, on a comment line, the comment's text after the '#'. So a
+// line of gigabytes of white space or comment is read in constant memory
+// and in linear time, where it used to be buffered whole (up to the line
+// length limit, the buffer growing and being copied on the way).
+func (r *Reader) dropBlank() {
+	if !r.inComment {
+		start := r.pos
+		bom := false
+		if !r.started { // a BOM at the start of the input stays in front
+			if r.end-r.pos < 3 {
+				return
+			}
+			if bom = bytes.HasPrefix(r.buf[r.pos:r.end], []byte(utf8BOM)); bom {
+				start += 3
+			}
+		}
+		i := start
+		for i < r.end && (r.buf[i] == ' ' || r.buf[i] == '\t') {
+			i++
+		}
+		if i > start {
+			r.skip += i - start
+			r.pos = i
+			if bom {
+				r.pos -= 3
+				copy(r.buf[r.pos:], utf8BOM)
+			}
+			r.drops++
+		}
+		r.scanned = r.end - r.pos
+		if i == r.end || r.buf[i] != '#' {
+			return
+		}
+		r.inComment = true
+		r.keep = i + 1 - r.pos
+	}
+	// Keep what precedes the comment's text, the bytes of a character
+	// not yet complete, and a CR that may end the line. The text dropped
+	// must be UTF-8, as a whole line must (else it is kept, for the error).
+	keep := r.pos + r.keep
+	cut := r.end
+	cr := cut > keep && r.buf[cut-1] == '\r'
+	if cr {
+		cut--
+	}
+	for j := cut - 1; j >= keep && j >= cut-utf8.UTFMax; j-- {
+		if utf8.RuneStart(r.buf[j]) {
+			if !utf8.FullRune(r.buf[j:cut]) {
+				cut = j
+			}
+			break
+		}
+	}
+	if cut <= keep || !utf8.Valid(r.buf[keep:cut]) {
+		return
+	}
+	r.end = keep + copy(r.buf[keep:], r.buf[cut:r.end])
+	r.drops++
+	r.scanned = r.end - r.pos
+	r.crUpTo = r.pos
 }
 
 // crIndex returns the offset from pos of the first CR in buf[pos:stop], or
@@ -306,7 +386,7 @@ func (r *Reader) errAt(line []byte, off int, format string, args ...any) error {
 
 func (r *Reader) parseError(line []byte, off int, msg string) *rdf.ParseError {
 	off = min(off, len(line))
-	return &rdf.ParseError{File: r.file, Line: r.line, Column: column(line, off), Offset: r.lineOff + int64(off), Msg: msg}
+	return &rdf.ParseError{File: r.file, Line: r.line, Column: r.lineSkip + column(line, off), Offset: r.lineOff + int64(off), Msg: msg}
 }
 
 // limitError returns a ParseError at line and off that wraps rdf.ErrLimit.

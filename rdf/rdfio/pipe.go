@@ -47,7 +47,7 @@ var errStopped = errors.New("rdfio: sink stopped")
 // views of its buffer, which are copied into the batch's reusable arena:
 // a statement costs no allocation.
 func ReadIntoPipelined(r io.Reader, sink rdf.Sink, opts Options) error {
-	in, f, done, err := prepare(r, opts)
+	in, f, gz, done, err := prepareGzip(r, opts)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,11 @@ func ReadIntoPipelined(r io.Reader, sink rdf.Sink, opts Options) error {
 	go func() {
 		defer close(full)
 		p := &pipeSink{full: full, free: free, stop: stop, cur: <-free, transient: opts.Transient && viewsTerms(f)}
-		readErr = parse(in, f, p, opts)
+		if wholeDocument(f) {
+			readErr = parseLimited(in, f, gz, p, opts)
+		} else {
+			readErr = parse(in, f, p, opts)
+		}
 		if p.err == nil && len(p.cur.items) > 0 { // also after a read error: the statements before it
 			select {
 			case full <- p.cur:

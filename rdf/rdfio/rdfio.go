@@ -113,42 +113,116 @@ type Options struct {
 	Contexts map[string]string
 	// AllowRemote lets the JSON-LD reader fetch contexts from the network.
 	AllowRemote bool
+	// MaxDecompressed bounds what Read and ReadFile, which build the whole
+	// dataset in memory, accept from a gzip input once decompressed: 0
+	// means DefaultMaxDecompressed, negative no bound (beyond
+	// Limits.MaxBytes). ReadInto, which streams, is bounded by it only for
+	// JSON-LD (whose reader needs the whole document).
+	MaxDecompressed int64
 }
+
+// DefaultMaxDecompressed is the default Options.MaxDecompressed: 1 GiB of
+// text already makes a dataset of several GB; larger gzip inputs (or a
+// small .gz that unpacks to gigabytes) are for the streaming commands.
+const DefaultMaxDecompressed = 1 << 30
 
 // Read reads one document into a new dataset.
 func Read(r io.Reader, opts Options) (*rdf.Dataset, error) {
 	d := rdf.NewDataset()
 	d.Base = opts.Base
-	if err := ReadInto(r, d, opts); err != nil {
+	in, f, gz, done, err := prepareGzip(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if err := parseLimited(in, f, gz, d, opts); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
+// parseLimited is parse with the MaxDecompressed bound on a gzip input.
+func parseLimited(in io.Reader, f Format, gz bool, sink rdf.Sink, opts Options) error {
+	max := opts.MaxDecompressed
+	if max < 0 || !gz {
+		return parse(in, f, sink, opts)
+	}
+	if max == 0 {
+		max = DefaultMaxDecompressed
+	}
+	lim := &decompressLimit{r: in, left: max, max: max}
+	err := parse(lim, f, sink, opts)
+	if err != nil && lim.hit {
+		return &rdf.ParseError{File: opts.File, Offset: lim.max,
+			Msg: fmt.Sprintf("gzip input larger than %d bytes once decompressed: too large to load in memory (the streaming commands, such as convert --stream, stats --count and chunk, read N-Triples, N-Quads, Turtle and TriG of any size)", lim.max),
+			Err: rdf.ErrLimit}
+	}
+	return err
+}
+
+// wholeDocument reports whether the reader of f keeps the whole document
+// in memory (JSON-LD needs all of it before expanding), so that a gzip
+// input is bounded by MaxDecompressed even when streamed.
+func wholeDocument(f Format) bool { return f == JSONLD || f == HTML }
+
+// decompressLimit fails reads past max bytes.
+type decompressLimit struct {
+	r         io.Reader
+	left, max int64
+	hit       bool
+}
+
+func (l *decompressLimit) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		var one [1]byte
+		if n, err := l.r.Read(one[:]); n == 0 && err == io.EOF {
+			return 0, io.EOF // exactly max bytes
+		}
+		l.hit = true
+		return 0, fmt.Errorf("decompressed input larger than %d bytes: %w", l.max, rdf.ErrLimit)
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
 // ReadInto reads one document into a sink (a *rdf.Dataset also receives the
 // prefixes).
 func ReadInto(r io.Reader, sink rdf.Sink, opts Options) error {
-	in, f, done, err := prepare(r, opts)
+	in, f, gz, done, err := prepareGzip(r, opts)
 	if err != nil {
 		return err
 	}
 	defer done()
+	if wholeDocument(f) {
+		return parseLimited(in, f, gz, sink, opts)
+	}
 	return parse(in, f, sink, opts)
 }
 
 // prepare unpacks a gzip stream and decides the syntax: opts.Format, else
 // from the file name, else sniffed. done releases the gzip reader.
 func prepare(r io.Reader, opts Options) (in *bufio.Reader, f Format, done func(), err error) {
+	in, f, _, done, err = prepareGzip(r, opts)
+	return in, f, done, err
+}
+
+// prepareGzip is prepare that also tells whether the input was gzipped.
+func prepareGzip(r io.Reader, opts Options) (in *bufio.Reader, f Format, gz bool, done func(), err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(2)
 	done = func() {}
 	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
+		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, "", nil, &rdf.ParseError{File: opts.File, Msg: "bad gzip stream: " + err.Error()}
+			return nil, "", false, nil, &rdf.ParseError{File: opts.File, Msg: "bad gzip stream: " + err.Error()}
 		}
-		done = func() { gz.Close() }
-		br = bufio.NewReaderSize(gz, 64<<10)
+		done = func() { zr.Close() }
+		br = bufio.NewReaderSize(zr, 64<<10)
+		gz = true
 	}
 	f = opts.Format
 	if f == "" {
@@ -159,7 +233,7 @@ func prepare(r io.Reader, opts Options) (in *bufio.Reader, f Format, done func()
 			f = Sniff(h)
 		}
 	}
-	return br, f, done, nil
+	return br, f, gz, done, nil
 }
 
 // parse reads a document of syntax f into sink.
