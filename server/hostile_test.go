@@ -158,7 +158,9 @@ func TestSlowBodyDeadline(t *testing.T) {
 func TestTimeoutFreesSlot(t *testing.T) {
 	data := syntheticNT(120_000)
 	body := mustJSON(SerializeRequest{Graph: &Graph{Data: data, Format: "nt"}})
-	big := Config{MaxConcurrent: 1, MaxQuads: 1 << 20, MaxRequestBytes: 64 << 20}
+	// The request stays cheap (LargeBytes, LargeQuads), so that it keeps
+	// the only general slot the probes wait for.
+	big := Config{MaxConcurrent: 1, MaxQuads: 1 << 20, MaxRequestBytes: 64 << 20, LargeBytes: 1 << 30, LargeQuads: 1 << 30}
 	cfg := big
 	cfg.Timeout = time.Minute
 	start, cpu0 := time.Now(), cputime.Used()
@@ -321,6 +323,9 @@ func TestConcurrency200(t *testing.T) {
 	if counts[200]+counts[429] != 200 || counts[200] == 0 {
 		t.Errorf("200 concurrent requests: %v, want only 200 and 429 (with Retry-After)", counts)
 	}
+	// The client, refused for its share (admit.go), waits as Retry-After
+	// says (1 s) before it comes back.
+	time.Sleep(1100 * time.Millisecond)
 	if code, _, _ := post(t, srv.URL+"/v1/serialize", body); code != http.StatusOK {
 		t.Errorf("after the flood: %d", code)
 	}
@@ -351,36 +356,37 @@ func TestCliquePoison(t *testing.T) {
 }
 
 // TestLargeRequests checks large requests take a slot of their own pool:
-// when it is full, a large request gets 503 with Retry-After while small
+// when it is full, a large request gets 429 with Retry-After while small
 // ones are answered.
 func TestLargeRequests(t *testing.T) {
 	s := New(Config{MaxConcurrent: 4, LargeBytes: 20_000}).(*server)
-	if cap(s.large) != 1 {
-		t.Fatalf("MaxLarge for 4 slots: %d, want 1", cap(s.large))
+	if s.adm.maxLarge != 1 {
+		t.Fatalf("MaxLarge for 4 slots: %d, want 1", s.adm.maxLarge)
 	}
 	large := mustJSON(SerializeRequest{Graph: &Graph{Data: syntheticNT(400)}})
 	small := mustJSON(SerializeRequest{Graph: &Graph{Data: syntheticNT(40)}})
 	manyFormats := mustJSON(CompareRequest{Graph: &Graph{Data: syntheticNT(40)}})
-	s.large <- struct{}{} // another large request in progress
+	other := holdLarge(t, s, "203.0.113.9") // another client's large request in progress
 	for name, body := range map[string]string{"large": large, "compare of every format": manyFormats} {
 		path := "/v1/serialize"
 		if strings.HasPrefix(name, "compare") {
 			path = "/v1/compare"
 		}
 		code, hdr, b := call(t, s, "POST", path, body)
-		if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" || !strings.Contains(string(b), "large requests") {
+		if code != http.StatusTooManyRequests || hdr.Get("Retry-After") == "" || !strings.Contains(string(b), "large requests") {
 			t.Errorf("%s with the large slot taken: %d %s", name, code, b)
 		}
+		forgive(s) // the client waits as Retry-After says
 	}
 	if code, _, b := call(t, s, "POST", "/v1/serialize", small); code != http.StatusOK {
 		t.Errorf("small with the large slot taken: %d %s", code, b)
 	}
-	<-s.large
+	other.release()
 	if code, _, b := call(t, s, "POST", "/v1/serialize", large); code != http.StatusOK {
 		t.Errorf("large with the large slot free: %d %s", code, b)
 	}
-	if len(s.large) != 0 {
-		t.Errorf("%d large slots still held", len(s.large))
+	if general, large := slotsHeld(s); general != 0 || large != 0 {
+		t.Errorf("%d general and %d large slots still held", general, large)
 	}
 }
 
