@@ -51,33 +51,34 @@ func main() {
 
 // options are the command's flags.
 type options struct {
-	url         string
-	rates       []float64
-	duration    time.Duration
-	concurrency int
-	timeout     time.Duration
-	body        string
-	data        string
-	triples     int
-	format      string
-	tokenizer   string
-	budget      int
-	truncation  string
-	pid         int
-	metrics     string
-	sampleEvery time.Duration
-	window      time.Duration
-	jsonOut     string
-	writeBody   string
-	targetP99   time.Duration
-	strict      bool
-	pause       time.Duration
-	hostile     float64
-	attacks     []string
-	hostileMax  int
-	clients     int
-	hostileCli  int
-	memoryLimit int64
+	url          string
+	rates        []float64
+	duration     time.Duration
+	concurrency  int
+	timeout      time.Duration
+	body         string
+	data         string
+	triples      int
+	format       string
+	tokenizer    string
+	budget       int
+	truncation   string
+	pid          int
+	metrics      string
+	sampleEvery  time.Duration
+	window       time.Duration
+	jsonOut      string
+	writeBody    string
+	targetP99    time.Duration
+	strict       bool
+	pause        time.Duration
+	hostile      float64
+	attacks      []string
+	hostileMax   int
+	clients      int
+	hostileCli   int
+	hostilePause time.Duration
+	memoryLimit  int64
 }
 
 // request is the body of POST /v1/serialize (the fields this tool sets).
@@ -140,6 +141,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		"loopback): a server that shares its capacity by client sees that many")
 	fs.IntVar(&o.hostileCli, "hostile-clients", 0, "instead of --hostile's rate: that many hostile clients, each from a loopback address of "+
 		"its own (127.2.x.y), sending the --attacks one after the other in a closed loop without waiting for Retry-After")
+	fs.DurationVar(&o.hostilePause, "hostile-pause", 0, "with --hostile-clients: what each hostile client waits after an answer (0: a tight loop)")
 	var attacks string
 	fs.StringVar(&attacks, "attacks", "", "with --hostile or --hostile-clients: the attacks of the mix, comma-separated names (default: all "+
 		"of internal/loadgen.Attacks; the expensive list-0.5mb and large-2mb of ExpensiveAttacks only when named)")
@@ -264,7 +266,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			go func() {
 				var err error
 				hostile, err = loadgen.RunHostile(ctx, loadgen.HostileConfig{Base: baseURL(o.url), Rate: o.hostile,
-					Duration: o.duration, MaxInFlight: o.hostileMax, Mix: loadgen.AttacksNamed(o.attacks), Clients: o.hostileCli})
+					Duration: o.duration, MaxInFlight: o.hostileMax, Mix: loadgen.AttacksNamed(o.attacks), Clients: o.hostileCli,
+					Pause: o.hostilePause})
 				hostileDone <- err
 			}()
 		} else {

@@ -254,14 +254,14 @@ const (
 	// an item: 180,001 quads, under the 200,000 of the limit).
 	expensiveListItems = 90_000
 	// expensiveQuads is the size of the 2 MB Turtle graph.
-	expensiveQuads = 90_000
+	expensiveQuads = 110_000
 )
 
 // ExpensiveAttacks returns valid but expensive requests, as a client that
 // wants to take a server's capacity sends them: "list-0.5mb" posts a
 // 0.5 MB Turtle list of 90,000 items (180,001 quads; its body is under
 // `isolda serve`'s --isolate-bytes, so only its parse tells it is large)
-// to /v1/serialize, and "large-2mb" a 2 MB Turtle graph of 90,000 quads
+// to /v1/serialize, and "large-2mb" a 2 MB Turtle graph of 110,000 quads
 // (a body a server sends to a child process). They are not in Attacks'
 // default mix; name them with AttacksNamed.
 func ExpensiveAttacks() []Attack {
@@ -349,8 +349,10 @@ type HostileConfig struct {
 	// a loopback address of its own (ClientsFrom, group 2), send the
 	// attacks of Mix one after the other in a closed loop (client k
 	// starting at attack k), without waiting for any Retry-After, until
-	// Duration is over. Base must be on loopback.
+	// Duration is over. Base must be on loopback. Pause is what a client
+	// waits after each answer (0: none, a tight loop).
 	Clients int
+	Pause   time.Duration
 }
 
 // AttackResult counts the answers to one kind of attack.
@@ -434,6 +436,12 @@ func RunHostile(ctx context.Context, cfg HostileConfig) (*HostileResult, error) 
 					mu.Lock()
 					outcomes = append(outcomes, outcome{kind, status, ok, time.Since(t0)})
 					mu.Unlock()
+					if cfg.Pause > 0 {
+						select {
+						case <-time.After(cfg.Pause):
+						case <-ctx.Done():
+						}
+					}
 				}
 			})
 		}
