@@ -19,8 +19,8 @@ package server
 // share, and the others keep theirs. A client refused for its share or
 // for want of a large slot is told when to come back (Retry-After); its
 // requests before then are refused at once, before their bodies are read,
-// so that a client that sends expensive requests in a loop costs little
-// more than its own refusals.
+// and each doubles its wait (up to a minute), so that a client that sends
+// expensive requests in a loop costs little more than its own refusals.
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ type admission struct {
 	large   int // large slots in use
 	clients map[string]*clientUse
 	// until is when each client refused with Retry-After may come back.
-	until map[string]time.Time
+	until map[string]penalty
 	now   func() time.Time
 	// refusedGeneral, refusedLarge, refusedClient and refusedEarly count
 	// the 429s: no general slot free, no large slot free, a client over
@@ -54,7 +54,7 @@ type clientUse struct{ general, large int }
 func newAdmission(cfg Config) *admission {
 	return &admission{maxGeneral: cfg.MaxConcurrent, maxLarge: cfg.MaxLarge,
 		perClient: cfg.MaxPerClient, perClientLg: cfg.MaxLargePerClient, clients: map[string]*clientUse{},
-		until: map[string]time.Time{}, now: time.Now}
+		until: map[string]penalty{}, now: time.Now}
 }
 
 // ticket is what one request holds; it is used by one goroutine at a time
@@ -103,13 +103,23 @@ func (a *admission) forget(client string, u *clientUse) {
 // table is full and none has expired, refusals are not remembered.
 const maxPenalized = 1 << 16
 
+// maxEarlyWait bounds the wait of a client that keeps coming back early.
+const maxEarlyWait = time.Minute
+
+// penalty is when a refused client may come back, and how many times it
+// came back before that.
+type penalty struct {
+	until   time.Time
+	strikes int
+}
+
 // penalize remembers that client may not come back before e's
 // Retry-After (a.mu held).
 func (a *admission) penalize(client string, e *apiError) {
 	now := a.now()
 	if len(a.until) >= maxPenalized {
-		for c, t := range a.until {
-			if !now.Before(t) {
+		for c, p := range a.until {
+			if !now.Before(p.until) {
 				delete(a.until, c)
 			}
 		}
@@ -117,26 +127,35 @@ func (a *admission) penalize(client string, e *apiError) {
 			return
 		}
 	}
-	a.until[client] = now.Add(time.Duration(e.RetryAfter) * time.Second)
+	p := a.until[client]
+	p.until = now.Add(time.Duration(e.RetryAfter) * time.Second)
+	a.until[client] = p
 }
 
 // early returns the 429 of a client that comes back before the
-// Retry-After it was given, or nil.
+// Retry-After it was given, or nil. Each early comeback doubles the wait
+// from then on (2, 4, 8 s ... up to maxEarlyWait), so that a client that
+// ignores Retry-After and loops sends its expensive requests ever more
+// rarely; a client back in time starts afresh.
 func (a *admission) early(client string) *apiError {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	t, ok := a.until[client]
+	p, ok := a.until[client]
 	if !ok {
 		return nil
 	}
-	left := t.Sub(a.now())
-	if left <= 0 {
+	now := a.now()
+	if !now.Before(p.until) {
 		delete(a.until, client)
 		return nil
 	}
 	a.refusedEarly++
+	p.strikes++
+	p.until = now.Add(min(maxEarlyWait, time.Second<<min(p.strikes, 6)))
+	a.until[client] = p
+	left := p.until.Sub(now)
 	return tooMany(int((left+time.Second-1)/time.Second),
-		"this client was refused and told to retry later (Retry-After); it came back %s early", left.Round(time.Millisecond))
+		"this client came back before the Retry-After of its last refusal (%d times): retry after %s", p.strikes, left.Round(time.Second))
 }
 
 // tooMany is the 429 of a refused admission.

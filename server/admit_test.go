@@ -302,3 +302,47 @@ func forgive(s *server) {
 	clear(s.adm.until)
 	s.adm.mu.Unlock()
 }
+
+// TestEarlyComebacks checks a client refused with Retry-After that comes
+// back early is refused, its wait doubling with each early comeback up to
+// a minute, and that one back in time starts afresh.
+func TestEarlyComebacks(t *testing.T) {
+	a := newAdmission(Config{MaxConcurrent: 2, MaxLarge: 1, MaxPerClient: 1, MaxLargePerClient: 1}.withDefaults())
+	now := time.Unix(1000, 0)
+	a.now = func() time.Time { return now }
+	other, e := a.admitLarge("192.0.2.9")
+	if e != nil {
+		t.Fatal(e.Msg)
+	}
+	if _, e := a.admitLarge("192.0.2.1"); e == nil || e.RetryAfter != 2 {
+		t.Fatalf("large request with the large slot taken: %v", e)
+	}
+	var waits []int
+	for range 8 {
+		now = now.Add(100 * time.Millisecond)
+		e := a.early("192.0.2.1")
+		if e == nil || e.Status != http.StatusTooManyRequests {
+			t.Fatalf("early comeback: %v", e)
+		}
+		waits = append(waits, e.RetryAfter)
+	}
+	if want := []int{2, 4, 8, 16, 32, 60, 60, 60}; fmt.Sprint(waits) != fmt.Sprint(want) {
+		t.Errorf("Retry-After of the early comebacks: %v, want %v", waits, want)
+	}
+	if e := a.early("192.0.2.2"); e != nil {
+		t.Errorf("another client: %s", e.Msg)
+	}
+	now = now.Add(time.Minute)
+	if e := a.early("192.0.2.1"); e != nil {
+		t.Errorf("back in time: %s", e.Msg)
+	}
+	other.release()
+	tk, e := a.admitLarge("192.0.2.1")
+	if e != nil {
+		t.Fatalf("large slot free: %s", e.Msg)
+	}
+	tk.release()
+	if len(a.until) != 0 || len(a.clients) != 0 {
+		t.Errorf("remembered: %d penalties, %d clients", len(a.until), len(a.clients))
+	}
+}

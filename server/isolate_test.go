@@ -290,7 +290,7 @@ func TestRefusedLargeStartsNoWorker(t *testing.T) {
 	// at once, even for a cheap request, before its body is read.
 	rec := callFrom(s, "198.51.100.1:4001", "/v1/check", `{"graph": {"data": "<http://a> <http://b> <http://c> ."}}`, 57)
 	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || rec.Header().Get("Connection") != "close" ||
-		!strings.Contains(rec.Body.String(), "early") {
+		!strings.Contains(rec.Body.String(), "came back before the Retry-After") {
 		t.Errorf("back before Retry-After: %d %v %s", rec.Code, rec.Header(), rec.Body)
 	}
 	if g, l := slotsHeld(s); g != 0 || l != 1 {
