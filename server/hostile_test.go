@@ -179,7 +179,9 @@ func TestTimeoutFreesSlot(t *testing.T) {
 		}
 		timedOut := cputime.Used()
 		for {
-			code, _, _ = call(t, h, "POST", "/v1/check", `{"graph": {"data": "<http://a> <http://b> <http://c> ."}}`)
+			// The probes come from another client: the one whose request
+			// timed out holds its share (one slot) until its work ends.
+			code = callFrom(h, "198.51.100.77:4000", "/v1/check", `{"graph": {"data": "<http://a> <http://b> <http://c> ."}}`, 57).Code
 			if code == http.StatusOK {
 				break
 			}
