@@ -12,6 +12,8 @@
 #   DURATION=10m          length of each stage
 #   WINDOW=1m             rows of the table and windows of the memory verdict
 #   CONCURRENCY=8         requests in flight, also the server's --max-concurrent
+#   CLIENTS=$CONCURRENCY  clients of the load, each from a loopback address of
+#                         its own (the server shares its slots by client)
 #   BUDGET=0              token budget of the request (record-aware truncation)
 #   TRIPLES=1000          triples of the request
 #   HOSTILE=0             hostile requests started per second beside the load
@@ -37,6 +39,7 @@ RATE=${RATE:-200}
 DURATION=${DURATION:-10m}
 WINDOW=${WINDOW:-1m}
 CONCURRENCY=${CONCURRENCY:-8}
+CLIENTS=${CLIENTS:-$CONCURRENCY}
 BUDGET=${BUDGET:-0}
 TRIPLES=${TRIPLES:-1000}
 HOSTILE=${HOSTILE:-0}
@@ -100,7 +103,7 @@ done
 echo "# server: ${env_prefix[*]+${env_prefix[*]} }${serve_cmd[*]} (pid $server_pid) at $addr, healthz ok"
 
 load_cmd=("$dir/isolda-load" --url "$addr/v1/serialize" --rate "$RATE" --duration "$DURATION"
-	--window "$WINDOW" --concurrency "$CONCURRENCY" --triples "$TRIPLES" --budget "$BUDGET"
+	--window "$WINDOW" --concurrency "$CONCURRENCY" --clients "$CLIENTS" --triples "$TRIPLES" --budget "$BUDGET"
 	--pid "$server_pid" --json "$dir/results.json")
 if [[ $HOSTILE != 0 ]]; then
 	load_cmd+=(--hostile "$HOSTILE" --hostile-max "$HOSTILE_MAX")

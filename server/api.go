@@ -420,7 +420,7 @@ func (s *server) takeLargeIf(req *request, g *Graph, formats int) *apiError {
 	if n <= s.cfg.LargeBytes {
 		return nil
 	}
-	return req.takeLarge(s.cfg.MaxLarge)
+	return req.takeLarge()
 }
 
 // decodeRequest decodes a request body into v and checks that it names a
@@ -464,7 +464,7 @@ func (s *server) readGraph(req *request, g *Graph) (*rdf.Dataset, *apiError) {
 	}
 	d := rdf.NewDataset()
 	d.Base = opts.Base
-	sink := &guardSink{d: d, ctx: req.ctx, mem: req.mem, base: req.mem.n}
+	sink := &guardSink{d: d, ctx: req.ctx, mem: req.mem, req: req, largeAt: s.cfg.LargeQuads, base: req.mem.n}
 	err := rdfio.ReadInto(ctxReader{req.ctx, strings.NewReader(g.Data)}, sink, opts)
 	if sink.err != nil {
 		return nil, sink.err
@@ -602,7 +602,9 @@ func (s *server) serialize(req *request) (any, *apiError) {
 	}
 	resp := &SerializeResponse{Format: f.Name, Lossless: f.Lossless, Tokenizer: tok.Name(), Quads: d.Len(), Warnings: warnings}
 	resp.Text = text
-	resp.Tokens = tok.Count(text)
+	if resp.Tokens, e = countTokens(req, tok, text); e != nil {
+		return nil, e
+	}
 	if r.Budget > 0 && resp.Tokens > r.Budget {
 		var t truncation
 		if r.Truncation == "raw" {
@@ -619,6 +621,8 @@ func (s *server) serialize(req *request) (any, *apiError) {
 	if r.Parts && !resp.Truncated {
 		p := isolda.SplitParts(resp.Text)
 		resp.Glossary, resp.Body = p.Glossary, p.Body
+		// Each part is a piece of the text counted above: its counting
+		// cost is covered.
 		resp.GlossaryTokens, resp.BodyTokens = tok.Count(p.Glossary), tok.Count(p.Body)
 	}
 	h, err := canon.HashContext(req.ctx, d, canon.Options{})
@@ -711,7 +715,11 @@ func (s *server) compare(req *request) (any, *apiError) {
 			res.Bytes = len(text)
 			res.Tokens = make(map[string]int, len(toks))
 			for _, tok := range toks {
-				res.Tokens[tok.Name()] = tok.Count(text)
+				n, e := countTokens(req, tok, text)
+				if e != nil {
+					return nil, e
+				}
+				res.Tokens[tok.Name()] = n
 			}
 		}
 		resp.Results = append(resp.Results, res)
@@ -861,4 +869,23 @@ func (s *server) fetchGraph(req *request, g *Graph) (*rdf.Dataset, *apiError) {
 // (sparql.AllowedURL: normalized URLs compared at a path boundary).
 func endpointAllowed(prefixes []string, u string) bool {
 	return sparql.AllowedURL(prefixes, u)
+}
+
+// countTokens counts the tokens of text with tok, having first raised the
+// request's memory reservation by what counting may take (countCost:
+// the reservation holds the largest of its texts' counting costs), and
+// taken a large slot when that is countLarge or more.
+func countTokens(req *request, tok token.Tokenizer, text string) (int, *apiError) {
+	if c := countCost(text); c > req.counting {
+		if c >= countLarge {
+			if e := req.takeLarge(); e != nil {
+				return 0, e
+			}
+		}
+		if e := req.mem.growTo(req.mem.n + c - req.counting); e != nil {
+			return 0, e
+		}
+		req.counting = c
+	}
+	return tok.Count(text), nil
 }

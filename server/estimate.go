@@ -75,3 +75,35 @@ func estimate(kind workKind, bodyBytes, dataBytes, quads int, formats []string) 
 	}
 	return n
 }
+
+// Token counting (token.Tokenizer.Count) works piece by piece (the
+// pre-tokenizer's words, number groups, runs of punctuation or of
+// whitespace), with a working set that grows with the longest piece:
+// about memCountPerByte bytes allocated per byte of a long run of one
+// character ("AAAA…", "....": 194 and 190 bytes per byte for o200k_base
+// on 1 MiB, where ordinary text of any length allocates nothing that
+// grows). A request reserves countCost of a text before counting it, and
+// a request whose counting would reserve countLarge or more is large.
+const (
+	memCountPerByte = 200
+	memCountBase    = 64 << 10
+	countLarge      = 32 << 20
+)
+
+// countCost returns the memory counting the tokens of text may take: an
+// upper bound of its longest piece, the longest run of bytes that are
+// all ASCII whitespace or all not, plus one, times memCountPerByte.
+func countCost(text string) int64 {
+	longest, run := 0, 0
+	space := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		s := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+		if s != space || i == 0 {
+			run, space = 0, s
+		}
+		run++
+		longest = max(longest, run)
+	}
+	return memCountBase + memCountPerByte*int64(longest+1)
+}

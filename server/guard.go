@@ -28,18 +28,28 @@ const guardEvery = 4096
 // guardSink adds quads to a dataset and, every guardEvery quads, stops
 // the parse when the request's context is done and raises the request's
 // memory reservation to cover the quads read so far (memParsePerQuad
-// each, above base).
+// each, above base). At its largeAt-th quad the request is large: it
+// takes a large slot (req.takeLarge), which stops the parse when none is
+// free or when the request must move to a worker process.
 type guardSink struct {
-	d    *rdf.Dataset
-	ctx  context.Context
-	mem  *reservation
-	base int64
-	n    int64
-	err  *apiError // why the parse was stopped
+	d       *rdf.Dataset
+	ctx     context.Context
+	mem     *reservation
+	req     *request
+	largeAt int64
+	base    int64
+	n       int64
+	err     *apiError // why the parse was stopped
 }
 
 func (g *guardSink) AddQuad(q rdf.Quad) error {
 	g.n++
+	if g.n == g.largeAt {
+		if e := g.req.takeLarge(); e != nil {
+			g.err = e
+			return e
+		}
+	}
 	if g.n%guardEvery == 0 {
 		if err := g.ctx.Err(); err != nil {
 			return err

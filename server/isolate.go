@@ -183,6 +183,7 @@ type workerConfig struct {
 	Timeout           int64    `json:"timeout_ns"`
 	MaxLarge          int      `json:"max_large"`
 	LargeBytes        int      `json:"large_bytes"`
+	LargeQuads        int64    `json:"large_quads"`
 	AllowedTokenizers []string `json:"allowed_tokenizers"`
 	DefaultTokenizer  string   `json:"default_tokenizer"`
 	MaxFormats        int      `json:"max_formats"`
@@ -195,7 +196,7 @@ type workerConfig struct {
 func (c Config) worker() workerConfig {
 	return workerConfig{
 		MaxRequestBytes: c.MaxRequestBytes, MaxQuads: c.MaxQuads, Timeout: int64(c.Timeout),
-		MaxLarge: c.MaxLarge, LargeBytes: c.LargeBytes, AllowedTokenizers: c.AllowedTokenizers,
+		MaxLarge: c.MaxLarge, LargeBytes: c.LargeBytes, LargeQuads: c.LargeQuads, AllowedTokenizers: c.AllowedTokenizers,
 		DefaultTokenizer: c.DefaultTokenizer, MaxFormats: c.MaxFormats, AllowSPARQL: c.AllowSPARQL,
 		SPARQLEndpoints: c.SPARQLEndpoints, SPARQLMaxBytes: c.SPARQLMaxBytes, MemoryBudget: c.MemoryBudget,
 	}
@@ -204,7 +205,7 @@ func (c Config) worker() workerConfig {
 // apply sets w's fields in c (the worker's own Tokenizers stay).
 func (w workerConfig) apply(c Config) Config {
 	c.MaxRequestBytes, c.MaxQuads, c.Timeout = w.MaxRequestBytes, w.MaxQuads, time.Duration(w.Timeout)
-	c.MaxLarge, c.LargeBytes, c.AllowedTokenizers = w.MaxLarge, w.LargeBytes, w.AllowedTokenizers
+	c.MaxLarge, c.LargeBytes, c.LargeQuads, c.AllowedTokenizers = w.MaxLarge, w.LargeBytes, w.LargeQuads, w.AllowedTokenizers
 	c.DefaultTokenizer, c.MaxFormats, c.AllowSPARQL = w.DefaultTokenizer, w.MaxFormats, w.AllowSPARQL
 	c.SPARQLEndpoints, c.SPARQLMaxBytes, c.MemoryBudget = w.SPARQLEndpoints, w.SPARQLMaxBytes, w.MemoryBudget
 	c.Isolate = nil
@@ -363,7 +364,7 @@ func (c *conversation) run() (result, error) {
 				c.limit()
 			}
 		case m.Large:
-			e = c.req.takeLarge(c.s.cfg.MaxLarge)
+			e = c.req.takeLarge()
 		default:
 			return result{}, errors.New("unknown message from the worker")
 		}

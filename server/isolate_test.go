@@ -106,6 +106,10 @@ func TestIsolatedSameAnswers(t *testing.T) {
 			cfg.MaxQuads = 50
 		case "memory budget":
 			cfg.MemoryBudget, cfg.MaxRequestBytes, cfg.MaxQuads = 200<<20, 32<<20, 200_000
+			// 100,000 quads in a worker at niceness +10 took more than the
+			// default 10 s on the shared machine while the package's other
+			// tests ran.
+			cfg.Timeout = time.Minute
 		}
 		in := New(cfg)
 		out := New(isolated(t, cfg, "serve", 1)).(*server)
@@ -130,7 +134,7 @@ func TestIsolatedSameAnswers(t *testing.T) {
 // TestIsolatedFoundLarge checks a request the work finds large (its data
 // over LargeBytes) moves to a worker after its JSON is decoded, with the
 // same answer, and that the worker asks for the large-request slot like
-// work in process: 503 when it is taken.
+// work in process: 429 when it is taken.
 func TestIsolatedFoundLarge(t *testing.T) {
 	body := mustJSON(CompareRequest{Graph: &Graph{Data: exampleTTL(t, lexeme), Format: "ttl"}, Formats: []string{"isolda", "turtle"}})
 	cfg := Config{LargeBytes: 1000}
@@ -147,19 +151,24 @@ func TestIsolatedFoundLarge(t *testing.T) {
 	if code, _, b := call(t, s, "POST", "/v1/check", `{"graph": {"data": "<http://a> <http://b> <http://c> ."}}`); code != http.StatusOK || s.workers.started != 1 {
 		t.Errorf("small request: %d %s, %d workers", code, b, s.workers.started)
 	}
-	// With the only large slot taken, the worker's request gets the 503 of
-	// work in process.
-	s.large <- struct{}{}
+	// With the only large slot taken, the request gets the 429 of work in
+	// process, before any worker is started.
+	other := holdLarge(t, s, "203.0.113.9")
 	in := New(cfg).(*server)
-	in.large <- struct{}{}
+	holdLarge(t, in, "203.0.113.9")
 	code, hdr, want := call(t, in, "POST", "/v1/compare", body)
 	icode, ihdr, got := call(t, s, "POST", "/v1/compare", body)
-	if code != http.StatusServiceUnavailable || icode != code || hdr.Get("Retry-After") != ihdr.Get("Retry-After") || string(got) != string(want) {
+	forgive(s)
+	if s.workers.started != 1 {
+		t.Errorf("%d workers started, want 1: a refused large request started one", s.workers.started)
+	}
+	if code != http.StatusTooManyRequests || icode != code || hdr.Get("Retry-After") != ihdr.Get("Retry-After") || string(got) != string(want) {
 		t.Errorf("large slot taken: in process %d %s\nin a worker %d %s", code, want, icode, got)
 	}
-	<-s.large
-	if used, _, _, _ := s.mem.stats(); used != 0 || len(s.large) != 0 || len(s.sem) != 0 {
-		t.Errorf("after the requests: %d bytes reserved, %d large and %d slots held", used, len(s.large), len(s.sem))
+	other.release()
+	general, large := slotsHeld(s)
+	if used, _, _, _ := s.mem.stats(); used != 0 || large != 0 || general != 0 {
+		t.Errorf("after the requests: %d bytes reserved, %d large and %d slots held", used, large, general)
 	}
 }
 
@@ -175,11 +184,12 @@ func freedWithin(t *testing.T, s *server) time.Duration {
 		s.workers.mu.Lock()
 		running := s.workers.running
 		s.workers.mu.Unlock()
-		if used == 0 && len(s.sem) == 0 && len(s.large) == 0 && running == 0 {
+		general, large := slotsHeld(s)
+		if used == 0 && general == 0 && large == 0 && running == 0 {
 			return time.Since(start)
 		}
 		if time.Since(start) > 5*time.Second {
-			t.Fatalf("after 5s: %d bytes reserved, %d slots held, %d workers running", used, len(s.sem), running)
+			t.Fatalf("after 5s: %d bytes reserved, %d slots held, %d workers running", used, general+large, running)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -248,4 +258,51 @@ func TestIsolatedOutOfMemory(t *testing.T) {
 	if code, _, body := call(t, s, "POST", "/v1/check", `{"graph": {"data": "<http://a> <http://b> <http://c> ."}}`); code != http.StatusOK {
 		t.Errorf("after the worker died: %d %s", code, body)
 	}
+}
+
+// TestRefusedLargeStartsNoWorker checks a request whose body goes to a
+// worker process (Isolation.MinBytes) is refused with 429 and Retry-After
+// when the large slots are taken, and that no worker is started for it:
+// when its length is announced, before its body is read (the connection
+// is closed); when it is not, once it is read. Before, every such request
+// started a worker, which asked for the slot and answered 503, holding a
+// concurrency slot for the process's lifetime.
+func TestRefusedLargeStartsNoWorker(t *testing.T) {
+	s := New(isolated(t, Config{}, "serve", 1000)).(*server)
+	body := mustJSON(SerializeRequest{Graph: &Graph{Data: syntheticNT(40)}})
+	if len(body) < 1000 {
+		t.Fatalf("body of %d bytes, want 1000 or more", len(body))
+	}
+	other := holdLarge(t, s, "203.0.113.9")
+	for i, length := range []int64{int64(len(body)), -1} {
+		rec := callFrom(s, fmt.Sprintf("198.51.100.%d:4000", i+1), "/v1/serialize", body, length)
+		if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "large requests") {
+			t.Errorf("length %d, the large slot taken: %d %s", length, rec.Code, rec.Body)
+		}
+		if length > 0 && rec.Header().Get("Connection") != "close" {
+			t.Errorf("length %d: refused before its body was read, but the connection stays open", length)
+		}
+		if s.workers.started != 0 {
+			t.Errorf("length %d: %d workers started for a refused request", length, s.workers.started)
+		}
+	}
+	// A refused client that comes back before its Retry-After is refused
+	// at once, even for a cheap request, before its body is read.
+	rec := callFrom(s, "198.51.100.1:4001", "/v1/check", `{"graph": {"data": "<http://a> <http://b> <http://c> ."}}`, 57)
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || rec.Header().Get("Connection") != "close" ||
+		!strings.Contains(rec.Body.String(), "came back before the Retry-After") {
+		t.Errorf("back before Retry-After: %d %v %s", rec.Code, rec.Header(), rec.Body)
+	}
+	if g, l := slotsHeld(s); g != 0 || l != 1 {
+		t.Errorf("after the refusals: %d general and %d large slots held, want 0 and 1", g, l)
+	}
+	other.release()
+	rec = callFrom(s, "198.51.100.3:4000", "/v1/serialize", body, -1)
+	if rec.Code != http.StatusOK || s.workers.started != 1 {
+		t.Errorf("the large slot free: %d %.300s, %d workers started", rec.Code, rec.Body, s.workers.started)
+	}
+	if used, _, _, _ := s.mem.stats(); used != 0 {
+		t.Errorf("%d bytes still reserved", used)
+	}
+	waitSlots(t, s, 0, 0)
 }

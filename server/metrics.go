@@ -34,6 +34,7 @@ type metrics struct {
 	inFlight atomic.Int64
 	mem      *memBudget
 	workers  *workerStats
+	adm      *admission
 
 	mu        sync.Mutex
 	requests  map[endpointStatus]uint64
@@ -45,8 +46,8 @@ type endpointStatus struct {
 	status   int
 }
 
-func newMetrics(mem *memBudget, workers *workerStats) *metrics {
-	return &metrics{mem: mem, workers: workers, requests: map[endpointStatus]uint64{}, latencies: map[string]*histogram{}}
+func newMetrics(mem *memBudget, workers *workerStats, adm *admission) *metrics {
+	return &metrics{mem: mem, workers: workers, adm: adm, requests: map[endpointStatus]uint64{}, latencies: map[string]*histogram{}}
 }
 
 // observe records one finished request.
@@ -139,6 +140,15 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 		"# TYPE isolda_memory_refused_total counter\nisolda_memory_refused_total %d\n", refused)
 	fmt.Fprintf(bw, "# HELP isolda_memory_too_large_total Requests that alone needed more than the budget (413).\n"+
 		"# TYPE isolda_memory_too_large_total counter\nisolda_memory_too_large_total %d\n", tooLarge)
+	general, large, clients, refGeneral, refLarge, refClient := m.adm.stats()
+	fmt.Fprintf(bw, "# HELP isolda_slots_in_use Slots held now, by kind: general (--max-concurrent) or large (--max-large).\n"+
+		"# TYPE isolda_slots_in_use gauge\nisolda_slots_in_use{kind=\"general\"} %d\nisolda_slots_in_use{kind=\"large\"} %d\n", general, large)
+	fmt.Fprintf(bw, "# HELP isolda_clients_in_progress Clients (IP addresses) with requests in progress now.\n"+
+		"# TYPE isolda_clients_in_progress gauge\nisolda_clients_in_progress %d\n", clients)
+	fmt.Fprintf(bw, "# HELP isolda_admission_refused_total Requests refused 429 by admission: no general slot free, no large slot free, or the client holding its share.\n"+
+		"# TYPE isolda_admission_refused_total counter\nisolda_admission_refused_total{reason=\"general\"} %d\n"+
+		"isolda_admission_refused_total{reason=\"large\"} %d\nisolda_admission_refused_total{reason=\"client\"} %d\n",
+		refGeneral, refLarge, refClient)
 	m.workers.write(bw)
 	writeRuntimeMetrics(bw)
 	bw.Flush()

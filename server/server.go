@@ -80,6 +80,11 @@ const (
 	// DefaultLargeBytes is the default Config.LargeBytes: about 10,000
 	// triples of N-Triples.
 	DefaultLargeBytes = 1 << 20
+	// DefaultLargeQuads is the default Config.LargeQuads: a graph of
+	// 10,000 quads (a list of 5,000 items in 10 KB of Turtle) costs about
+	// ten times the CPU and memory of the 1,000-quad requests of the load
+	// test (BENCHMARKS.md).
+	DefaultLargeQuads = 10_000
 )
 
 // bodyGrace is the time a body may take before its average rate is
@@ -96,18 +101,31 @@ type Config struct {
 	// Timeout bounds the time spent on one request; when it runs out the
 	// client gets 503 with Retry-After.
 	Timeout time.Duration
-	// MaxConcurrent bounds the requests worked on at once; more get 429
-	// with Retry-After. A request whose deadline passed keeps its slot
-	// until its work really ends, so slow work cannot pile up.
+	// MaxConcurrent bounds the cheap requests worked on at once; more get
+	// 429 with Retry-After. A request whose deadline passed keeps its
+	// slot until its work really ends, so slow work cannot pile up.
 	MaxConcurrent int
-	// MaxLarge bounds the large requests among them (default a quarter of
-	// MaxConcurrent and half of GOMAXPROCS, at least 1), so that large
-	// graphs can hold neither every slot nor every CPU: more get 503 with
-	// Retry-After. A request is large when
-	// its graph's data exceeds LargeBytes (default DefaultLargeBytes), or
-	// an eighth of it for /v1/compare of more than 8 formats.
+	// MaxLarge bounds the large requests worked on at once (default a
+	// quarter of MaxConcurrent and half of GOMAXPROCS, at least 1), in
+	// slots of their own (admit.go): a request found large gives its
+	// MaxConcurrent slot back for a large one, so large requests hold
+	// neither the cheap requests' slots nor every CPU; when the large
+	// slots are taken, a large request gets 429 with Retry-After, before
+	// any worker process is started for it. A request is large when its
+	// body is sent to a worker process (Isolation.MinBytes), its graph's
+	// data exceeds LargeBytes (default DefaultLargeBytes; an eighth of it
+	// for /v1/compare of more than 8 formats), or its parse passes
+	// LargeQuads quads (default DefaultLargeQuads).
 	MaxLarge   int
 	LargeBytes int
+	LargeQuads int64
+	// MaxPerClient bounds the MaxConcurrent slots one client (an IP
+	// address; an IPv6 /64) holds at once (default half of MaxConcurrent,
+	// at least 1), and MaxLargePerClient its large slots (default half of
+	// MaxLarge, at least 1): its requests beyond get 429 with Retry-After
+	// while the other clients keep their share.
+	MaxPerClient      int
+	MaxLargePerClient int
 	// Tokenizers resolves tokenizer names; nil means
 	// token.NewRegistry(token.Options{}).
 	Tokenizers *token.Registry
@@ -191,6 +209,15 @@ func (c Config) withDefaults() Config {
 	if c.LargeBytes <= 0 {
 		c.LargeBytes = DefaultLargeBytes
 	}
+	if c.LargeQuads <= 0 {
+		c.LargeQuads = DefaultLargeQuads
+	}
+	if c.MaxPerClient <= 0 {
+		c.MaxPerClient = max(1, c.MaxConcurrent/2)
+	}
+	if c.MaxLargePerClient <= 0 {
+		c.MaxLargePerClient = max(1, c.MaxLarge/2)
+	}
 	if c.Tokenizers == nil {
 		c.Tokenizers = token.NewRegistry(token.Options{})
 	}
@@ -233,8 +260,7 @@ func (c Config) withDefaults() Config {
 // server is the state of one handler.
 type server struct {
 	cfg     Config
-	sem     chan struct{}
-	large   chan struct{}
+	adm     *admission
 	mem     *memBudget
 	hosts   hostPolicy
 	metrics *metrics
@@ -253,12 +279,12 @@ func New(cfg Config) http.Handler {
 		panic("server: " + err.Error())
 	}
 	s.hosts = hosts
-	s.mem = &memBudget{limit: s.cfg.MemoryBudget}
+	s.mem = &memBudget{limit: s.cfg.MemoryBudget,
+		largeLimit: s.cfg.MemoryBudget - cheapReserve(s.cfg.MemoryBudget, s.cfg.MaxConcurrent)}
 	s.iso = s.cfg.Isolate
 	s.workers = &workerStats{}
-	s.metrics = newMetrics(s.mem, s.workers)
-	s.sem = make(chan struct{}, s.cfg.MaxConcurrent)
-	s.large = make(chan struct{}, s.cfg.MaxLarge)
+	s.adm = newAdmission(s.cfg)
+	s.metrics = newMetrics(s.mem, s.workers, s.adm)
 	mux := http.NewServeMux()
 	s.route(mux, "POST /v1/serialize", "serialize", s.work("serialize", s.serialize))
 	s.route(mux, "POST /v1/compare", "compare", s.work("compare", s.compare))
@@ -426,22 +452,27 @@ type request struct {
 	ctx  context.Context
 	body []byte
 	mem  *reservation
-	// large is the server's pool of large-request slots, and holdsLarge
-	// whether this request holds one of them.
-	large      chan struct{}
+	// ticket is the request's admission (admit.go): the slot it holds.
+	// Nil in a worker process, where askLarge asks the parent instead.
+	ticket *ticket
+	// holdsLarge is true once the request holds a large slot.
 	holdsLarge bool
 	// isolate is true when a large request must move to a worker process
 	// (Config.Isolate); askLarge, in a worker, asks the parent for the
 	// slot.
 	isolate  bool
 	askLarge func() *apiError
+	// counting is what the reservation holds for token counting
+	// (countTokens).
+	counting int64
 }
 
-// takeLarge takes a large-request slot for req, once (503 with
-// Retry-After when none is free); the worker gives it back. With
-// isolation, it then returns errIsolate: the work stops, to start again
-// in a worker process.
-func (req *request) takeLarge(maxLarge int) *apiError {
+// takeLarge takes a large-request slot for req, once, giving its general
+// slot back (429 with Retry-After when none is free, or when its client
+// holds its share of them); the worker gives it back. With isolation, it
+// then returns errIsolate: the work stops, to start again in a worker
+// process. Its memory reservation counts as a large one from then on.
+func (req *request) takeLarge() *apiError {
 	if req.holdsLarge {
 		return nil
 	}
@@ -452,17 +483,15 @@ func (req *request) takeLarge(maxLarge int) *apiError {
 		req.holdsLarge = true
 		return nil
 	}
-	select {
-	case req.large <- struct{}{}:
-		req.holdsLarge = true
-		if req.isolate {
-			return errIsolate
-		}
-		return nil
-	default:
-		return &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 2, Msg: fmt.Sprintf(
-			"too many large requests in progress (at most %d at once): retry later", maxLarge)}
+	if e := req.ticket.takeLarge(); e != nil {
+		return e
 	}
+	req.holdsLarge = true
+	req.mem.markLarge()
+	if req.isolate {
+		return errIsolate
+	}
+	return nil
 }
 
 // workFunc does the work of a POST endpoint and returns the response value
@@ -478,21 +507,40 @@ type result struct {
 }
 
 // work wraps a workFunc with the limits, in this order: the content type
-// (415), the body, read whole before anything else is held (413 beyond
-// the size limit, 408 when it comes too slowly, 503 when the memory
-// budget cannot take it), a concurrency slot (429 when none is free),
-// then the deadline (503) and panic recovery (500). The worker releases
-// the slot and the memory reservation when its work really ends: a
-// request past its deadline stops at its next check of the context, or
-// its worker process is killed. With Config.Isolate, a request of
-// Isolation.MinBytes or more, or one the work finds large, is worked on
-// in a worker process (isolate.go).
+// (415); a client back before the Retry-After of its last refusal (429);
+// for a body announced as one a worker process would take, a free
+// large slot (429, the body unread); the body, read whole before anything
+// else is held (413 beyond the size limit, 408 when it comes too slowly,
+// 503 when the memory budget cannot take it); a slot by cost and client
+// (admit.go: 429 when none is free or the client holds its share), then
+// the deadline (503) and panic recovery (500). The worker releases the
+// slot and the memory reservation when its work really ends: a request
+// past its deadline stops at its next check of the context, or its worker
+// process is killed. With Config.Isolate, a request of Isolation.MinBytes
+// or more, or one the work finds large, is worked on in a worker process
+// (isolate.go).
 func (s *server) work(endpoint string, fn workFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if e := checkContentType(r.Header.Get("Content-Type")); e != nil {
 			unreadBody(w, r)
 			writeError(w, e)
 			return
+		}
+		client := clientOf(r.RemoteAddr)
+		if e := s.adm.early(client); e != nil {
+			unreadBody(w, r)
+			writeError(w, e)
+			return
+		}
+		toWorker := func(n int64) bool { return s.iso != nil && s.iso.MinBytes > 0 && n >= s.iso.MinBytes }
+		if toWorker(r.ContentLength) {
+			// A body that would go to a worker is refused before it is
+			// read when no large slot is free for it.
+			if e := s.adm.checkLarge(client); e != nil {
+				unreadBody(w, r)
+				writeError(w, e)
+				return
+			}
 		}
 		mem := s.mem.reserve()
 		handedOff := false
@@ -507,10 +555,15 @@ func (s *server) work(endpoint string, fn workFunc) http.Handler {
 			writeError(w, aerr)
 			return
 		}
-		select {
-		case s.sem <- struct{}{}:
-		default:
-			writeError(w, &apiError{Status: http.StatusTooManyRequests, Msg: "too many concurrent requests", RetryAfter: 1})
+		isolateNow := toWorker(int64(len(body)))
+		var tk *ticket
+		if isolateNow {
+			tk, aerr = s.adm.admitLarge(client)
+		} else {
+			tk, aerr = s.adm.admit(client)
+		}
+		if aerr != nil {
+			writeError(w, aerr)
 			return
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
@@ -528,13 +581,9 @@ func (s *server) work(endpoint string, fn workFunc) http.Handler {
 						res = result{err: internalError(v)}
 					}
 				}()
-				req := &request{ctx: ctx, body: body, mem: mem, large: s.large, isolate: s.iso != nil}
-				defer func() {
-					if req.holdsLarge {
-						<-s.large
-					}
-				}()
-				if s.iso != nil && s.iso.MinBytes > 0 && int64(len(body)) >= s.iso.MinBytes {
+				req := &request{ctx: ctx, body: body, mem: mem, ticket: tk, holdsLarge: tk.large, isolate: s.iso != nil}
+				if isolateNow {
+					mem.markLarge()
 					res = s.isolated(req, endpoint)
 					return
 				}
@@ -544,7 +593,7 @@ func (s *server) work(endpoint string, fn workFunc) http.Handler {
 				}
 			}()
 			mem.release()
-			<-s.sem
+			tk.release()
 			done <- res
 		}()
 		select {

@@ -51,31 +51,34 @@ func main() {
 
 // options are the command's flags.
 type options struct {
-	url         string
-	rates       []float64
-	duration    time.Duration
-	concurrency int
-	timeout     time.Duration
-	body        string
-	data        string
-	triples     int
-	format      string
-	tokenizer   string
-	budget      int
-	truncation  string
-	pid         int
-	metrics     string
-	sampleEvery time.Duration
-	window      time.Duration
-	jsonOut     string
-	writeBody   string
-	targetP99   time.Duration
-	strict      bool
-	pause       time.Duration
-	hostile     float64
-	attacks     []string
-	hostileMax  int
-	memoryLimit int64
+	url          string
+	rates        []float64
+	duration     time.Duration
+	concurrency  int
+	timeout      time.Duration
+	body         string
+	data         string
+	triples      int
+	format       string
+	tokenizer    string
+	budget       int
+	truncation   string
+	pid          int
+	metrics      string
+	sampleEvery  time.Duration
+	window       time.Duration
+	jsonOut      string
+	writeBody    string
+	targetP99    time.Duration
+	strict       bool
+	pause        time.Duration
+	hostile      float64
+	attacks      []string
+	hostileMax   int
+	clients      int
+	hostileCli   int
+	hostilePause time.Duration
+	memoryLimit  int64
 }
 
 // request is the body of POST /v1/serialize (the fields this tool sets).
@@ -134,8 +137,14 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Float64Var(&o.hostile, "hostile", 0, "hostile requests started per second beside the load (poison graphs, large graphs, slow bodies, "+
 		"malformed requests; see internal/loadgen.Attacks); 0: none")
 	fs.IntVar(&o.hostileMax, "hostile-max", 16, "most hostile requests in progress at once")
+	fs.IntVar(&o.clients, "clients", 1, "clients of the load, each from a loopback address of its own (127.1.x.y; the target must be on "+
+		"loopback): a server that shares its capacity by client sees that many")
+	fs.IntVar(&o.hostileCli, "hostile-clients", 0, "instead of --hostile's rate: that many hostile clients, each from a loopback address of "+
+		"its own (127.2.x.y), sending the --attacks one after the other in a closed loop without waiting for Retry-After")
+	fs.DurationVar(&o.hostilePause, "hostile-pause", 0, "with --hostile-clients: what each hostile client waits after an answer (0: a tight loop)")
 	var attacks string
-	fs.StringVar(&attacks, "attacks", "", "with --hostile: the attacks of the mix, comma-separated names (default: all of internal/loadgen.Attacks)")
+	fs.StringVar(&attacks, "attacks", "", "with --hostile or --hostile-clients: the attacks of the mix, comma-separated names (default: all "+
+		"of internal/loadgen.Attacks; the expensive list-0.5mb and large-2mb of ExpensiveAttacks only when named)")
 	var memoryLimit string
 	fs.StringVar(&memoryLimit, "memory-limit", "", "peak RSS (VmHWM of --pid) the server must stay under, such as 2GiB; a stage over it fails")
 	if err := fs.Parse(args); err != nil {
@@ -161,7 +170,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if attacks != "" {
 		known := map[string]bool{}
 		var names []string
-		for _, a := range loadgen.Attacks() {
+		for _, a := range loadgen.AllAttacks() {
 			known[a.Name] = true
 			names = append(names, a.Name)
 		}
@@ -172,8 +181,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			o.attacks = append(o.attacks, n)
 		}
 	}
-	if o.hostile < 0 || o.hostileMax <= 0 {
-		return nil, errors.New("--hostile must not be negative and --hostile-max must be positive")
+	if o.hostile < 0 || o.hostileMax <= 0 || o.hostileCli < 0 || o.clients < 1 {
+		return nil, errors.New("--hostile and --hostile-clients must not be negative, --hostile-max and --clients must be positive")
 	}
 	if o.triples <= 0 {
 		return nil, errors.New("--triples must be positive")
@@ -243,16 +252,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cfg := loadgen.Config{
 			URL: o.url, Body: body, Rate: rate, Duration: o.duration, MaxInFlight: o.concurrency,
 			Timeout: o.timeout, Window: o.window, PID: o.pid, SampleEvery: o.sampleEvery, MetricsURL: o.metrics,
+			Clients: o.clients,
 		}
 		fmt.Fprintf(stdout, "\n== stage %d/%d: %g req/s for %s, at most %d in flight\n", i+1, len(o.rates), rate, o.duration, o.concurrency)
 		var hostile *loadgen.HostileResult
 		hostileDone := make(chan error, 1)
-		if o.hostile > 0 {
-			fmt.Fprintf(stdout, "hostile     %g attacks/s beside the load, at most %d at once\n", o.hostile, o.hostileMax)
+		if o.hostile > 0 || o.hostileCli > 0 {
+			if o.hostileCli > 0 {
+				fmt.Fprintf(stdout, "hostile     %d clients in a closed loop beside the load\n", o.hostileCli)
+			} else {
+				fmt.Fprintf(stdout, "hostile     %g attacks/s beside the load, at most %d at once\n", o.hostile, o.hostileMax)
+			}
 			go func() {
 				var err error
 				hostile, err = loadgen.RunHostile(ctx, loadgen.HostileConfig{Base: baseURL(o.url), Rate: o.hostile,
-					Duration: o.duration, MaxInFlight: o.hostileMax, Mix: loadgen.AttacksNamed(o.attacks)})
+					Duration: o.duration, MaxInFlight: o.hostileMax, Mix: loadgen.AttacksNamed(o.attacks), Clients: o.hostileCli,
+					Pause: o.hostilePause})
 				hostileDone <- err
 			}()
 		} else {

@@ -49,6 +49,10 @@ func newServeCmd(env *Env) *cobra.Command {
 			"(503 when it is taken, 413 when one request needs more); the Go runtime's soft memory limit is " +
 			"--memory-limit; only the Host names of --allowed-hosts are answered (by default those of the listen " +
 			"address: localhost, 127.0.0.1 and [::1] for a loopback one), against DNS rebinding.\n\n" +
+			"Admission is by cost and by client: cheap requests take one of --max-concurrent slots, large ones one of " +
+			"--max-large slots of their own (a request found large gives its cheap slot back), so that expensive requests " +
+			"never hold the cheap ones' slots; one client (IP address) holds at most --max-per-client and " +
+			"--max-large-per-client of them; beyond, 429 with Retry-After.\n\n" +
 			"Large requests (a body of --isolate-bytes or more, or a graph found large: see --max-large) run in a child " +
 			"process of their own (on Linux; elsewhere in the server's process): the same answers, but their heap, " +
 			"garbage collection and CPU time (at a lower priority) do not slow the other requests down, an address-space " +
@@ -119,9 +123,15 @@ func newServeCmd(env *Env) *cobra.Command {
 	f.Int64Var(&cfg.MaxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request body, in bytes (413 beyond)")
 	f.Int64Var(&cfg.MaxQuads, "max-quads", server.DefaultMaxQuads, "largest graph, in quads (413 beyond)")
 	f.DurationVar(&cfg.Timeout, "timeout", server.DefaultTimeout, "time limit of one request (503 beyond)")
-	f.IntVar(&cfg.MaxConcurrent, "max-concurrent", server.DefaultMaxConcurrent, "requests worked on at once (429 beyond)")
-	f.IntVar(&cfg.MaxLarge, "max-large", 0, "large requests (graph data over 1 MiB, or 128 KiB for /v1/compare of more than 8 formats) "+
-		"worked on at once, within --max-concurrent (503 beyond); default a quarter of --max-concurrent and half the CPUs, at least 1")
+	f.IntVar(&cfg.MaxConcurrent, "max-concurrent", server.DefaultMaxConcurrent, "cheap requests worked on at once (429 beyond)")
+	f.IntVar(&cfg.MaxLarge, "max-large", 0, "large requests (a body of --isolate-bytes or more, graph data over 1 MiB or 128 KiB for "+
+		"/v1/compare of more than 8 formats, or a graph of more than --large-quads quads) worked on at once, in slots of their own beside "+
+		"--max-concurrent (429 beyond, before any child process is started); default a quarter of --max-concurrent and half the CPUs, at least 1")
+	f.Int64Var(&cfg.LargeQuads, "large-quads", server.DefaultLargeQuads, "quads from which a graph makes its request large (see --max-large)")
+	f.IntVar(&cfg.MaxPerClient, "max-per-client", 0, "cheap requests one client (IP address, IPv6 /64) may have in progress at once "+
+		"(429 beyond); default half of --max-concurrent, at least 1")
+	f.IntVar(&cfg.MaxLargePerClient, "max-large-per-client", 0, "large requests one client may have in progress at once (429 beyond); "+
+		"default half of --max-large, at least 1")
 	f.StringVar(&cfg.DefaultTokenizer, "tokenizer", server.DefaultTokenizer, "tokenizer of requests that name none")
 	f.StringVar(&modelsDir, "models-dir", "", "folder of tokenizer.json models clients may name (default $ISOLDA_TOKENIZERS)")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 15*time.Second, "time to finish requests in progress on shutdown")

@@ -247,6 +247,39 @@ func Attacks() []Attack {
 	}
 }
 
+// Sizes of the expensive attacks: valid requests within the default
+// limits, each costing seconds of CPU and hundreds of MB.
+const (
+	// expensiveListItems is the length of the 0.5 MB Turtle list (two quads
+	// an item: 180,001 quads, under the 200,000 of the limit).
+	expensiveListItems = 90_000
+	// expensiveQuads is the size of the 2 MB Turtle graph.
+	expensiveQuads = 110_000
+)
+
+// ExpensiveAttacks returns valid but expensive requests, as a client that
+// wants to take a server's capacity sends them: "list-0.5mb" posts a
+// 0.5 MB Turtle list of 90,000 items (180,001 quads; its body is under
+// `isolda serve`'s --isolate-bytes, so only its parse tells it is large)
+// to /v1/serialize, and "large-2mb" a 2 MB Turtle graph of 110,000 quads
+// (a body a server sends to a child process). They are not in Attacks'
+// default mix; name them with AttacksNamed.
+func ExpensiveAttacks() []Attack {
+	var list strings.Builder
+	list.WriteString("@prefix ex: <http://example.org/> .\nex:a ex:p (")
+	for range expensiveListItems {
+		list.WriteString(" ex:i")
+	}
+	list.WriteString(" ) .\n")
+	return []Attack{
+		postAttack("list-0.5mb", "/v1/serialize", "application/json", graphBody(list.String(), "ttl", ""), nil),
+		postAttack("large-2mb", "/v1/serialize", "application/json", graphBody(LargeTurtle(expensiveQuads), "ttl", ""), nil),
+	}
+}
+
+// AllAttacks returns Attacks and ExpensiveAttacks.
+func AllAttacks() []Attack { return append(Attacks(), ExpensiveAttacks()...) }
+
 // slowBodyAttack announces a body of slowBodyBytes and sends it one byte a
 // second, as the clients that once held every concurrency slot did; the
 // server should answer 408 once the rate is too low.
@@ -312,6 +345,14 @@ type HostileConfig struct {
 	Timeout time.Duration
 	// Mix are the attacks (default Attacks()).
 	Mix []Attack
+	// Clients, when positive, replaces Rate: that many clients, each from
+	// a loopback address of its own (ClientsFrom, group 2), send the
+	// attacks of Mix one after the other in a closed loop (client k
+	// starting at attack k), without waiting for any Retry-After, until
+	// Duration is over. Base must be on loopback. Pause is what a client
+	// waits after each answer (0: none, a tight loop).
+	Clients int
+	Pause   time.Duration
 }
 
 // AttackResult counts the answers to one kind of attack.
@@ -330,6 +371,8 @@ type AttackResult struct {
 type HostileResult struct {
 	Rate     float64       `json:"rate"`
 	Duration time.Duration `json:"duration_ns"`
+	// Clients is HostileConfig.Clients (closed-loop clients; Rate unused).
+	Clients int `json:"clients,omitempty"`
 	// Skipped counts the attacks due while MaxInFlight were in progress.
 	Skipped int            `json:"skipped"`
 	Attacks []AttackResult `json:"attacks"`
@@ -350,8 +393,8 @@ func RunHostile(ctx context.Context, cfg HostileConfig) (*HostileResult, error) 
 	switch {
 	case cfg.Base == "":
 		return nil, errors.New("loadgen: no base URL for the hostile mix")
-	case !(cfg.Rate > 0) || cfg.Duration <= 0:
-		return nil, errors.New("loadgen: the hostile mix needs a positive rate and duration")
+	case !(cfg.Rate > 0) && cfg.Clients <= 0 || cfg.Duration <= 0:
+		return nil, errors.New("loadgen: the hostile mix needs a positive rate or clients, and a duration")
 	}
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = 16
@@ -373,8 +416,42 @@ func RunHostile(ctx context.Context, cfg HostileConfig) (*HostileResult, error) 
 	var mu sync.Mutex
 	var outcomes []outcome
 	slots := make(chan struct{}, cfg.MaxInFlight)
-	res := &HostileResult{Rate: cfg.Rate, Duration: cfg.Duration}
+	res := &HostileResult{Rate: cfg.Rate, Duration: cfg.Duration, Clients: cfg.Clients}
 	var wg sync.WaitGroup
+	if cfg.Clients > 0 {
+		clients, err := ClientsFrom(cfg.Base, 2, cfg.Clients, 1, cfg.Timeout)
+		if err != nil {
+			return nil, err
+		}
+		endAt := time.Now().Add(cfg.Duration)
+		for k, c := range clients {
+			wg.Go(func() {
+				defer c.CloseIdleConnections()
+				for i := k; time.Now().Before(endAt) && ctx.Err() == nil; i++ {
+					kind := i % len(cfg.Mix)
+					actx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+					t0 := time.Now()
+					status, ok := cfg.Mix[kind].send(actx, c, cfg.Base, i/len(cfg.Mix))
+					cancel()
+					mu.Lock()
+					outcomes = append(outcomes, outcome{kind, status, ok, time.Since(t0)})
+					mu.Unlock()
+					if cfg.Pause > 0 {
+						select {
+						case <-time.After(cfg.Pause):
+						case <-ctx.Done():
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
+		return res.summarize(cfg.Mix, func(add func(kind, status int, handled bool, took time.Duration)) {
+			for _, o := range outcomes {
+				add(o.kind, o.status, o.handled, o.took)
+			}
+		}), nil
+	}
 	tick := time.NewTicker(time.Duration(float64(time.Second) / cfg.Rate))
 	defer tick.Stop()
 	end := time.After(cfg.Duration)
@@ -409,24 +486,34 @@ loop:
 		}
 	}
 	wg.Wait()
-	lat := make([][]time.Duration, len(cfg.Mix))
-	res.Attacks = make([]AttackResult, len(cfg.Mix))
-	for k, a := range cfg.Mix {
-		res.Attacks[k] = AttackResult{Name: a.Name, Want: a.Want, Status: map[int]int{}}
+	return res.summarize(cfg.Mix, func(add func(kind, status int, handled bool, took time.Duration)) {
+		for _, o := range outcomes {
+			add(o.kind, o.status, o.handled, o.took)
+		}
+	}), nil
+}
+
+// summarize fills r's attack results from the outcomes each calls add
+// with.
+func (r *HostileResult) summarize(mix []Attack, each func(add func(kind, status int, handled bool, took time.Duration))) *HostileResult {
+	lat := make([][]time.Duration, len(mix))
+	r.Attacks = make([]AttackResult, len(mix))
+	for k, a := range mix {
+		r.Attacks[k] = AttackResult{Name: a.Name, Want: a.Want, Status: map[int]int{}}
 	}
-	for _, o := range outcomes {
-		a := &res.Attacks[o.kind]
+	each(func(kind, status int, handled bool, took time.Duration) {
+		a := &r.Attacks[kind]
 		a.Sent++
-		if o.handled {
+		if handled {
 			a.Handled++
 		}
-		a.Status[o.status]++
-		lat[o.kind] = append(lat[o.kind], o.took)
+		a.Status[status]++
+		lat[kind] = append(lat[kind], took)
+	})
+	for k := range r.Attacks {
+		r.Attacks[k].Latency = Summarize(lat[k])
 	}
-	for k := range res.Attacks {
-		res.Attacks[k].Latency = Summarize(lat[k])
-	}
-	return res, nil
+	return r
 }
 
 // WriteText writes one line per attack: sent, handled, statuses and the
@@ -451,12 +538,17 @@ func (r *HostileResult) WriteText(w io.Writer) error {
 		fmt.Fprintf(bw, "%-16s %5d %8d  %-34s %9s %9s  %s\n", a.Name, a.Sent, a.Handled, strings.Join(parts, ", "),
 			ms(a.Latency.P50), ms(a.Latency.Max), a.Want)
 	}
-	fmt.Fprintf(bw, "hostile     %g attacks/s for %s: %d unhandled, %d skipped (all slots busy)\n", r.Rate, r.Duration, r.Unhandled(), r.Skipped)
+	if r.Clients > 0 {
+		fmt.Fprintf(bw, "hostile     %d clients in a closed loop for %s: %d unhandled\n", r.Clients, r.Duration, r.Unhandled())
+	} else {
+		fmt.Fprintf(bw, "hostile     %g attacks/s for %s: %d unhandled, %d skipped (all slots busy)\n", r.Rate, r.Duration, r.Unhandled(), r.Skipped)
+	}
 	return bw.Flush()
 }
 
-// AttacksNamed returns the attacks of Attacks whose names are given, in
-// the order of Attacks; no names gives nil (RunHostile's default mix).
+// AttacksNamed returns the attacks of AllAttacks whose names are given,
+// in the order of AllAttacks; no names gives nil (RunHostile's default
+// mix).
 func AttacksNamed(names []string) []Attack {
 	if len(names) == 0 {
 		return nil
@@ -466,7 +558,7 @@ func AttacksNamed(names []string) []Attack {
 		want[n] = true
 	}
 	var mix []Attack
-	for _, a := range Attacks() {
+	for _, a := range AllAttacks() {
 		if want[a.Name] {
 			mix = append(mix, a)
 		}

@@ -87,6 +87,12 @@ type Config struct {
 	// Client sends the requests; nil means a client of its own with
 	// MaxInFlight keep-alive connections and no compression.
 	Client *http.Client
+	// Clients, when more than one (and Client is nil), sends request i
+	// from client i%Clients, each from a loopback address of its own
+	// (ClientsFrom, group 1): a server that shares its capacity by client
+	// address sees Clients clients. The target must be on loopback.
+	Clients int
+	clients []*http.Client
 	// OK reports whether a status is a success; nil means 2xx.
 	OK func(status int) bool
 
@@ -146,6 +152,15 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.OK == nil {
 		c.OK = func(s int) bool { return s >= 200 && s < 300 }
+	}
+	if c.Client == nil && c.Clients > 1 {
+		per := max(1, (c.MaxInFlight+c.Clients-1)/c.Clients)
+		cs, err := ClientsFrom(c.URL, 1, c.Clients, per, c.Timeout)
+		if err != nil {
+			return c, err
+		}
+		c.clients = cs
+		c.Client = cs[0]
 	}
 	if c.Client == nil {
 		c.Client = &http.Client{Transport: &http.Transport{
@@ -233,7 +248,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			for i := range jobs {
 				s := &samples[i]
 				s.Sent = time.Since(start)
-				status, kind := send(runCtx, cfg, req0)
+				status, kind := send(runCtx, cfg, req0, i)
 				done := time.Since(start)
 				s.Status = status
 				s.Latency = done - s.Scheduled
@@ -290,7 +305,7 @@ schedule:
 
 // send makes one request and reads its whole answer. It returns the status
 // and, for a transport error, its kind.
-func send(ctx context.Context, cfg Config, req0 *http.Request) (status int, kind string) {
+func send(ctx context.Context, cfg Config, req0 *http.Request, i int) (status int, kind string) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	req := req0.Clone(ctx)
@@ -306,7 +321,11 @@ func send(ctx context.Context, cfg Config, req0 *http.Request) (status int, kind
 	if cfg.ContentType != "" {
 		req.Header.Set("Content-Type", cfg.ContentType)
 	}
-	resp, err := cfg.Client.Do(req)
+	c := cfg.Client
+	if len(cfg.clients) > 0 {
+		c = cfg.clients[i%len(cfg.clients)]
+	}
+	resp, err := c.Do(req)
 	if err != nil {
 		return StatusTransport, errorKind(ctx, err)
 	}
