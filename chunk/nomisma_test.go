@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/ntriples"
+	"github.com/isolda/isolda/rdf/rdfio"
 )
 
 // TestNomismaDefaultFormat chunks the whole Nomisma graph (757k triples)
@@ -112,4 +114,35 @@ func TestNomismaDefaultFormat(t *testing.T) {
 		t.Fatalf("%d documents for %d IRI subjects", docs, len(subjects))
 	}
 	t.Logf("nomisma: %d statements, %d ISOLDA 0.4 documents within 400 tokens decoded, %d statements kept", d.Len(), docs, kept)
+}
+
+// TestCorpusDefaultFormat chunks every real graph of testdata/corpus with
+// the default format, with and without a budget, and decodes every
+// document: it must decode to exactly the statements it reports kept.
+func TestCorpusDefaultFormat(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "corpus", "*.*"))
+	if len(files) < 30 {
+		t.Fatalf("corpus: %d files", len(files))
+	}
+	docs := 0
+	for _, path := range files {
+		d, err := rdfio.ReadFile(path, os.Stdin, rdfio.Options{ReadOptions: rdf.ReadOptions{Base: "https://corpus.isolda.example/"}})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, budget := range []int{0, 400} {
+			out := runChunks(t, d, Options{Budget: budget}, RunOptions{}, 0)
+			for _, ch := range parseChunks(t, out) {
+				got, err := isolda.Decode(strings.NewReader(ch.Text))
+				if err != nil {
+					t.Fatalf("%s %s budget %d: decode: %v\n%s", filepath.Base(path), ch.Entity, budget, err, ch.Text)
+				}
+				if got.Len() != ch.Kept || budget == 0 && ch.Kept != ch.Total {
+					t.Fatalf("%s %s budget %d: decodes to %d statements, reports %d kept of %d", filepath.Base(path), ch.Entity, budget, got.Len(), ch.Kept, ch.Total)
+				}
+				docs++
+			}
+		}
+	}
+	t.Logf("corpus: %d graphs chunked with the default format, %d documents decoded", len(files), docs)
 }
