@@ -482,35 +482,18 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 		}
 		return nil
 	}
+	cell := func(i, ci int) []rdf.TermID { return find(rem[i], cols[ci]) }
 	switch e.opts.Layout {
 	case LayoutBlocks:
 		return e.writeBlocks(b, t)
 	case LayoutHybrid:
-		filled := 0
-		for i := range t.rows {
-			for _, k := range cols {
-				if find(rem[i], k) != nil {
-					filled++
-				}
-			}
-		}
-		if len(cols) > 0 && float64(filled) < e.opts.Theta*float64(n*len(cols)) {
+		if e.tooSparse(n, len(cols), cell) {
 			return e.writeBlocks(b, t)
 		}
 	}
 	e.use["table"] = true
 	// Constants: the same non-empty values in every row of a table of two or more.
-	isConst := make([]bool, len(cols))
-	if n >= 2 && !e.opts.NoConstants {
-		for ci, k := range cols {
-			first := find(rem[0], k)
-			same := first != nil
-			for i := 1; same && i < n; i++ {
-				same = slices.Equal(first, find(rem[i], k))
-			}
-			isConst[ci] = same
-		}
-	}
+	isConst := e.constantColumns(n, len(cols), cell)
 	// Header.
 	b = e.appendClassName(b, t.class)
 	b = append(b, '[')

@@ -305,32 +305,14 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 		}
 	}
 	cell := func(i, ci int) []rdf.TermID { return cells[i*nc+ci] }
-	if t != nil && e.opts.Layout == LayoutHybrid {
-		filled := 0
-		for _, c := range cells {
-			if c != nil {
-				filled++
-			}
-		}
-		if len(cols) > 0 && float64(filled) < e.opts.Theta*float64(n*len(cols)) {
-			return e.writeBlocks(b, t)
-		}
+	if t != nil && e.opts.Layout == LayoutHybrid && e.tooSparse(n, nc, cell) {
+		return e.writeBlocks(b, t)
 	}
 	e.use["table"] = true
-	isConst := make([]bool, len(cols))
-	if n >= 2 && !e.opts.NoConstants {
-		for ci := range cols {
-			first := cell(0, ci)
-			same := first != nil
-			for i := 1; same && i < n; i++ {
-				same = slices.Equal(first, cell(i, ci))
-			}
-			isConst[ci] = same
-		}
-		if sp.nested && len(cols) > 0 && !slices.Contains(isConst, false) {
-			// A nested row needs a cell: the first column stays one.
-			isConst[0] = false
-		}
+	isConst := e.constantColumns(n, nc, cell)
+	if sp.nested && slices.Contains(isConst, true) && !slices.Contains(isConst, false) {
+		// A nested row needs a cell: the first column stays one.
+		isConst[0] = false
 	}
 	// Nested columns: a link column whose values are single nested
 	// entities of one class writes their properties by position.
