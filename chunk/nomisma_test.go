@@ -2,7 +2,6 @@ package chunk
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"io"
 	"os"
@@ -10,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/rdf/ntriples"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
 
@@ -28,20 +26,7 @@ func TestNomismaDefaultFormat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long test (the whole Nomisma graph): skipped in -short")
 	}
-	path := shared.MustPath(t, "data", "big", "nomisma.nt.gz")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := rdf.NewDataset()
-	if err := ntriples.Parse(zr, ntriples.NTriples, d, rdf.ReadOptions{File: path}); err != nil {
-		t.Fatal(err)
-	}
+	d := testgraph.Nomisma(t, 0)
 	blankShape := func(q rdf.Quad) (rdf.Quad, bool) {
 		blank := false
 		for _, t := range []*rdf.Term{&q.S, &q.O, &q.G} {

@@ -1,15 +1,13 @@
 package textbudget_test
 
 import (
-	"compress/gzip"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/ntriples"
@@ -18,34 +16,8 @@ import (
 	"github.com/isolda/isolda/token"
 )
 
-// errEnough stops reading the thesaurus.
-var errEnough = errors.New("enough triples")
-
 // nomisma returns the first n triples of the Nomisma thesaurus.
-func nomisma(t testing.TB, n int) *rdf.Dataset {
-	t.Helper()
-	path := shared.MustPath(t, "data", "big", "nomisma.nt.gz")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := rdf.NewDataset()
-	err = ntriples.Parse(zr, ntriples.NTriples, rdf.SinkFunc(func(q rdf.Quad) error {
-		if d.Add(q); d.Len() == n {
-			return errEnough
-		}
-		return nil
-	}), rdf.ReadOptions{File: path})
-	if !errors.Is(err, errEnough) {
-		t.Fatalf("%s: %v before %d triples", path, err, n)
-	}
-	return d
-}
+func nomisma(t testing.TB, n int) *rdf.Dataset { return testgraph.Nomisma(t, n) }
 
 // example reads a Turtle example graph of ../shared/data/examples from
 // the repository's copy in examples/.
