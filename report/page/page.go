@@ -159,14 +159,30 @@ const samplesStyle = `#samples{display:flex;flex-direction:column}
 .msg .role{font-weight:bold;font-size:.85rem;margin-top:.5rem}
 a.ctx-ref{display:inline-block;background:#fff3c4;color:#5a4500;border:1px dashed #c9a400;padding:0 .3rem;text-decoration:none}
 .count{font-weight:bold}.count-n::before{content:counter(shown)}
-.context{margin:.75rem 0}.context h3{margin:.25rem 0;font-size:.95rem;overflow-wrap:anywhere}`
+.problems{border:2px solid #b30000;padding:.25rem .75rem;margin:.5rem 0}
+details.inputs>summary h3{display:inline}
+.context{margin:.5rem 0}.context h3{display:inline;margin:.25rem 0;font-size:.95rem;overflow-wrap:anywhere}
+`
 
-// DefaultMaxSamples is the number of samples the per-sample view shows at
-// most when Page.MaxSamples is 0.
-const DefaultMaxSamples = 5000
+// DefaultMaxSamples is the number of samples the per-sample view aims at
+// when Page.MaxSamples is 0: a run with more calls shows a sample of every
+// (model, arm, family) cell.
+const DefaultMaxSamples = 1000
+
+// minPerCell is the fewest samples of a cell the view shows when the run
+// has more calls than the view shows.
+const minPerCell = 3
 
 // maxShownContext bounds the characters of a context shown on the page.
 const maxShownContext = 256 << 10
+
+// maxInlineContexts bounds the bytes of all the contexts the page shows;
+// the answers whose contexts are beyond it point at the context's file in
+// the run folder.
+const maxInlineContexts = 4 << 20
+
+// maxShownAnswer bounds the bytes of an answer (or reasoning) shown.
+const maxShownAnswer = 16 << 10
 
 // Page is the report's HTML page.
 type Page struct {
@@ -175,9 +191,15 @@ type Page struct {
 	Results []report.Result
 	// Run, when set, adds the run's metadata and the per-sample view.
 	Run *report.Run
-	// MaxSamples bounds the samples shown (0 means DefaultMaxSamples); the
-	// page says how many were left out.
+	// MaxSamples is the number of samples the view aims at (0 means
+	// DefaultMaxSamples): every sample of a run with no more calls, else
+	// the first k of every (model, arm, family) cell. failed and wrong
+	// answers first, with k = max(3, MaxSamples / cells). The page says
+	// how many it shows of how many.
 	MaxSamples int
+	// RunLink is the run folder as a link from the page ("" when the page
+	// does not link to the run's files).
+	RunLink string
 }
 
 // writeHead writes the document up to the opening body tag: a
@@ -192,10 +214,12 @@ func writeHead(b *strings.Builder, title, style string) {
 		esc(csp), esc(title), style)
 }
 
-// WriteHTML writes the page: run metadata, criteria, charts, tables, then
-// the per-sample view and the contexts it refers to. The page has no
-// script: the sample filters are check boxes read by CSS (:has), and a CSS
-// counter counts the samples shown.
+// WriteHTML writes the page, results first: the run's summary (with the
+// log's problems), criteria, charts and tables, then the per-sample view,
+// the run's metadata (its inputs folded) and the contexts the samples
+// refer to. The page has no script: the sample filters are check boxes
+// read by CSS (:has), and a CSS counter counts the samples shown. A run
+// read lazily has the messages of the samples shown read here.
 func (p Page) WriteHTML(w io.Writer) error {
 	r := p.Report
 	charts, err := Charts(r)
@@ -204,19 +228,19 @@ func (p Page) WriteHTML(w io.Writer) error {
 	}
 	var b strings.Builder
 	var filterCSS string
-	var samples []report.Sample
+	var view sampleView
 	if p.Run != nil {
-		samples = p.Run.Samples
-		if limit := cmp0(p.MaxSamples, DefaultMaxSamples); len(samples) > limit {
-			samples = samples[:limit]
+		view = pickSamples(p.Run.Samples, cmp0(p.MaxSamples, DefaultMaxSamples))
+		if err := p.Run.LoadMessages(view.indexes); err != nil {
+			return err
 		}
-		filterCSS = newFilters(samples).css()
+		filterCSS = newFilters(p.Run.Samples).css()
 	}
 	writeHead(&b, p.Title, htmlStyle+"\n"+samplesStyle+"\n"+filterCSS)
 	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n<nav aria-label=\"Sections\">", esc(p.Title))
 	var links []string
 	if p.Run != nil {
-		links = append(links, `<a href="#run">Run</a>`)
+		links = append(links, `<a href="#summary">Summary</a>`)
 	}
 	if len(p.Results) > 0 {
 		links = append(links, `<a href="#criteria">Criteria</a>`)
@@ -226,11 +250,11 @@ func (p Page) WriteHTML(w io.Writer) error {
 	}
 	links = append(links, `<a href="#tables">Tables</a>`)
 	if p.Run != nil {
-		links = append(links, `<a href="#samples">Answers</a>`, `<a href="#contexts">Contexts</a>`)
+		links = append(links, `<a href="#samples">Answers</a>`, `<a href="#run">Run</a>`, `<a href="#contexts">Contexts</a>`)
 	}
 	b.WriteString(strings.Join(links, " ") + "</nav>\n</header>\n<main>\n")
 	if p.Run != nil {
-		writeRunMeta(&b, p.Run)
+		writeRunSummary(&b, p.Run)
 	}
 	if len(p.Results) > 0 {
 		writeCriteria(&b, p.Results)
@@ -251,7 +275,9 @@ func (p Page) WriteHTML(w io.Writer) error {
 	}
 	b.WriteString("</section>\n")
 	if p.Run != nil {
-		writeSamples(&b, p.Run, samples)
+		used := writeSamples(&b, p.Run, view, p.RunLink)
+		writeRunMeta(&b, p.Run)
+		writeContexts(&b, p.Run, used)
 	}
 	b.WriteString("</main>\n</body>\n</html>\n")
 	_, err = io.WriteString(w, b.String())
