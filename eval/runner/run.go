@@ -122,6 +122,11 @@ type RunOptions struct {
 	ProgressInterval time.Duration
 	// Now returns the time written into records (nil: time.Now).
 	Now func() time.Time
+	// Limit, when above 0, makes only the first Limit calls not yet
+	// answered, in the run's order (question by question; for each, model
+	// by model, arm by arm, trial by trial): a smoke test of a large run.
+	// The calls left are made by the next run.
+	Limit int
 }
 
 // RunResult reports what a Run did.
@@ -201,6 +206,26 @@ func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) 
 		}
 	}
 
+	var allowed map[string]bool // the calls Limit lets through (nil: all)
+	if opts.Limit > 0 {
+		allowed = map[string]bool{}
+	limit:
+		for i := range p.Entries {
+			for _, m := range e.Models {
+				for _, c := range p.ContextsFor(i, m) {
+					for t := 1; t <= e.NumTrials(); t++ {
+						if k := CallKey(c.Arm, m.ModelName(), p.Entries[i].Key, t); !done[k] {
+							if len(allowed) == opts.Limit {
+								break limit
+							}
+							allowed[k] = true
+						}
+					}
+				}
+			}
+		}
+	}
+
 	recs := make(chan *Record, 64)
 	var writeErr error
 	writerDone := make(chan struct{})
@@ -239,7 +264,7 @@ func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) 
 				for _, c := range p.ContextsFor(i, m) {
 					for t := 1; t <= e.NumTrials(); t++ {
 						k := CallKey(c.Arm, m.ModelName(), en.Key, t)
-						if done[k] {
+						if done[k] || (allowed != nil && !allowed[k]) {
 							continue
 						}
 						if !fn(job{en: en, c: c, trial: t, key: k}) {
@@ -249,12 +274,17 @@ func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) 
 				}
 			}
 		}
-		n := 0
-		for i := range p.Entries {
-			n += len(p.ContextsFor(i, m)) * e.NumTrials()
-		}
 		eachJob(func(job) bool { st.total++; return true })
-		st.skipped = n - st.total
+		// Skipped are the calls answered already (not those Limit leaves).
+		for i := range p.Entries {
+			for _, c := range p.ContextsFor(i, m) {
+				for t := 1; t <= e.NumTrials(); t++ {
+					if done[CallKey(c.Arm, m.ModelName(), p.Entries[i].Key, t)] {
+						st.skipped++
+					}
+				}
+			}
+		}
 		res.Skipped += st.skipped
 		conc := m.MaxConcurrency
 		if conc <= 0 {
