@@ -41,6 +41,7 @@ func observationOf(r *runner.Record, en eval.Entry) Observation {
 	return Observation{
 		Arm: r.Arm, Model: r.Model, Family: fam, Task: q.task, Graph: r.Graph, QuestionID: r.QuestionK,
 		Trial: r.Trial, Correct: r.Correct, Score: r.Score, Partial: r.Partial, Pair: q.pair, InputTokens: in, OutputTokens: int(r.CompletionTokens),
+		LocalInputTokens: max(r.LocalPromptTokens, 0),
 	}
 }
 

@@ -73,6 +73,13 @@ func TestReportInBrowser(t *testing.T) {
 		}
 		b.CheckLayout("paper report " + size)
 		checkLabels(t, b, size)
+		// Legible: chart text is drawn at least 9 px high (at 400 px the
+		// charts keep their size and scroll sideways in their frame).
+		var smallest float64
+		b.Script(`return Math.min(...[...document.querySelectorAll("svg.chart text.legend, svg.chart text.group-label")].map((e) => e.getBoundingClientRect().height));`, &smallest)
+		if smallest < 9 {
+			t.Errorf("%s: chart text drawn %.1f px high", size, smallest)
+		}
 		b.Screenshot("report-paper-" + size)
 		b.CheckConsole("paper report "+size, nil)
 

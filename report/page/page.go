@@ -34,7 +34,20 @@ func Charts(r *report.Report) ([]Chart, error) {
 	add := func(name, title, kind, svg string) {
 		charts = append(charts, Chart{Name: name, Title: title, Kind: kind, SVG: svg})
 	}
-	overall := chart.Bars{Title: "Accuracy by arm and model (Wilson 95% intervals)", YLabel: "accuracy"}
+	// One colour per arm across the charts.
+	var arms []string
+	for _, a := range r.Accuracy {
+		if !slices.Contains(arms, a.Arm) {
+			arms = append(arms, a.Arm)
+		}
+	}
+	for _, x := range r.Tokens {
+		if !slices.Contains(arms, x.Arm) {
+			arms = append(arms, x.Arm)
+		}
+	}
+	slices.Sort(arms)
+	overall := chart.Bars{Title: "Accuracy by arm and model (Wilson 95% intervals)", YLabel: "accuracy", Keys: arms}
 	families := map[string]*chart.Bars{}
 	var models []string
 	for _, a := range r.Accuracy {
@@ -48,7 +61,7 @@ func Charts(r *report.Report) ([]Chart, error) {
 		}
 		fc := families[a.Model]
 		if fc == nil {
-			fc = &chart.Bars{Title: "Accuracy by task family: " + a.Model, YLabel: "accuracy"}
+			fc = &chart.Bars{Title: "Accuracy by task family: " + a.Model, YLabel: "accuracy", Keys: arms}
 			families[a.Model] = fc
 			models = append(models, a.Model)
 		}
@@ -63,7 +76,7 @@ func Charts(r *report.Report) ([]Chart, error) {
 		slices.SortStableFunc(fc.Groups, func(a, b chart.Group) int { return strings.Compare(a.Label, b.Label) })
 		add("family-"+slug(m), fc.Title, "bar", fc.SVG())
 	}
-	tok := chart.Bars{Title: "Mean input tokens by arm and model (bars: min to max)", YLabel: "input tokens"}
+	tok := chart.Bars{Title: "Mean input tokens by arm and model (bars: min to max)", YLabel: "input tokens", Keys: arms}
 	for _, x := range r.Tokens {
 		tok.Groups = appendBar(tok.Groups, x.Model, chart.Bar{Label: x.Arm, Value: float64(x.InMean), Lo: float64(x.InMin), Hi: float64(x.InMax)})
 		if v := float64(x.InMax); !math.IsNaN(v) {
@@ -135,6 +148,8 @@ dl.meta dt{font-weight:bold}dl.meta dd{margin:0;overflow-wrap:anywhere}
 code,pre{font:12px/1.4 ui-monospace,monospace}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f5f7;padding:.5rem;margin:.25rem 0;max-height:30rem;overflow-y:auto}
 @media (max-width:700px){
+.charts figure{overflow-x:auto;width:100%}
+svg.chart{max-width:none}
 table.data,table.data tbody{display:block;width:100%}
 table.data tr.head{display:none}
 table.data tr{display:flex;flex-wrap:wrap;border:1px solid #ccc;margin:.4rem 0;padding:.15rem 0}

@@ -107,3 +107,38 @@ func TestSampledView(t *testing.T) {
 		t.Errorf("answers.csv has %d rows, want %d and a header", len(rows), calls)
 	}
 }
+
+// TestOneColourPerArm: nine arms keep one colour each in every chart, no
+// two arms sharing one.
+func TestOneColourPerArm(t *testing.T) {
+	dir := t.TempDir()
+	shape := reporttest.KGLLMBenchShape()
+	shape.PerTask, shape.ContextBytes = 4, 100
+	must(t, reporttest.WriteSynthRun(dir, shape))
+	obs, err := report.FromRun(dir)
+	must(t, err)
+	r, err := report.Build(obs, report.Options{Seed: 1, Resamples: 50})
+	must(t, err)
+	charts, err := Charts(r)
+	must(t, err)
+	colour := map[string]string{}
+	owner := map[string]string{}
+	bar := regexp.MustCompile(`fill="(#[0-9A-Fa-f]{6})"><title>[^<]* — ([^:<]+):`)
+	bars := 0
+	for _, c := range charts {
+		for _, m := range bar.FindAllStringSubmatch(c.SVG, -1) {
+			bars++
+			fill, arm := m[1], m[2]
+			if prev, ok := colour[arm]; ok && prev != fill {
+				t.Errorf("chart %s: arm %s is %s, elsewhere %s", c.Name, arm, fill, prev)
+			}
+			if o, ok := owner[fill]; ok && o != arm {
+				t.Errorf("chart %s: arms %s and %s share %s", c.Name, arm, o, fill)
+			}
+			colour[arm], owner[fill] = fill, arm
+		}
+	}
+	if len(colour) != 9 || bars < 100 {
+		t.Errorf("%d arms coloured in %d bars, want 9", len(colour), bars)
+	}
+}
