@@ -416,14 +416,14 @@ func confirmCost(env *Env, p *eval.Plan, reg *token.Registry, maxCost float64, l
 	if limit > 0 && limit < calls {
 		total *= float64(limit) / float64(calls)
 	}
-	what := fmt.Sprintf("estimated cost up to %.2f", total)
+	what := fmt.Sprintf("estimated cost up to %.4f", total)
 	if unbounded {
 		what += " plus the answers (max_tokens is not set, so their cost has no bound)"
 	}
 	if total <= maxCost && !unbounded {
 		return nil
 	}
-	msg := fmt.Sprintf("%s, above --max-cost %.2f (isolda eval run --dry-run shows it per model)", what, maxCost)
+	msg := fmt.Sprintf("%s, above --max-cost %g (isolda eval run --dry-run shows it per model)", what, maxCost)
 	f, ok := env.Stdin.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return usageError("eval run: %s: not on a terminal, so not asking: raise --max-cost to run it", msg)

@@ -200,7 +200,7 @@ func TestEvalRunPaidRun(t *testing.T) {
 	}
 	run := filepath.Join(dir, "run")
 	code, _, errs = runCLI(t, "", "eval", "run", exp, "--out", run, "--base-url", srv.URL)
-	if code != exitBadInput || !strings.Contains(errs, "above --max-cost 5.00") || !strings.Contains(errs, "not on a terminal") {
+	if code != exitBadInput || !strings.Contains(errs, "above --max-cost 5 ") || !strings.Contains(errs, "not on a terminal") {
 		t.Errorf("a costly run: exit %d, %s", code, errs)
 	}
 	if len(models) != 0 {
