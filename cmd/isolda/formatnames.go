@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
@@ -38,6 +39,9 @@ func lookupFormat(name string) (formats.Format, bool) {
 	switch key {
 	case "jsonld-compacted", "compact-jsonld", "json-ld-compact":
 		return formats.Get("jsonld-compact")
+	case "isolda-" + isolda.V04:
+		// The registry's isolda is the default version, 0.4.
+		return formats.Get("isolda")
 	}
 	if syn, err := rdfio.ParseFormat(name); err == nil {
 		return formats.Get(string(syn))

@@ -221,3 +221,42 @@ func TestReportForgedLog(t *testing.T) {
 		t.Errorf("--criteria on a forged log: exit %d, %s", code, errs)
 	}
 }
+
+// TestDemoFallbackNote: with no FILE and standard input neither piped nor
+// a terminal (</dev/null), the commands read the demo graph and say so.
+func TestDemoFallbackNote(t *testing.T) {
+	for _, args := range [][]string{{"stats"}, {"stats", "--count"}} {
+		null, err := os.Open(os.DevNull)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errb strings.Builder
+		code := run(args, &Env{Stdin: null, Stdout: &out, Stderr: &errb})
+		null.Close()
+		if code != 0 || !strings.HasPrefix(out.String(), "28") || !strings.Contains(errb.String(), "reading the embedded demo graph (examples/demo.ttl)") {
+			t.Errorf("%v </dev/null: exit %d, stdout %q, stderr %q", args, code, out.String(), errb.String())
+		}
+	}
+}
+
+// TestSmallTraps: -t isolda-0.4 is the default isolda; an unknown flag
+// close to a known one is suggested; bench takes -o like the others.
+func TestSmallTraps(t *testing.T) {
+	in := writeFile(t, "g.ttl", demoTurtle)
+	_, def, _ := runCLI(t, "", "convert", "-t", "isolda", in)
+	code, v04, errs := runCLI(t, "", "convert", "-t", "isolda-0.4", in)
+	if code != 0 || v04 != def || !strings.Contains(def, "ISOLDA 0.4") {
+		t.Errorf("-t isolda-0.4: exit %d, %s; want the default isolda (0.4)", code, errs)
+	}
+	code, _, errs = runCLI(t, "", "bench", "--format", "csv", in)
+	if code != exitBadInput || !strings.Contains(errs, "unknown flag: --format; did you mean --formats?") {
+		t.Errorf("bench --format: exit %d, %q", code, errs)
+	}
+	out := filepath.Join(t.TempDir(), "b")
+	if code, _, errs = runCLI(t, "", "bench", "-o", out, "--formats", "csv", in); code != 0 {
+		t.Errorf("bench -o: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		t.Error(err)
+	}
+}
