@@ -134,7 +134,7 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 				name, f.Name)
 		}
 		if err != nil {
-			return badInput(err)
+			return unknownTokenizer(reg, name, err)
 		}
 		toks = append(toks, t)
 	}

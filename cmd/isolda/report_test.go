@@ -260,3 +260,19 @@ func TestSmallTraps(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestTokenizerSuggestions: a tokenizer typed as a model or short name
+// gets the encoding's name and the list of those available.
+func TestTokenizerSuggestions(t *testing.T) {
+	in := writeFile(t, "g.ttl", demoTurtle)
+	for _, c := range []struct{ cmd, name, want string }{
+		{"tokens", "o200k", "did you mean o200k_base?"},
+		{"bench", "gpt-4o", "did you mean o200k_base?"},
+		{"tokens", "cl100k_bas", "did you mean cl100k_base?"},
+	} {
+		code, _, errs := runCLI(t, "", c.cmd, "--tokenizer", c.name, in)
+		if code != exitBadInput || !strings.Contains(errs, c.want) || !strings.Contains(errs, "available: o200k_base, cl100k_base") {
+			t.Errorf("%s --tokenizer %s: exit %d, %q", c.cmd, c.name, code, errs)
+		}
+	}
+}
