@@ -66,3 +66,13 @@ func TestStudyListShort(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyInitMissingDataFolder: a --data folder that does not exist is
+// named as missing, with where the shared data is.
+func TestStudyInitMissingDataFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "kgb")
+	code, _, errs := runCLI(t, "", "study", "init", "kgllmbench", dir, "--data", "kgllmbench=shared/data/kgllmbench/instances")
+	if code != exitBadInput || !strings.Contains(errs, "no such file or directory") || !strings.Contains(errs, "../shared/data/kgllmbench/instances") {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+}
