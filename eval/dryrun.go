@@ -57,6 +57,12 @@ type ArmCalls struct {
 // prepared plan without calling anything. reg nil means a registry with
 // default options.
 func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
+	return DryRunProgress(p, reg, nil)
+}
+
+// DryRunProgress is DryRun that calls progress (when not nil) after each
+// question of each model with the number done and the number to do.
+func DryRunProgress(p *Plan, reg *token.Registry, progress func(done, total int)) ([]ModelCalls, error) {
 	if reg == nil {
 		reg = token.NewRegistry(token.Options{})
 	}
@@ -68,7 +74,7 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 	counts := map[string]map[call]int64{}
 	sys := map[string]map[string]int64{}
 	var out []ModelCalls
-	for _, m := range e.Models {
+	for mi, m := range e.Models {
 		mc := ModelCalls{Model: m.ModelName(), Tokenizer: m.Tokenizer, InputTokens: -1, PriceIn: m.PriceIn, PriceOut: m.PriceOut}
 		countBytes := m.Tokenizer == "" && m.PriceIn > 0
 		var tok token.Tokenizer
@@ -84,6 +90,9 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 		}
 		arms := map[string]*ArmCalls{}
 		for i := range p.Entries {
+			if progress != nil {
+				progress(mi*len(p.Entries)+i, len(e.Models)*len(p.Entries))
+			}
 			for _, c := range p.ContextsFor(i, m) {
 				a := arms[c.Arm]
 				if a == nil {

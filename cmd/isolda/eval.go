@@ -59,7 +59,7 @@ func newEvalCmd(env *Env) *cobra.Command {
 // prepareExperimentWith is prepareExperiment with the models changed by
 // ov, and the tokenizers checked first.
 func prepareExperimentWith(env *Env, args []string, ov endpointOverride) (*eval.Plan, func(), error) {
-	return prepareExperimentOpts(args, func(e *eval.Experiment) error {
+	return prepareExperimentOpts(args, phaseProgress(env, "rendering contexts"), func(e *eval.Experiment) error {
 		if err := ov.apply(e); err != nil {
 			return err
 		}
@@ -74,12 +74,26 @@ func prepareExperimentWith(env *Env, args []string, ov endpointOverride) (*eval.
 // no argument, the embedded example (`isolda eval init`) with the demo graph
 // beside it in a temporary folder that cleanup removes.
 func prepareExperiment(args []string) (p *eval.Plan, cleanup func(), err error) {
-	return prepareExperimentOpts(args, nil, nil)
+	return prepareExperimentOpts(args, nil, nil, nil)
+}
+
+// phaseProgress returns a progress function that prints "eval: what:
+// done of total (N s)" on stderr every 2 s once the phase has taken 2 s.
+func phaseProgress(env *Env, what string) func(done, total int) {
+	start := time.Now()
+	var last time.Time
+	return func(done, total int) {
+		if time.Since(start) < 2*time.Second || time.Since(last) < 2*time.Second {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(env.Stderr, "eval: %s: %d of %d (%.0f s)\n", what, done, total, time.Since(start).Seconds())
+	}
 }
 
 // prepareExperimentOpts is prepareExperiment that calls edit (when not
 // nil) on the experiment before preparing it with reg's tokenizers.
-func prepareExperimentOpts(args []string, edit func(*eval.Experiment) error, reg *token.Registry) (p *eval.Plan, cleanup func(), err error) {
+func prepareExperimentOpts(args []string, progress func(done, total int), edit func(*eval.Experiment) error, reg *token.Registry) (p *eval.Plan, cleanup func(), err error) {
 	cleanup = func() {}
 	var e *eval.Experiment
 	var dir string
@@ -111,7 +125,7 @@ func prepareExperimentOpts(args []string, edit func(*eval.Experiment) error, reg
 			return nil, func() {}, err
 		}
 	}
-	if p, err = eval.PrepareWith(e, dir, eval.PrepareOptions{Tokenizers: reg}); err != nil {
+	if p, err = eval.PrepareWith(e, dir, eval.PrepareOptions{Tokenizers: reg, Progress: progress}); err != nil {
 		cleanup()
 		return nil, func() {}, badInput(err)
 	}
@@ -402,7 +416,7 @@ func confirmCost(env *Env, p *eval.Plan, reg *token.Registry, maxCost float64, l
 	if !priced {
 		return nil
 	}
-	mc, err := eval.DryRun(p, reg)
+	mc, err := eval.DryRunProgress(p, reg, phaseProgress(env, "estimating the cost (questions × models)"))
 	if err != nil {
 		return badInput(err)
 	}
@@ -450,7 +464,7 @@ func shaped(cs []eval.Context) bool {
 // printDryRun prints the contexts (when any is budgeted or reordered) and
 // the calls and input tokens per model of a prepared plan.
 func printDryRun(env *Env, p *eval.Plan, reg *token.Registry) error {
-	mc, err := eval.DryRun(p, reg)
+	mc, err := eval.DryRunProgress(p, reg, phaseProgress(env, "counting input tokens (questions × models)"))
 	if err != nil {
 		return badInput(err)
 	}
