@@ -159,7 +159,7 @@ table.data td::before{content:attr(data-label) ": ";color:#555}
 
 // samplesStyle is the style of the per-sample view.
 const samplesStyle = `#samples{display:flex;flex-direction:column}
-#samples>h2{order:0}#samples>.filters{order:1}#samples>.count{order:2}#samples>.sample-list{order:3}#samples>.note{order:4}
+#samples>h2{order:0}#samples>.count{order:1}#samples>.filters{order:2}#samples>.sample-list{order:3}#samples>.note{order:4}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem}
 .filters fieldset{border:1px solid #ccc;border-radius:4px;margin:0;padding:.25rem .5rem;display:flex;flex-wrap:wrap;gap:.1rem .75rem;min-width:0}
 .filters label{white-space:nowrap;font-size:.9rem}

@@ -80,7 +80,7 @@ func TestRunPage(t *testing.T) {
 	if again.String() != s {
 		t.Error("two renderings of the same run differ")
 	}
-	if !strings.Contains(s, "16 answers shown (16 of the run's 16 calls: every call of the run)") {
+	if !strings.Contains(s, "of 16 answers shown; the page holds 16 of the run's 16 calls (every call of the run)") {
 		t.Error("the view does not say it shows every call")
 	}
 	if dir := os.Getenv("REPORT_OUT"); dir != "" {

@@ -444,7 +444,7 @@ func writeSamples(b *strings.Builder, run *report.Run, view sampleView, runLink 
 	b.WriteString("</div>\n")
 	// After the list, for the CSS counter to have counted the samples
 	// shown; the style sheet puts it above the list.
-	fmt.Fprintf(b, "<p class=\"count\" role=\"status\"><span class=\"count-n\"></span> of %d answers shown (%d of the run's %d calls: %s). "+
+	fmt.Fprintf(b, "<p class=\"count\" role=\"status\"><span class=\"count-n\"></span> of %d answers shown; the page holds %d of the run's %d calls (%s). "+
 		"Every call is in %s and answers.csv.</p>\n", shown, shown, len(run.Samples), esc(how), runner.AnswersFile)
 	b.WriteString("</section>\n")
 	return used

@@ -53,7 +53,7 @@ func TestSampledView(t *testing.T) {
 	if c := xmlElements(t, s)["details.sample"]; c != 200 {
 		t.Errorf("%d samples shown, want 200", c)
 	}
-	if !strings.Contains(s, "200 answers shown (200 of the run's 1000 calls: up to 4 of each of the 50 model × arm × family cells, failed and wrong answers first)") {
+	if !strings.Contains(s, "of 200 answers shown; the page holds 200 of the run's 1000 calls (up to 4 of each of the 50 model × arm × family cells, failed and wrong answers first)") {
 		t.Error("the view does not say how many of how many it shows")
 	}
 	// The count is above the list (CSS order), results before answers,
