@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -212,6 +213,24 @@ func TestEvalRunPaidRun(t *testing.T) {
 	}
 	if len(models) != 3 || models[0] != "other-id" {
 		t.Errorf("calls made with models %v, want 3 of other-id", models)
+	}
+	// The first 3 calls in the run's order: the first question's.
+	logb, err := os.ReadFile(filepath.Join(run, "answers.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qkeys := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(logb)), "\n") {
+		var r struct {
+			Q string `json:"question_key"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		qkeys[r.Q] = true
+	}
+	if len(qkeys) != 1 {
+		t.Errorf("--limit 3 asked %d questions, want the first one only (%v)", len(qkeys), qkeys)
 	}
 	code, out, errs = runCLI(t, "", "eval", "run", exp, "--out", run, "--base-url", srv.URL, "--model", "other-id", "--max-cost", "1e12")
 	if code != 0 || !strings.Contains(out, fmt.Sprintf("%d calls answered now, 0 failed, 3 already answered", calls-3)) {
