@@ -446,9 +446,13 @@ func cutText(s string) (string, int) {
 // messagesOf returns the messages of a record's request; ctx is the text
 // of its context.
 func messagesOf(rec *runner.Record, ctx string) []Message {
-	msgs, err := requestMessages(rec.RawRequest)
+	body, err := rec.FullRequest(ctx)
 	if err != nil {
-		return []Message{{Role: "(request body not readable: " + err.Error() + ")", Before: rec.RawRequest}}
+		return []Message{{Role: "(request body not rebuilt: " + err.Error() + ")", Before: rec.RawRequest}}
+	}
+	msgs, err := requestMessages(body)
+	if err != nil {
+		return []Message{{Role: "(request body not readable: " + err.Error() + ")", Before: body}}
 	}
 	out := make([]Message, 0, len(msgs))
 	for _, m := range msgs {

@@ -2,6 +2,8 @@ package report
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -118,5 +120,19 @@ func TestTokenTableBothCounts(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "local in mean") || !strings.Contains(b.String(), "usage.prompt_tokens") {
 		t.Error("the token table does not name both counts")
+	}
+}
+
+// TestReadRunContextsByReference: the reporttest run's log refers to its
+// contexts (TestReadRun checks the messages rebuilt from them against the
+// server's record).
+func TestReadRunContextsByReference(t *testing.T) {
+	tr := reporttest.NewRun(t)
+	b, err := os.ReadFile(filepath.Join(tr.Dir, runner.AnswersFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `"request_context":"`); n != 16 {
+		t.Errorf("%d of 16 records refer to their context", n)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -92,6 +93,69 @@ type Record struct {
 	// Partial is the partial credit of an ok call, for scorers whose gold
 	// answer is a set (omitted otherwise).
 	Partial *task.Score `json:"partial,omitempty"`
+	// RequestContext, when set, is the SHA-1 of the frozen context that
+	// RawRequest holds by reference: every occurrence of the context's
+	// JSON-escaped text in the body sent is logged as RequestContextMark
+	// (RequestContextEscape "html" when the body escaped <, > and & as
+	// JSON's HTML-safe form does). FullRequest rebuilds the body byte for
+	// byte from the context's file in the run folder. Records written
+	// before this field have the whole body.
+	RequestContext       string `json:"request_context,omitempty"`
+	RequestContextEscape string `json:"request_context_escape,omitempty"`
+}
+
+// RequestContextMark stands for the frozen context in a logged request
+// body: a NUL character, which a JSON text never holds unescaped.
+const RequestContextMark = "\x00"
+
+// minContextRef is the shortest context logged by reference.
+const minContextRef = 64
+
+// jsonInner is s as a JSON string's contents (without the quotes),
+// escaped as encoding/json does with or without HTML escaping.
+func jsonInner(s string, html bool) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(html)
+	if enc.Encode(s) != nil {
+		return ""
+	}
+	out := b.Bytes()
+	return string(out[1 : len(out)-2]) // the quotes and the newline
+}
+
+// CompactRequest replaces the context (text ctx, SHA-1 sha) in a request
+// body by RequestContextMark, and returns the body, sha and the escaping;
+// it returns raw unchanged (and "", "") when the body does not hold the
+// context or already holds a NUL.
+func CompactRequest(raw, ctx, sha string) (string, string, string) {
+	if len(ctx) < minContextRef || strings.Contains(raw, RequestContextMark) {
+		return raw, "", ""
+	}
+	for _, html := range []bool{false, true} {
+		esc := jsonInner(ctx, html)
+		if esc != "" && strings.Contains(raw, esc) {
+			mode := "plain"
+			if html {
+				mode = "html"
+			}
+			return strings.ReplaceAll(raw, esc, RequestContextMark), sha, mode
+		}
+	}
+	return raw, "", ""
+}
+
+// FullRequest returns the request body as it was sent: RawRequest with
+// the context ctx (the text of the run's file for RequestContext) put
+// back. It fails when ctx is not that context.
+func (r *Record) FullRequest(ctx string) (string, error) {
+	if r.RequestContext == "" {
+		return r.RawRequest, nil
+	}
+	if h := sha1.Sum([]byte(ctx)); hex.EncodeToString(h[:]) != r.RequestContext {
+		return "", fmt.Errorf("%s: the request refers to context %s, which the run folder does not hold", r.Key, r.RequestContext)
+	}
+	return strings.ReplaceAll(r.RawRequest, RequestContextMark, jsonInner(ctx, r.RequestContextEscape == "html")), nil
 }
 
 // CallKey identifies a call: arm, model, question key and trial.
@@ -441,6 +505,8 @@ func call(ctx context.Context, client *llm.Client, p *eval.Plan, m eval.Model, t
 		Budget: j.c.Budget, BudgetPolicy: j.c.Policy, BudgetTokenizer: j.c.Tokenizer, ContextTokens: j.c.Tokens,
 		Model: m.ModelName(), BaseURL: redactURL(m.BaseURL), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
 		QuestionK: j.en.Key, Trial: j.trial, CallRecord: llm.NewCallRecord(msgs, resp, err, count)}
+	// The context, often most of the body, is in the run folder already.
+	r.RawRequest, r.RequestContext, r.RequestContextEscape = CompactRequest(r.RawRequest, j.c.Text, j.c.SHA1)
 	if err != nil {
 		return r, true
 	}

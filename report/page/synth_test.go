@@ -22,7 +22,10 @@ func TestWriteSynthRun(t *testing.T) {
 	if dir == "" {
 		t.Skip("set ISOLDA_SYNTH_RUN to a folder to write the synthetic run into")
 	}
-	if err := reporttest.WriteSynthRun(dir, reporttest.KGLLMBenchShape()); err != nil {
+	shape := reporttest.KGLLMBenchShape()
+	// ISOLDA_SYNTH_BYREF=1: the log format of runs with contexts stored once.
+	shape.ByReference = os.Getenv("ISOLDA_SYNTH_BYREF") == "1"
+	if err := reporttest.WriteSynthRun(dir, shape); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -34,7 +37,7 @@ func TestWriteSynthRun(t *testing.T) {
 func TestSampledView(t *testing.T) {
 	dir := t.TempDir()
 	shape := reporttest.SynthShape{Tasks: []string{"T1", "T2", "T3", "T4", "T5"}, PerTask: 20, Models: []string{"m1", "m2", "m3"},
-		ModelArms: map[string][]string{"m3": {"a1", "a2"}}, Arms: []string{"a1", "a2", "a3", "a4"}, ContextBytes: 3000}
+		ModelArms: map[string][]string{"m3": {"a1", "a2"}}, Arms: []string{"a1", "a2", "a3", "a4"}, ContextBytes: 3000, ByReference: true}
 	must(t, reporttest.WriteSynthRun(dir, shape))
 	run, err := report.ReadRunWith(dir, report.ReadOptions{Lazy: true})
 	must(t, err)
@@ -50,6 +53,10 @@ func TestSampledView(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(out, "report.html"))
 	must(t, err)
 	s := string(b)
+	// The log refers to the contexts: every message is rebuilt from them.
+	if strings.Contains(s, "request body not") || strings.Count(s, `class="ctx-ref"`) != 200 {
+		t.Errorf("%d context references; request bodies not rebuilt: %v", strings.Count(s, `class="ctx-ref"`), strings.Contains(s, "request body not"))
+	}
 	if c := xmlElements(t, s)["details.sample"]; c != 200 {
 		t.Errorf("%d samples shown, want 200", c)
 	}

@@ -31,6 +31,9 @@ type SynthShape struct {
 	// ContextBytes is the size of each frozen context (one per arm and
 	// instance, as KG-LLM-Bench's collection items).
 	ContextBytes int
+	// ByReference logs the requests with their contexts by reference, as
+	// the runner does since it stores each context once.
+	ByReference bool
 }
 
 // KGLLMBenchShape is the KG-LLM-Bench study as `isolda study init
@@ -187,6 +190,9 @@ func WriteSynthRun(dir string, s SynthShape) error {
 					if correct {
 						rec.Score = 1
 					}
+				}
+				if s.ByReference {
+					rec.RawRequest, rec.RequestContext, rec.RequestContextEscape = runner.CompactRequest(rec.RawRequest, in.text[a], in.ctx[a].SHA1)
 				}
 				if err := enc.Encode(&rec); err != nil {
 					return err
