@@ -19,6 +19,31 @@ type ModelCalls struct {
 	InputTokens int64
 	// Arms break Calls and InputTokens down by arm, sorted by arm.
 	Arms []ArmCalls
+	// InputBytes are the bytes of the message contents of every call,
+	// counted when the model has a price but no tokenizer (else 0).
+	InputBytes int64
+	// MaxOutputTokens is Calls × the experiment's max_tokens (0 when it
+	// sets none): the most the answers can cost.
+	MaxOutputTokens int64
+	// PriceIn and PriceOut are the model's prices per million tokens.
+	PriceIn, PriceOut float64
+}
+
+// bytesPerToken is the estimate of input tokens from bytes when a priced
+// model has no tokenizer: 3 bytes a token, more tokens than English text
+// gives with common tokenizers, so that the cost is not underestimated.
+const bytesPerToken = 3
+
+// Cost returns the estimated cost of the model's calls in the prices'
+// currency: in for the input (exact local count, or InputBytes/3 when the
+// model has no tokenizer: then exact is false) and outMax for the output
+// at MaxOutputTokens, an upper bound.
+func (m ModelCalls) Cost() (in, outMax float64, exact bool) {
+	tokens, exact := float64(m.InputTokens), true
+	if m.InputTokens < 0 {
+		tokens, exact = float64(m.InputBytes)/bytesPerToken, false
+	}
+	return tokens * m.PriceIn / 1e6, float64(m.MaxOutputTokens) * m.PriceOut / 1e6, exact
 }
 
 // ArmCalls is what a run would send to one model with one arm.
@@ -32,6 +57,12 @@ type ArmCalls struct {
 // prepared plan without calling anything. reg nil means a registry with
 // default options.
 func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
+	return DryRunProgress(p, reg, nil)
+}
+
+// DryRunProgress is DryRun that calls progress (when not nil) after each
+// question of each model with the number done and the number to do.
+func DryRunProgress(p *Plan, reg *token.Registry, progress func(done, total int)) ([]ModelCalls, error) {
 	if reg == nil {
 		reg = token.NewRegistry(token.Options{})
 	}
@@ -43,8 +74,9 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 	counts := map[string]map[call]int64{}
 	sys := map[string]map[string]int64{}
 	var out []ModelCalls
-	for _, m := range e.Models {
-		mc := ModelCalls{Model: m.ModelName(), Tokenizer: m.Tokenizer, InputTokens: -1}
+	for mi, m := range e.Models {
+		mc := ModelCalls{Model: m.ModelName(), Tokenizer: m.Tokenizer, InputTokens: -1, PriceIn: m.PriceIn, PriceOut: m.PriceOut}
+		countBytes := m.Tokenizer == "" && m.PriceIn > 0
 		var tok token.Tokenizer
 		if m.Tokenizer != "" {
 			var err error
@@ -58,6 +90,9 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 		}
 		arms := map[string]*ArmCalls{}
 		for i := range p.Entries {
+			if progress != nil {
+				progress(mi*len(p.Entries)+i, len(e.Models)*len(p.Entries))
+			}
 			for _, c := range p.ContextsFor(i, m) {
 				a := arms[c.Arm]
 				if a == nil {
@@ -69,6 +104,15 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 				}
 				a.Calls += e.NumTrials()
 				mc.Calls += e.NumTrials()
+				if countBytes {
+					msgs, err := p.Messages(&p.Entries[i], c)
+					if err != nil {
+						return nil, err
+					}
+					for _, msg := range msgs {
+						mc.InputBytes += int64(len(msg.Content)) * int64(e.NumTrials())
+					}
+				}
 				if tok == nil {
 					continue
 				}
@@ -97,6 +141,7 @@ func DryRun(p *Plan, reg *token.Registry) ([]ModelCalls, error) {
 				mc.InputTokens += n * int64(e.NumTrials())
 			}
 		}
+		mc.MaxOutputTokens = int64(mc.Calls) * int64(max(e.MaxTokens, 0))
 		for _, a := range slices.Sorted(maps.Keys(arms)) {
 			mc.Arms = append(mc.Arms, *arms[a])
 		}

@@ -210,6 +210,9 @@ type PrepareOptions struct {
 	// Tokenizers resolves the tokenizers of budgets (nil: a registry with
 	// default options).
 	Tokenizers *token.Registry
+	// Progress, when set, is called after each graph or item rendered by
+	// an arm with the number rendered and the number to render.
+	Progress func(done, total int)
 }
 
 func sha1Hex(b []byte) string {
@@ -297,6 +300,14 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 		}
 		stored[a.ArmName()] = m
 	}
+	renders, rendered := 0, 0
+	for _, g := range e.Graphs {
+		for _, a := range p.arms {
+			if a.rendersGraph(sources[g.GraphName()].name) {
+				renders += len(sources[g.GraphName()].items)
+			}
+		}
+	}
 	for _, g := range e.Graphs {
 		src := sources[g.GraphName()]
 		for _, a := range p.arms {
@@ -304,6 +315,10 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 				continue
 			}
 			for _, it := range src.items {
+				if opts.Progress != nil {
+					opts.Progress(rendered, renders)
+				}
+				rendered++
 				if a.Stored != "" {
 					sc, ok := stored[a.ArmName()][it.id]
 					if !ok {

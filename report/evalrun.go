@@ -16,77 +16,51 @@ import (
 // FromRun reads the observations of an eval run folder: the question
 // families from questions.jsonl and, from answers.jsonl, the last
 // successful answer of every call key (failed calls are left out: a resume
-// retries them). Input tokens are those the server reported, else the
+// retries them; records outside the run's design too, see
+// Run.OutOfDesign). Input tokens are those the server reported, else the
 // local count.
 func FromRun(dir string) ([]Observation, error) {
-	families, err := runFamilies(filepath.Join(dir, runner.QuestionsFile))
+	r, err := ReadRunWith(dir, ReadOptions{Lazy: true})
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.Join(dir, runner.AnswersFile))
-	if err != nil {
-		return nil, err
+	return r.Observations, nil
+}
+
+// observationOf is the observation of an ok record of question en.
+func observationOf(r *runner.Record, en eval.Entry) Observation {
+	in := int(r.PromptTokens)
+	if in <= 0 {
+		in = r.LocalPromptTokens
 	}
-	defer f.Close()
-	last := map[string]Observation{}
-	err = runner.ReadRecords(f, func(r *runner.Record) error {
-		if r.Status != runner.StatusOK {
-			return nil
-		}
-		in := int(r.PromptTokens)
-		if in <= 0 {
-			in = r.LocalPromptTokens
-		}
-		q := families[r.QuestionK]
-		fam := q.family
-		if fam == "" {
-			fam = r.Task
-		}
-		last[r.Key] = Observation{
-			Arm: r.Arm, Model: r.Model, Family: fam, Task: q.task, Graph: r.Graph, QuestionID: r.QuestionK,
-			Trial: r.Trial, Correct: r.Correct, Score: r.Score, Partial: r.Partial, Pair: q.pair, InputTokens: in, OutputTokens: int(r.CompletionTokens),
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, runner.AnswersFile), err)
+	q := familyTaskOf(en)
+	fam := q.family
+	if fam == "" {
+		fam = r.Task
 	}
-	keys := make([]string, 0, len(last))
-	for k := range last {
-		keys = append(keys, k)
+	return Observation{
+		Arm: r.Arm, Model: r.Model, Family: fam, Task: q.task, Graph: r.Graph, QuestionID: r.QuestionK,
+		Trial: r.Trial, Correct: r.Correct, Score: r.Score, Partial: r.Partial, Pair: q.pair, InputTokens: in, OutputTokens: int(r.CompletionTokens),
+		LocalInputTokens: max(r.LocalPromptTokens, 0),
 	}
-	slices.Sort(keys) // the order of the observations must not follow map order
-	out := make([]Observation, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, last[k])
-	}
-	return out, nil
 }
 
 // familyTask is the family and task of a question.
 type familyTask struct{ family, task, pair string }
 
-// runFamilies maps question keys to their families and tasks (the task
-// only when it differs from the family) from a run's questions.jsonl.
-func runFamilies(path string) (map[string]familyTask, error) {
-	qs, err := runQuestions(path)
-	if err != nil {
-		return nil, err
+// familyTaskOf is the family of a question and its task (only when it
+// differs from the family).
+func familyTaskOf(e eval.Entry) familyTask {
+	ft := familyTask{family: e.Q.Family, pair: e.Q.Meta["instance_key"]}
+	switch {
+	case e.Q.Task != e.Q.Family:
+		ft.task = e.Q.Task
+	case e.Q.Meta[kg.MetaSubfamily] != "":
+		// A KG question of a sub-family (outgoing_aggregation_deg_gt4):
+		// its task, for per-task rows and criteria.
+		ft.task = e.Q.Meta[kg.MetaSubfamily]
 	}
-	out := make(map[string]familyTask, len(qs))
-	for k, e := range qs {
-		ft := familyTask{family: e.Q.Family, pair: e.Q.Meta["instance_key"]}
-		switch {
-		case e.Q.Task != e.Q.Family:
-			ft.task = e.Q.Task
-		case e.Q.Meta[kg.MetaSubfamily] != "":
-			// A KG question of a sub-family (outgoing_aggregation_deg_gt4):
-			// its task, for per-task rows and criteria.
-			ft.task = e.Q.Meta[kg.MetaSubfamily]
-		}
-		out[k] = ft
-	}
-	return out, nil
+	return ft
 }
 
 // ReadManifest reads the manifest of an eval run folder.

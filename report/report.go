@@ -43,6 +43,10 @@ type Observation struct {
 	// model's tokenizer.
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// LocalInputTokens is the local count of the prompt by the model's
+	// tokenizer (the messages, without the chat template); 0 when the run
+	// has none. InputTokens is the server's count when it gave one.
+	LocalInputTokens int `json:"local_input_tokens,omitempty"`
 }
 
 // All is the wildcard shown in aggregate rows for Family and Graph.
@@ -233,6 +237,10 @@ type TokenRow struct {
 	OutSD   Num    `json:"out_sd"`
 	OutMin  Num    `json:"out_min"`
 	OutMax  Num    `json:"out_max"`
+	// LocalInMean is the mean local count of the prompts (NaN when no
+	// observation has one); LocalN the observations that have one.
+	LocalInMean Num `json:"local_in_mean"`
+	LocalN      int `json:"local_n"`
 }
 
 // RunRow is the run-to-run spread of one arm and model over repeated trials:
@@ -624,9 +632,20 @@ func tokenRows(ix *index) []TokenRow {
 			in[i], out[i] = o.InputTokens, o.OutputTokens
 		}
 		si, so := stats.SummarizeInts(in), stats.SummarizeInts(out)
+		local, ln := 0.0, 0
+		for _, o := range obs {
+			if o.LocalInputTokens > 0 {
+				local += float64(o.LocalInputTokens)
+				ln++
+			}
+		}
+		lm := math.NaN()
+		if ln > 0 {
+			lm = local / float64(ln)
+		}
 		rows = append(rows, TokenRow{Arm: k.Arm, Model: k.Model, N: si.N,
 			InMean: Num(si.Mean), InSD: Num(si.SD), InMin: Num(si.Min), InMax: Num(si.Max),
-			OutMean: Num(so.Mean), OutSD: Num(so.SD), OutMin: Num(so.Min), OutMax: Num(so.Max)})
+			OutMean: Num(so.Mean), OutSD: Num(so.SD), OutMin: Num(so.Min), OutMax: Num(so.Max), LocalInMean: Num(lm), LocalN: ln})
 	}
 	return rows
 }

@@ -28,10 +28,6 @@ func FromRunRescored(dir, scorer string) ([]Observation, error) {
 	if err != nil {
 		return nil, err
 	}
-	families, err := runFamilies(qpath)
-	if err != nil {
-		return nil, err
-	}
 	apath := filepath.Join(dir, runner.AnswersFile)
 	f, err := os.Open(apath)
 	if err != nil {
@@ -47,21 +43,10 @@ func FromRunRescored(dir, scorer string) ([]Observation, error) {
 		if !ok {
 			return fmt.Errorf("answer %s: question %s is not in %s", r.Key, r.QuestionK, qpath)
 		}
+		o := observationOf(r, en)
 		res := sc.Score(en.Q, r.Response)
-		in := int(r.PromptTokens)
-		if in <= 0 {
-			in = r.LocalPromptTokens
-		}
-		q := families[r.QuestionK]
-		fam := q.family
-		if fam == "" {
-			fam = r.Task
-		}
-		last[r.Key] = Observation{
-			Arm: r.Arm, Model: r.Model, Family: fam, Task: q.task, Graph: r.Graph, QuestionID: r.QuestionK,
-			Trial: r.Trial, Correct: res.Correct, Score: res.Score, Partial: res.Partial, Pair: q.pair,
-			InputTokens: in, OutputTokens: int(r.CompletionTokens),
-		}
+		o.Correct, o.Score, o.Partial = res.Correct, res.Score, res.Partial
+		last[r.Key] = o
 		return nil
 	})
 	if err != nil {

@@ -1,6 +1,9 @@
 package report
 
 import (
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,5 +77,62 @@ func TestReadRun(t *testing.T) {
 	}
 	if len(run.Contexts) != 2 {
 		t.Errorf("%d contexts kept, want 2 (one per arm)", len(run.Contexts))
+	}
+}
+
+// TestTokenTableBothCounts: the token table gives the server's count and
+// the local one (model m1 has a tokenizer, m2 none).
+func TestTokenTableBothCounts(t *testing.T) {
+	tr := reporttest.NewRun(t)
+	run, err := ReadRun(tr.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(run.Observations, Options{Seed: 1, Resamples: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := map[string][]int{}
+	for _, s := range run.Samples {
+		if s.Status == runner.StatusOK && s.LocalPromptTokens > 0 {
+			local[s.Arm+"/"+s.Model] = append(local[s.Arm+"/"+s.Model], s.LocalPromptTokens)
+		}
+	}
+	for _, row := range r.Tokens {
+		l := local[row.Arm+"/"+row.Model]
+		if row.Model == "m2" {
+			if row.LocalN != 0 || !math.IsNaN(float64(row.LocalInMean)) {
+				t.Errorf("%s/%s: local mean %v of %d, want none", row.Arm, row.Model, row.LocalInMean, row.LocalN)
+			}
+			continue
+		}
+		sum := 0
+		for _, n := range l {
+			sum += n
+		}
+		if len(l) == 0 || row.LocalN != len(l) || float64(row.LocalInMean) != float64(sum)/float64(len(l)) {
+			t.Errorf("%s/%s: local mean %v of %d, want %d/%d", row.Arm, row.Model, row.LocalInMean, row.LocalN, sum, len(l))
+		}
+	}
+	var b strings.Builder
+	if err := r.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "local in mean") || !strings.Contains(b.String(), "usage.prompt_tokens") {
+		t.Error("the token table does not name both counts")
+	}
+}
+
+// TestReadRunContextsByReference: the reporttest run's log refers to its
+// contexts (TestReadRun checks the messages rebuilt from them against the
+// server's record).
+func TestReadRunContextsByReference(t *testing.T) {
+	tr := reporttest.NewRun(t)
+	b, err := os.ReadFile(filepath.Join(tr.Dir, runner.AnswersFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `"request_context":"`); n != 16 {
+		t.Errorf("%d of 16 records refer to their context", n)
 	}
 }

@@ -76,10 +76,12 @@ func (r *Report) Tables() []Table {
 		pairs.Rows = append(pairs.Rows, []string{p.Model, p.A, p.B, strconv.Itoa(p.N), strconv.Itoa(p.B10), strconv.Itoa(p.C01),
 			p4(p.AccA), p4(p.AccB), p4(p.Diff), p4(p.McNemar), p4(p.MidP), p4(p.BootLo), p4(p.BootHi), p4(p.BCaLo), p4(p.BCaHi)})
 	}
-	tok := Table{Name: "tokens", Title: "Tokens per arm and model (each model's tokenizer)",
-		Header: []string{"model", "arm", "n", "in mean", "in sd", "in min", "in max", "out mean", "out sd", "out min", "out max"}}
+	tok := Table{Name: "tokens", Title: "Tokens per arm and model: \"in\" as the server counted them (usage.prompt_tokens, chat template included; " +
+		"the local count where the server gave none), used by the token criteria and the Pareto fronts; \"local in mean\" the model's " +
+		"tokenizer on the messages alone",
+		Header: []string{"model", "arm", "n", "in mean", "local in mean", "in sd", "in min", "in max", "out mean", "out sd", "out min", "out max"}}
 	for _, t := range r.Tokens {
-		tok.Rows = append(tok.Rows, []string{t.Model, t.Arm, strconv.Itoa(t.N), p1(t.InMean), p1(t.InSD), p1(t.InMin), p1(t.InMax),
+		tok.Rows = append(tok.Rows, []string{t.Model, t.Arm, strconv.Itoa(t.N), p1(t.InMean), p1(t.LocalInMean), p1(t.InSD), p1(t.InMin), p1(t.InMax),
 			p1(t.OutMean), p1(t.OutSD), p1(t.OutMin), p1(t.OutMax)})
 	}
 	run := Table{Name: "run_to_run", Title: "Run-to-run spread of accuracy over repeated trials",

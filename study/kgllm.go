@@ -64,6 +64,9 @@ func descVars(format string, langs []string) map[string]string {
 // dir: dir itself, dir/instances (the regenerated data's folder), or
 // dir/instances/instances (its parent).
 func kgllmInstanceDir(dir string) (string, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return "", fmt.Errorf("the KG-LLM-Bench data folder: %w (from the repository root the shared data is ../shared/data/kgllmbench/instances)", err)
+	}
 	for _, d := range []string{dir, filepath.Join(dir, "instances"), filepath.Join(dir, "instances", "instances")} {
 		if _, err := os.Stat(filepath.Join(d, kgllm.TripleRetrieval+".pseudo.jsonl.gz")); err == nil {
 			return d, nil

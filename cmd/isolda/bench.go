@@ -106,7 +106,7 @@ func newBenchCmd(env *Env) *cobra.Command {
 	f.StringSliceVar(&fl.skip, "skip", nil, "leave out these formats (comma-separated registry names)")
 	f.StringVar(&fl.jsonFile, "json", "", "write the full results (parameters, versions, hashes) as JSON to FILE")
 	f.StringVar(&fl.csvFile, "csv", "", "write one CSV row per graph and format to FILE")
-	f.StringVar(&fl.outDir, "out", "", "write report.json, results.csv, SVG charts and index.html to DIR")
+	f.StringVarP(&fl.outDir, "out", "o", "", "write report.json, results.csv, SVG charts and index.html to DIR")
 	f.StringVar(&fl.synthetic, "synthetic", "", "benchmark a synthetic graph instead of RDF files: services (the GraphRAG article's graph), or a GraphQA random graph: "+strings.Join(bench.Generators(), ", "))
 	f.IntVar(&fl.nodes, "nodes", 20, "GraphQA random graph: number of nodes (at most 500)")
 	f.IntVar(&fl.services, "services", 40, "synthetic services: number of services")
@@ -134,7 +134,7 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 				name, f.Name)
 		}
 		if err != nil {
-			return badInput(err)
+			return unknownTokenizer(reg, name, err)
 		}
 		toks = append(toks, t)
 	}

@@ -57,9 +57,10 @@ func newChunkCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return usageError("--memory-limit: %v", err)
 			}
-			tok, err := token.NewRegistry(token.Options{ModelsDir: modelsDir}).Get(opts.Tokenizer)
+			reg := token.NewRegistry(token.Options{ModelsDir: modelsDir})
+			tok, err := reg.Get(opts.Tokenizer)
 			if err != nil {
-				return badInput(err)
+				return unknownTokenizer(reg, opts.Tokenizer, err)
 			}
 			if _, ok := lookupFormat(opts.Format); !ok {
 				return unknownOutputFormat("chunk", opts.Format)

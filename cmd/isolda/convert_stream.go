@@ -75,6 +75,7 @@ func (f *inputFlags) stream(env *Env, name string, sink rdf.Sink, wrap func(io.R
 	var r io.Reader
 	switch name = graphSource(env, name); name {
 	case "":
+		demoNote(env)
 		data, err := examples.Read(examples.Default)
 		if err != nil {
 			return err

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -13,6 +17,7 @@ import (
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/eval/runner"
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/token"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -44,17 +49,51 @@ func newEvalCmd(env *Env) *cobra.Command {
 			return err
 		}
 		defer cleanup()
-		return printDryRun(env, p)
+		return printDryRun(env, p, nil)
 	}
 	cmd.Args = unknownSubcommand
 	cmd.AddCommand(newEvalInitCmd(env), newEvalValidateCmd(env), newEvalRunCmd(env))
 	return cmd
 }
 
+// prepareExperimentWith is prepareExperiment with the models changed by
+// ov, and the tokenizers checked first.
+func prepareExperimentWith(env *Env, args []string, ov endpointOverride) (*eval.Plan, func(), error) {
+	return prepareExperimentOpts(args, phaseProgress(env, "rendering contexts"), func(e *eval.Experiment) error {
+		if err := ov.apply(e); err != nil {
+			return err
+		}
+		if err := checkTokenizers(e, ov.registry()); err != nil {
+			return badInput(err)
+		}
+		return nil
+	}, ov.registry())
+}
+
 // prepareExperiment loads and prepares the experiment file args[0] or, with
 // no argument, the embedded example (`isolda eval init`) with the demo graph
 // beside it in a temporary folder that cleanup removes.
 func prepareExperiment(args []string) (p *eval.Plan, cleanup func(), err error) {
+	return prepareExperimentOpts(args, nil, nil, nil)
+}
+
+// phaseProgress returns a progress function that prints "eval: what:
+// done of total (N s)" on stderr every 2 s once the phase has taken 2 s.
+func phaseProgress(env *Env, what string) func(done, total int) {
+	start := time.Now()
+	var last time.Time
+	return func(done, total int) {
+		if time.Since(start) < 2*time.Second || time.Since(last) < 2*time.Second {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(env.Stderr, "eval: %s: %d of %d (%.0f s)\n", what, done, total, time.Since(start).Seconds())
+	}
+}
+
+// prepareExperimentOpts is prepareExperiment that calls edit (when not
+// nil) on the experiment before preparing it with reg's tokenizers.
+func prepareExperimentOpts(args []string, progress func(done, total int), edit func(*eval.Experiment) error, reg *token.Registry) (p *eval.Plan, cleanup func(), err error) {
 	cleanup = func() {}
 	var e *eval.Experiment
 	var dir string
@@ -80,7 +119,13 @@ func prepareExperiment(args []string) (p *eval.Plan, cleanup func(), err error) 
 			return nil, func() {}, err
 		}
 	}
-	if p, err = eval.Prepare(e, dir); err != nil {
+	if edit != nil {
+		if err := edit(e); err != nil {
+			cleanup()
+			return nil, func() {}, err
+		}
+	}
+	if p, err = eval.PrepareWith(e, dir, eval.PrepareOptions{Tokenizers: reg, Progress: progress}); err != nil {
 		cleanup()
 		return nil, func() {}, badInput(err)
 	}
@@ -124,11 +169,13 @@ func newEvalInitCmd(env *Env) *cobra.Command {
 
 func newEvalValidateCmd(env *Env) *cobra.Command {
 	var prepare bool
+	var ov endpointOverride
 	cmd := &cobra.Command{
 		Use:   "validate FILE",
 		Short: "Check an experiment file (errors as FILE:LINE:COL: message)",
 		Long: "Checks an experiment file: its fields, names, formats, options and scorers, and that the graph " +
-			"and question-set files it names exist. --prepare also reads them and renders every context.",
+			"and question-set files it names exist, and loads every tokenizer it names (a tokenizer isolda does not ship is an error " +
+			"that says where to put it). --prepare also reads them and renders every context.",
 		Example: "  isolda eval validate exp.yaml\n" +
 			"  isolda eval validate --prepare exp.yaml",
 		Args: cobra.ExactArgs(1),
@@ -137,8 +184,11 @@ func newEvalValidateCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
+			if err := checkTokenizers(e, ov.registry()); err != nil {
+				return badInput(fmt.Errorf("%s: %w", args[0], err))
+			}
 			if prepare {
-				p, err := eval.Prepare(e, filepath.Dir(args[0]))
+				p, err := eval.PrepareWith(e, filepath.Dir(args[0]), eval.PrepareOptions{Tokenizers: ov.registry()})
 				if err != nil {
 					return badInput(err)
 				}
@@ -151,6 +201,7 @@ func newEvalValidateCmd(env *Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&prepare, "prepare", false, "also read the graphs and question sets and render every context")
+	cmd.Flags().StringVar(&ov.modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
 	return cmd
 }
 
@@ -158,6 +209,9 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 	var out string
 	var dry bool
 	var interval time.Duration
+	var ov endpointOverride
+	var maxCost float64
+	var limit int
 	cmd := &cobra.Command{
 		Use:   "run [FILE] --out DIR",
 		Short: "Run (or resume) an experiment (the embedded example without FILE), or with --dry-run count its calls and input tokens",
@@ -166,22 +220,34 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 			"accuracy per arm and model. Running it again resumes: answered calls are skipped, failed ones " +
 			"retried, and changed inputs refused. A model whose endpoint gives no response to " +
 			fmt.Sprint(runner.ConnectionFailuresToStop) + " calls in a row is stopped early with a message. " +
-			"Exit status 1 when calls failed or were left, 0 when every call is answered.",
+			"Exit status 1 when calls failed or were left, 0 when every call is answered.\n\n" +
+			"Before a run whose models have prices (price_in, price_out per million tokens), the cost is estimated (input from the " +
+			"local token count, output from max_tokens as an upper bound); above --max-cost it asks on a terminal and refuses " +
+			"elsewhere. --base-url, --model and --api-key-env point the experiment's models at another endpoint without editing " +
+			"it (the run id changes with the model sent).",
 		Example: "  isolda eval run exp.yaml --out run --dry-run\n" +
-			"  isolda eval run exp.yaml --out run",
+			"  isolda eval run exp.yaml --out run --limit 20\n" +
+			"  isolda eval run exp.yaml --out run\n" +
+			"  isolda eval run exp.yaml --out run-vllm --base-url http://localhost:8000/v1 --model Qwen/Qwen3-4B",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, cleanup, err := prepareExperiment(args)
+			if limit < 0 {
+				return usageError("--limit %d: give a number of calls above 0", limit)
+			}
+			p, cleanup, err := prepareExperimentWith(env, args, ov)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
 			e := p.Experiment
 			if dry {
-				return printDryRun(env, p)
+				return printDryRun(env, p, ov.registry())
 			}
 			if out == "" {
 				return badInput(errors.New("--out DIR is required"))
+			}
+			if err := confirmCost(env, p, ov.registry(), maxCost, limit); err != nil {
+				return err
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -194,7 +260,7 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 					interval = time.Second
 				}
 			}
-			res, err := runner.Run(ctx, p, runner.RunOptions{Out: out, OnProgress: progress, ProgressInterval: interval})
+			res, err := runner.Run(ctx, p, runner.RunOptions{Out: out, OnProgress: progress, ProgressInterval: interval, Limit: limit, Tokenizers: ov.registry()})
 			if err != nil && !res.Canceled {
 				return badInput(err)
 			}
@@ -229,7 +295,159 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVarP(&out, "out", "o", "", "run folder (created; an existing run there is resumed if its inputs match)")
 	cmd.Flags().BoolVar(&dry, "dry-run", false, "render and hash everything, print calls and input tokens per model, call nothing")
 	cmd.Flags().DurationVar(&interval, "progress", 10*time.Second, "interval of the progress lines on standard error (on a terminal: 1s, redrawn in place)")
+	cmd.Flags().Float64Var(&maxCost, "max-cost", 5, "estimated cost (in the unit of the models' price_in/price_out, per million tokens) above which a run asks for confirmation on a terminal and refuses elsewhere")
+	cmd.Flags().IntVar(&limit, "limit", 0, "make only the first N calls not yet answered, in the run's order (question by question), for a smoke test; running again without it makes the rest")
+	ov.flags(cmd)
 	return cmd
+}
+
+// endpointOverride points an experiment's models at another endpoint
+// without editing the file (--base-url, --model, --api-key-env), and names
+// the tokenizers' folder (--models-dir).
+type endpointOverride struct {
+	baseURL, model, apiKeyEnv, modelsDir string
+}
+
+func (o *endpointOverride) flags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.baseURL, "base-url", "", "call every model of the experiment at this API root instead (e.g. http://localhost:8000/v1)")
+	f.StringVar(&o.model, "model", "", "the model name to send instead (with several models: NAME=ID, comma-separated)")
+	f.StringVar(&o.apiKeyEnv, "api-key-env", "", "the environment variable holding the API key instead (\"\" in the file: no key)")
+	f.StringVar(&o.modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
+}
+
+// registry is the token registry of the command (nil: the default).
+func (o *endpointOverride) registry() *token.Registry {
+	if o.modelsDir == "" {
+		return nil
+	}
+	return token.NewRegistry(token.Options{ModelsDir: o.modelsDir})
+}
+
+// apply changes the experiment's models as the flags say.
+func (o *endpointOverride) apply(e *eval.Experiment) error {
+	ids := map[string]string{}
+	if o.model != "" {
+		if !strings.Contains(o.model, "=") {
+			if len(e.Models) != 1 {
+				return usageError("--model %s: the experiment has %d models; give NAME=ID for each to change", o.model, len(e.Models))
+			}
+			ids[e.Models[0].ModelName()] = o.model
+		} else {
+			for _, kv := range strings.Split(o.model, ",") {
+				name, id, ok := strings.Cut(kv, "=")
+				if !ok || name == "" || id == "" {
+					return usageError("--model %q: give ID, or NAME=ID for each model", kv)
+				}
+				ids[name] = id
+			}
+		}
+	}
+	for i := range e.Models {
+		m := &e.Models[i]
+		name := m.ModelName()
+		if id, ok := ids[name]; ok {
+			if m.Name == "" {
+				m.Name = name // the model keeps its name in the run
+			}
+			m.Model = id
+			delete(ids, name)
+		}
+		if o.baseURL != "" {
+			m.BaseURL = o.baseURL
+		}
+		if o.apiKeyEnv != "" {
+			m.APIKeyEnv = o.apiKeyEnv
+		}
+	}
+	for name := range ids {
+		return usageError("--model: the experiment has no model %q", name)
+	}
+	return nil
+}
+
+// checkTokenizers loads every tokenizer the experiment names, so that a
+// missing one is an error before anything is rendered, with the fix.
+func checkTokenizers(e *eval.Experiment, reg *token.Registry) error {
+	if reg == nil {
+		reg = token.NewRegistry(token.Options{})
+	}
+	check := func(what, name string) error {
+		if name == "" {
+			return nil
+		}
+		if _, err := reg.Get(name); err != nil {
+			return fmt.Errorf("%s: tokenizer %q is not available (available here: %s): give the folder holding %s/tokenizer.json "+
+				"with --models-dir DIR or $ISOLDA_TOKENIZERS (isolda tokens --help lists the names), or set tokenizer: o200k_base "+
+				"in the experiment, which counts with GPT-4o's tokenizer instead: local token counts, budgets and cost estimates "+
+				"are then approximate for this model, the calls themselves are unchanged (%v)",
+				what, name, strings.Join(reg.Available(), ", "), name, err)
+		}
+		return nil
+	}
+	for _, m := range e.Models {
+		if err := check("model "+m.ModelName(), m.Tokenizer); err != nil {
+			return err
+		}
+	}
+	if e.Budget != nil {
+		if err := check("budget", e.Budget.Tokenizer); err != nil {
+			return err
+		}
+	}
+	for _, a := range e.Arms {
+		if a.Budget != nil {
+			if err := check("arm "+a.Name+" budget", a.Budget.Tokenizer); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// confirmCost estimates the cost of a run (of its first limit calls when
+// limit is set) and, above maxCost, asks on a terminal and refuses
+// elsewhere.
+func confirmCost(env *Env, p *eval.Plan, reg *token.Registry, maxCost float64, limit int) error {
+	priced := false
+	for _, m := range p.Experiment.Models {
+		priced = priced || m.PriceIn > 0 || m.PriceOut > 0
+	}
+	if !priced {
+		return nil
+	}
+	mc, err := eval.DryRunProgress(p, reg, phaseProgress(env, "estimating the cost (questions × models)"))
+	if err != nil {
+		return badInput(err)
+	}
+	total, unbounded, calls := 0.0, false, 0
+	for _, m := range mc {
+		in, out, _ := m.Cost()
+		total += in + out
+		unbounded = unbounded || (m.PriceOut > 0 && m.MaxOutputTokens == 0)
+		calls += m.Calls
+	}
+	if limit > 0 && limit < calls {
+		total *= float64(limit) / float64(calls)
+	}
+	what := fmt.Sprintf("estimated cost up to %.4f", total)
+	if unbounded {
+		what += " plus the answers (max_tokens is not set, so their cost has no bound)"
+	}
+	if total <= maxCost && !unbounded {
+		return nil
+	}
+	msg := fmt.Sprintf("%s, above --max-cost %g (isolda eval run --dry-run shows it per model)", what, maxCost)
+	f, ok := env.Stdin.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return usageError("eval run: %s: not on a terminal, so not asking: raise --max-cost to run it", msg)
+	}
+	fmt.Fprintf(env.Stderr, "%s. Run it? [y/N] ", msg)
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return usageError("eval run: not confirmed; nothing called")
+	}
+	return nil
 }
 
 // shaped reports whether a context of the plan has a budget or an ordering
@@ -245,8 +463,8 @@ func shaped(cs []eval.Context) bool {
 
 // printDryRun prints the contexts (when any is budgeted or reordered) and
 // the calls and input tokens per model of a prepared plan.
-func printDryRun(env *Env, p *eval.Plan) error {
-	mc, err := eval.DryRun(p, nil)
+func printDryRun(env *Env, p *eval.Plan, reg *token.Registry) error {
+	mc, err := eval.DryRunProgress(p, reg, phaseProgress(env, "counting input tokens (questions × models)"))
 	if err != nil {
 		return badInput(err)
 	}
@@ -294,5 +512,48 @@ func printDryRun(env *Env, p *eval.Plan) error {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", m.Model, a.Arm, a.Calls, n, mean)
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printCost(env, mc)
+}
+
+// printCost prints the estimated cost per model and in total, when a
+// model has a price.
+func printCost(env *Env, mc []eval.ModelCalls) error {
+	priced := false
+	for _, m := range mc {
+		priced = priced || m.PriceIn > 0 || m.PriceOut > 0
+	}
+	if !priced {
+		return nil
+	}
+	fmt.Fprintln(env.Stdout)
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODEL\tPRICE_IN\tPRICE_OUT\tINPUT_COST\tOUTPUT_COST_MAX\tCOST_MAX")
+	var tin, tout float64
+	notes := map[string]bool{}
+	for _, m := range mc {
+		in, out, exact := m.Cost()
+		tin, tout = tin+in, tout+out
+		ins, outs := fmt.Sprintf("%.4f", in), fmt.Sprintf("%.4f", out)
+		if !exact && m.PriceIn > 0 {
+			ins = "≈" + ins
+			notes["≈: no tokenizer; input tokens estimated as bytes/3"] = true
+		}
+		if m.PriceOut > 0 && m.MaxOutputTokens == 0 {
+			outs = "unbounded"
+			notes["unbounded: the experiment sets no max_tokens"] = true
+		}
+		fmt.Fprintf(tw, "%s\t%g\t%g\t%s\t%s\t%.4f\n", m.Model, m.PriceIn, m.PriceOut, ins, outs, in+out)
+	}
+	fmt.Fprintf(tw, "total\t\t\t%.4f\t%.4f\t%.4f\n", tin, tout, tin+tout)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, "Prices are per million tokens; input from the local count of the messages (without the chat template), output at max_tokens per call (an upper bound).")
+	for _, n := range slices.Sorted(maps.Keys(notes)) {
+		fmt.Fprintln(env.Stdout, n)
+	}
+	return nil
 }

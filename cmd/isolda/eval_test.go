@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/isolda/isolda/eval"
@@ -147,4 +150,98 @@ func atoi(s string) int {
 		return -1
 	}
 	return n
+}
+
+// TestEvalRunPaidRun: the dry run prints the cost per model and in total;
+// a run above --max-cost is refused when not on a terminal; --limit makes
+// the first N calls only; --base-url and --model point the experiment at
+// another endpoint and model without editing it; validate names a
+// tokenizer isolda does not have, with the fix.
+func TestEvalRunPaidRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTurtle), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var models []string
+	var mu sync.Mutex
+	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
+		mu.Lock()
+		models = append(models, r.Model)
+		mu.Unlock()
+		return llmtest.Reply{Text: "2"}
+	})
+	defer srv.Close()
+	exp := filepath.Join(dir, "exp.yaml")
+	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}, {name: I, format: isolda}]\n" +
+		"models: [{name: m, base_url: 'http://127.0.0.1:1/v1', model: x, tokenizer: o200k_base, price_in: 2000000, price_out: 1000000}]\n" +
+		"tasks: [{generate: {families: [count, lookup], per_family: 3}}]\nmax_tokens: 10\ntrials: 3\n"
+	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "", "eval", "run", exp, "--dry-run")
+	if code != 0 {
+		t.Fatalf("dry run: exit %d: %s", code, errs)
+	}
+	// The oracle: input cost = the dry run's tokens × 2 per million,
+	// output = calls × max_tokens 10 × 1 per million.
+	var calls, tokens int
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) == 4 && f[0] == "m" && f[2] == "o200k_base" {
+			calls, _ = strconv.Atoi(f[1])
+			tokens, _ = strconv.Atoi(f[3])
+		}
+	}
+	want := strings.Join(strings.Fields(fmt.Sprintf("total %.4f %.4f %.4f", float64(tokens)*2, float64(calls)*10, float64(tokens)*2+float64(calls)*10)), " ")
+	found := false
+	for _, l := range strings.Split(out, "\n") {
+		found = found || strings.Join(strings.Fields(l), " ") == want
+	}
+	if calls < 6 || !found {
+		t.Errorf("dry run does not print the cost %q:\n%s", want, out)
+	}
+	run := filepath.Join(dir, "run")
+	code, _, errs = runCLI(t, "", "eval", "run", exp, "--out", run, "--base-url", srv.URL)
+	if code != exitBadInput || !strings.Contains(errs, "above --max-cost 5 ") || !strings.Contains(errs, "not on a terminal") {
+		t.Errorf("a costly run: exit %d, %s", code, errs)
+	}
+	if len(models) != 0 {
+		t.Fatalf("%d calls made by a refused run", len(models))
+	}
+	code, out, errs = runCLI(t, "", "eval", "run", exp, "--out", run, "--base-url", srv.URL, "--model", "other-id", "--max-cost", "1e12", "--limit", "3")
+	if code != exitCheckFail || !strings.Contains(out, "3 calls answered now, 0 failed, 0 already answered") {
+		t.Errorf("--limit 3: exit %d, %s %s", code, out, errs)
+	}
+	if len(models) != 3 || models[0] != "other-id" {
+		t.Errorf("calls made with models %v, want 3 of other-id", models)
+	}
+	// The first 3 calls in the run's order: the first question's.
+	logb, err := os.ReadFile(filepath.Join(run, "answers.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qkeys := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(logb)), "\n") {
+		var r struct {
+			Q string `json:"question_key"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		qkeys[r.Q] = true
+	}
+	if len(qkeys) != 1 {
+		t.Errorf("--limit 3 asked %d questions, want the first one only (%v)", len(qkeys), qkeys)
+	}
+	code, out, errs = runCLI(t, "", "eval", "run", exp, "--out", run, "--base-url", srv.URL, "--model", "other-id", "--max-cost", "1e12")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("%d calls answered now, 0 failed, 3 already answered", calls-3)) {
+		t.Errorf("the rest: exit %d, %s %s", code, out, errs)
+	}
+	if err := os.WriteFile(exp, []byte(strings.Replace(y, "o200k_base", "llama3", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runCLI(t, "", "eval", "validate", exp, "--models-dir", t.TempDir())
+	if code != exitBadInput || !strings.Contains(errs, `model m: tokenizer "llama3" is not available`) || !strings.Contains(errs, "--models-dir") ||
+		!strings.Contains(errs, "$ISOLDA_TOKENIZERS") || !strings.Contains(errs, "tokenizer: o200k_base") {
+		t.Errorf("validate with an unknown tokenizer: exit %d, %s", code, errs)
+	}
 }

@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
+	"github.com/isolda/isolda/token"
 )
 
 // Format names: the registry's names are the canonical ones (what isolda
@@ -38,6 +40,9 @@ func lookupFormat(name string) (formats.Format, bool) {
 	switch key {
 	case "jsonld-compacted", "compact-jsonld", "json-ld-compact":
 		return formats.Get("jsonld-compact")
+	case "isolda-" + isolda.V04:
+		// The registry's isolda is the default version, 0.4.
+		return formats.Get("isolda")
 	}
 	if syn, err := rdfio.ParseFormat(name); err == nil {
 		return formats.Get(string(syn))
@@ -171,4 +176,23 @@ func nameParseError(err error, file string) error {
 		pe.File = file
 	}
 	return err
+}
+
+// tokenizerAliases are names people type for the embedded encodings.
+var tokenizerAliases = map[string]string{
+	"o200k": "o200k_base", "gpt-4o": "o200k_base", "gpt-4o-mini": "o200k_base", "gpt-4.1": "o200k_base", "gpt-5": "o200k_base",
+	"o1": "o200k_base", "o3": "o200k_base", "cl100k": "cl100k_base", "gpt-4": "cl100k_base", "gpt-3.5-turbo": "cl100k_base",
+}
+
+// unknownTokenizer adds to the error of a tokenizer the registry does not
+// have the names it likely meant and the names available.
+func unknownTokenizer(reg *token.Registry, name string, err error) error {
+	hint := ""
+	if a, ok := tokenizerAliases[strings.ToLower(name)]; ok {
+		hint = "; did you mean " + a + "?"
+	} else {
+		hint = suggest(name, reg.Available())
+	}
+	return badInput(fmt.Errorf("%w%s\navailable: %s (more with --models-dir DIR or $ISOLDA_TOKENIZERS: one folder per tokenizer holding its tokenizer.json; "+
+		"a tokenizer.json path or a Hugging Face model id in its cache also works)", err, hint, strings.Join(reg.Available(), ", ")))
 }

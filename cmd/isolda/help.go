@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // helpWidth is the width the long help texts are wrapped to.
@@ -20,6 +21,7 @@ func finishHelp(cmd *cobra.Command) {
 		finishHelp(c)
 	}
 	cmd.Long = wrapText(cmd.Long, helpWidth, "")
+	cmd.SetFlagErrorFunc(suggestFlag)
 	if !cmd.HasSubCommands() || !cmd.HasParent() {
 		return
 	}
@@ -112,4 +114,27 @@ func hideLegacy(cmd *cobra.Command) {
 	if err := cmd.Flags().MarkHidden(legacyTokenizerFlag); err != nil {
 		panic(err) // a programming error: the flag is registered just before
 	}
+}
+
+// suggestFlag adds to an unknown flag error the command's flags whose
+// names are close to it (bench --format: did you mean --formats?).
+func suggestFlag(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var close []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		if levenshtein(name, f.Name) <= 2 || (len(name) >= 3 && strings.HasPrefix(f.Name, name)) {
+			close = append(close, "--"+f.Name)
+		}
+	})
+	if len(close) == 0 {
+		return err
+	}
+	return fmt.Errorf("%s; did you mean %s? (see %s --help)", msg, strings.Join(close, " or "), cmd.CommandPath())
 }

@@ -92,6 +92,16 @@ func (env *Env) stdinTerminal() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// demoNote says on stderr that a command reads the embedded demo graph
+// because it got no FILE and standard input is neither piped nor a
+// terminal (such as </dev/null, or an empty variable for FILE), where
+// the fallback would otherwise go unnoticed.
+func demoNote(env *Env) {
+	if env.Stdin != nil && !env.stdinTerminal() {
+		fmt.Fprintf(env.Stderr, "isolda: no FILE and nothing piped: reading the embedded demo graph (examples/%s)\n", examples.Default)
+	}
+}
+
 // graphSource resolves the FILE argument of a command that reads a graph:
 // "-" or, with no FILE, piped standard input, gives "-"; with no FILE and
 // nothing piped, "" (the embedded demo graph).
@@ -148,6 +158,7 @@ func (f *inputFlags) read(env *Env, name string) (*rdf.Dataset, error) {
 		return d, nil
 	}
 	if name == "" {
+		demoNote(env)
 		data, err := examples.Read(examples.Default)
 		if err != nil {
 			return nil, err

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,6 +118,161 @@ func TestReportNotARunFolder(t *testing.T) {
 		code, _, errs := runCLI(t, "", "report", c.dir)
 		if code != exitBadInput || !strings.Contains(errs, c.want) || strings.Contains(errs, "open ") {
 			t.Errorf("report %s: exit %d, %q; want %q", c.dir, code, errs, c.want)
+		}
+	}
+}
+
+// TestReportForgedLog: answers.jsonl with a record of trial 99 (the run
+// has 1), one of an arm the run does not have, a torn line and a 3 MB
+// answer on its first line. The report names the two records as errors and counts neither
+// (exit 2), --criteria refuses to judge, the torn line is counted and
+// printed, and the page shows the long answer cut with its size.
+func TestReportForgedLog(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTurtle), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "2"} })
+	defer srv.Close()
+	exp := filepath.Join(dir, "exp.yaml")
+	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}]\n" +
+		"models: [{name: m, base_url: '" + srv.URL + "', model: x}]\n" +
+		"tasks: [{generate: {families: [count]}}]\ntemperature: 0\n"
+	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runDir := filepath.Join(dir, "run")
+	if code, _, errs := runCLI(t, "", "eval", "run", exp, "--out", runDir); code != 0 {
+		t.Fatalf("eval run: exit %d: %s", code, errs)
+	}
+	code, _, errs := runCLI(t, "", "report", runDir, "--resamples", "50")
+	if code != 0 {
+		t.Fatalf("report of the honest log: exit %d: %s", code, errs)
+	}
+	logPath := filepath.Join(runDir, "answers.jsonl")
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitN(string(b), "\n", 2)[0]
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(first), &rec); err != nil {
+		t.Fatal(err)
+	}
+	forge := func(edit func(map[string]any)) string {
+		c := map[string]any{}
+		for k, v := range rec {
+			c[k] = v
+		}
+		edit(c)
+		j, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(j) + "\n"
+	}
+	key := rec["key"].(string)
+	base := strings.TrimSuffix(key, "|1")
+	huge := strings.Repeat("x", 3<<20)
+	forged := forge(func(c map[string]any) { c["response"] = huge }) + strings.TrimPrefix(string(b), first+"\n") +
+		forge(func(c map[string]any) { c["trial"], c["key"] = 99, base+"|99" }) +
+		forge(func(c map[string]any) { c["arm"], c["key"] = "intruder", "intruder"+strings.TrimPrefix(key, "ttl") }) +
+		`{"run_id":"` + rec["run_id"].(string) + `","key":"torn`
+	if err := os.WriteFile(logPath, []byte(forged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "report")
+	code, _, errs = runCLI(t, "", "report", runDir, "-o", out, "--resamples", "50")
+	lines := strings.Count(string(b), "\n")
+	for _, want := range []string{
+		fmt.Sprintf("report: error: answers.jsonl:%d: %s: trial 99, the run has trials 1 to 1", lines+1, base+"|99"),
+		fmt.Sprintf("answers.jsonl:%d: intruder", lines+2),
+		`arm "intruder" is not an arm of the run`,
+		"1 line(s) of answers.jsonl skipped",
+		fmt.Sprintf("answers.jsonl:%d: not a record", lines+3),
+		"2 record(s) of answers.jsonl are not calls of the run's design",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if code != exitBadInput {
+		t.Errorf("exit %d, want %d", code, exitBadInput)
+	}
+	html, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(html) > 1<<20 {
+		t.Errorf("report.html: %d bytes, the 3 MB answer not cut", len(html))
+	}
+	for _, want := range []string{"Error: 2 record(s) of answers.jsonl are not calls of the run's design",
+		fmt.Sprintf("cut: the first 16384 of %d bytes are shown; the whole text is on line 1 of answers.jsonl", len(huge))} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	crit := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(crit, []byte("criteria:\n  - {id: A, kind: better, arm: ttl, than: [ttl]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runCLI(t, "", "report", runDir, "--criteria", crit)
+	if code != exitBadInput || !strings.Contains(errs, "refusing to judge the criteria") || strings.Contains(errs, "PASS") {
+		t.Errorf("--criteria on a forged log: exit %d, %s", code, errs)
+	}
+}
+
+// TestDemoFallbackNote: with no FILE and standard input neither piped nor
+// a terminal (</dev/null), the commands read the demo graph and say so.
+func TestDemoFallbackNote(t *testing.T) {
+	for _, args := range [][]string{{"stats"}, {"stats", "--count"}} {
+		null, err := os.Open(os.DevNull)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errb strings.Builder
+		code := run(args, &Env{Stdin: null, Stdout: &out, Stderr: &errb})
+		null.Close()
+		if code != 0 || !strings.HasPrefix(out.String(), "28") || !strings.Contains(errb.String(), "reading the embedded demo graph (examples/demo.ttl)") {
+			t.Errorf("%v </dev/null: exit %d, stdout %q, stderr %q", args, code, out.String(), errb.String())
+		}
+	}
+}
+
+// TestSmallTraps: -t isolda-0.4 is the default isolda; an unknown flag
+// close to a known one is suggested; bench takes -o like the others.
+func TestSmallTraps(t *testing.T) {
+	in := writeFile(t, "g.ttl", demoTurtle)
+	_, def, _ := runCLI(t, "", "convert", "-t", "isolda", in)
+	code, v04, errs := runCLI(t, "", "convert", "-t", "isolda-0.4", in)
+	if code != 0 || v04 != def || !strings.Contains(def, "ISOLDA 0.4") {
+		t.Errorf("-t isolda-0.4: exit %d, %s; want the default isolda (0.4)", code, errs)
+	}
+	code, _, errs = runCLI(t, "", "bench", "--format", "csv", in)
+	if code != exitBadInput || !strings.Contains(errs, "unknown flag: --format; did you mean --formats?") {
+		t.Errorf("bench --format: exit %d, %q", code, errs)
+	}
+	out := filepath.Join(t.TempDir(), "b")
+	if code, _, errs = runCLI(t, "", "bench", "-o", out, "--formats", "csv", in); code != 0 {
+		t.Errorf("bench -o: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestTokenizerSuggestions: a tokenizer typed as a model or short name
+// gets the encoding's name and the list of those available.
+func TestTokenizerSuggestions(t *testing.T) {
+	in := writeFile(t, "g.ttl", demoTurtle)
+	for _, c := range []struct{ cmd, name, want string }{
+		{"tokens", "o200k", "did you mean o200k_base?"},
+		{"bench", "gpt-4o", "did you mean o200k_base?"},
+		{"tokens", "cl100k_bas", "did you mean cl100k_base?"},
+	} {
+		code, _, errs := runCLI(t, "", c.cmd, "--tokenizer", c.name, in)
+		if code != exitBadInput || !strings.Contains(errs, c.want) || !strings.Contains(errs, "available: o200k_base, cl100k_base") {
+			t.Errorf("%s --tokenizer %s: exit %d, %q", c.cmd, c.name, code, errs)
 		}
 	}
 }

@@ -30,16 +30,29 @@ func newStudyCmd(env *Env) *cobra.Command {
 }
 
 func newStudyListCmd(env *Env) *cobra.Command {
-	return &cobra.Command{
+	var short bool
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "Every study: its paper section, arms, models, questions and calls per model",
 		Long: "Prints one block per study: its name and version, the paper and section, the data it needs, its arms, " +
 			"its question sets, the paper's models with the arms each reads and the calls each makes in a complete run " +
 			"(questions × arms × trials), and its pre-registered criteria.",
-		Example: "  isolda study list",
+		Example: "  isolda study list --short\n  isolda study list",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := env.Stdout
+			if short {
+				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "STUDY\tCALLS\tPAPER")
+				for _, s := range study.All() {
+					total := 0
+					for _, m := range s.Models {
+						total += s.Calls(m)
+					}
+					fmt.Fprintf(tw, "%s\t%d\t%s\n", s.Name, total, s.Paper)
+				}
+				return tw.Flush()
+			}
 			for i, s := range study.All() {
 				if i > 0 {
 					fmt.Fprintln(w)
@@ -94,6 +107,8 @@ func newStudyListCmd(env *Env) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&short, "short", false, "one line per study: its name, the calls of a complete run and its paper")
+	return cmd
 }
 
 func newStudyInitCmd(env *Env) *cobra.Command {

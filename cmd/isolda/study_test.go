@@ -63,3 +63,28 @@ func TestStudyInitDryRun(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyListShort: one line per study, with its calls and paper.
+func TestStudyListShort(t *testing.T) {
+	code, out, errs := runCLI(t, "", "study", "list", "--short")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != len(study.All())+1 {
+		t.Fatalf("exit %d, %d lines for %d studies: %s", code, len(lines), len(study.All()), errs)
+	}
+	for i, s := range study.All() {
+		f := strings.Fields(lines[i+1])
+		if len(f) < 3 || f[0] != s.Name || !strings.Contains(lines[i+1], s.Paper) {
+			t.Errorf("line %q, want %s and its paper", lines[i+1], s.Name)
+		}
+	}
+}
+
+// TestStudyInitMissingDataFolder: a --data folder that does not exist is
+// named as missing, with where the shared data is.
+func TestStudyInitMissingDataFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "kgb")
+	code, _, errs := runCLI(t, "", "study", "init", "kgllmbench", dir, "--data", "kgllmbench=shared/data/kgllmbench/instances")
+	if code != exitBadInput || !strings.Contains(errs, "no such file or directory") || !strings.Contains(errs, "../shared/data/kgllmbench/instances") {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+}

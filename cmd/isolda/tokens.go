@@ -59,8 +59,8 @@ func newTokensCmd(env *Env) *cobra.Command {
 			var tok token.Tokenizer
 			if file != "" {
 				tok, err = token.OpenFile(file, file, special)
-			} else {
-				tok, err = reg.Get(name)
+			} else if tok, err = reg.Get(name); err != nil {
+				return unknownTokenizer(reg, name, err)
 			}
 			if err != nil {
 				return badInput(err)

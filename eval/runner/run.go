@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -92,6 +93,69 @@ type Record struct {
 	// Partial is the partial credit of an ok call, for scorers whose gold
 	// answer is a set (omitted otherwise).
 	Partial *task.Score `json:"partial,omitempty"`
+	// RequestContext, when set, is the SHA-1 of the frozen context that
+	// RawRequest holds by reference: every occurrence of the context's
+	// JSON-escaped text in the body sent is logged as RequestContextMark
+	// (RequestContextEscape "html" when the body escaped <, > and & as
+	// JSON's HTML-safe form does). FullRequest rebuilds the body byte for
+	// byte from the context's file in the run folder. Records written
+	// before this field have the whole body.
+	RequestContext       string `json:"request_context,omitempty"`
+	RequestContextEscape string `json:"request_context_escape,omitempty"`
+}
+
+// RequestContextMark stands for the frozen context in a logged request
+// body: a NUL character, which a JSON text never holds unescaped.
+const RequestContextMark = "\x00"
+
+// minContextRef is the shortest context logged by reference.
+const minContextRef = 64
+
+// jsonInner is s as a JSON string's contents (without the quotes),
+// escaped as encoding/json does with or without HTML escaping.
+func jsonInner(s string, html bool) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(html)
+	if enc.Encode(s) != nil {
+		return ""
+	}
+	out := b.Bytes()
+	return string(out[1 : len(out)-2]) // the quotes and the newline
+}
+
+// CompactRequest replaces the context (text ctx, SHA-1 sha) in a request
+// body by RequestContextMark, and returns the body, sha and the escaping;
+// it returns raw unchanged (and "", "") when the body does not hold the
+// context or already holds a NUL.
+func CompactRequest(raw, ctx, sha string) (string, string, string) {
+	if len(ctx) < minContextRef || strings.Contains(raw, RequestContextMark) {
+		return raw, "", ""
+	}
+	for _, html := range []bool{false, true} {
+		esc := jsonInner(ctx, html)
+		if esc != "" && strings.Contains(raw, esc) {
+			mode := "plain"
+			if html {
+				mode = "html"
+			}
+			return strings.ReplaceAll(raw, esc, RequestContextMark), sha, mode
+		}
+	}
+	return raw, "", ""
+}
+
+// FullRequest returns the request body as it was sent: RawRequest with
+// the context ctx (the text of the run's file for RequestContext) put
+// back. It fails when ctx is not that context.
+func (r *Record) FullRequest(ctx string) (string, error) {
+	if r.RequestContext == "" {
+		return r.RawRequest, nil
+	}
+	if h := sha1.Sum([]byte(ctx)); hex.EncodeToString(h[:]) != r.RequestContext {
+		return "", fmt.Errorf("%s: the request refers to context %s, which the run folder does not hold", r.Key, r.RequestContext)
+	}
+	return strings.ReplaceAll(r.RawRequest, RequestContextMark, jsonInner(ctx, r.RequestContextEscape == "html")), nil
 }
 
 // CallKey identifies a call: arm, model, question key and trial.
@@ -122,6 +186,11 @@ type RunOptions struct {
 	ProgressInterval time.Duration
 	// Now returns the time written into records (nil: time.Now).
 	Now func() time.Time
+	// Limit, when above 0, makes only the first Limit calls not yet
+	// answered, in the run's order (question by question; for each, model
+	// by model, arm by arm, trial by trial): a smoke test of a large run.
+	// The calls left are made by the next run.
+	Limit int
 }
 
 // RunResult reports what a Run did.
@@ -201,6 +270,26 @@ func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) 
 		}
 	}
 
+	var allowed map[string]bool // the calls Limit lets through (nil: all)
+	if opts.Limit > 0 {
+		allowed = map[string]bool{}
+	limit:
+		for i := range p.Entries {
+			for _, m := range e.Models {
+				for _, c := range p.ContextsFor(i, m) {
+					for t := 1; t <= e.NumTrials(); t++ {
+						if k := CallKey(c.Arm, m.ModelName(), p.Entries[i].Key, t); !done[k] {
+							if len(allowed) == opts.Limit {
+								break limit
+							}
+							allowed[k] = true
+						}
+					}
+				}
+			}
+		}
+	}
+
 	recs := make(chan *Record, 64)
 	var writeErr error
 	writerDone := make(chan struct{})
@@ -239,7 +328,7 @@ func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) 
 				for _, c := range p.ContextsFor(i, m) {
 					for t := 1; t <= e.NumTrials(); t++ {
 						k := CallKey(c.Arm, m.ModelName(), en.Key, t)
-						if done[k] {
+						if done[k] || (allowed != nil && !allowed[k]) {
 							continue
 						}
 						if !fn(job{en: en, c: c, trial: t, key: k}) {
@@ -249,12 +338,17 @@ func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) 
 				}
 			}
 		}
-		n := 0
-		for i := range p.Entries {
-			n += len(p.ContextsFor(i, m)) * e.NumTrials()
-		}
 		eachJob(func(job) bool { st.total++; return true })
-		st.skipped = n - st.total
+		// Skipped are the calls answered already (not those Limit leaves).
+		for i := range p.Entries {
+			for _, c := range p.ContextsFor(i, m) {
+				for t := 1; t <= e.NumTrials(); t++ {
+					if done[CallKey(c.Arm, m.ModelName(), p.Entries[i].Key, t)] {
+						st.skipped++
+					}
+				}
+			}
+		}
 		res.Skipped += st.skipped
 		conc := m.MaxConcurrency
 		if conc <= 0 {
@@ -411,6 +505,8 @@ func call(ctx context.Context, client *llm.Client, p *eval.Plan, m eval.Model, t
 		Budget: j.c.Budget, BudgetPolicy: j.c.Policy, BudgetTokenizer: j.c.Tokenizer, ContextTokens: j.c.Tokens,
 		Model: m.ModelName(), BaseURL: redactURL(m.BaseURL), Tokenizer: m.Tokenizer, QuestionID: j.en.Q.ID,
 		QuestionK: j.en.Key, Trial: j.trial, CallRecord: llm.NewCallRecord(msgs, resp, err, count)}
+	// The context, often most of the body, is in the run folder already.
+	r.RawRequest, r.RequestContext, r.RequestContextEscape = CompactRequest(r.RawRequest, j.c.Text, j.c.SHA1)
 	if err != nil {
 		return r, true
 	}

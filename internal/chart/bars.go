@@ -30,6 +30,27 @@ type Bars struct {
 	// clamped to [0, YMax].
 	YMax   float64
 	Groups []Group
+	// Keys, when set, fix the colour of each bar label: Colour(i) for the
+	// i-th key, so that a series keeps its colour from chart to chart.
+	// Labels not among them follow, in sorted order.
+	Keys []string
+}
+
+// colourOf is the colour of a bar label of a chart whose legend is labels.
+func (c Bars) colourOf(labels []string, label string) string {
+	if i := slices.Index(c.Keys, label); i >= 0 {
+		return Colour(i)
+	}
+	i := len(c.Keys)
+	for _, l := range labels {
+		if l == label {
+			break
+		}
+		if !slices.Contains(c.Keys, l) {
+			i++
+		}
+	}
+	return Colour(i)
 }
 
 // Geometry of a bar chart.
@@ -139,7 +160,7 @@ func (c Bars) SVG() string {
 	for _, g := range c.Groups {
 		gx := x
 		for _, bar := range g.Bars {
-			col := Colour(slices.Index(labels, bar.Label))
+			col := c.colourOf(labels, bar.Label)
 			v := clampY(bar.Value)
 			fmt.Fprintf(&cv.b, `<rect class="bar" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s — %s: %s</title></rect>`+"\n",
 				num(x), num(y(v)), num(barW-2), num(barPlotH*v/ymax), col, esc(g.Label), esc(bar.Label), interval(bar))
@@ -159,7 +180,7 @@ func (c Bars) SVG() string {
 	lx := plotRight + pad
 	for i, l := range labels {
 		ly := top + float64(i)*legendH
-		fmt.Fprintf(&cv.b, `<rect x="%s" y="%s" width="10" height="10" fill="%s"/>`+"\n", num(lx), num(ly), Colour(i))
+		fmt.Fprintf(&cv.b, `<rect x="%s" y="%s" width="10" height="10" fill="%s"/>`+"\n", num(lx), num(ly), c.colourOf(labels, l))
 		cv.text("legend", lx+14, ly+9, labelSize, "start", 0, l)
 	}
 	return cv.close()

@@ -24,9 +24,15 @@ import (
 	"strings"
 )
 
-// palette is a colour-blind-safe qualitative palette (Okabe and Ito,
-// "Color Universal Design", 2002), darkest first.
-var palette = [...]string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"}
+// palette is a qualitative palette of twelve distinct colours: the
+// colour-blind-safe palette of Okabe and Ito ("Color Universal Design",
+// 2002), then four dark colours of Paul Tol's schemes (wine, olive,
+// indigo, brown), so that up to twelve series never share a colour.
+var palette = [...]string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
+	"#882255", "#999933", "#332288", "#661100"}
+
+// PaletteSize is the number of distinct colours of Colour.
+const PaletteSize = len(palette)
 
 // Colour returns the i-th colour of the palette, cycling.
 func Colour(i int) string { return palette[i%len(palette)] }

@@ -114,11 +114,19 @@ func (l *Log) Close() error {
 // than maxLine+1 bytes of it is held in memory. An error from fn ends the
 // read and is returned as it is; so is an error reading r.
 func Read(r io.Reader, file string, maxLine int, fn func(line int, b []byte) error) error {
+	return ReadOffsets(r, file, maxLine, func(line int, _ int64, b []byte) error { return fn(line, b) })
+}
+
+// ReadOffsets is Read that also gives each line's offset in r, the
+// position of its first byte, so that a reader can come back to it
+// (io.ReaderAt) without keeping it.
+func ReadOffsets(r io.Reader, file string, maxLine int, fn func(line int, off int64, b []byte) error) error {
 	if maxLine == 0 {
 		maxLine = DefaultMaxLine
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte // a line longer than the reader's buffer, gathered
+	var off int64   // offset of the next line
 	for n := 1; ; n++ {
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -135,12 +143,14 @@ func Read(r io.Reader, file string, maxLine int, fn func(line int, b []byte) err
 		if err != nil && err != io.EOF {
 			return err
 		}
+		start := off
+		off += int64(len(line))
 		line = bytes.TrimSuffix(line, []byte{'\n'})
 		if maxLine > 0 && len(line) > maxLine {
 			return tooLong(file, n, maxLine)
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
-			if ferr := fn(n, line); ferr != nil {
+			if ferr := fn(n, start, line); ferr != nil {
 				return ferr
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/isolda/isolda/internal/webdriver/browsertest"
 	"github.com/isolda/isolda/report"
@@ -72,6 +73,13 @@ func TestReportInBrowser(t *testing.T) {
 		}
 		b.CheckLayout("paper report " + size)
 		checkLabels(t, b, size)
+		// Legible: chart text is drawn at least 9 px high (at 400 px the
+		// charts keep their size and scroll sideways in their frame).
+		var smallest float64
+		b.Script(`return Math.min(...[...document.querySelectorAll("svg.chart text.legend, svg.chart text.group-label")].map((e) => e.getBoundingClientRect().height));`, &smallest)
+		if smallest < 9 {
+			t.Errorf("%s: chart text drawn %.1f px high", size, smallest)
+		}
 		b.Screenshot("report-paper-" + size)
 		b.CheckConsole("paper report "+size, nil)
 
@@ -92,6 +100,12 @@ func TestReportInBrowser(t *testing.T) {
 		b.Script(`return document.getElementById("ctx-" + arguments[0]).querySelector("pre").textContent;`, &ctx, m0.ContextSHA1)
 		if ctx != run.Contexts[m0.ContextSHA1] {
 			t.Errorf("%s: the context shown differs from contexts/%s.txt", size, m0.ContextSHA1)
+		}
+		// Following the context link unfolds the context.
+		var open bool
+		b.Script(`document.querySelector("details.sample a.ctx-ref").click(); return document.getElementById("ctx-" + arguments[0]).closest("details").open;`, &open, m0.ContextSHA1)
+		if !open {
+			t.Errorf("%s: following the context link leaves the context folded", size)
 		}
 		b.CheckLayout("run report, one answer open " + size)
 		b.Screenshot("report-run-" + size)
@@ -188,4 +202,29 @@ func indexOf(list []string, v string) int {
 		}
 	}
 	return -1
+}
+
+// TestOpenLargeReport opens $ISOLDA_REPORT_HTML (a report.html, such as
+// that of the synthetic KG-LLM-Bench run of TestWriteSynthRun) at 1280 and
+// 400 px and prints the time from navigation to the load event and to the
+// first full layout (the whole-page layout checks of TestReportInBrowser
+// take minutes on such a page); it is skipped without that variable.
+func TestOpenLargeReport(t *testing.T) {
+	path := os.Getenv("ISOLDA_REPORT_HTML")
+	if path == "" {
+		t.Skip("set ISOLDA_REPORT_HTML to a report.html to time its opening")
+	}
+	abs, err := filepath.Abs(path)
+	must(t, err)
+	b := browsertest.Start(t, browsertest.Options{Timeout: 5 * time.Minute})
+	for _, vp := range viewports {
+		b.SetViewport(vp[0], vp[1])
+		start := time.Now()
+		b.Navigate("file://" + abs)
+		var load float64
+		var height int
+		b.Script(`return performance.getEntriesByType("navigation")[0].loadEventEnd;`, &load)
+		b.Script(`return document.documentElement.scrollHeight;`, &height)
+		fmt.Printf("open %s at %dx%d: load event at %.0f ms, laid out (%d px high) after %.2f s\n", path, vp[0], vp[1], load, height, time.Since(start).Seconds())
+	}
 }

@@ -34,7 +34,20 @@ func Charts(r *report.Report) ([]Chart, error) {
 	add := func(name, title, kind, svg string) {
 		charts = append(charts, Chart{Name: name, Title: title, Kind: kind, SVG: svg})
 	}
-	overall := chart.Bars{Title: "Accuracy by arm and model (Wilson 95% intervals)", YLabel: "accuracy"}
+	// One colour per arm across the charts.
+	var arms []string
+	for _, a := range r.Accuracy {
+		if !slices.Contains(arms, a.Arm) {
+			arms = append(arms, a.Arm)
+		}
+	}
+	for _, x := range r.Tokens {
+		if !slices.Contains(arms, x.Arm) {
+			arms = append(arms, x.Arm)
+		}
+	}
+	slices.Sort(arms)
+	overall := chart.Bars{Title: "Accuracy by arm and model (Wilson 95% intervals)", YLabel: "accuracy", Keys: arms}
 	families := map[string]*chart.Bars{}
 	var models []string
 	for _, a := range r.Accuracy {
@@ -48,7 +61,7 @@ func Charts(r *report.Report) ([]Chart, error) {
 		}
 		fc := families[a.Model]
 		if fc == nil {
-			fc = &chart.Bars{Title: "Accuracy by task family: " + a.Model, YLabel: "accuracy"}
+			fc = &chart.Bars{Title: "Accuracy by task family: " + a.Model, YLabel: "accuracy", Keys: arms}
 			families[a.Model] = fc
 			models = append(models, a.Model)
 		}
@@ -63,7 +76,7 @@ func Charts(r *report.Report) ([]Chart, error) {
 		slices.SortStableFunc(fc.Groups, func(a, b chart.Group) int { return strings.Compare(a.Label, b.Label) })
 		add("family-"+slug(m), fc.Title, "bar", fc.SVG())
 	}
-	tok := chart.Bars{Title: "Mean input tokens by arm and model (bars: min to max)", YLabel: "input tokens"}
+	tok := chart.Bars{Title: "Mean input tokens by arm and model (bars: min to max)", YLabel: "input tokens", Keys: arms}
 	for _, x := range r.Tokens {
 		tok.Groups = appendBar(tok.Groups, x.Model, chart.Bar{Label: x.Arm, Value: float64(x.InMean), Lo: float64(x.InMin), Hi: float64(x.InMax)})
 		if v := float64(x.InMax); !math.IsNaN(v) {
@@ -135,6 +148,8 @@ dl.meta dt{font-weight:bold}dl.meta dd{margin:0;overflow-wrap:anywhere}
 code,pre{font:12px/1.4 ui-monospace,monospace}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f5f7;padding:.5rem;margin:.25rem 0;max-height:30rem;overflow-y:auto}
 @media (max-width:700px){
+.charts figure{overflow-x:auto;width:100%}
+svg.chart{max-width:none}
 table.data,table.data tbody{display:block;width:100%}
 table.data tr.head{display:none}
 table.data tr{display:flex;flex-wrap:wrap;border:1px solid #ccc;margin:.4rem 0;padding:.15rem 0}
@@ -144,7 +159,7 @@ table.data td::before{content:attr(data-label) ": ";color:#555}
 
 // samplesStyle is the style of the per-sample view.
 const samplesStyle = `#samples{display:flex;flex-direction:column}
-#samples>h2{order:0}#samples>.filters{order:1}#samples>.count{order:2}#samples>.sample-list{order:3}#samples>.note{order:4}
+#samples>h2{order:0}#samples>.count{order:1}#samples>.filters{order:2}#samples>.sample-list{order:3}#samples>.note{order:4}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem}
 .filters fieldset{border:1px solid #ccc;border-radius:4px;margin:0;padding:.25rem .5rem;display:flex;flex-wrap:wrap;gap:.1rem .75rem;min-width:0}
 .filters label{white-space:nowrap;font-size:.9rem}
@@ -159,14 +174,30 @@ const samplesStyle = `#samples{display:flex;flex-direction:column}
 .msg .role{font-weight:bold;font-size:.85rem;margin-top:.5rem}
 a.ctx-ref{display:inline-block;background:#fff3c4;color:#5a4500;border:1px dashed #c9a400;padding:0 .3rem;text-decoration:none}
 .count{font-weight:bold}.count-n::before{content:counter(shown)}
-.context{margin:.75rem 0}.context h3{margin:.25rem 0;font-size:.95rem;overflow-wrap:anywhere}`
+.problems{border:2px solid #b30000;padding:.25rem .75rem;margin:.5rem 0}
+details.inputs>summary h3{display:inline}
+.context{margin:.5rem 0}.context h3{display:inline;margin:.25rem 0;font-size:.95rem;overflow-wrap:anywhere}
+`
 
-// DefaultMaxSamples is the number of samples the per-sample view shows at
-// most when Page.MaxSamples is 0.
-const DefaultMaxSamples = 5000
+// DefaultMaxSamples is the number of samples the per-sample view aims at
+// when Page.MaxSamples is 0: a run with more calls shows a sample of every
+// (model, arm, family) cell.
+const DefaultMaxSamples = 1000
+
+// minPerCell is the fewest samples of a cell the view shows when the run
+// has more calls than the view shows.
+const minPerCell = 3
 
 // maxShownContext bounds the characters of a context shown on the page.
 const maxShownContext = 256 << 10
+
+// maxInlineContexts bounds the bytes of all the contexts the page shows;
+// the answers whose contexts are beyond it point at the context's file in
+// the run folder.
+const maxInlineContexts = 4 << 20
+
+// maxShownAnswer bounds the bytes of an answer (or reasoning) shown.
+const maxShownAnswer = 16 << 10
 
 // Page is the report's HTML page.
 type Page struct {
@@ -175,9 +206,15 @@ type Page struct {
 	Results []report.Result
 	// Run, when set, adds the run's metadata and the per-sample view.
 	Run *report.Run
-	// MaxSamples bounds the samples shown (0 means DefaultMaxSamples); the
-	// page says how many were left out.
+	// MaxSamples is the number of samples the view aims at (0 means
+	// DefaultMaxSamples): every sample of a run with no more calls, else
+	// the first k of every (model, arm, family) cell. failed and wrong
+	// answers first, with k = max(3, MaxSamples / cells). The page says
+	// how many it shows of how many.
 	MaxSamples int
+	// RunLink is the run folder as a link from the page ("" when the page
+	// does not link to the run's files).
+	RunLink string
 }
 
 // writeHead writes the document up to the opening body tag: a
@@ -192,10 +229,12 @@ func writeHead(b *strings.Builder, title, style string) {
 		esc(csp), esc(title), style)
 }
 
-// WriteHTML writes the page: run metadata, criteria, charts, tables, then
-// the per-sample view and the contexts it refers to. The page has no
-// script: the sample filters are check boxes read by CSS (:has), and a CSS
-// counter counts the samples shown.
+// WriteHTML writes the page, results first: the run's summary (with the
+// log's problems), criteria, charts and tables, then the per-sample view,
+// the run's metadata (its inputs folded) and the contexts the samples
+// refer to. The page has no script: the sample filters are check boxes
+// read by CSS (:has), and a CSS counter counts the samples shown. A run
+// read lazily has the messages of the samples shown read here.
 func (p Page) WriteHTML(w io.Writer) error {
 	r := p.Report
 	charts, err := Charts(r)
@@ -204,19 +243,19 @@ func (p Page) WriteHTML(w io.Writer) error {
 	}
 	var b strings.Builder
 	var filterCSS string
-	var samples []report.Sample
+	var view sampleView
 	if p.Run != nil {
-		samples = p.Run.Samples
-		if limit := cmp0(p.MaxSamples, DefaultMaxSamples); len(samples) > limit {
-			samples = samples[:limit]
+		view = pickSamples(p.Run.Samples, cmp0(p.MaxSamples, DefaultMaxSamples))
+		if err := p.Run.LoadMessages(view.indexes); err != nil {
+			return err
 		}
-		filterCSS = newFilters(samples).css()
+		filterCSS = newFilters(p.Run.Samples).css()
 	}
 	writeHead(&b, p.Title, htmlStyle+"\n"+samplesStyle+"\n"+filterCSS)
 	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n<nav aria-label=\"Sections\">", esc(p.Title))
 	var links []string
 	if p.Run != nil {
-		links = append(links, `<a href="#run">Run</a>`)
+		links = append(links, `<a href="#summary">Summary</a>`)
 	}
 	if len(p.Results) > 0 {
 		links = append(links, `<a href="#criteria">Criteria</a>`)
@@ -226,11 +265,11 @@ func (p Page) WriteHTML(w io.Writer) error {
 	}
 	links = append(links, `<a href="#tables">Tables</a>`)
 	if p.Run != nil {
-		links = append(links, `<a href="#samples">Answers</a>`, `<a href="#contexts">Contexts</a>`)
+		links = append(links, `<a href="#samples">Answers</a>`, `<a href="#run">Run</a>`, `<a href="#contexts">Contexts</a>`)
 	}
 	b.WriteString(strings.Join(links, " ") + "</nav>\n</header>\n<main>\n")
 	if p.Run != nil {
-		writeRunMeta(&b, p.Run)
+		writeRunSummary(&b, p.Run)
 	}
 	if len(p.Results) > 0 {
 		writeCriteria(&b, p.Results)
@@ -251,7 +290,9 @@ func (p Page) WriteHTML(w io.Writer) error {
 	}
 	b.WriteString("</section>\n")
 	if p.Run != nil {
-		writeSamples(&b, p.Run, samples)
+		used := writeSamples(&b, p.Run, view, p.RunLink)
+		writeRunMeta(&b, p.Run)
+		writeContexts(&b, p.Run, used)
 	}
 	b.WriteString("</main>\n</body>\n</html>\n")
 	_, err = io.WriteString(w, b.String())
