@@ -164,6 +164,7 @@ def chunk(
     models_dir=None,
     memory=0,
     tmp_dir=None,
+    _raw=False,
 ):
     """The entity documents of a graph, as ``isolda chunk`` writes them: an
     iterator of dicts with the keys entity, format, text, tokens, sha256,
@@ -210,4 +211,6 @@ def chunk(
         "tmp_dir": tmp_dir or "",
     }
     out = lib().call(OP_CHUNK, req, data)
+    if _raw:  # the JSON lines as the CLI writes them (python -m isolda chunk)
+        return out
     return (json.loads(line) for line in out.decode("utf-8").splitlines() if line)
