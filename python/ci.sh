@@ -7,6 +7,7 @@
 # collects no test (exit 5).
 set -euo pipefail
 cd "$(dirname "$0")"
+echo "== the Python package (python/ci.sh)"
 PY=/usr/bin/python3
 if ! "$PY" -c 'import rdflib, setuptools, pytest, wheel, venv, pip' 2>/dev/null; then
   export DEBIAN_FRONTEND=noninteractive
