@@ -185,11 +185,11 @@ func unpack(b []byte) (*rdf.Dataset, error) {
 		}
 		switch {
 		case !q[0].IsIRI() && !q[0].IsBlank():
-			return nil, fmt.Errorf("quad %d: a %s cannot be a subject", i+1, q[0].Kind)
+			return nil, badValue("isolda: quad %d: a %s cannot be a subject", i+1, q[0].Kind)
 		case !q[1].IsIRI():
-			return nil, fmt.Errorf("quad %d: a %s cannot be a predicate", i+1, q[1].Kind)
+			return nil, badValue("isolda: quad %d: a %s cannot be a predicate", i+1, q[1].Kind)
 		case q[3].Kind != rdf.None && !q[3].IsIRI() && !q[3].IsBlank():
-			return nil, fmt.Errorf("quad %d: a %s cannot be a graph name", i+1, q[3].Kind)
+			return nil, badValue("isolda: quad %d: a %s cannot be a graph name", i+1, q[3].Kind)
 		}
 		d.Add(rdf.Quad{S: q[0], P: q[1], O: q[2], G: q[3]})
 	}

@@ -370,3 +370,13 @@ def test_memory_is_freed():
         isolda.decode(text)
     after = _rss_kib()
     assert after - before < 32 * 1024, "RSS grew by %d KiB over 12,000 calls" % (after - before)
+
+
+def test_terms_that_cannot_stand_there_are_value_errors():
+    g = Graph()
+    g.add((Literal("s"), EX.p, EX.o))
+    with pytest.raises(ValueError, match="subject"):
+        isolda.encode(g)
+    with pytest.raises(ValueError, match="format"):
+        isolda.encode(b"<a:b> <a:c> <a:d> .")
+    assert isolda.encode(b"<a:b> <a:c> <a:d> .", format="nt")
