@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/rdf"
@@ -173,25 +175,38 @@ func unpack(b []byte) (*rdf.Dataset, error) {
 	if off != len(blob) {
 		return nil, bad("%d bytes after the last string", len(blob)-off)
 	}
+	// Each packed term is interned once (the packer already merged equal
+	// IRIs and blank nodes), then quads are added by ID.
 	d := rdf.NewDataset()
-	for i := 0; i < nq; i++ {
-		var q [4]rdf.Term
-		for j := range q {
+	ids := make([]rdf.TermID, nt+1)
+	for i := 1; i <= nt; i++ {
+		ids[i] = d.Intern(terms[i])
+	}
+	qs := make([]rdf.IDQuad, nq)
+	for i := range qs {
+		for j := range qs[i] {
 			id := int(binary.LittleEndian.Uint32(qb[16*i+4*j:]))
 			if id > nt || (id == 0 && j < 3) {
 				return nil, bad("quad %d: term %d out of range", i+1, id)
 			}
-			q[j] = terms[id]
+			qs[i][j] = ids[id]
 		}
+	}
+	// rdflib gives statements in hash order; grouped by subject, as most
+	// files have them, the dataset and the encoder work on memory that is
+	// close together (the bytes do not depend on the order).
+	slices.SortStableFunc(qs, func(a, b rdf.IDQuad) int { return cmp.Compare(a[0], b[0]) })
+	for _, q := range qs {
+		s, p, g := d.Term(q[0]), d.Term(q[1]), d.Term(q[3])
 		switch {
-		case !q[0].IsIRI() && !q[0].IsBlank():
-			return nil, badValue("isolda: quad %d: a %s cannot be a subject", i+1, q[0].Kind)
-		case !q[1].IsIRI():
-			return nil, badValue("isolda: quad %d: a %s cannot be a predicate", i+1, q[1].Kind)
-		case q[3].Kind != rdf.None && !q[3].IsIRI() && !q[3].IsBlank():
-			return nil, badValue("isolda: quad %d: a %s cannot be a graph name", i+1, q[3].Kind)
+		case !s.IsIRI() && !s.IsBlank():
+			return nil, badValue("isolda: a %s cannot be a subject", s.Kind)
+		case !p.IsIRI():
+			return nil, badValue("isolda: a %s cannot be a predicate", p.Kind)
+		case g.Kind != rdf.None && !g.IsIRI() && !g.IsBlank():
+			return nil, badValue("isolda: a %s cannot be a graph name", g.Kind)
 		}
-		d.Add(rdf.Quad{S: q[0], P: q[1], O: q[2], G: q[3]})
+		d.AddIDs(q)
 	}
 	return d, nil
 }

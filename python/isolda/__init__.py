@@ -17,7 +17,6 @@ import json
 import os
 
 from ._lib import OP_CHECK, OP_CHUNK, OP_DECODE, OP_ENCODE, OP_TOKENS, Error, ParseError, lib
-from ._pack import pack, unpack
 from .options import Options, coerce
 
 __all__ = [
@@ -44,6 +43,8 @@ def _source(source, format, base):
     if hasattr(source, "triples"):  # an rdflib Graph, ConjunctiveGraph or Dataset
         if format is not None:
             raise ValueError("isolda: format= is for text and paths, not for an rdflib graph")
+        from ._pack import pack  # rdflib is imported only when graphs are used
+
         src["kind"] = "packed"
         return src, pack(source)
     if isinstance(source, (bytes, bytearray, memoryview)):
@@ -90,6 +91,8 @@ def decode(text, *, file=""):
     line, column and byte offset of a syntax error."""
     if isinstance(text, str):
         text = text.encode("utf-8")
+    from ._pack import unpack
+
     return unpack(lib().call(OP_DECODE, {"file": file}, bytes(text)))
 
 

@@ -38,25 +38,43 @@ def pack(graph):
     kinds = bytearray()
     strs = []
     quads = _u32("I")
-    ids = {}
+    # The dictionaries are keyed by plain str: rdflib's URIRef and BNode
+    # hash in Python code, str in C (this loop is most of the time of
+    # encode(graph) on large graphs).
+    iris, blanks = {}, {}
+    iget, bget = iris.get, blanks.get
+    kadd, sadd = kinds.append, strs.append
 
-    def new(t):
-        if isinstance(t, URIRef):
-            kinds.append(_I)
-            strs.append(t)
-        elif isinstance(t, BNode):
-            kinds.append(_B)
-            strs.append(t)
-        elif isinstance(t, Literal):
-            kinds.append(_L)
+    def term(t):
+        tt = type(t)
+        if tt is URIRef:
+            k = str(t)
+            i = iget(k)
+            if i is None:
+                kadd(_I)
+                sadd(k)
+                i = iris[k] = len(kinds)
+            return i
+        if tt is BNode:
+            k = str(t)
+            i = bget(k)
+            if i is None:
+                kadd(_B)
+                sadd(k)
+                i = blanks[k] = len(kinds)
+            return i
+        if tt is Literal:
+            kadd(_L)
             strs.extend((t, t.datatype or "", t.language or "", ""))
-            return len(kinds)  # literals are not interned: Go does it
-        else:
-            raise ValueError("isolda: cannot encode the term %r (%s): want URIRef, BNode or Literal" % (t, type(t).__name__))
-        i = ids[t] = len(kinds)
-        return i
+            return len(kinds)
+        if isinstance(t, URIRef):
+            return term(URIRef(str(t)))
+        if isinstance(t, BNode):
+            return term(BNode(str(t)))
+        if isinstance(t, Literal):
+            return term(Literal(str(t), lang=t.language, datatype=t.datatype, normalize=False))
+        raise ValueError("isolda: cannot encode the term %r (%s): want URIRef, BNode or Literal" % (t, type(t).__name__))
 
-    get = ids.get
     append = quads.extend
     if isinstance(graph, ConjunctiveGraph):
         default = {DATASET_DEFAULT_GRAPH_ID, graph.default_context.identifier}
@@ -68,23 +86,29 @@ def pack(graph):
                 ident = c.identifier if isinstance(c, Graph) else c
                 g = gids.get(ident)
                 if g is None:
-                    g = gids[ident] = 0 if ident in default else (get(ident) or new(ident))
-            if type(o) is Literal:
-                kinds.append(_L)
-                strs.extend((o, o.datatype or "", o.language or "", ""))
-                oid = len(kinds)
-            else:
-                oid = get(o) or new(o)
-            append((get(s) or new(s), get(p) or new(p), oid, g))
+                    g = gids[ident] = 0 if ident in default else term(ident)
+            append((term(s), term(p), term(o), g))
     elif isinstance(graph, Graph):
         for s, p, o in graph.triples((None, None, None)):
-            if type(o) is Literal:
-                kinds.append(_L)
-                strs.extend((o, o.datatype or "", o.language or "", ""))
-                oid = len(kinds)
+            # term() inlined for the usual case: IRI subject and predicate.
+            if type(s) is URIRef:
+                k = str(s)
+                a = iget(k)
+                if a is None:
+                    a = term(s)
             else:
-                oid = get(o) or new(o)
-            append((get(s) or new(s), get(p) or new(p), oid, 0))
+                a = term(s)
+            k = str(p)
+            b = iget(k) if type(p) is URIRef else None
+            if b is None:
+                b = term(p)
+            if type(o) is Literal:
+                kadd(_L)
+                strs.extend((o, o.datatype or "", o.language or "", ""))
+                c = len(kinds)
+            else:
+                c = term(o)
+            append((a, b, c, 0))
     else:
         raise TypeError("isolda: want an rdflib Graph, ConjunctiveGraph or Dataset, not %s" % type(graph).__name__)
     lens = _u32("I")
