@@ -32,6 +32,10 @@ def peak_mib():
 def main():
     path = sys.argv[1]
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    for _ in range(runs):
+        t0, c0 = time.perf_counter(), time.process_time()
+        isolda.encode(path)
+        print("isolda.encode(path), in process: wall %.2f s, cpu %.2f s" % (time.perf_counter() - t0, time.process_time() - c0))
     t = time.perf_counter()
     g = rdflib.Graph().parse(path)
     parse = time.perf_counter() - t
