@@ -1,0 +1,75 @@
+// Command capi is isolda's exported C API, built as a shared library
+// (go build -buildmode=c-shared) for the Python package in python/, which
+// calls it through ctypes. It has no logic of its own: each operation reads
+// a JSON request and bytes, calls the Go packages (isolda, rdf/rdfio, token,
+// chunk, formats) as the CLI does, and returns bytes.
+//
+// The boundary:
+//
+//	int isolda_call(int op, const char *req, size_t req_len,
+//	                const char *data, size_t data_len,
+//	                char **out, size_t *out_len);
+//	void isolda_free(char *p);
+//	uintptr_t isolda_registry(const char *models_dir, size_t len, int special);
+//	void isolda_registry_free(uintptr_t h);
+//
+// isolda_call returns a status (0 ok, 1 parse error as JSON with the line,
+// column and byte offset, 2 bad argument, 3 other error, 4 a panic, which
+// is recovered and never reaches the caller's process) and sets *out to a
+// buffer of *out_len bytes, allocated with malloc, that the caller frees
+// with isolda_free. The inputs are copied before the call returns, so the
+// caller may free them at once. Every function is safe to call from many
+// threads at once. Graphs cross the boundary in the packed form of
+// pack.go, never in an RDF syntax.
+//
+// A tokenizer registry (isolda_registry) loads each tokenizer once; its
+// handle is passed in the requests of tokens and chunk, and the caller
+// frees it with isolda_registry_free.
+package main
+
+/*
+#include <stdlib.h>
+#include <stdint.h>
+*/
+import "C"
+
+import (
+	"runtime/cgo"
+	"unsafe"
+
+	"github.com/isolda/isolda/token"
+)
+
+//export isolda_call
+func isolda_call(op C.int, req *C.char, reqLen C.size_t, data *C.char, dataLen C.size_t, out **C.char, outLen *C.size_t) C.int {
+	status, res := call(int(op), goBytes(req, reqLen), goBytes(data, dataLen))
+	*out, *outLen = (*C.char)(C.CBytes(res)), C.size_t(len(res))
+	return C.int(status)
+}
+
+// goBytes copies n bytes at p into Go memory (C.GoBytes takes an int
+// length: 2 GiB at most).
+func goBytes(p *C.char, n C.size_t) []byte {
+	if n == 0 {
+		return []byte{}
+	}
+	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))...)
+}
+
+//export isolda_free
+func isolda_free(p *C.char) { C.free(unsafe.Pointer(p)) }
+
+//export isolda_registry
+func isolda_registry(modelsDir *C.char, n C.size_t, special C.int) C.uintptr_t {
+	reg := token.NewRegistry(token.Options{ModelsDir: string(goBytes(modelsDir, n)), Special: special != 0})
+	return C.uintptr_t(cgo.NewHandle(reg))
+}
+
+//export isolda_registry_free
+func isolda_registry_free(h C.uintptr_t) {
+	if h != 0 {
+		cgo.Handle(h).Delete()
+	}
+}
+
+func main() {}

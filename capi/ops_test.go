@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/canon"
+)
+
+func TestPackRoundTrip(t *testing.T) {
+	d := rdf.NewDataset()
+	d.Add(rdf.Quad{S: rdf.NewIRI("http://e/a"), P: rdf.NewIRI("http://e/p"), O: rdf.NewString("é \"q\"\\n\n\x00 ✓")})
+	d.Add(rdf.Quad{S: rdf.NewBlank("b0"), P: rdf.NewIRI("http://e/p"), O: rdf.NewLangString("x", "en-US"), G: rdf.NewIRI("http://e/g")})
+	d.Add(rdf.Quad{S: rdf.NewBlank("b0"), P: rdf.NewIRI("http://e/q"), O: rdf.NewLiteral("01", rdf.XSDInteger), G: rdf.NewBlank("g")})
+	b, err := pack(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := unpack(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iso, err := canon.Isomorphic(d, got); err != nil || !iso || got.Len() != d.Len() {
+		t.Errorf("round trip changed the dataset: %v\n%v\nwant\n%v", err, got.Sorted(), d.Sorted())
+	}
+	for n := range len(b) - 1 {
+		if _, err := unpack(b[:n]); err == nil {
+			t.Errorf("a packet cut to %d of %d bytes was accepted", n, len(b))
+		}
+	}
+}
+
+func TestCallStatuses(t *testing.T) {
+	st, out := call(opDecode, []byte(`{"file":"doc"}`), []byte("@isolda 0.4\n%%%"))
+	if st != statusParseError {
+		t.Fatalf("status %d (%s), want a parse error", st, out)
+	}
+	var pe parseErrorResult
+	if err := json.Unmarshal(out, &pe); err != nil || pe.Line != 2 || pe.File != "doc" || pe.Offset != int64(len("@isolda 0.4\n"))+int64(pe.Column-1) {
+		t.Errorf("parse error %+v (%v)", pe, err)
+	}
+	req := `{"source":{"kind":"text","format":"nt"},"options":{"Layout":"rows"}}`
+	if st, out := call(opEncode, []byte(req), []byte("<a:b> <a:c> <a:d> .\n")); st != statusValueError {
+		t.Errorf("a bad layout: status %d (%s), want a value error", st, out)
+	}
+	if st, out := call(opTokens, []byte(`{"registry":0,"tokenizer":"o200k_base"}`), nil); st != statusValueError {
+		t.Errorf("no registry: status %d (%s)", st, out)
+	}
+	if st, out := call(opEncode, []byte(`{"source":{"kind":"packed"},"options":{}}`), []byte("ISQ1\xff\xff\xff\xff\x00\x00\x00\x00")); st != statusValueError {
+		t.Errorf("a bad packet: status %d (%s)", st, out)
+	}
+}
+
+// A panic inside an operation comes back as a status, not a crash.
+func TestCallRecoversPanics(t *testing.T) {
+	// A registry handle that was never made: cgo.Handle.Value panics.
+	st, out := call(opTokens, []byte(`{"registry":12345,"tokenizer":"o200k_base"}`), []byte("x"))
+	if st != statusPanic || !strings.Contains(string(out), "internal error") {
+		t.Errorf("status %d (%.200s), want a recovered panic", st, out)
+	}
+}

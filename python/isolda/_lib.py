@@ -1,0 +1,116 @@
+"""The shared library of the Go core (capi/), loaded with ctypes.
+
+ctypes.CDLL releases the GIL for the length of every call, so calls from
+many threads run at once in Go. Every buffer the library returns is copied
+into a Python bytes object and freed at once with isolda_free.
+"""
+
+import ctypes
+import json
+import os
+import sys
+import threading
+
+# The operations and statuses of isolda_call (capi/ops.go).
+OP_ENCODE, OP_DECODE, OP_CHECK, OP_TOKENS, OP_CHUNK = 1, 2, 3, 4, 5
+ST_OK, ST_PARSE, ST_VALUE, ST_ERROR, ST_PANIC = 0, 1, 2, 3, 4
+
+
+class Error(Exception):
+    """An error of the Go core that is neither a parse error nor a bad
+    argument; also raised, with "internal error" in its message, when the Go
+    core panics (the interpreter keeps running)."""
+
+
+class ParseError(Error, ValueError):
+    """A syntax error in an input document, with its position.
+
+    Attributes: ``line`` and ``column`` (from 1; the column counts code
+    points), ``offset`` (bytes of input before the error), ``file`` (the
+    input's name) and ``msg`` (what was wrong). ``line`` is 0 when the
+    error has no position.
+    """
+
+    def __init__(self, message, msg="", file="", line=0, column=0, offset=0):
+        super().__init__(message)
+        self.msg, self.file, self.line, self.column, self.offset = msg, file, line, column, offset
+
+
+def _library_name():
+    if sys.platform == "darwin":
+        return "_isolda.dylib"
+    if sys.platform == "win32":
+        return "_isolda.dll"
+    return "_isolda.so"
+
+
+class _Library:
+    """The loaded library and its tokenizer registries (one per models
+    folder and special-tokens setting, each loading a tokenizer once)."""
+
+    def __init__(self, path):
+        lib = ctypes.CDLL(path)
+        lib.isolda_call.argtypes = [
+            ctypes.c_int,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_size_t),
+        ]
+        lib.isolda_call.restype = ctypes.c_int
+        lib.isolda_free.argtypes = [ctypes.c_void_p]
+        lib.isolda_free.restype = None
+        lib.isolda_registry.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int]
+        lib.isolda_registry.restype = ctypes.c_size_t
+        lib.isolda_registry_free.argtypes = [ctypes.c_size_t]
+        lib.isolda_registry_free.restype = None
+        self._lib = lib
+        self._lock = threading.Lock()
+        self._registries = {}
+
+    def call(self, op, request, data=b""):
+        """Runs one operation; returns the result bytes or raises."""
+        req = json.dumps(request, ensure_ascii=False).encode("utf-8")
+        out = ctypes.c_void_p()
+        n = ctypes.c_size_t()
+        status = self._lib.isolda_call(op, req, len(req), data, len(data), ctypes.byref(out), ctypes.byref(n))
+        try:
+            res = ctypes.string_at(out, n.value) if n.value else b""
+        finally:
+            self._lib.isolda_free(out)
+        if status == ST_OK:
+            return res
+        if status == ST_PARSE:
+            e = json.loads(res)
+            raise ParseError(e["message"], e["msg"], e["file"], e["line"], e["column"], e["offset"])
+        text = res.decode("utf-8", "replace")
+        if status == ST_VALUE:
+            raise ValueError(text)
+        raise Error(text)
+
+    def registry(self, models_dir="", special=False):
+        """The handle of the tokenizer registry for these settings."""
+        key = (models_dir or "", bool(special))
+        with self._lock:
+            h = self._registries.get(key)
+            if h is None:
+                d = key[0].encode("utf-8")
+                h = self._registries[key] = self._lib.isolda_registry(d, len(d), int(key[1]))
+            return h
+
+
+_loaded = None
+_load_lock = threading.Lock()
+
+
+def lib():
+    """The library, loaded on first use."""
+    global _loaded
+    if _loaded is None:
+        with _load_lock:
+            if _loaded is None:
+                path = os.environ.get("ISOLDA_LIBRARY") or os.path.join(os.path.dirname(__file__), _library_name())
+                _loaded = _Library(path)
+    return _loaded

@@ -1,0 +1,207 @@
+"""rdflib graphs to and from the packed form of capi/pack.go.
+
+Terms cross the boundary as kinds, lengths in code points and one UTF-8
+string, never in an RDF syntax: no escape is decoded twice, and rdflib's
+N-Quads parser (which in rdflib 6.1 misreads \\n after \\" in a literal) is
+never used.
+"""
+
+import struct
+import sys
+from array import array
+from itertools import accumulate
+
+from rdflib import BNode, ConjunctiveGraph, Dataset, Graph, Literal, URIRef
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
+
+MAGIC = b"ISQ1"
+XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+_I, _B, _L, _T = 73, 66, 76, 84  # ord("I"), "B", "L", "T"
+
+
+def _u32(name):
+    a = array(name)
+    if a.itemsize != 4:
+        a = array("L" if name == "I" else name)
+    return a
+
+
+def pack(graph):
+    """The packed dataset of an rdflib Graph, ConjunctiveGraph or Dataset.
+
+    The default graph of a ConjunctiveGraph (its default context) and of a
+    Dataset is the default graph; every other context is a named graph.
+    A plain Graph is one default graph. Namespace bindings are not sent:
+    the result is the dataset as N-Quads would carry it.
+    """
+    kinds = bytearray()
+    strs = []
+    quads = _u32("I")
+    # The dictionaries are keyed by plain str: rdflib's URIRef and BNode
+    # hash in Python code, str in C (this loop is most of the time of
+    # encode(graph) on large graphs).
+    iris, blanks = {}, {}
+    iget, bget = iris.get, blanks.get
+    kadd, sadd = kinds.append, strs.append
+
+    def term(t):
+        tt = type(t)
+        if tt is URIRef:
+            k = str(t)
+            i = iget(k)
+            if i is None:
+                kadd(_I)
+                sadd(k)
+                i = iris[k] = len(kinds)
+            return i
+        if tt is BNode:
+            k = str(t)
+            i = bget(k)
+            if i is None:
+                kadd(_B)
+                sadd(k)
+                i = blanks[k] = len(kinds)
+            return i
+        if tt is Literal:
+            kadd(_L)
+            strs.extend((t, t.datatype or "", t.language or "", ""))
+            return len(kinds)
+        if isinstance(t, URIRef):
+            return term(URIRef(str(t)))
+        if isinstance(t, BNode):
+            return term(BNode(str(t)))
+        if isinstance(t, Literal):
+            return term(Literal(str(t), lang=t.language, datatype=t.datatype, normalize=False))
+        raise ValueError("isolda: cannot encode the term %r (%s): want URIRef, BNode or Literal" % (t, type(t).__name__))
+
+    append = quads.extend
+    if isinstance(graph, ConjunctiveGraph):
+        default = {DATASET_DEFAULT_GRAPH_ID, graph.default_context.identifier}
+        gids = {}
+        for s, p, o, c in graph.quads((None, None, None, None)):
+            if c is None:
+                g = 0
+            else:
+                ident = c.identifier if isinstance(c, Graph) else c
+                g = gids.get(ident)
+                if g is None:
+                    g = gids[ident] = 0 if ident in default else term(ident)
+            append((term(s), term(p), term(o), g))
+    elif isinstance(graph, Graph):
+        for s, p, o in graph.triples((None, None, None)):
+            # term() inlined for the usual case: IRI subject and predicate.
+            if type(s) is URIRef:
+                k = str(s)
+                a = iget(k)
+                if a is None:
+                    a = term(s)
+            else:
+                a = term(s)
+            k = str(p)
+            b = iget(k) if type(p) is URIRef else None
+            if b is None:
+                b = term(p)
+            if type(o) is Literal:
+                kadd(_L)
+                strs.extend((o, o.datatype or "", o.language or "", ""))
+                c = len(kinds)
+            else:
+                c = term(o)
+            append((a, b, c, 0))
+    else:
+        raise TypeError("isolda: want an rdflib Graph, ConjunctiveGraph or Dataset, not %s" % type(graph).__name__)
+    lens = _u32("I")
+    lens.extend(map(len, strs))
+    try:
+        blob = "".join(strs).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError("isolda: a term is not valid Unicode (%s)" % e) from None
+    if sys.byteorder == "big":
+        lens.byteswap()
+        quads.byteswap()
+    head = MAGIC + struct.pack("<II", len(kinds), len(quads) // 4)
+    return b"".join((head, bytes(kinds), lens.tobytes(), quads.tobytes(), blob))
+
+
+def unpack_terms(b):
+    """The terms (a list, index 0 the default graph) and the quads (a flat
+    array of term indexes, four per quad) of a packed dataset."""
+    if b[:4] != MAGIC:
+        raise ValueError("isolda: not a packed dataset")
+    nt, nq = struct.unpack_from("<II", b, 4)
+    pos = 12
+    kinds = b[pos : pos + nt]
+    pos += nt
+    nstr = nt + 3 * kinds.count(_L)
+    lens = _u32("I")
+    lens.frombytes(b[pos : pos + 4 * nstr])
+    pos += 4 * nstr
+    quads = _u32("I")
+    quads.frombytes(b[pos : pos + 16 * nq])
+    pos += 16 * nq
+    if sys.byteorder == "big":
+        lens.byteswap()
+        quads.byteswap()
+    blob = b[pos:].decode("utf-8", "surrogateescape")
+    offs = list(accumulate(lens, initial=0))
+    terms = [None]
+    si = 0
+    for k in kinds:
+        v = blob[offs[si] : offs[si + 1]]
+        if k == _I:
+            terms.append(URIRef(v))
+            si += 1
+        elif k == _B:
+            terms.append(BNode(v))
+            si += 1
+        elif k == _L:
+            dt = blob[offs[si + 1] : offs[si + 2]]
+            lang = blob[offs[si + 2] : offs[si + 3]]
+            if offs[si + 4] != offs[si + 3]:
+                raise Error_("a directional language string (RDF 1.2), which rdflib cannot hold")
+            si += 4
+            if lang:
+                terms.append(Literal(v, lang=lang))
+            elif dt == XSD_STRING or not dt:
+                terms.append(Literal(v))
+            else:
+                # normalize=False: the lexical form as written ("01", not
+                # "1"), as the dataset holds it.
+                terms.append(Literal(v, datatype=URIRef(dt), normalize=False))
+        else:
+            raise Error_("a triple term (RDF 1.2), which rdflib cannot hold")
+    return terms, quads
+
+
+def Error_(what):
+    from ._lib import Error
+
+    return Error("isolda: the dataset has %s" % what)
+
+
+def unpack_into(b, default, named):
+    """Adds the quads of a packed dataset to rdflib graphs: the default
+    graph's to the graph default, each named graph's to named(name)."""
+    terms, quads = unpack_terms(b)
+    ctxs = {0: default}
+    by_ctx = {}
+    for i in range(0, len(quads), 4):
+        g = quads[i + 3]
+        lst = by_ctx.get(g)
+        if lst is None:
+            lst = by_ctx[g] = []
+            if g not in ctxs:
+                ctxs[g] = named(terms[g])
+        lst.append((terms[quads[i]], terms[quads[i + 1]], terms[quads[i + 2]]))
+    for g, triples in by_ctx.items():
+        ctx = ctxs[g]
+        ctx.addN((s, p, o, ctx) for s, p, o in triples)
+    return len(quads) // 4
+
+
+def unpack(b):
+    """An rdflib Dataset of a packed dataset."""
+    ds = Dataset()
+    unpack_into(b, ds.default_context, ds.graph)
+    return ds
