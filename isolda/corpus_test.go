@@ -41,7 +41,7 @@ func TestRealGraphsEveryOption(t *testing.T) {
 				o := base
 				o.Version = v
 				runs++
-				_, err, iso, panicked := safeRoundTrip(t, d, o)
+				_, iso, panicked, err := safeRoundTrip(t, d, o)
 				if panicked != nil || err != nil || !iso {
 					t.Errorf("%s options %+v: panic %v, error %v, isomorphic %v", filepath.Base(path), o, panicked, err, iso)
 				}

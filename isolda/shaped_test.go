@@ -214,7 +214,7 @@ func TestShapedRoundTrip(t *testing.T) {
 				o := base
 				o.Version = v
 				runs++
-				text, err, iso, panicked := safeRoundTrip(t, d, o)
+				text, iso, panicked, err := safeRoundTrip(t, d, o)
 				switch {
 				case panicked != nil:
 					report(seed, o, d, fmt.Sprintf("panic: %v", panicked), "")
@@ -233,7 +233,7 @@ func TestShapedRoundTrip(t *testing.T) {
 }
 
 // safeRoundTrip is roundTrip with a recovered panic.
-func safeRoundTrip(t testing.TB, d *rdf.Dataset, o Options) (text string, err error, iso bool, panicked any) {
+func safeRoundTrip(t testing.TB, d *rdf.Dataset, o Options) (text string, iso bool, panicked any, err error) {
 	defer func() { panicked = recover() }()
 	text, err, iso = roundTrip(t, d, o)
 	return
@@ -260,7 +260,7 @@ func FuzzEncode04(f *testing.F) {
 		vs := optionVariants(rand.New(rand.NewPCG(uint64(pick), 1)))
 		o := vs[int(pick)%len(vs)]
 		for _, base := range []Options{{}, o} {
-			text, err, iso, panicked := safeRoundTrip(t, d, base)
+			text, iso, panicked, err := safeRoundTrip(t, d, base)
 			if panicked != nil {
 				t.Fatalf("options %+v: panic: %v", base, panicked)
 			}

@@ -203,14 +203,9 @@ func ReadInto(r io.Reader, sink rdf.Sink, opts Options) error {
 	return parse(in, f, sink, opts)
 }
 
-// prepare unpacks a gzip stream and decides the syntax: opts.Format, else
-// from the file name, else sniffed. done releases the gzip reader.
-func prepare(r io.Reader, opts Options) (in *bufio.Reader, f Format, done func(), err error) {
-	in, f, _, done, err = prepareGzip(r, opts)
-	return in, f, done, err
-}
-
-// prepareGzip is prepare that also tells whether the input was gzipped.
+// prepareGzip unpacks a gzip stream and decides the syntax: opts.Format,
+// else from the file name, else sniffed; it tells whether the input was
+// gzipped, and done releases the gzip reader.
 func prepareGzip(r io.Reader, opts Options) (in *bufio.Reader, f Format, gz bool, done func(), err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(2)
