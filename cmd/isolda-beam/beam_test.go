@@ -136,3 +136,42 @@ func TestMain(m *testing.M) {
 	beam.Init() // what main does: the test binary is also the loopback worker
 	os.Exit(m.Run())
 }
+
+// TestUnsupportedScheme checks that an input or output on a file system
+// that is not linked in is an error naming the supported schemes, not a
+// panic at start.
+func TestUnsupportedScheme(t *testing.T) {
+	for _, tc := range []struct{ in, out string }{
+		{"s3://bucket/shards/*.nt", "out/chunks"},
+		{"hdfs://namenode/shards/*.nt", "out/chunks"},
+		{"shards/*.nt", "s3://bucket/out/chunks"},
+	} {
+		_, err := build(config{Inputs: []string{tc.in}, Output: tc.out, Shards: 1})
+		if err == nil || !strings.Contains(err.Error(), "supported: local paths and gs://") {
+			t.Errorf("%s -> %s: %v, want an error naming the supported schemes", tc.in, tc.out, err)
+		}
+	}
+	if _, err := build(config{Inputs: []string{"gs://bucket/*.nt"}, Output: "gs://bucket/out", Shards: 1}); err != nil {
+		t.Errorf("gs://: %v", err)
+	}
+}
+
+// TestEmptyGlob checks that a glob that matches no file fails the run
+// instead of writing empty shards.
+func TestEmptyGlob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the Prism runner")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "chunks")
+	p, err := build(config{Inputs: []string{filepath.Join(dir, "nothing-*.nt")}, Output: out, Shards: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prism.Execute(context.Background(), p); err == nil {
+		t.Fatal("a glob that matches nothing ran without error")
+	}
+	if _, err := os.Stat(shardName(out, 0, 2)); err == nil {
+		t.Error("a shard was written")
+	}
+}

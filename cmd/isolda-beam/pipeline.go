@@ -64,10 +64,17 @@ func build(cfg config) (*beam.Pipeline, error) {
 	if cfg.Shards < 1 {
 		return nil, fmt.Errorf("isolda-beam: --shards %d is not positive", cfg.Shards)
 	}
+	for _, path := range append(slices.Clone(cfg.Inputs), cfg.Output) {
+		if err := checkScheme(path); err != nil {
+			return nil, err
+		}
+	}
 	p, s := beam.NewPipelineWithRoot()
 	var files []beam.PCollection
 	for _, glob := range cfg.Inputs {
-		files = append(files, fileio.ReadMatches(s, fileio.MatchFiles(s, glob), fileio.ReadUncompressed()))
+		// A glob that matches nothing fails the run rather than writing
+		// empty shards.
+		files = append(files, fileio.ReadMatches(s, fileio.MatchFiles(s, glob, fileio.MatchEmptyDisallow()), fileio.ReadUncompressed()))
 	}
 	stmts := beam.ParDo(s.Scope("map"), &mapFn{Opts: cfg.Opts}, beam.Flatten(s, files...))
 	var msgs []beam.PCollection
@@ -92,6 +99,19 @@ func build(cfg config) (*beam.Pipeline, error) {
 	empty := beam.ParDo(ws, emptyShard, beam.CreateList(ws, ids))
 	beam.ParDo0(ws, &writeFn{Output: cfg.Output, Shards: cfg.Shards}, beam.GroupByKey(ws, beam.Flatten(ws, docs, empty)))
 	return p, nil
+}
+
+// checkScheme returns an error, naming the supported schemes, if path
+// has a scheme no file system is linked in for: Beam itself would panic
+// at start. Linked in are local paths (no scheme) and gs://. Beam's Go
+// SDK v2.77.0 has an s3:// file system, but linking it needs the AWS SDK,
+// which isolda does not depend on; it has none for hdfs://.
+func checkScheme(path string) error {
+	scheme, _, ok := strings.Cut(path, "://")
+	if !ok || scheme == "" || scheme == "gs" {
+		return nil
+	}
+	return fmt.Errorf("isolda-beam: %s: no file system for %s:// is linked in; supported: local paths and gs://", path, scheme)
 }
 
 // mapFn reads one input file and emits the records of its statements.
