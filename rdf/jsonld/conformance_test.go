@@ -13,7 +13,6 @@ import (
 
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
-	"github.com/piprate/json-gold/ld"
 )
 
 // The W3C JSON-LD 1.1 API test suite (w3c/json-ld-api tests/, see
@@ -108,21 +107,21 @@ func (e manifestEntry) is(t string) bool { return slices.Contains(e.Type, "jld:"
 // published test server (content types and Link headers are not modelled).
 type suiteLoader struct{ dir string }
 
-func (l suiteLoader) LoadDocument(u string) (*ld.RemoteDocument, error) {
+func (l suiteLoader) LoadDocument(u string) (*RemoteDocument, error) {
 	rel, ok := strings.CutPrefix(u, testsBase)
 	if !ok {
-		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, "not in the test suite: "+u)
+		return nil, LoadFailed("not in the test suite: "+u, nil)
 	}
 	rel, _, _ = strings.Cut(rel, "#")
 	data, err := os.ReadFile(filepath.Join(l.dir, filepath.FromSlash(rel)))
 	if err != nil {
-		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, err)
+		return nil, LoadFailed(err.Error(), err)
 	}
 	doc, err := decodeJSONDoc(data)
 	if err != nil {
-		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, err)
+		return nil, LoadFailed(err.Error(), err)
 	}
-	return &ld.RemoteDocument{DocumentURL: u, Document: doc}, nil
+	return &RemoteDocument{DocumentURL: u, Document: doc}, nil
 }
 
 // runEntry runs one test and returns "" when it passes, else what went wrong.

@@ -2,7 +2,6 @@ package jsonld
 
 import (
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
-	"github.com/piprate/json-gold/ld"
 )
 
 // env gives package ldproc's algorithms what they need from the conversion
@@ -21,9 +20,11 @@ func (e env) Suspect(s string, path []any) { e.st.suspect(s, path) }
 func (e env) TooLong(s string) bool { return e.st.tooLong(s) }
 
 // LoadDocument implements ldproc.Env.
-func (e env) LoadDocument(u string) (*ld.RemoteDocument, error) { return e.st.loader.LoadDocument(u) }
+func (e env) LoadDocument(u string) (*ldproc.RemoteDocument, error) {
+	return e.st.loader.LoadDocument(u)
+}
 
-// LoadError implements ldproc.Env: json-gold's errors become *Error.
+// LoadError implements ldproc.Env: a loader's errors become *Error.
 func (e env) LoadError(err error) error { return e.st.ldError(err) }
 
 // ErrorCode implements ldproc.Env.

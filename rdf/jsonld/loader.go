@@ -17,7 +17,6 @@ import (
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
-	"github.com/piprate/json-gold/ld"
 )
 
 // schemaOrgContext is the official schema.org JSON-LD context, release 30.0
@@ -63,6 +62,21 @@ const (
 	maxRedirects          = 5
 )
 
+// DocumentLoader loads the remote contexts a document names (Options.Loader,
+// WriteOptions.Loader). Its errors should be *Error or carry a JSON-LD error
+// code through LoadFailed; any other error is reported as "loading document
+// failed".
+type DocumentLoader = ldproc.DocumentLoader
+
+// RemoteDocument is what a DocumentLoader returns: the document's URL after
+// redirects and its decoded JSON.
+type RemoteDocument = ldproc.RemoteDocument
+
+// LoadFailed returns the "loading document failed" error a DocumentLoader
+// gives for a document it cannot load: msg says why, err (or nil) is the
+// cause, which errors.Is and errors.As find.
+func LoadFailed(msg string, err error) error { return ldproc.LoadFailed(msg, err) }
+
 // loader is the offline document loader: it serves the embedded schema.org
 // context and the files of Options.Contexts, and reaches the network only
 // when Options.AllowRemote is set. Decoded documents are cached per loader.
@@ -72,7 +86,7 @@ type loader struct {
 	maxDepth int               // JSON nesting limit for loaded documents
 
 	mu    sync.Mutex
-	cache map[string]*ld.RemoteDocument
+	cache map[string]*RemoteDocument
 }
 
 // NewLoader returns the document loader Parse uses for opts: it never
@@ -81,8 +95,8 @@ type loader struct {
 // slash, with or without "www.") and .../docs/jsonldcontext.json(ld), and
 // the local files named by opts.Contexts (URL -> file). Any other URL fails
 // with a "loading document failed" error that names the URL.
-func NewLoader(opts Options) ld.DocumentLoader {
-	l := &loader{files: map[string]string{}, cache: map[string]*ld.RemoteDocument{},
+func NewLoader(opts Options) DocumentLoader {
+	l := &loader{files: map[string]string{}, cache: map[string]*RemoteDocument{},
 		maxDepth: opts.Limits.WithDefaults().MaxDepth}
 	for u, f := range opts.Contexts {
 		l.files[u] = f
@@ -139,21 +153,20 @@ func (l *loader) fetch(u string) ([]byte, string, error) {
 	return data, res.Request.URL.String(), nil
 }
 
-// LoadDocument implements ld.DocumentLoader.
-func (l *loader) LoadDocument(u string) (*ld.RemoteDocument, error) {
+// LoadDocument implements DocumentLoader.
+func (l *loader) LoadDocument(u string) (*RemoteDocument, error) {
 	l.mu.Lock()
 	rd, ok := l.cache[u]
 	l.mu.Unlock()
 	if ok {
-		return &ld.RemoteDocument{DocumentURL: rd.DocumentURL, Document: rd.Document}, nil
+		return &RemoteDocument{DocumentURL: rd.DocumentURL, Document: rd.Document}, nil
 	}
 	var data []byte
 	docURL := u
 	if f, ok := l.lookupFile(u); ok {
 		b, err := readFileLimited(f)
 		if err != nil {
-			return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed,
-				fmt.Sprintf("context %s: reading %s: %v", u, f, err))
+			return nil, ldproc.LoadFailed(fmt.Sprintf("context %s: reading %s: %v", u, f, err), err)
 		}
 		data = b
 	} else if isSchemaOrgURL(u) {
@@ -161,26 +174,25 @@ func (l *loader) LoadDocument(u string) (*ld.RemoteDocument, error) {
 	} else if l.remote != nil {
 		b, final, err := l.fetch(u)
 		if err != nil {
-			return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, fmt.Errorf("context %s: %w", excerpt.Cut(u), err))
+			return nil, ldproc.LoadFailed(fmt.Sprintf("context %s: %v", excerpt.Cut(u), err), err)
 		}
 		data, docURL = b, final
 	} else {
-		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, fmt.Sprintf(
+		return nil, ldproc.LoadFailed(fmt.Sprintf(
 			"context %s is not available offline (map it to a local file with Options.Contexts, "+
-				"--context URL=FILE on the command line, or allow remote loading)", u))
+				"--context URL=FILE on the command line, or allow remote loading)", u), nil)
 	}
 	if l.maxDepth > 0 && depthExceeded(data, l.maxDepth) >= 0 {
-		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed,
-			fmt.Sprintf("context %s: JSON nesting deeper than %d", u, l.maxDepth))
+		return nil, ldproc.LoadFailed(fmt.Sprintf("context %s: JSON nesting deeper than %d", u, l.maxDepth), nil)
 	}
 	doc, err := decodeJSONDoc(data)
 	if err != nil {
-		return nil, ld.NewJsonLdError(ld.LoadingDocumentFailed, fmt.Sprintf("context %s: %v", u, err))
+		return nil, ldproc.LoadFailed(fmt.Sprintf("context %s: %v", u, err), err)
 	}
 	l.mu.Lock()
-	l.cache[u] = &ld.RemoteDocument{DocumentURL: docURL, Document: doc}
+	l.cache[u] = &RemoteDocument{DocumentURL: docURL, Document: doc}
 	l.mu.Unlock()
-	return &ld.RemoteDocument{DocumentURL: docURL, Document: doc}, nil
+	return &RemoteDocument{DocumentURL: docURL, Document: doc}, nil
 }
 
 // lookupFile finds the local file for u, also trying u without or with a
@@ -214,7 +226,7 @@ func readFileLimited(name string) ([]byte, error) {
 }
 
 // decodeJSONDoc decodes one JSON value (numbers as float64, which is what
-// json-gold expects) and rejects trailing data.
+// the algorithms of package ldproc expect) and rejects trailing data.
 func decodeJSONDoc(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var v any
@@ -242,29 +254,29 @@ const (
 
 // guardedLoader wraps the loader of one input with those guards.
 type guardedLoader struct {
-	next      ld.DocumentLoader
+	next      DocumentLoader
 	maxFrames int
 	loads     int
 }
 
-func newGuardedLoader(next ld.DocumentLoader, maxDepth int) *guardedLoader {
+func newGuardedLoader(next DocumentLoader, maxDepth int) *guardedLoader {
 	return &guardedLoader{next: next, maxFrames: baseStackFrames + 8*max(maxDepth, 0)}
 }
 
-// LoadDocument implements ld.DocumentLoader.
-func (g *guardedLoader) LoadDocument(u string) (*ld.RemoteDocument, error) {
+// LoadDocument implements DocumentLoader.
+func (g *guardedLoader) LoadDocument(u string) (*RemoteDocument, error) {
 	g.loads++
 	if g.loads > ldproc.MaxContextLoads {
-		return nil, ld.NewJsonLdError(ldproc.ContextOverflow,
-			fmt.Sprintf("more than %d remote context loads (at %s)", ldproc.MaxContextLoads, u))
+		return nil, &ldproc.Error{Code: ldproc.ContextOverflow,
+			Msg: fmt.Sprintf("more than %d remote context loads (at %s)", ldproc.MaxContextLoads, u)}
 	}
 	// Unwinding the stack costs time proportional to its depth, so look
 	// only every stackCheckEvery loads: a runaway recursion is still caught
 	// within that many levels.
 	var pc [1]uintptr
 	if g.loads%stackCheckEvery == 0 && runtime.Callers(g.maxFrames, pc[:]) > 0 {
-		return nil, ld.NewJsonLdError(ldproc.ContextOverflow,
-			fmt.Sprintf("remote contexts nested too deeply at %s (a context that includes itself?)", u))
+		return nil, &ldproc.Error{Code: ldproc.ContextOverflow,
+			Msg: fmt.Sprintf("remote contexts nested too deeply at %s (a context that includes itself?)", u)}
 	}
 	return g.next.LoadDocument(u)
 }

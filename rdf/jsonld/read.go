@@ -42,13 +42,13 @@ import (
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
-	"github.com/piprate/json-gold/ld"
+	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 )
 
 // Processing modes (Options.ProcessingMode).
 const (
-	JSONLD10 = ld.JsonLd_1_0
-	JSONLD11 = ld.JsonLd_1_1
+	JSONLD10 = ldproc.JSONLD10
+	JSONLD11 = ldproc.JSONLD11
 )
 
 // RDF direction modes (Options.RDFDirection): how a value with a base
@@ -107,7 +107,7 @@ type Options struct {
 	// error.
 	DropInvalid bool
 	// Loader, if set, replaces NewLoader(opts) for loading remote contexts.
-	Loader ld.DocumentLoader
+	Loader DocumentLoader
 
 	// HTMLScriptID makes ParseHTML read only the script element with this
 	// id (the fragment of the document URL); it is an error if there is

@@ -17,7 +17,6 @@ import (
 	"github.com/isolda/isolda/rdf/jsonld/internal/jsonpos"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 	"github.com/isolda/isolda/rdf/jsonld/internal/relabel"
-	"github.com/piprate/json-gold/ld"
 )
 
 // maxWarnings bounds the distinct warnings remembered (and reported) per
@@ -29,9 +28,9 @@ type state struct {
 	sink   rdf.Sink
 	opts   Options
 	lim    rdf.Limits
-	loader ld.DocumentLoader
+	loader DocumentLoader
 
-	issuer  *ld.IdentifierIssuer
+	issuer  *ldproc.IdentifierIssuer
 	nquads  int64
 	warned  map[string]bool
 	err     error // first error from a strict warning
@@ -119,7 +118,8 @@ func newState(sink rdf.Sink, opts Options) *state {
 		shared: ldproc.NewSharedContexts()}
 }
 
-// protect runs f, turning a panic inside json-gold into an error.
+// protect runs f, turning a panic inside the JSON-LD algorithms into an
+// error.
 func (st *state) protect(f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -130,7 +130,8 @@ func (st *state) protect(f func() error) (err error) {
 	return f()
 }
 
-// ldError converts a json-gold error to *Error.
+// ldError converts an error of the algorithms or of a DocumentLoader to
+// *Error.
 func (st *state) ldError(err error) error {
 	if err == nil {
 		return nil
@@ -140,21 +141,9 @@ func (st *state) ldError(err error) error {
 	if errors.As(err, &je) || errors.As(err, &pe) {
 		return err
 	}
-	var lp *ld.JsonLdError
-	if errors.As(err, &lp) {
-		msg := ""
-		if lp.Details != nil {
-			msg = fmt.Sprint(lp.Details)
-		}
-		return &Error{File: st.opts.File, Code: string(lp.Code), Msg: msg, Err: err}
-	}
-	var lv ld.JsonLdError
-	if errors.As(err, &lv) {
-		msg := ""
-		if lv.Details != nil {
-			msg = fmt.Sprint(lv.Details)
-		}
-		return &Error{File: st.opts.File, Code: string(lv.Code), Msg: msg, Err: err}
+	var le *ldproc.Error
+	if errors.As(err, &le) {
+		return &Error{File: st.opts.File, Code: le.Code, Msg: le.Msg, Err: err}
 	}
 	return &Error{File: st.opts.File, Code: "processor failure", Msg: err.Error(), Err: err}
 }
@@ -167,7 +156,7 @@ func (st *state) document(doc any, base, blankPrefix string) error {
 	default:
 		return st.docStart().parseError(st.opts.File, "a JSON-LD document must be a JSON object or array")
 	}
-	st.issuer = ld.NewIdentifierIssuer(blankPrefix)
+	st.issuer = ldproc.NewIdentifierIssuer(blankPrefix)
 	var nodeMap map[string]any
 	err := st.protect(func() error {
 		var err error
@@ -508,7 +497,7 @@ func (st *state) nodeMapToRDF(nodeMap map[string]any) error {
 					}
 					continue
 				}
-				if ld.IsKeyword(prop) {
+				if ldproc.IsKeyword(prop) {
 					continue
 				}
 				var p rdf.Term
@@ -595,7 +584,7 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 			}
 		case float64:
 			if x != math.Trunc(x) || math.Abs(x) >= 1e21 || dt == rdf.XSDDouble {
-				lex = ld.GetCanonicalDouble(x)
+				lex = ldproc.CanonicalDouble(x)
 				if dt == "" {
 					dt = rdf.XSDDouble
 				}
@@ -630,7 +619,7 @@ func (st *state) value(m map[string]any, v any, g rdf.Term) (rdf.Term, bool) {
 		case I18nDatatype:
 			return rdf.NewLiteral(lex, fromrdf.I18nBase+lower+"_"+dir), true
 		case CompoundLiteral:
-			b := rdf.NewBlank(strings.TrimPrefix(st.issuer.GetId(""), "_:"))
+			b := rdf.NewBlank(strings.TrimPrefix(st.issuer.ID(""), "_:"))
 			st.pending = append(st.pending, rdf.Quad{S: b, P: rdf.NewIRI(rdf.RDFNS + "value"), O: rdf.NewString(lex), G: g})
 			if hasLang {
 				st.pending = append(st.pending, rdf.Quad{S: b, P: rdf.NewIRI(rdf.RDFNS + "language"), O: rdf.NewString(lower), G: g})
@@ -653,7 +642,7 @@ func (st *state) list(items []any, g rdf.Term) (rdf.Term, bool) {
 	}
 	nodes := make([]rdf.Term, len(items))
 	for i := range items {
-		nodes[i] = rdf.NewBlank(strings.TrimPrefix(st.issuer.GetId(""), "_:"))
+		nodes[i] = rdf.NewBlank(strings.TrimPrefix(st.issuer.ID(""), "_:"))
 	}
 	first, rest := rdf.NewIRI(rdf.RDFFirst), rdf.NewIRI(rdf.RDFRest)
 	for i, item := range items {

@@ -12,7 +12,6 @@ import (
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
-	"github.com/piprate/json-gold/ld"
 )
 
 // Form is the shape of the JSON-LD that Write produces.
@@ -50,7 +49,7 @@ type WriteOptions struct {
 	// Indent, if not empty, indents the output with this string per level.
 	Indent string
 	// Loader, if set, replaces NewLoader for contexts given by URL.
-	Loader ld.DocumentLoader
+	Loader DocumentLoader
 }
 
 // ErrTripleTerm is returned by Write for a dataset with an RDF 1.2 triple
@@ -61,7 +60,7 @@ var ErrTripleTerm = errors.New("jsonld: JSON-LD cannot represent RDF 1.2 triple 
 // algorithm of JSON-LD 1.1 (this package's own, in time linear in the
 // number of quads), without native types and with rdf:JSON literals kept
 // as typed strings, so every literal keeps its exact lexical form and
-// datatype; then compaction (by json-gold) if asked.
+// datatype; then compaction (package ldproc's Compactor) if asked.
 //
 // The output depends only on the set of quads, their blank node labels and
 // the options: nodes are sorted by @id, the values of each property are
@@ -258,9 +257,9 @@ func sortByJSON(arr []any) {
 	}
 }
 
-// nilPlaceholder stands for rdf:nil while json-gold converts a graph that
-// holds a malformed list node, so that it does not try to fold lists there
-// (it panics on a list node without rdf:first).
+// nilPlaceholder stands for rdf:nil while a graph that holds a malformed
+// list node is converted, so that no list is folded there (a list node
+// without exactly one rdf:first cannot become a JSON-LD list).
 const nilPlaceholder = "urn:x-isolda:jsonld:nil"
 
 // brokenListGraphs returns the graphs with a blank node that has rdf:rest

@@ -227,7 +227,7 @@ func (p *ctxProc) load(u string, code string) (any, error) {
 	}
 	rd, err := p.env.LoadDocument(u)
 	if err != nil {
-		if le := p.env.LoadError(err); p.code(le) == string(ContextOverflow) {
+		if le := p.env.LoadError(err); p.code(le) == ContextOverflow {
 			return nil, le
 		}
 		return nil, &Error{Code: code, Msg: u + ": " + loadFailure(err), Err: err}

@@ -14,22 +14,17 @@ package ldproc
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/isolda/isolda/rdf"
-	"github.com/piprate/json-gold/ld"
 )
 
 // Processing modes (Config.ProcessingMode).
 const (
-	JSONLD10 = ld.JsonLd_1_0
-	JSONLD11 = ld.JsonLd_1_1
+	JSONLD10 = "json-ld-1.0"
+	JSONLD11 = "json-ld-1.1"
 )
-
-// ContextOverflow is the JSON-LD 1.1 error code for too many contexts.
-const ContextOverflow ld.ErrorCode = "context overflow"
 
 // MaxContextLoads bounds the remote context references processed for one
 // input (and the loads of a guarded loader).
@@ -73,7 +68,7 @@ type Env interface {
 	// TooLong reports whether s is longer than the term length limit.
 	TooLong(s string) bool
 	// LoadDocument loads a remote context document.
-	LoadDocument(u string) (*ld.RemoteDocument, error)
+	LoadDocument(u string) (*RemoteDocument, error)
 	// LoadError converts an error of LoadDocument to the error to report.
 	LoadError(err error) error
 	// ErrorCode returns the JSON-LD error code of an error that is not an
@@ -140,7 +135,7 @@ func (pr *Processor) Path() []any { return pr.x.path }
 
 // NodeMap runs Node Map Generation on an expanded document, labelling
 // blank nodes with issuer: graph name -> subject -> node.
-func NodeMap(expanded []any, issuer *ld.IdentifierIssuer) (map[string]any, error) {
+func NodeMap(expanded []any, issuer *IdentifierIssuer) (map[string]any, error) {
 	nm := newNodeMapper(issuer)
 	if err := nm.generate(expanded, "@default", nil, "", nil); err != nil {
 		return nil, err
@@ -204,12 +199,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// loadFailure says why a document loader failed (json-gold's errors start
-// with their code, which the message already gives).
+// loadFailure says why a document loader failed (the message of an
+// *Error, without its code, which the caller's error gives).
 func loadFailure(err error) string {
-	var lp *ld.JsonLdError
-	if errors.As(err, &lp) && lp.Details != nil {
-		return fmt.Sprint(lp.Details)
+	var le *Error
+	if errors.As(err, &le) && le.Msg != "" {
+		return le.Msg
 	}
 	return err.Error()
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-
-	"github.com/piprate/json-gold/ld"
 )
 
 // This file implements Node Map Generation (JSON-LD 1.1 API §7.2). The node
@@ -16,7 +14,7 @@ import (
 
 // nodeMapper generates one node map.
 type nodeMapper struct {
-	issuer  *ld.IdentifierIssuer
+	issuer  *IdentifierIssuer
 	nodeMap map[string]any
 	seen    map[propKey]map[string]bool // value keys of long property lists
 }
@@ -24,7 +22,7 @@ type nodeMapper struct {
 // propKey identifies a property of a node in a graph.
 type propKey struct{ graph, subject, prop string }
 
-func newNodeMapper(issuer *ld.IdentifierIssuer) *nodeMapper {
+func newNodeMapper(issuer *IdentifierIssuer) *nodeMapper {
 	return &nodeMapper{issuer: issuer, nodeMap: map[string]any{"@default": map[string]any{}},
 		seen: map[propKey]map[string]bool{}}
 }
@@ -32,7 +30,7 @@ func newNodeMapper(issuer *ld.IdentifierIssuer) *nodeMapper {
 // label maps a blank node identifier of the input to a fresh one.
 func (nm *nodeMapper) label(id string) string {
 	if strings.HasPrefix(id, "_:") {
-		return nm.issuer.GetId(id)
+		return nm.issuer.ID(id)
 	}
 	return id
 }
@@ -241,7 +239,7 @@ func (nm *nodeMapper) generate(element any, activeGraph string, activeSubject an
 		}
 		return nil
 	} else {
-		id = nm.issuer.GetId("")
+		id = nm.issuer.ID("")
 	}
 	node, ok := graph[id].(map[string]any)
 	if !ok {
