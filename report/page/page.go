@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
-	"html"
+	"html/template"
 	"io"
 	"math"
 	"slices"
@@ -126,8 +126,6 @@ func slug(s string) string {
 	}, s)
 }
 
-func esc(s string) string { return html.EscapeString(s) }
-
 // htmlStyle is the style sheet of the report pages. Tables become stacked
 // cards on narrow screens (each cell labelled by its column), preformatted
 // text wraps, and charts scale down: nothing is wider than the window.
@@ -217,16 +215,42 @@ type Page struct {
 	RunLink string
 }
 
-// writeHead writes the document up to the opening body tag: a
-// Content-Security-Policy that allows nothing but the page's own style
-// sheet (by hash), so no script runs and nothing is loaded.
-func writeHead(b *strings.Builder, title, style string) {
+// head is what the "head" template writes: the document up to the
+// opening body tag, with a Content-Security-Policy that allows nothing but
+// the page's own style sheet (by hash), so no script runs and nothing is
+// loaded.
+type head struct {
+	Title string
+	CSP   string
+	Style template.CSS
+}
+
+func newHead(title, style string) head {
 	sum := sha256.Sum256([]byte(style))
 	csp := "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'"
-	fmt.Fprintf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"+
-		"<meta http-equiv=\"Content-Security-Policy\" content=\"%s\"/>\n"+
-		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n",
-		esc(csp), esc(title), style)
+	return head{Title: title, CSP: csp, Style: template.CSS(style)}
+}
+
+// link is an entry of the page's navigation.
+type link struct{ ID, Text string }
+
+// chartView is a chart as the page shows it.
+type chartView struct {
+	Name string
+	SVG  template.HTML // written by package chart, which escapes its text
+}
+
+// pageView is the data of the "page" template.
+type pageView struct {
+	Head     head
+	Links    []link
+	Summary  *summaryView
+	Criteria []criterionView
+	Charts   []chartView
+	Tables   []tableView
+	Samples  *samplesView
+	RunMeta  *runMetaView
+	Contexts []contextView
 }
 
 // WriteHTML writes the page, results first: the run's summary (with the
@@ -241,7 +265,6 @@ func (p Page) WriteHTML(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
 	var filterCSS string
 	var view sampleView
 	if p.Run != nil {
@@ -251,52 +274,36 @@ func (p Page) WriteHTML(w io.Writer) error {
 		}
 		filterCSS = newFilters(p.Run.Samples).css()
 	}
-	writeHead(&b, p.Title, htmlStyle+"\n"+samplesStyle+"\n"+filterCSS)
-	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n<nav aria-label=\"Sections\">", esc(p.Title))
-	var links []string
+	v := pageView{Head: newHead(p.Title, htmlStyle+"\n"+samplesStyle+"\n"+filterCSS)}
 	if p.Run != nil {
-		links = append(links, `<a href="#summary">Summary</a>`)
+		v.Links = append(v.Links, link{"summary", "Summary"})
 	}
 	if len(p.Results) > 0 {
-		links = append(links, `<a href="#criteria">Criteria</a>`)
+		v.Links = append(v.Links, link{"criteria", "Criteria"})
 	}
 	if len(charts) > 0 {
-		links = append(links, `<a href="#charts">Charts</a>`)
+		v.Links = append(v.Links, link{"charts", "Charts"})
 	}
-	links = append(links, `<a href="#tables">Tables</a>`)
+	v.Links = append(v.Links, link{"tables", "Tables"})
 	if p.Run != nil {
-		links = append(links, `<a href="#samples">Answers</a>`, `<a href="#run">Run</a>`, `<a href="#contexts">Contexts</a>`)
+		v.Links = append(v.Links, link{"samples", "Answers"}, link{"run", "Run"}, link{"contexts", "Contexts"})
+		v.Summary = newSummary(p.Run)
 	}
-	b.WriteString(strings.Join(links, " ") + "</nav>\n</header>\n<main>\n")
-	if p.Run != nil {
-		writeRunSummary(&b, p.Run)
+	v.Criteria = newCriteria(p.Results)
+	for _, c := range charts {
+		// The chart's own title is its caption.
+		v.Charts = append(v.Charts, chartView{Name: c.Name, SVG: template.HTML(c.SVG)})
 	}
-	if len(p.Results) > 0 {
-		writeCriteria(&b, p.Results)
-	}
-	if len(charts) > 0 {
-		b.WriteString("<section id=\"charts\">\n<h2>Charts</h2>\n")
-		b.WriteString("<div class=\"charts\">\n")
-		for _, c := range charts {
-			// The chart's own title is its caption.
-			fmt.Fprintf(&b, "<figure id=\"chart-%s\">\n%s</figure>\n", esc(c.Name), c.SVG)
-		}
-		b.WriteString("</div>\n")
-		b.WriteString("</section>\n")
-	}
-	b.WriteString("<section id=\"tables\">\n")
 	for _, t := range r.DisplayTables() {
-		writeHTMLTable(&b, t)
+		v.Tables = append(v.Tables, newTable(t))
 	}
-	b.WriteString("</section>\n")
 	if p.Run != nil {
-		used := writeSamples(&b, p.Run, view, p.RunLink)
-		writeRunMeta(&b, p.Run)
-		writeContexts(&b, p.Run, used)
+		var used []usedContext
+		v.Samples, used = newSamples(p.Run, view, p.RunLink)
+		v.RunMeta = newRunMeta(p.Run)
+		v.Contexts = newContexts(p.Run, used)
 	}
-	b.WriteString("</main>\n</body>\n</html>\n")
-	_, err = io.WriteString(w, b.String())
-	return err
+	return render(w, "page", v)
 }
 
 func cmp0(v, def int) int {
@@ -306,8 +313,17 @@ func cmp0(v, def int) int {
 	return v
 }
 
-func writeCriteria(b *strings.Builder, results []report.Result) {
-	b.WriteString("<section id=\"criteria\">\n<h2>Pre-registered criteria</h2>\n<table class=\"data\">\n<tr class=\"head\"><th>criterion</th><th>kind</th><th>outcome</th><th>description</th><th>figures</th></tr>\n")
+// criterionView is a row of the criteria table.
+type criterionView struct {
+	Indent                                []struct{}
+	ID, Kind, Class, Outcome, Description string
+	Figures                               []string
+}
+
+// newCriteria flattens the criteria, a sub-criterion indented under its
+// parent.
+func newCriteria(results []report.Result) []criterionView {
+	var rows []criterionView
 	var walk func(rs []report.Result, depth int)
 	walk = func(rs []report.Result, depth int) {
 		for _, res := range rs {
@@ -321,51 +337,49 @@ func writeCriteria(b *strings.Builder, results []report.Result) {
 				if ch.Than != "" {
 					vs += " vs " + ch.Than
 				}
-				figs = append(figs, esc(fmt.Sprintf("%s %s, %s: %s", mark, ch.Group, vs, ch.Figures)))
+				figs = append(figs, fmt.Sprintf("%s %s, %s: %s", mark, ch.Group, vs, ch.Figures))
 			}
 			for _, n := range res.Notes {
-				figs = append(figs, esc("note: "+n))
+				figs = append(figs, "note: "+n)
 			}
-			fmt.Fprintf(b, "<tr><td data-label=\"criterion\">%s%s</td><td data-label=\"kind\">%s</td><td data-label=\"outcome\" class=\"%s\">%s</td><td data-label=\"description\">%s</td><td data-label=\"figures\">%s</td></tr>\n",
-				strings.Repeat("&#160;&#160;", depth), esc(res.ID), esc(res.Kind), slug(string(res.Outcome)), esc(string(res.Outcome)),
-				esc(res.Description), strings.Join(figs, "<br/>"))
+			rows = append(rows, criterionView{Indent: make([]struct{}, depth), ID: res.ID, Kind: res.Kind,
+				Class: slug(string(res.Outcome)), Outcome: string(res.Outcome), Description: res.Description, Figures: figs})
 			walk(res.Sub, depth+1)
 		}
 	}
 	walk(results, 0)
-	b.WriteString("</table>\n</section>\n")
+	return rows
 }
 
-// writeHTMLTable writes one table as HTML, numbers right-aligned, each cell
-// labelled with its column for the narrow layout; an empty table with a
-// note shows the note.
-func writeHTMLTable(b *strings.Builder, t report.Table) {
-	fmt.Fprintf(b, "<h2 id=\"table-%s\">%s</h2>\n", esc(t.Name), esc(t.Title))
-	if len(t.Rows) == 0 && t.Note != "" {
-		fmt.Fprintf(b, "<p class=\"note\">%s</p>\n", esc(t.Note))
-		return
-	}
-	b.WriteString("<table class=\"data\">\n<tr class=\"head\">")
-	for _, h := range t.Header {
-		fmt.Fprintf(b, "<th>%s</th>", esc(h))
-	}
-	b.WriteString("</tr>\n")
+// tableView is a table as the "table" template writes it: numbers
+// right-aligned, each cell labelled with its column for the narrow layout;
+// an empty table with a note shows the note.
+type tableView struct {
+	Name, Title, Note string
+	Header            []string
+	Rows              [][]cellView
+}
+
+// cellView is a table cell.
+type cellView struct {
+	Label, Text string
+	Num         bool
+}
+
+func newTable(t report.Table) tableView {
+	v := tableView{Name: t.Name, Title: t.Title, Note: t.Note, Header: t.Header}
 	for _, row := range t.Rows {
-		b.WriteString("<tr>")
+		cells := make([]cellView, len(row))
 		for i, c := range row {
-			cls := ""
-			if isNumeric(c) {
-				cls = ` class="num"`
-			}
 			label := ""
 			if i < len(t.Header) {
 				label = t.Header[i]
 			}
-			fmt.Fprintf(b, "<td data-label=\"%s\"%s>%s</td>", esc(label), cls, esc(c))
+			cells[i] = cellView{Label: label, Text: c, Num: isNumeric(c)}
 		}
-		b.WriteString("</tr>\n")
+		v.Rows = append(v.Rows, cells)
 	}
-	b.WriteString("</table>\n")
+	return v
 }
 
 func isNumeric(s string) bool {

@@ -74,22 +74,51 @@ func outcome(s report.Sample) string {
 	return "wrong"
 }
 
-// writeFieldset writes one filter group: a check box per value, ticked.
-func writeFieldset(b *strings.Builder, legend, kind string, values []string, count func(string) string) {
-	fmt.Fprintf(b, "<fieldset><legend>%s</legend>", esc(legend))
-	for i, v := range values {
-		fmt.Fprintf(b, "<label><input type=\"checkbox\" id=\"f-%s-%d\" checked=\"checked\"/> %s <span class=\"tag\">(%s)</span></label>", kind, i, esc(v), esc(count(v)))
-	}
-	b.WriteString("</fieldset>\n")
+// fieldsetView is one filter group: a check box per value, ticked.
+type fieldsetView struct {
+	Legend string
+	Boxes  []boxView
 }
 
-// writeRunMeta writes the run section: identity, dates, parameters,
-// models with their endpoints, arms with their formats and options, and
-// the hashes of every input.
-func writeRunMeta(b *strings.Builder, run *report.Run) {
+// boxView is a filter's check box.
+type boxView struct{ ID, Value, Count string }
+
+func newFieldset(legend, kind string, values []string, count func(string) string) fieldsetView {
+	f := fieldsetView{Legend: legend}
+	for i, v := range values {
+		f.Boxes = append(f.Boxes, boxView{ID: fmt.Sprintf("f-%s-%d", kind, i), Value: v, Count: count(v)})
+	}
+	return f
+}
+
+// metaItem is a term and its description in a dl.meta list; Answer, when
+// set, is shown instead of Value.
+type metaItem struct {
+	Key, Value string
+	Answer     *textView
+}
+
+// runMetaView is the data of the "runmeta" template: identity, dates,
+// parameters, models with their endpoints, arms with their formats and
+// options, and the hashes of every input.
+type runMetaView struct {
+	Items    []metaItem
+	Models   []modelRow
+	Arms     []armView
+	Contexts []eval.Context
+}
+
+// modelRow is a row of the run's model table.
+type modelRow struct{ Name, Model, Tokenizer, Endpoint, Extra string }
+
+// armView is a row of the run's arm table.
+type armView struct{ Name, Format, Options, Hide, Ordering, Budget string }
+
+// newRunMeta gathers the run section.
+func newRunMeta(run *report.Run) *runMetaView {
 	m := run.Manifest
-	b.WriteString("<section id=\"run\">\n<h2>Run</h2>\n<dl class=\"meta\">\n")
-	item := func(k, v string) { fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", esc(k), esc(v)) }
+	v := &runMetaView{Contexts: m.Contexts}
+	item := func(k, val string) { v.Items = append(v.Items, metaItem{Key: k, Value: val}) }
 	if run.First != "" {
 		item("first call", run.First)
 		item("last call", run.Last)
@@ -101,9 +130,6 @@ func writeRunMeta(b *strings.Builder, run *report.Run) {
 	item("parameters", fmt.Sprintf("layout %s, temperature %g, max_tokens %d, seed %s, trials %d",
 		m.Params.Layout, m.Params.Temperature, m.Params.MaxTokens, seed, max(m.Params.Trials, 1)))
 	item("questions", fmt.Sprintf("%d in %s, SHA-1 %s", m.Questions, runner.QuestionsFile, m.QuestionsSHA1))
-	b.WriteString("</dl>\n")
-
-	b.WriteString("<h3>Models</h3>\n<table class=\"data\">\n<tr class=\"head\"><th>model</th><th>model sent</th><th>tokenizer</th><th>endpoint</th><th>extra body</th></tr>\n")
 	for _, md := range m.Params.Models {
 		extra := ""
 		if len(md.ExtraBody) > 0 {
@@ -115,10 +141,8 @@ func writeRunMeta(b *strings.Builder, run *report.Run) {
 		if ep == "" {
 			ep = "not logged"
 		}
-		fmt.Fprintf(b, "<tr><td data-label=\"model\">%s</td><td data-label=\"model sent\">%s</td><td data-label=\"tokenizer\">%s</td><td data-label=\"endpoint\">%s</td><td data-label=\"extra body\"><code>%s</code></td></tr>\n",
-			esc(md.Name), esc(md.Model), esc(md.Tokenizer), esc(ep), esc(extra))
+		v.Models = append(v.Models, modelRow{Name: md.Name, Model: md.Model, Tokenizer: md.Tokenizer, Endpoint: ep, Extra: extra})
 	}
-	b.WriteString("</table>\n")
 
 	// Arms: from the manifest's arm list when it has one, else from the
 	// contexts; orderings and budgets come from the contexts.
@@ -165,24 +189,16 @@ func writeRunMeta(b *strings.Builder, run *report.Run) {
 	if len(m.Arms) == 0 {
 		slices.Sort(names)
 	}
-	b.WriteString("<h3>Arms</h3>\n<table class=\"data\">\n<tr class=\"head\"><th>arm</th><th>format</th><th>options</th><th>format name hidden</th><th>ordering</th><th>budget</th></tr>\n")
 	for _, n := range names {
 		a := arms[n]
 		opts := a.options
 		if opts == "" && len(m.Arms) == 0 {
 			opts = "not recorded"
 		}
-		fmt.Fprintf(b, "<tr><td data-label=\"arm\">%s</td><td data-label=\"format\">%s</td><td data-label=\"options\">%s</td><td data-label=\"format name hidden\">%s</td><td data-label=\"ordering\">%s</td><td data-label=\"budget\">%s</td></tr>\n",
-			esc(n), esc(a.format), esc(opts), esc(cmpStr(a.hide, "no")), esc(a.ordering), esc(cmpStr(a.budget, "none")))
+		v.Arms = append(v.Arms, armView{Name: n, Format: a.format, Options: opts, Hide: cmpStr(a.hide, "no"),
+			Ordering: a.ordering, Budget: cmpStr(a.budget, "none")})
 	}
-	b.WriteString("</table>\n")
-
-	fmt.Fprintf(b, "<details class=\"inputs\"><summary><h3>Inputs: %d contexts with their SHA-1s</h3></summary>\n<table class=\"data\">\n<tr class=\"head\"><th>graph</th><th>arm</th><th>graph SHA-1</th><th>context SHA-1</th><th>file</th></tr>\n", len(m.Contexts))
-	for _, c := range m.Contexts {
-		fmt.Fprintf(b, "<tr><td data-label=\"graph\">%s</td><td data-label=\"arm\">%s</td><td data-label=\"graph SHA-1\"><code>%s</code></td><td data-label=\"context SHA-1\"><code>%s</code></td><td data-label=\"file\">%s</td></tr>\n",
-			esc(c.Graph), esc(c.Arm), esc(c.GraphSHA1), esc(c.SHA1), esc(c.File))
-	}
-	b.WriteString("</table>\n</details>\n</section>\n")
+	return v
 }
 
 // brief is the one-line answer and gold of a sample's summary.
@@ -211,13 +227,25 @@ func cmpStr(s, def string) string {
 	return s
 }
 
-// writeRunSummary writes the run's identity and calls, and what is wrong
-// with its log: records outside the design (not counted) and lines that
-// are not records.
-func writeRunSummary(b *strings.Builder, run *report.Run) {
+// summaryView is the data of the "summary" template: the run's identity
+// and calls, and what is wrong with its log: records outside the design
+// (not counted, the first 50 listed) and lines that are not records.
+type summaryView struct {
+	Items            []metaItem
+	AnswersFile      string
+	OutOfDesign      []string
+	OutOfDesignCount int
+	MoreOutOfDesign  int
+	SkippedLines     []string
+}
+
+// maxListed bounds the out-of-design records the summary lists.
+const maxListed = 50
+
+func newSummary(run *report.Run) *summaryView {
 	m := run.Manifest
-	b.WriteString("<section id=\"summary\">\n<h2>Summary</h2>\n<dl class=\"meta\">\n")
-	item := func(k, v string) { fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", esc(k), esc(v)) }
+	v := &summaryView{AnswersFile: runner.AnswersFile, OutOfDesignCount: len(run.OutOfDesign)}
+	item := func(k, val string) { v.Items = append(v.Items, metaItem{Key: k, Value: val}) }
 	item("run id", m.RunID)
 	if m.Name != "" {
 		item("experiment", m.Name)
@@ -227,22 +255,17 @@ func writeRunSummary(b *strings.Builder, run *report.Run) {
 	if run.Skipped > 0 {
 		item("skipped lines", fmt.Sprintf("%d line(s) of %s are not records (such as a torn last line) and were skipped", run.Skipped, runner.AnswersFile))
 	}
-	b.WriteString("</dl>\n")
-	if n := len(run.OutOfDesign); n > 0 {
-		fmt.Fprintf(b, "<div class=\"problems\" role=\"alert\"><p><strong>Error: %d record(s) of %s are not calls of the run's design; none is counted.</strong></p>\n<ul>\n", n, runner.AnswersFile)
-		for i, p := range run.OutOfDesign {
-			if i == 50 {
-				fmt.Fprintf(b, "<li>… and %d more</li>\n", n-i)
-				break
-			}
-			fmt.Fprintf(b, "<li><code>%s</code></li>\n", esc(p.String()))
+	for i, p := range run.OutOfDesign {
+		if i == maxListed {
+			v.MoreOutOfDesign = len(run.OutOfDesign) - i
+			break
 		}
-		b.WriteString("</ul></div>\n")
+		v.OutOfDesign = append(v.OutOfDesign, p.String())
 	}
 	for _, p := range run.SkippedLines {
-		fmt.Fprintf(b, "<p class=\"note\">skipped: %s</p>\n", esc(p.String()))
+		v.SkippedLines = append(v.SkippedLines, p.String())
 	}
-	b.WriteString("</section>\n")
+	return v
 }
 
 // sampleView is the samples the per-sample view shows.
@@ -294,25 +317,69 @@ func pickSamples(samples []report.Sample, limit int) sampleView {
 	return v
 }
 
-// cutAnswer is an answer (or reasoning) text for the page: at most
-// maxShownAnswer bytes, with a note giving its whole size when cut.
-func cutAnswer(text string, size, line int) string {
+// textView is an answer (or reasoning) text as the page shows it: at
+// most maxShownAnswer bytes, with a note giving its whole size when cut.
+type textView struct {
+	Cut         bool
+	Shown, Size int
+	Line        int
+	File, Text  string
+}
+
+func cutAnswer(text string, size, line int) *textView {
 	if size <= maxShownAnswer && len(text) == size {
-		return "<pre>" + esc(text) + "</pre>"
+		return &textView{Text: text}
 	}
 	n := min(maxShownAnswer, len(text))
 	for n > 0 && n < len(text) && !utf8.RuneStart(text[n]) {
 		n--
 	}
-	return fmt.Sprintf("<p class=\"note\">cut: the first %d of %d bytes are shown; the whole text is on line %d of %s</p><pre>%s</pre>",
-		n, size, line, runner.AnswersFile, esc(text[:n]))
+	return &textView{Cut: true, Shown: n, Size: size, Line: line, File: runner.AnswersFile, Text: text[:n]}
 }
 
-// writeSamples writes the per-sample view (filters, count, one collapsible
+// samplesView is the data of the "samples" template.
+type samplesView struct {
+	Fieldsets   []fieldsetView
+	Samples     []sampleEntry
+	Shown       int
+	Total       int
+	How         string
+	AnswersFile string
+}
+
+// sampleEntry is one collapsible entry of the per-sample view; Arm, Model
+// and Family index the filters.
+type sampleEntry struct {
+	S                  report.Sample
+	Outcome, Brief     string
+	Arm, Model, Family int
+	Items              []metaItem
+	Messages           []messageView
+}
+
+// messageView is a message of a sample's request, its context (if any)
+// replaced by a reference.
+type messageView struct {
+	Role, Before string
+	Ref          *contextRef
+}
+
+// contextRef is a message's reference to its context: a link to the
+// context shown under Contexts, or where the run folder has it; After is
+// the message's text after the context.
+type contextRef struct {
+	Inline           bool
+	Name, SHA1, File string
+	Size, MaxMB      int
+	Link             string
+	After            string
+}
+
+// newSamples gathers the per-sample view (filters, count, one collapsible
 // entry per sample shown) and returns the SHA-1s of the contexts the
 // entries refer to, in order, with whether the page shows them (those past
 // maxInlineContexts are pointed at in the run folder).
-func writeSamples(b *strings.Builder, run *report.Run, view sampleView, runLink string) []usedContext {
+func newSamples(run *report.Run, view sampleView, runLink string) (*samplesView, []usedContext) {
 	f := newFilters(run.Samples)
 	total := map[string]map[string]int{"arm": {}, "model": {}, "family": {}, "outcome": {}}
 	for _, s := range run.Samples {
@@ -338,22 +405,20 @@ func writeSamples(b *strings.Builder, run *report.Run, view sampleView, runLink 
 		}
 		return fmt.Sprintf("%d of %d", shownOf[kind][v], total[kind][v])
 	}
-	b.WriteString("<section id=\"samples\">\n<h2>Answers</h2>\n")
-	shown := len(view.indexes)
-	how := "every call of the run"
+	v := &samplesView{Shown: len(view.indexes), Total: len(run.Samples), How: "every call of the run", AnswersFile: runner.AnswersFile}
 	if view.perCell > 0 {
-		how = fmt.Sprintf("up to %d of each of the %d model × arm × family cells, failed and wrong answers first", view.perCell, view.cells)
+		v.How = fmt.Sprintf("up to %d of each of the %d model × arm × family cells, failed and wrong answers first", view.perCell, view.cells)
 	}
-	b.WriteString("<div class=\"filters\" role=\"group\" aria-label=\"Filter the answers\">\n")
-	writeFieldset(b, "Arm", "arm", f.arms, func(v string) string { return tally("arm", v) })
-	writeFieldset(b, "Model", "model", f.models, func(v string) string { return tally("model", v) })
-	writeFieldset(b, "Family", "family", f.families, func(v string) string { return tally("family", v) })
-	b.WriteString("<fieldset><legend>Outcome</legend>")
+	v.Fieldsets = []fieldsetView{
+		newFieldset("Arm", "arm", f.arms, func(x string) string { return tally("arm", x) }),
+		newFieldset("Model", "model", f.models, func(x string) string { return tally("model", x) }),
+		newFieldset("Family", "family", f.families, func(x string) string { return tally("family", x) }),
+	}
+	oc := fieldsetView{Legend: "Outcome"}
 	for _, o := range outcomes {
-		fmt.Fprintf(b, "<label><input type=\"checkbox\" id=\"f-%s\" checked=\"checked\"/> %s <span class=\"tag\">(%s)</span></label>", o, o, tally("outcome", o))
+		oc.Boxes = append(oc.Boxes, boxView{ID: "f-" + o, Value: o, Count: tally("outcome", o)})
 	}
-	b.WriteString("</fieldset>\n</div>\n<div class=\"sample-list\">\n")
-	idx := func(list []string, v string) int { return slices.Index(list, v) }
+	v.Fieldsets = append(v.Fieldsets, oc)
 	ctxName := map[string]string{}
 	ctxFile := map[string]string{}
 	for _, c := range run.Manifest.Contexts {
@@ -372,22 +437,18 @@ func writeSamples(b *strings.Builder, run *report.Run, view sampleView, runLink 
 	for _, i := range view.indexes {
 		s := run.Samples[i]
 		o := outcome(s)
-		fmt.Fprintf(b, "<details class=\"sample %s arm-%d model-%d family-%d\">\n<summary><span class=\"verdict\">%s</span>"+
-			"<span class=\"tag\">%s</span><span class=\"tag\">%s</span><span class=\"tag\">%s</span><span class=\"tag\">%s · trial %d</span>"+
-			"<span class=\"q\">%s</span><span class=\"ans\">%s</span></summary>\n",
-			o, idx(f.arms, s.Arm), idx(f.models, s.Model), idx(f.families, s.Family), o,
-			esc("arm "+s.Arm), esc("model "+s.Model), esc(s.Family), esc(s.QuestionID), s.Trial, esc(s.Question), esc(brief(s)))
-		b.WriteString("<dl class=\"meta\">\n")
-		item := func(k, v string) { fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", esc(k), v) }
-		gold := esc(s.Gold)
+		e := sampleEntry{S: s, Outcome: o, Brief: brief(s),
+			Arm: slices.Index(f.arms, s.Arm), Model: slices.Index(f.models, s.Model), Family: slices.Index(f.families, s.Family)}
+		item := func(k, val string) { e.Items = append(e.Items, metaItem{Key: k, Value: val}) }
+		gold := s.Gold
 		if len(s.Alternatives) > 0 {
-			gold += esc(" (also accepted: " + strings.Join(s.Alternatives, ", ") + ")")
+			gold += " (also accepted: " + strings.Join(s.Alternatives, ", ") + ")"
 		}
 		item("gold", gold)
 		if s.Status == runner.StatusOK {
-			item("answer", cutAnswer(s.Answer, s.AnswerBytes, s.Line))
+			e.Items = append(e.Items, metaItem{Key: "answer", Answer: cutAnswer(s.Answer, s.AnswerBytes, s.Line)})
 			if s.Reasoning != "" {
-				item("reasoning", cutAnswer(s.Reasoning, s.ReasoningBytes, s.Line))
+				e.Items = append(e.Items, metaItem{Key: "reasoning", Answer: cutAnswer(s.Reasoning, s.ReasoningBytes, s.Line)})
 			}
 			why := fmt.Sprintf("%s, score %s: scorer %s", o, strconv.FormatFloat(s.Score, 'f', -1, 64), cmpStr(s.Scorer, "default"))
 			if s.Rule != "" {
@@ -396,24 +457,23 @@ func writeSamples(b *strings.Builder, run *report.Run, view sampleView, runLink 
 			if s.Parsed != "" {
 				why += fmt.Sprintf(", parsed %q", clip(s.Parsed, 200))
 			}
-			item("score", esc(why))
+			item("score", why)
 		} else {
-			item("error", esc(clip(s.Error, 2000)))
+			item("error", clip(s.Error, 2000))
 		}
 		tokens := fmt.Sprintf("%d prompt, %d completion (server)", s.PromptTokens, s.CompletionTokens)
 		if s.LocalPromptTokens >= 0 {
 			tokens += fmt.Sprintf("; %d prompt (local count)", s.LocalPromptTokens)
 		}
-		item("tokens", esc(tokens))
-		item("latency", esc(fmt.Sprintf("%.0f ms, %d attempt(s), %s", s.LatencyMS, s.Attempts, s.Time)))
+		item("tokens", tokens)
+		item("latency", fmt.Sprintf("%.0f ms, %d attempt(s), %s", s.LatencyMS, s.Attempts, s.Time))
 		if s.Finish != "" {
-			item("finish", esc(s.Finish))
+			item("finish", s.Finish)
 		}
-		item("graph", esc(s.Graph))
-		item("log", esc(fmt.Sprintf("%s line %d", runner.AnswersFile, s.Line)))
-		b.WriteString("</dl>\n<div class=\"messages\">\n")
+		item("graph", s.Graph)
+		item("log", fmt.Sprintf("%s line %d", runner.AnswersFile, s.Line))
 		for _, m := range s.Messages {
-			fmt.Fprintf(b, "<div class=\"msg\"><div class=\"role\">%s</div><pre>%s", esc(m.Role), esc(m.Before))
+			mv := messageView{Role: m.Role, Before: m.Before}
 			if sha := m.ContextSHA1; sha != "" {
 				size := len(run.Contexts[sha])
 				if !seen[sha] {
@@ -424,30 +484,18 @@ func writeSamples(b *strings.Builder, run *report.Run, view sampleView, runLink 
 					}
 					used = append(used, usedContext{sha1: sha, inline: inline[sha]})
 				}
-				if inline[sha] {
-					fmt.Fprintf(b, "<a class=\"ctx-ref\" href=\"#ctx-%s\">[context %s: %d bytes, SHA-1 %s; shown once under Contexts]</a>",
-						esc(sha), esc(ctxName[sha]), size, esc(sha))
-				} else {
-					where := esc(ctxFile[sha]) + " in the run folder"
-					if runLink != "" && ctxFile[sha] != "" {
-						where = fmt.Sprintf("<a href=\"%s\">%s</a>", esc(path.Join(runLink, ctxFile[sha])), esc(ctxFile[sha]))
-					}
-					fmt.Fprintf(b, "<span class=\"ctx-ref\">[context %s: %d bytes, SHA-1 %s; not embedded (the page holds at most %d MB of contexts): %s]</span>",
-						esc(ctxName[sha]), size, esc(sha), maxInlineContexts>>20, where)
+				ref := &contextRef{Inline: inline[sha], Name: ctxName[sha], SHA1: sha, File: ctxFile[sha],
+					Size: size, MaxMB: maxInlineContexts >> 20, After: m.After}
+				if !ref.Inline && runLink != "" && ctxFile[sha] != "" {
+					ref.Link = path.Join(runLink, ctxFile[sha])
 				}
-				b.WriteString(esc(m.After))
+				mv.Ref = ref
 			}
-			b.WriteString("</pre></div>\n")
+			e.Messages = append(e.Messages, mv)
 		}
-		b.WriteString("</div>\n</details>\n")
+		v.Samples = append(v.Samples, e)
 	}
-	b.WriteString("</div>\n")
-	// After the list, for the CSS counter to have counted the samples
-	// shown; the style sheet puts it above the list.
-	fmt.Fprintf(b, "<p class=\"count\" role=\"status\"><span class=\"count-n\"></span> of %d answers shown; the page holds %d of the run's %d calls (%s). "+
-		"Every call is in %s and answers.csv.</p>\n", shown, shown, len(run.Samples), esc(how), runner.AnswersFile)
-	b.WriteString("</section>\n")
-	return used
+	return v, used
 }
 
 // usedContext is a context the samples shown refer to.
@@ -456,39 +504,45 @@ type usedContext struct {
 	inline bool
 }
 
-// writeContexts writes the contexts the samples refer to and the page
-// embeds, once each.
-func writeContexts(b *strings.Builder, run *report.Run, used []usedContext) {
-	b.WriteString("<section id=\"contexts\">\n<h2>Contexts</h2>\n<p>The data each arm sent, once per context (folded; a context link of an answer unfolds it); the answers above refer to them.</p>\n")
+// contextView is a context the page embeds, once, folded.
+type contextView struct {
+	Name, Format, SHA1, File string
+	Size, Shown              int
+	Cut                      bool
+	Text                     string
+}
+
+// newContexts gathers the contexts the samples refer to and the page
+// embeds, once each; a context shared by two arms is shown once.
+func newContexts(run *report.Run, used []usedContext) []contextView {
 	first := map[string]eval.Context{}
 	for _, c := range run.Manifest.Contexts {
 		if _, ok := first[c.SHA1]; !ok {
-			first[c.SHA1] = c // a context shared by two arms is shown once
+			first[c.SHA1] = c
 		}
 	}
+	var out []contextView
 	for _, u := range used {
 		if !u.inline {
 			continue
 		}
 		c := first[u.sha1]
 		text := run.Contexts[u.sha1]
-		note := ""
+		v := contextView{Format: c.Format, SHA1: u.sha1, File: c.File, Size: len(text)}
 		if len(text) > maxShownContext {
 			n := maxShownContext
 			for n > 0 && !utf8.RuneStart(text[n]) {
 				n--
 			}
 			text = text[:n]
-			note = fmt.Sprintf("<p class=\"note\">The first %d bytes are shown; the whole text is %s in the run folder.</p>", maxShownContext, esc(c.File))
+			v.Cut, v.Shown = true, maxShownContext
 		}
-		name := c.Arm + " on " + c.Graph
+		v.Text = text
+		v.Name = c.Arm + " on " + c.Graph
 		if c.Item != "" {
-			name += " item " + c.Item
+			v.Name += " item " + c.Item
 		}
-		// Folded: a closed details element is not laid out, so the page
-		// opens fast; following a link to the context unfolds it.
-		fmt.Fprintf(b, "<details class=\"context\"><summary><h3>%s (%s): %d bytes, SHA-1 <code>%s</code></h3></summary><div id=\"ctx-%s\">%s<pre>%s</pre></div></details>\n",
-			esc(name), esc(c.Format), len(run.Contexts[u.sha1]), esc(u.sha1), esc(u.sha1), note, esc(text))
+		out = append(out, v)
 	}
-	b.WriteString("</section>\n")
+	return out
 }
