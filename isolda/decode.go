@@ -450,6 +450,23 @@ func (d *decoder) expandIRI(v string, quoted bool) string {
 	return v
 }
 
+// angle reads <...> at the start of s (s[0] == '<') as scanAngle does; in
+// 0.1 and 0.2 a declared prefix name followed by ':' at its start is
+// expanded, <ex:member%20of> (SPEC.md section 4, rule 4). The encoder writes
+// that ':' as \u003a in an IRI that only looks like one.
+func (d *decoder) angle(s string) (string, int, string) {
+	iri, n, msg := scanAngle(s)
+	if msg != "" || d.v03 {
+		return iri, n, msg
+	}
+	if m := scanName(s[1:]); m > 0 && 1+m < len(s) && s[1+m] == ':' {
+		if ns, ok := d.prefixes[s[1:1+m]]; ok {
+			return ns + iri[m+1:], n, ""
+		}
+	}
+	return iri, n, ""
+}
+
 // parseTerm reads a term at the start of s: <iri>, pfx:local, alias or
 // vocab name. It returns the IRI and the bytes consumed.
 func (d *decoder) parseTerm(s string, off int) (string, int, error) {
@@ -457,7 +474,7 @@ func (d *decoder) parseTerm(s string, off int) (string, int, error) {
 		return "", 0, d.errAt(off, "expected a term")
 	}
 	if s[0] == '<' {
-		iri, n, msg := scanAngle(s)
+		iri, n, msg := d.angle(s)
 		if msg != "" {
 			return "", 0, d.errAt(off+n, "%s", msg)
 		}
@@ -559,7 +576,7 @@ func (d *decoder) parseSuffix(c colSpec, s string, off int) (colSpec, int, error
 			return c, n + 4, nil
 		}
 		if rest[0] == '<' {
-			dt, m, msg := scanAngle(rest)
+			dt, m, msg := d.angle(rest)
 			if msg != "" {
 				return c, 0, d.errAt(off+n+1+m, "%s", msg)
 			}

@@ -311,6 +311,7 @@ func prepareMode(d *rdf.Dataset, opts Options, anchor rdf.Term, graphCol bool) (
 		iriIDs: v02 && (v03 || opts.IRIIDs), dtPrefixes: v02 && opts.DatatypePrefixes, lists: v03,
 		continuation: opts.Continuation || v03}
 	e.n.v04 = v04
+	e.n.angleNS = !v03
 	e.graphCol = graphCol && v04
 	if v04 {
 		e.n.use = e.use

@@ -111,8 +111,13 @@ func reservedPrefix(s string) bool {
 
 // namer writes IRIs as terms (headers) and as cell values.
 type namer struct {
-	v02      quoting
-	v04      bool // 0.4 bare terms, `:local` IRIs, predeclared prefixes
+	v02 quoting
+	v04 bool // 0.4 bare terms, `:local` IRIs, predeclared prefixes
+	// angleNS (0.1 and 0.2): a term whose local part is not a LOCAL is
+	// written <pfx:rest> when its namespace is declared (SPEC.md section 4,
+	// rule 4), so an IRI written <x:...> with x a declared prefix escapes
+	// that ':'.
+	angleNS  bool
 	vocab    string
 	implicit map[string]bool   // predeclared prefix names (0.4): no @prefix line
 	use      map[string]bool   // 0.4: glossary flags of the forms written (shared with the encoder)
@@ -165,16 +170,37 @@ func (n *namer) appendTerm(b []byte, iri string) []byte {
 	return n.appendPrefixed(b, iri)
 }
 
-// appendPrefixed appends pfx:local or <iri>.
+// appendPrefixed appends pfx:local or <iri> (0.1 and 0.2: <pfx:rest> when
+// the namespace is declared but its local part is not a LOCAL).
 func (n *namer) appendPrefixed(b []byte, iri string) []byte {
 	ns, local := splitNS(iri)
-	if p, ok := n.nsPrefix[ns]; ok && (isLocal(local) || !n.v04 && isLocalPct(local)) {
+	p, declared := n.nsPrefix[ns]
+	if declared && (isLocal(local) || !n.v04 && !n.angleNS && isLocalPct(local)) {
 		if n.v04 {
 			n.use["prefix"] = true
 		}
 		b = append(b, p...)
 		b = append(b, ':')
 		return append(b, local...)
+	}
+	if n.angleNS {
+		if declared && local != "" {
+			b = append(b, '<')
+			b = append(b, p...)
+			b = append(b, ':')
+			b = appendAngleBody(b, local)
+			return append(b, '>')
+		}
+		if i := strings.IndexByte(iri, ':'); i > 0 {
+			if _, ok := n.prefixNS[iri[:i]]; ok {
+				// The IRI itself starts like <pfx:...>: its ':' is escaped.
+				b = append(b, '<')
+				b = append(b, iri[:i]...)
+				b = append(b, `\u003a`...)
+				b = appendAngleBody(b, iri[i+1:])
+				return append(b, '>')
+			}
+		}
 	}
 	return appendAngle(b, iri)
 }

@@ -221,8 +221,9 @@ func isLocal(s string) bool {
 }
 
 // isLocalPct is isLocal with percent escapes (%XX, two hex digits) allowed
-// anywhere, as in Turtle's PN_LOCAL: the encoder writes them in 0.1-0.3
-// (SPEC.md section 3), keeping the IRI's characters as they are.
+// anywhere, as in Turtle's PN_LOCAL: the encoder writes them in 0.3 (0.1
+// and 0.2 write <pfx:rest>, SPEC.md section 4), keeping the IRI's
+// characters as they are; the decoder reads them in every version.
 func isLocalPct(s string) bool {
 	return s != "" && scanLocal(s) == len(s)
 }
@@ -270,6 +271,12 @@ func scanName(s string) int {
 // an N-Triples IRIREF, and backslash, written as \uXXXX or \UXXXXXXXX.
 func appendAngle(b []byte, iri string) []byte {
 	b = append(b, '<')
+	b = appendAngleBody(b, iri)
+	return append(b, '>')
+}
+
+// appendAngleBody appends the text of <...> without the brackets.
+func appendAngleBody(b []byte, iri string) []byte {
 	for _, r := range iri {
 		if r <= 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == '\u2028' || r == '\u2029' ||
 			strings.ContainsRune("<>\"{}|^`\\,", r) {
@@ -288,7 +295,7 @@ func appendAngle(b []byte, iri string) []byte {
 		}
 		b = utf8.AppendRune(b, r)
 	}
-	return append(b, '>')
+	return b
 }
 
 // scanAngle reads <...> at the start of s (s[0] == '<'); it returns the IRI,
