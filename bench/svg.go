@@ -13,16 +13,21 @@ import (
 )
 
 // tokenChart is the horizontal bar chart of token counts: lossless
-// formats in blue, lossy ones in grey and marked "(lossy)", in the given
-// order.
+// formats in blue, those lossless for the labelled-graph view only in
+// orange and marked "(graph view)", lossy ones in grey and marked
+// "(lossy)", in the given order.
 func tokenChart(title string, results []Result, tokenizer string) chart.HBars {
-	c := chart.HBars{Title: title, Unit: tokenizer + " tokens", Plain: "lossless", Muted: "lossy"}
+	c := chart.HBars{Title: title, Unit: tokenizer + " tokens", Plain: "lossless", Partial: "lossless for the graph view only", Muted: "lossy"}
 	for _, r := range results {
 		label := r.Format
-		if !r.Lossless {
+		partial := r.Lossless && r.Scope == ScopeGraph
+		switch {
+		case !r.Lossless:
 			label += " (lossy)"
+		case partial:
+			label += " (graph view)"
 		}
-		c.Bars = append(c.Bars, chart.HBar{Label: label, Value: float64(r.Tokens[tokenizer]), Muted: !r.Lossless})
+		c.Bars = append(c.Bars, chart.HBar{Label: label, Value: float64(r.Tokens[tokenizer]), Muted: !r.Lossless, Partial: partial})
 	}
 	return c
 }
@@ -40,6 +45,30 @@ func ParetoChart(title, yLabel string, pts []ParetoPoint) chart.Scatter {
 		c.Points = append(c.Points, chart.Point{Label: p.Name, X: float64(p.Tokens), Y: p.Mean(), Front: !p.Dominated, Note: note})
 	}
 	return c
+}
+
+// graphViewMarked returns the points with the formats of the graph that
+// are lossless for the labelled-graph view only marked "(graph view)", as
+// in the token chart.
+func graphViewMarked(rep *Report, graph string, pts []ParetoPoint) []ParetoPoint {
+	partial := map[string]bool{}
+	for _, r := range rep.Results {
+		if r.Graph == graph && r.Lossless && r.Scope == ScopeGraph {
+			partial[r.Format] = true
+		}
+	}
+	mark := func(name string) string {
+		if partial[name] {
+			return name + " (graph view)"
+		}
+		return name
+	}
+	out := make([]ParetoPoint, len(pts))
+	for i, p := range pts {
+		p.Name, p.DominatedBy = mark(p.Name), mark(p.DominatedBy)
+		out[i] = p
+	}
+	return out
 }
 
 // CreateFile writes one file of an output directory, atomically.
@@ -118,7 +147,7 @@ func WriteDir(dir string, rep *Report) error {
 			continue
 		}
 		parName := fmt.Sprintf("pareto-%d.svg", i+1)
-		pc := ParetoChart(ptitle, "mean of traversal accuracy and round-trip fidelity", rep.ParetoOf(g.Name))
+		pc := ParetoChart(ptitle, "mean of traversal accuracy and round-trip fidelity", graphViewMarked(rep, g.Name, rep.ParetoOf(g.Name)))
 		if err := CreateFile(dir, parName, pc.WriteSVG); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package bench
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -59,5 +60,31 @@ func TestWriteDirCharts(t *testing.T) {
 		if strings.HasSuffix(e.Name(), ".tmp") {
 			t.Errorf("temporary file %s left", e.Name())
 		}
+	}
+}
+
+// TestTokenChartGraphView: a format lossless for the labelled-graph view
+// only (csv, compact_json) is drawn neither as a lossless one nor as a
+// lossy one: its own colour, label mark and legend entry.
+func TestTokenChartGraphView(t *testing.T) {
+	res := []Result{
+		{Format: "turtle", Lossless: true, Scope: ScopeRDF, Tokens: map[string]int{"o200k_base": 100}},
+		{Format: "csv", Lossless: true, Scope: ScopeGraph, Tokens: map[string]int{"o200k_base": 60}},
+		{Format: "plain", Lossless: false, Scope: ScopeLossy, Tokens: map[string]int{"o200k_base": 40}},
+	}
+	svg := tokenChart("t", res, "o200k_base").SVG()
+	fills := map[string]string{}
+	for _, m := range regexp.MustCompile(`fill="(#[0-9A-Fa-f]{6})"><title>([^:]+):`).FindAllStringSubmatch(svg, -1) {
+		fills[m[2]] = m[1]
+	}
+	if len(fills) != 3 || fills["turtle"] == fills["csv (graph view)"] || fills["csv (graph view)"] == fills["plain (lossy)"] || fills["turtle"] == fills["plain (lossy)"] {
+		t.Errorf("bar colours: %v\n%s", fills, svg)
+	}
+	if !strings.Contains(svg, ">lossless for the graph view only</text>") {
+		t.Errorf("no legend entry for the graph view:\n%s", svg)
+	}
+	// Without such a format, the legend has two entries as before.
+	if svg := tokenChart("t", []Result{res[0], res[2]}, "o200k_base").SVG(); strings.Contains(svg, "graph view") {
+		t.Errorf("a graph-view legend without a graph-view format:\n%s", svg)
 	}
 }

@@ -213,6 +213,10 @@ type PrepareOptions struct {
 	// Progress, when set, is called after each graph or item rendered by
 	// an arm with the number rendered and the number to render.
 	Progress func(done, total int)
+	// Phase, when set, is called with what PrepareWith starts doing
+	// ("reading graph NAME", "rendering contexts", …) at each step, so
+	// that a caller can say what a long preparation is busy with.
+	Phase func(what string)
 }
 
 func sha1Hex(b []byte) string {
@@ -236,6 +240,10 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	if reg == nil {
 		reg = token.NewRegistry(token.Options{})
 	}
+	phase := opts.Phase
+	if phase == nil {
+		phase = func(string) {}
+	}
 	p := &Plan{Experiment: e, index: map[ctxKey]int{}, armByName: map[string]*Arm{}, templates: map[string]*template{}}
 	for i := range e.Arms {
 		p.armByName[e.Arms[i].ArmName()] = &e.Arms[i]
@@ -251,12 +259,14 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	}
 	sources := map[string]*source{}
 	for _, g := range e.Graphs {
+		phase("reading graph " + g.GraphName())
 		src, err := loadSource(g, baseDir)
 		if err != nil {
 			return nil, err
 		}
 		sources[g.GraphName()] = src
 	}
+	phase("reading the questions")
 	if err := p.addEntries(sources, baseDir, addCtx); err != nil {
 		return nil, err
 	}
@@ -290,6 +300,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 		if a.Stored == "" {
 			continue
 		}
+		phase("reading the stored contexts of arm " + a.ArmName())
 		set, err := readSet(baseDir, a.Stored)
 		if err != nil {
 			return nil, fmt.Errorf("arm %s: %w", a.ArmName(), err)
@@ -308,6 +319,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 			}
 		}
 	}
+	phase("rendering contexts")
 	for _, g := range e.Graphs {
 		src := sources[g.GraphName()]
 		for _, a := range p.arms {
@@ -338,6 +350,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 			}
 		}
 	}
+	phase("hashing the contexts and questions")
 	slices.SortStableFunc(p.Contexts, func(a, b Context) int { return compareCtxKeys(a.key(), b.key()) })
 	for i := range p.Contexts {
 		p.index[p.Contexts[i].key()] = i

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/isolda/isolda/formats"
@@ -179,4 +180,43 @@ func roundTrip(f formats.Format, text string, it *item, opts isolda.Options) (st
 		return RoundTripDiffers, d
 	}
 	return RoundTripIsomorphic, ""
+}
+
+// InputFiles returns the paths of the files PrepareWith reads for e
+// (graphs, collections, question sets, stored contexts), resolved against
+// baseDir, sorted, each once. With the experiment itself they are
+// everything a plan is made of, apart from the tokenizers of budgets.
+func (e *Experiment) InputFiles(baseDir string) []string {
+	var out []string
+	add := func(name string) {
+		if name != "" {
+			out = append(out, resolvePath(baseDir, name))
+		}
+	}
+	for _, g := range e.Graphs {
+		add(g.File)
+		add(g.Set)
+	}
+	for _, t := range e.Tasks {
+		add(t.Set)
+	}
+	for _, a := range e.Arms {
+		add(a.Stored)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// HasBudget reports whether e cuts a context to a token budget (whose
+// tokenizer then shapes the plan).
+func (e *Experiment) HasBudget() bool {
+	if e.Budget != nil {
+		return true
+	}
+	for _, a := range e.Arms {
+		if a.Budget != nil {
+			return true
+		}
+	}
+	return false
 }

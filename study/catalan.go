@@ -44,10 +44,10 @@ func catalanParts(variant string) []Part {
 func catalanStudy() *Study {
 	return &Study{
 		Name: "kgllmbench-ca", Version: 2,
-		Paper: "ISOLDA paper (spec 000) §4.7, KG-LLM-Bench in Catalan (planned, pre-registered criteria)",
+		Paper: "\"ISOLDA: Indexed Subject-Ordered Linked Data for AI\" (spec 000) §4.7, KG-LLM-Bench in Catalan (planned, pre-registered criteria)",
 		Title: "KG-LLM-Bench's 500 instances in Catalan (real names with Catalan labels; pseudonyms with Catalan relations, instructions and questions), with the English answers of an existing run rescored with the adapted scorer (variant full: asked again), in the benchmark's formats and ISOLDA 0.2",
 		Data: []DataSlot{
-			{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script (the folder of <Task>.<variant>.jsonl.gz files, shared/data/kgllmbench/instances/instances, or a folder above it)"},
+			{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script (the folder of <Task>.<variant>.jsonl.gz files, ../shared/data/kgllmbench/instances/instances from the repository root, or a folder above it)"},
 			{Name: "labels", What: "Catalan labels of the instances' entities and relations: tab-separated lines <Wikidata id><TAB><label> (Q… and P… ids), e.g. exported from the Wikidata query service"},
 		},
 		Variants: []string{catalanOnly, catalanFull},
@@ -85,7 +85,7 @@ func buildCatalan(b *builder) error {
 	var studies []*kgllm.Study
 	var sums [][2]string
 	for _, v := range []string{kgllm.VariantReal, kgllm.VariantPseudo} {
-		en, s, err := loadKGLLM(dir, v)
+		en, s, err := loadKGLLM(dir, v, b.phase)
 		if err != nil {
 			return err
 		}

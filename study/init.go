@@ -36,6 +36,10 @@ type Options struct {
 	// Notes, when set, receives what Init did to the data (a graph cut
 	// to the budget), one sentence per call.
 	Notes func(string)
+	// Phase, when set, is called with what Init starts doing ("reading
+	// the KG-LLM-Bench instances", "writing the stored contexts of
+	// FORMAT", …), so that a caller can say what a long init is busy with.
+	Phase func(what string)
 }
 
 // Files written by Init.
@@ -82,6 +86,13 @@ func (b *builder) data(slot string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("study %s has no data slot %q", b.study.Name, slot)
+}
+
+// phase says what the builder starts doing (Options.Phase).
+func (b *builder) phase(what string) {
+	if b.opts.Phase != nil {
+		b.opts.Phase(what)
+	}
 }
 
 // file adds a file to write.
@@ -151,10 +162,12 @@ func Init(name, dir string, opts Options) ([]string, error) {
 	s = s.Variant(variant)
 	b := &builder{study: s, opts: opts, variant: variant, files: map[string][]byte{}, comments: map[string]string{},
 		exp: &eval.Experiment{Name: s.Name}, parts: slices.Clone(s.Parts)}
+	b.phase("building the study " + s.Name)
 	if err := s.build(b); err != nil {
 		return nil, fmt.Errorf("study %s: %w", s.Name, err)
 	}
 	b.setModels()
+	b.phase("checking the experiment")
 	y := experimentYAML(b.exp, b.head(), b.comments)
 	// What is written must be what eval reads.
 	back, err := eval.ParseExperiment([]byte(y), filepath.Join(dir, ExperimentFile))
@@ -171,6 +184,7 @@ func Init(name, dir string, opts Options) ([]string, error) {
 		}
 		b.file(CriteriaFile, []byte(b.criteria))
 	}
+	b.phase("hashing and writing the files")
 	sums := b.sums()
 	b.file(SumsFile, []byte(sums))
 	b.file(ReadmeFile, []byte(b.readme(sums)))

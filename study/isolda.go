@@ -196,7 +196,7 @@ func pilotArms() []string {
 func pilotStudy() *Study {
 	return &Study{
 		Name: "isolda-pilot", Version: 1,
-		Paper:  "ISOLDA paper (spec 000) §4.3, pilot runs (exploratory)",
+		Paper:  "\"ISOLDA: Indexed Subject-Ordered Linked Data for AI\" (spec 000) §4.3, pilot runs (exploratory)",
 		Title:  "The pilot runs: 35 questions (15 lookups, 14 multi-hop, 6 counts) on the development graph, in JSON-LD, Turtle, TOON and the ISOLDA prototypes' variants",
 		Data:   []DataSlot{{Name: "dev", What: "the development graph (any RDF syntax; the paper's is a schema.org graph of a person, articles and organizations)"}},
 		Parts:  []Part{{Graph: "dev", Questions: 35, Arms: pilotArms()}},
@@ -297,7 +297,7 @@ func confirmatoryStudy() *Study {
 	arms := confirmatoryArmNames()
 	return &Study{
 		Name: "isolda-confirmatory", Version: 1,
-		Paper: "ISOLDA paper (spec 000) §4.4, confirmatory run (pre-registered)",
+		Paper: "\"ISOLDA: Indexed Subject-Ordered Linked Data for AI\" (spec 000) §4.4, confirmatory run (pre-registered)",
 		Title: "ISOLDA 0.1 (I), its ten ablations and the baselines B-json, B-ttl and B-ttl-ids on the DCAT and municipalities samples, with the structural question generator (seeds 1101 and 1102, at most 40 per family)",
 		Data: []DataSlot{
 			{Name: "dcat", What: "the DCAT catalogue or its sample (any RDF syntax); a graph over 20,000 o200k tokens is cut to the longest prefix of datasets (dcat:Dataset) that fits (§4.1)",
@@ -463,12 +463,12 @@ func validationStudy() *Study {
 	large := []string{"B-json", "B-ttl-ids", "isolda-0.1", "isolda-0.2", "list_of_edges", "structured_json", "rdf_turtle2"}
 	return &Study{
 		Name: "isolda-validation", Version: 1,
-		Paper: "ISOLDA paper (spec 000) §4.6, validation of ISOLDA 0.2 (pre-registered)",
+		Paper: "\"ISOLDA: Indexed Subject-Ordered Linked Data for AI\" (spec 000) §4.6, validation of ISOLDA 0.2 (pre-registered)",
 		Title: "ISOLDA 0.2, 0.1, 0.2 without each of its four changes and the baselines on the Catalan writers graph, and both ISOLDA versions on KG-LLM-Bench with real names",
 		Data: []DataSlot{
 			{Name: "writers", What: "the writers graph (any RDF syntax): people who are writers and write in Catalan in Wikidata, with Catalan, Spanish and English labels (§4.6); a graph over 20,000 o200k tokens is cut to the longest prefix of writers (Q5, human) that fits (§4.1)",
 				Unit: "http://www.wikidata.org/entity/Q5", SampleFormats: []string{"b-json", "b-ttl", "b-ttl-ids", "isolda-0.1", "isolda-0.2"}},
-			{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script (the folder of <Task>.<variant>.jsonl.gz files, shared/data/kgllmbench/instances/instances, or a folder above it)"},
+			{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script (the folder of <Task>.<variant>.jsonl.gz files, ../shared/data/kgllmbench/instances/instances from the repository root, or a folder above it)"},
 		},
 		Parts: []Part{{Graph: "writers", Questions: 201, Arms: validationWriterArms()},
 			{Graph: "kgllmbench-real", Questions: 500, Arms: validationKGLLMArms()}},
@@ -508,7 +508,7 @@ func buildValidation(b *builder) error {
 	if err != nil {
 		return err
 	}
-	st, sums, err := loadKGLLM(dir, kgllm.VariantReal)
+	st, sums, err := loadKGLLM(dir, kgllm.VariantReal, b.phase)
 	if err != nil {
 		return err
 	}

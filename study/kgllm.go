@@ -72,16 +72,17 @@ func kgllmInstanceDir(dir string) (string, error) {
 			return d, nil
 		}
 	}
-	return "", fmt.Errorf("%s holds no KG-LLM-Bench instances (<Task>.<variant>.jsonl.gz, as in shared/data/kgllmbench/instances/instances)", dir)
+	return "", fmt.Errorf("%s holds no KG-LLM-Bench instances (<Task>.<variant>.jsonl.gz, as in ../shared/data/kgllmbench/instances/instances)", dir)
 }
 
 // loadKGLLM loads one variant of the instances in English, and the SHA-256
 // of each file read.
-func loadKGLLM(dir, variant string) (*kgllm.Study, [][2]string, error) {
+func loadKGLLM(dir, variant string, phase func(string)) (*kgllm.Study, [][2]string, error) {
 	dir, err := kgllmInstanceDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}
+	phase("reading the KG-LLM-Bench instances (" + variant + ") in " + dir)
 	st, err := kgllm.LoadStudy(dir, variant)
 	if err != nil {
 		return nil, nil, err
@@ -132,6 +133,7 @@ func kgllmParts(b *builder, studies []*kgllm.Study, formats []string, scorer str
 	e := b.exp
 	itemFiles := make([]string, len(studies))
 	for k, st := range studies {
+		b.phase("writing the collection " + graphs[k])
 		items := &task.Set{Name: graphs[k]}
 		for i, q := range st.Questions {
 			text, err := st.Context(i, kgllm.FormatArm(kgllmItemFormat))
@@ -149,7 +151,8 @@ func kgllmParts(b *builder, studies []*kgllm.Study, formats []string, scorer str
 		}
 		e.Graphs = append(e.Graphs, eval.Graph{Name: graphs[k], Set: itemFiles[k], Syntax: "turtle"})
 	}
-	for _, f := range formats {
+	for fi, f := range formats {
+		b.phase(fmt.Sprintf("writing the stored contexts of %s (format %d of %d)", f, fi+1, len(formats)))
 		stored := "sets/" + f + ".jsonl.gz"
 		if f == kgllmItemFormat && len(studies) == 1 {
 			stored = itemFiles[0]
@@ -253,12 +256,12 @@ func withArms(m PaperModel, arms []string) PaperModel {
 func kgllmbenchStudy() *Study {
 	return &Study{
 		Name: "kgllmbench", Version: 2,
-		Paper: "ISOLDA paper (spec 000) §4.5, KG-LLM-Bench study",
+		Paper: "\"ISOLDA: Indexed Subject-Ordered Linked Data for AI\" (spec 000) §4.5, KG-LLM-Bench study",
 		Title: "KG-LLM-Bench's 500 regenerated instances with its prompt and scoring, in its five formats, rdf_turtle2, json_ld2, " +
 			"and ISOLDA 0.1 encoded from the RDF of rdf_turtle2 (the variants +isolda-0.2 add ISOLDA 0.2)",
 		Variants: []string{kgllm.VariantPseudo, kgllm.VariantReal, kgllm.VariantPseudo + kgllmWith02, kgllm.VariantReal + kgllmWith02},
 		Data: []DataSlot{{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script " +
-			"(the folder of <Task>.<variant>.jsonl.gz files, shared/data/kgllmbench/instances/instances, or a folder above it)"}},
+			"(the folder of <Task>.<variant>.jsonl.gz files, ../shared/data/kgllmbench/instances/instances from the repository root, or a folder above it)"}},
 		Parts:    []Part{{Graph: "kgllmbench", Questions: 500, Arms: kgllmbenchArms()}},
 		Models:   kgllmModels(),
 		Criteria: "R, K1, K2, K3 (§4.5)",
@@ -273,7 +276,7 @@ func buildKGLLMBench(b *builder) error {
 		return err
 	}
 	dataVariant, with02 := strings.CutSuffix(b.variant, kgllmWith02)
-	st, sums, err := loadKGLLM(dir, dataVariant)
+	st, sums, err := loadKGLLM(dir, dataVariant, b.phase)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -49,7 +50,7 @@ func newEvalCmd(env *Env) *cobra.Command {
 			return err
 		}
 		defer cleanup()
-		return printDryRun(env, p, nil)
+		return printDryRun(env, nil, p, nil)
 	}
 	cmd.Args = unknownSubcommand
 	cmd.AddCommand(newEvalInitCmd(env), newEvalValidateCmd(env), newEvalRunCmd(env))
@@ -57,12 +58,13 @@ func newEvalCmd(env *Env) *cobra.Command {
 }
 
 // prepareExperimentWith is prepareExperiment with the models changed by
-// ov, and the tokenizers checked first.
-func prepareExperimentWith(env *Env, args []string, ov endpointOverride) (*eval.Plan, func(), error) {
-	return prepareExperimentOpts(args, phaseProgress(env, "rendering contexts"), func(e *eval.Experiment) error {
+// ov, and the tokenizers checked first, saying on ph what it is doing.
+func prepareExperimentWith(ph *phases, args []string, ov endpointOverride) (*eval.Plan, func(), error) {
+	return prepareExperimentOpts(args, ph, func(e *eval.Experiment) error {
 		if err := ov.apply(e); err != nil {
 			return err
 		}
+		ph.Set("loading the tokenizers")
 		if err := checkTokenizers(e, ov.registry()); err != nil {
 			return badInput(err)
 		}
@@ -77,23 +79,9 @@ func prepareExperiment(args []string) (p *eval.Plan, cleanup func(), err error) 
 	return prepareExperimentOpts(args, nil, nil, nil)
 }
 
-// phaseProgress returns a progress function that prints "eval: what:
-// done of total (N s)" on stderr every 2 s once the phase has taken 2 s.
-func phaseProgress(env *Env, what string) func(done, total int) {
-	start := time.Now()
-	var last time.Time
-	return func(done, total int) {
-		if time.Since(start) < 2*time.Second || time.Since(last) < 2*time.Second {
-			return
-		}
-		last = time.Now()
-		fmt.Fprintf(env.Stderr, "eval: %s: %d of %d (%.0f s)\n", what, done, total, time.Since(start).Seconds())
-	}
-}
-
 // prepareExperimentOpts is prepareExperiment that calls edit (when not
 // nil) on the experiment before preparing it with reg's tokenizers.
-func prepareExperimentOpts(args []string, progress func(done, total int), edit func(*eval.Experiment) error, reg *token.Registry) (p *eval.Plan, cleanup func(), err error) {
+func prepareExperimentOpts(args []string, ph *phases, edit func(*eval.Experiment) error, reg *token.Registry) (p *eval.Plan, cleanup func(), err error) {
 	cleanup = func() {}
 	var e *eval.Experiment
 	var dir string
@@ -125,7 +113,11 @@ func prepareExperimentOpts(args []string, progress func(done, total int), edit f
 			return nil, func() {}, err
 		}
 	}
-	if p, err = eval.PrepareWith(e, dir, eval.PrepareOptions{Tokenizers: reg, Progress: progress}); err != nil {
+	opts := eval.PrepareOptions{Tokenizers: reg}
+	if ph != nil {
+		opts.Progress, opts.Phase = ph.Count, ph.Set
+	}
+	if p, err = eval.PrepareWith(e, dir, opts); err != nil {
 		cleanup()
 		return nil, func() {}, badInput(err)
 	}
@@ -184,11 +176,16 @@ func newEvalValidateCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
+			ph := startPhases(env.Stderr, "eval")
+			defer ph.Stop()
+			ph.Set("loading the tokenizers")
 			if err := checkTokenizers(e, ov.registry()); err != nil {
 				return badInput(fmt.Errorf("%s: %w", args[0], err))
 			}
 			if prepare {
-				p, err := eval.PrepareWith(e, filepath.Dir(args[0]), eval.PrepareOptions{Tokenizers: ov.registry()})
+				p, err := eval.PrepareWith(e, filepath.Dir(args[0]), eval.PrepareOptions{Tokenizers: ov.registry(),
+					Progress: ph.Count, Phase: ph.Set})
+				ph.Stop()
 				if err != nil {
 					return badInput(err)
 				}
@@ -196,6 +193,7 @@ func newEvalValidateCmd(env *Env) *cobra.Command {
 					len(p.Contexts), len(p.Entries), p.Manifest.Calls)
 				return nil
 			}
+			ph.Stop()
 			fmt.Fprintf(env.Stdout, "%s: ok\n", args[0])
 			return nil
 		},
@@ -230,23 +228,35 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 			"  isolda eval run exp.yaml --out run\n" +
 			"  isolda eval run exp.yaml --out run-vllm --base-url http://localhost:8000/v1 --model Qwen/Qwen3-4B",
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if limit < 0 {
 				return usageError("--limit %d: give a number of calls above 0", limit)
 			}
-			p, cleanup, err := prepareExperimentWith(env, args, ov)
+			if !dry && out == "" {
+				return badInput(errors.New("--out DIR is required"))
+			}
+			ph := startPhases(env.Stderr, "eval")
+			defer ph.Stop()
+			fp := ""
+			if !dry && len(args) == 1 {
+				// A finished run with the same inputs has nothing to do:
+				// say so without preparing every prompt again.
+				ph.Set("checking " + out + " for a finished run")
+				var finished bool
+				if fp, finished, err = resumeFinished(env, args[0], &ov, out); finished || err != nil {
+					return err
+				}
+			}
+			p, cleanup, err := prepareExperimentWith(ph, args, ov)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
 			e := p.Experiment
 			if dry {
-				return printDryRun(env, p, ov.registry())
+				return printDryRun(env, ph, p, ov.registry())
 			}
-			if out == "" {
-				return badInput(errors.New("--out DIR is required"))
-			}
-			if err := confirmCost(env, p, ov.registry(), maxCost, limit); err != nil {
+			if err := confirmCost(env, ph, p, ov.registry(), maxCost, limit); err != nil {
 				return err
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -260,7 +270,15 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 					interval = time.Second
 				}
 			}
-			res, err := runner.Run(ctx, p, runner.RunOptions{Out: out, OnProgress: progress, ProgressInterval: interval, Limit: limit, Tokenizers: ov.registry()})
+			res, err := runner.Run(ctx, p, runner.RunOptions{Out: out, OnProgress: progress, ProgressInterval: interval, Limit: limit,
+				Tokenizers: ov.registry(), Fingerprint: fp, Phase: func(what string) {
+					if what == "" {
+						ph.Stop() // the calls' own progress takes over
+					} else {
+						ph.Set(what)
+					}
+				}})
+			ph.Stop()
 			if err != nil && !res.Canceled {
 				return badInput(err)
 			}
@@ -306,6 +324,9 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 // the tokenizers' folder (--models-dir).
 type endpointOverride struct {
 	baseURL, model, apiKeyEnv, modelsDir string
+	// reg is the registry every step of the command shares, so that each
+	// tokenizer is loaded once (a tokenizer.json takes seconds).
+	reg *token.Registry
 }
 
 func (o *endpointOverride) flags(cmd *cobra.Command) {
@@ -316,12 +337,13 @@ func (o *endpointOverride) flags(cmd *cobra.Command) {
 	f.StringVar(&o.modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
 }
 
-// registry is the token registry of the command (nil: the default).
+// registry is the token registry of the command: with --models-dir or
+// not, one for the whole command.
 func (o *endpointOverride) registry() *token.Registry {
-	if o.modelsDir == "" {
-		return nil
+	if o.reg == nil {
+		o.reg = token.NewRegistry(token.Options{ModelsDir: o.modelsDir})
 	}
-	return token.NewRegistry(token.Options{ModelsDir: o.modelsDir})
+	return o.reg
 }
 
 // apply changes the experiment's models as the flags say.
@@ -366,12 +388,53 @@ func (o *endpointOverride) apply(e *eval.Experiment) error {
 	return nil
 }
 
+// resumeFinished computes the fingerprint of the inputs of the experiment
+// file (runner.Fingerprint, with the models as ov changes them) and, when
+// the run folder out holds a finished run made from the same inputs
+// (runner.Finished), prints what a resume prints (nothing called, the
+// accuracy per arm and model) without preparing the plan, and reports
+// finished. On any doubt it returns finished false and the caller
+// prepares the plan as usual.
+func resumeFinished(env *Env, file string, ov *endpointOverride, out string) (fp string, finished bool, err error) {
+	e, err := eval.LoadExperiment(file)
+	if err != nil || ov.apply(e) != nil {
+		return "", false, nil // the usual path says what is wrong
+	}
+	fp = runner.Fingerprint(e, filepath.Dir(file))
+	m, ok := runner.Finished(out, fp)
+	if !ok {
+		return fp, false, nil
+	}
+	f, err := os.Open(filepath.Join(out, runner.AnswersFile))
+	if err != nil {
+		return fp, false, nil
+	}
+	defer f.Close()
+	cells, err := runner.Summarize(f, e)
+	if err != nil {
+		return fp, false, nil
+	}
+	fmt.Fprintf(env.Stderr, "eval: every call of run %s in %s is answered and its inputs are unchanged: nothing to call\n", m.RunID, out)
+	fmt.Fprintf(env.Stdout, "run %s: %d calls answered now, %d failed, %d already answered\n", m.RunID, 0, 0, m.Calls)
+	return fp, true, runner.WriteSummary(env.Stdout, cells)
+}
+
 // checkTokenizers loads every tokenizer the experiment names, so that a
 // missing one is an error before anything is rendered, with the fix.
 func checkTokenizers(e *eval.Experiment, reg *token.Registry) error {
 	if reg == nil {
 		reg = token.NewRegistry(token.Options{})
 	}
+	// Load them all at once (a tokenizer.json takes seconds); the
+	// registry remembers each outcome for the checks below.
+	var wg sync.WaitGroup
+	for _, m := range e.Models {
+		if m.Tokenizer != "" {
+			wg.Add(1)
+			go func() { defer wg.Done(); _, _ = reg.Get(m.Tokenizer) }() // checked below
+		}
+	}
+	wg.Wait()
 	check := func(what, name string) error {
 		if name == "" {
 			return nil
@@ -408,7 +471,7 @@ func checkTokenizers(e *eval.Experiment, reg *token.Registry) error {
 // confirmCost estimates the cost of a run (of its first limit calls when
 // limit is set) and, above maxCost, asks on a terminal and refuses
 // elsewhere.
-func confirmCost(env *Env, p *eval.Plan, reg *token.Registry, maxCost float64, limit int) error {
+func confirmCost(env *Env, ph *phases, p *eval.Plan, reg *token.Registry, maxCost float64, limit int) error {
 	priced := false
 	for _, m := range p.Experiment.Models {
 		priced = priced || m.PriceIn > 0 || m.PriceOut > 0
@@ -416,7 +479,8 @@ func confirmCost(env *Env, p *eval.Plan, reg *token.Registry, maxCost float64, l
 	if !priced {
 		return nil
 	}
-	mc, err := eval.DryRunProgress(p, reg, phaseProgress(env, "estimating the cost (questions × models)"))
+	ph.Set("estimating the cost (questions × models)")
+	mc, err := eval.DryRunProgress(p, reg, ph.Count)
 	if err != nil {
 		return badInput(err)
 	}
@@ -463,10 +527,18 @@ func shaped(cs []eval.Context) bool {
 
 // printDryRun prints the contexts (when any is budgeted or reordered) and
 // the calls and input tokens per model of a prepared plan.
-func printDryRun(env *Env, p *eval.Plan, reg *token.Registry) error {
-	mc, err := eval.DryRunProgress(p, reg, phaseProgress(env, "counting input tokens (questions × models)"))
+func printDryRun(env *Env, ph *phases, p *eval.Plan, reg *token.Registry) error {
+	var progress func(done, total int)
+	if ph != nil {
+		ph.Set("counting input tokens (questions × models)")
+		progress = ph.Count
+	}
+	mc, err := eval.DryRunProgress(p, reg, progress)
 	if err != nil {
 		return badInput(err)
+	}
+	if ph != nil {
+		ph.Stop()
 	}
 	fmt.Fprintf(env.Stdout, "run %s: %d contexts, %d questions\n", p.Manifest.RunID, len(p.Contexts), len(p.Entries))
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)

@@ -114,9 +114,38 @@ func TestEvalRunAndDryRun(t *testing.T) {
 			t.Errorf("summary lacks %s row:\n%s", arm, out)
 		}
 	}
-	code, out, _ = runEval(t, "run", exp, "--out", runDir)
-	if code != 0 || !strings.Contains(out, "0 calls answered now, 0 failed, 2 already answered") || len(srv.Requests()) != 2 {
-		t.Fatalf("rerun: %d %q", code, out)
+	// A finished run with the same inputs is not prepared again: the
+	// resume says so and prints what the full resume prints.
+	code, fast, errs := runEval(t, "run", exp, "--out", runDir)
+	if code != 0 || !strings.Contains(fast, "0 calls answered now, 0 failed, 2 already answered") || len(srv.Requests()) != 2 {
+		t.Fatalf("rerun: %d %q", code, fast)
+	}
+	if !strings.Contains(errs, "is answered and its inputs are unchanged: nothing to call") {
+		t.Errorf("the rerun of a finished run prepared the plan: %q", errs)
+	}
+	// Without the cache, the resume prepares the plan and prints the same.
+	if err := os.Remove(filepath.Join(runDir, "prepared.json")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runEval(t, "run", exp, "--out", runDir)
+	if code != 0 || out != fast || strings.Contains(errs, "nothing to call") || len(srv.Requests()) != 2 {
+		t.Fatalf("full rerun: %d %q (fast path: %q) %q", code, out, fast, errs)
+	}
+	// An input changed (here only by a comment, so the run still
+	// matches) takes the full path, which records the new fingerprint.
+	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte("# edited\n"+demoTurtle), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, wantFast := range []bool{false, true} {
+		code, out, errs = runEval(t, "run", exp, "--out", runDir)
+		if code != 0 || out != fast || strings.Contains(errs, "nothing to call") != wantFast || len(srv.Requests()) != 2 {
+			t.Fatalf("rerun %d after editing the graph: %d %q %q", i, code, out, errs)
+		}
+	}
+	// Another model id is another run: the cache does not answer for it.
+	code, out, errs = runEval(t, "run", exp, "--out", runDir, "--model", "y")
+	if code != exitBadInput || strings.Contains(errs, "nothing to call") || !strings.Contains(errs, "refusing to mix") {
+		t.Fatalf("rerun with another model: %d %q %q", code, out, errs)
 	}
 }
 

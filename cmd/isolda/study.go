@@ -125,9 +125,9 @@ func newStudyInitCmd(env *Env) *cobra.Command {
 			"(§4.1, isolda sample): the longest prefix of its units that fits, the class of the units from --unit SLOT=CLASS or the " +
 			"slot's default; init says so on standard error and in DIR/README.md, and writes the sample as DIR/data/SLOT.sample.nq.",
 		Example: "  isolda study init graphqa gq --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B\n" +
-			"  isolda study init kgllmbench kgb --variant real --data kgllmbench=shared/data/kgllmbench/instances\n" +
+			"  isolda study init kgllmbench kgb --variant real --data kgllmbench=../shared/data/kgllmbench/instances\n" +
 			"  isolda study init isolda-confirmatory conf --data dcat=dcat.ttl --data municipalities=municipalities.ttl\n" +
-			"  isolda study init isolda-validation val --data writers=writers.ttl --unit writers=http://www.wikidata.org/entity/Q5 --data kgllmbench=shared/data/kgllmbench",
+			"  isolda study init isolda-validation val --data writers=writers.ttl --unit writers=http://www.wikidata.org/entity/Q5 --data kgllmbench=../shared/data/kgllmbench",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Data = map[string]string{}
@@ -153,8 +153,11 @@ func newStudyInitCmd(env *Env) *cobra.Command {
 				}
 				opts.Units[k] = iri
 			}
+			ph := startPhases(env.Stderr, "study")
+			opts.Phase = ph.Set
 			opts.Notes = func(s string) { fmt.Fprintln(env.Stderr, s) }
 			paths, err := study.Init(args[0], args[1], opts)
+			ph.Stop()
 			if err != nil {
 				return badInput(err)
 			}

@@ -191,6 +191,15 @@ type RunOptions struct {
 	// by model, arm by arm, trial by trial): a smoke test of a large run.
 	// The calls left are made by the next run.
 	Limit int
+	// Fingerprint, when not "", is the Fingerprint of the inputs the plan
+	// was made from: Run records it in the run folder (PreparedFile), so
+	// that Finished can tell a later resume that it has nothing to do.
+	Fingerprint string
+	// Phase, when set, is called with what Run starts doing before it
+	// makes calls ("checking the frozen inputs in DIR", "reading
+	// DIR/answers.jsonl"), and with "" when the calls start (and
+	// OnProgress takes over).
+	Phase func(what string)
 }
 
 // RunResult reports what a Run did.
@@ -227,10 +236,21 @@ type job struct {
 // set and ctx's error; running again resumes.
 func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) {
 	var res RunResult
+	phase := opts.Phase
+	if phase == nil {
+		phase = func(string) {}
+	}
+	phase("checking the frozen inputs in " + opts.Out)
 	if err := Freeze(p, opts.Out); err != nil {
 		return res, err
 	}
+	if opts.Fingerprint != "" {
+		if err := writePrepared(opts.Out, opts.Fingerprint, p.Manifest.RunID); err != nil {
+			return res, err
+		}
+	}
 	logPath := filepath.Join(opts.Out, AnswersFile)
+	phase("reading " + logPath)
 	done, err := answeredKeys(logPath, p.Manifest.RunID)
 	if err != nil {
 		return res, err
@@ -290,6 +310,7 @@ func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) 
 		}
 	}
 
+	phase("")
 	recs := make(chan *Record, 64)
 	var writeErr error
 	writerDone := make(chan struct{})
@@ -573,7 +594,17 @@ func answeredKeys(path, runID string) (map[string]bool, error) {
 		return nil, err
 	}
 	defer f.Close()
-	err = readRecords(f, path, func(line int, r *Record) error {
+	// Only the three fields it needs are decoded: the log of a large run
+	// holds tens of MB of requests and answers.
+	type keyOnly struct {
+		RunID  string `json:"run_id"`
+		Key    string `json:"key"`
+		Status string `json:"status"`
+	}
+	err = jsonl.Decode(f, path, MaxRecordLine, func(line int, r *keyOnly) error {
+		if r.Key == "" {
+			return nil
+		}
 		if r.RunID != runID {
 			return &rdf.ParseError{File: path, Line: line, Column: 1,
 				Msg: fmt.Sprintf("record of run %s, this run is %s: refusing to mix inputs", r.RunID, runID)}
@@ -624,6 +655,15 @@ func Freeze(p *eval.Plan, dir string) error {
 		return &MismatchError{Dir: dir, Diffs: diffs}
 	}
 	// The files on disk must still have their recorded hashes.
+	if diffs := verifyFrozen(dir, &m); len(diffs) > 0 {
+		return &MismatchError{Dir: dir, Diffs: diffs}
+	}
+	return nil
+}
+
+// verifyFrozen checks the frozen files of the run m in dir against their
+// hashes in m, and returns one line per file missing or changed.
+func verifyFrozen(dir string, m *eval.Manifest) []string {
 	var diffs []string
 	for _, c := range m.Contexts {
 		b, err := os.ReadFile(filepath.Join(dir, c.File))
@@ -635,10 +675,7 @@ func Freeze(p *eval.Plan, dir string) error {
 	if err != nil || sha1Hex(b) != m.QuestionsSHA1 {
 		diffs = append(diffs, fmt.Sprintf("%s: missing or changed (want SHA-1 %s)", QuestionsFile, m.QuestionsSHA1))
 	}
-	if len(diffs) > 0 {
-		return &MismatchError{Dir: dir, Diffs: diffs}
-	}
-	return nil
+	return diffs
 }
 
 // MismatchError is returned when a run folder holds a run with other inputs.

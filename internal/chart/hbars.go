@@ -7,11 +7,14 @@ import (
 )
 
 // HBar is one bar of a horizontal bar chart. Muted bars are drawn in grey
-// (for example the lossy formats among lossless ones).
+// (for example the lossy formats among lossless ones), Partial ones in
+// orange (for example the formats lossless for part of what the others
+// keep).
 type HBar struct {
-	Label string
-	Value float64
-	Muted bool
+	Label   string
+	Value   float64
+	Muted   bool
+	Partial bool
 }
 
 // HBars is a horizontal bar chart, one labelled bar a row, in the order
@@ -22,9 +25,10 @@ type HBars struct {
 	// the summary.
 	Unit string
 	// Muted and Plain name the two kinds of bars in the legend ("lossy",
-	// "lossless"); no legend when Muted is empty.
-	Muted, Plain string
-	Bars         []HBar
+	// "lossless"); no legend when Muted is empty. Partial names the third
+	// kind, shown in the legend when a bar is Partial.
+	Muted, Plain, Partial string
+	Bars                  []HBar
 }
 
 const (
@@ -32,6 +36,9 @@ const (
 	hbarPlotW = 460.0
 	hbarFill  = "#0072B2"
 	hbarMuted = "#999999"
+	// hbarPartial is the Okabe–Ito orange, told apart from hbarFill's
+	// blue with any colour vision.
+	hbarPartial = "#E69F00"
 )
 
 // WriteSVG writes the chart as a standalone SVG element.
@@ -68,11 +75,17 @@ func (c HBars) SVG() string {
 	desc := fmt.Sprintf("Horizontal bar chart: %d bars, %s, largest %s.", len(c.Bars), c.Unit, num(maxV))
 	cv.open("hbar-chart", c.Title, desc, tl, W, H)
 	if c.Muted != "" {
-		fmt.Fprintf(&cv.b, `<rect x="%s" y="%s" width="10" height="10" fill="%s"/>`+"\n", num(left), num(top+2), hbarFill)
-		cv.text("legend", left+14, top+11, labelSize, "start", 0, c.Plain)
-		mx := left + 14 + TextWidth(c.Plain, labelSize, false) + 16
-		fmt.Fprintf(&cv.b, `<rect x="%s" y="%s" width="10" height="10" fill="%s"/>`+"\n", num(mx), num(top+2), hbarMuted)
-		cv.text("legend", mx+14, top+11, labelSize, "start", 0, c.Muted)
+		keys := [][2]string{{hbarFill, c.Plain}}
+		if c.Partial != "" && c.anyPartial() {
+			keys = append(keys, [2]string{hbarPartial, c.Partial})
+		}
+		keys = append(keys, [2]string{hbarMuted, c.Muted})
+		mx := left
+		for _, k := range keys {
+			fmt.Fprintf(&cv.b, `<rect x="%s" y="%s" width="10" height="10" fill="%s"/>`+"\n", num(mx), num(top+2), k[0])
+			cv.text("legend", mx+14, top+11, labelSize, "start", 0, k[1])
+			mx += 14 + TextWidth(k[1], labelSize, false) + 16
+		}
 	}
 	for i, b := range c.Bars {
 		y := top + legend + float64(i)*hbarRow
@@ -82,8 +95,11 @@ func (c HBars) SVG() string {
 		}
 		length := hbarPlotW * v / maxV
 		fill, kind := hbarFill, c.Plain
-		if b.Muted {
+		switch {
+		case b.Muted:
 			fill, kind = hbarMuted, c.Muted
+		case b.Partial && c.Partial != "":
+			fill, kind = hbarPartial, c.Partial
 		}
 		tip := fmt.Sprintf("%s: %s %s", b.Label, num(b.Value), c.Unit)
 		if kind != "" {
@@ -95,4 +111,14 @@ func (c HBars) SVG() string {
 		cv.text("value", left+length+4, y+12.5, labelSize, "start", 0, num(b.Value))
 	}
 	return cv.close()
+}
+
+// anyPartial reports whether a bar is Partial.
+func (c HBars) anyPartial() bool {
+	for _, b := range c.Bars {
+		if b.Partial && !b.Muted {
+			return true
+		}
+	}
+	return false
 }

@@ -13,9 +13,17 @@ import (
 // Dir returns the absolute path of the shared folder: $ISOLDA_SHARED if set,
 // else the first folder named "shared" holding "conformance" found beside
 // the current directory or one of its parents.
+//
+// Every path it looks at is also looked at as seen from the current
+// directory (see tracked), so that Go's test cache reruns a test that
+// skipped for want of the shared folder once the folder appears.
 func Dir() (string, error) {
 	if d := os.Getenv("ISOLDA_SHARED"); d != "" {
-		return filepath.Abs(d)
+		abs, err := filepath.Abs(d)
+		if err == nil {
+			_, _ = os.Stat(tracked(abs)) // recorded by the test cache
+		}
+		return abs, err
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -23,6 +31,7 @@ func Dir() (string, error) {
 	}
 	for d := wd; ; d = filepath.Dir(d) {
 		cand := filepath.Join(d, "shared")
+		_, _ = os.Stat(tracked(filepath.Join(cand, "conformance"))) // recorded by the test cache
 		if st, err := os.Stat(filepath.Join(cand, "conformance")); err == nil && st.IsDir() {
 			return cand, nil
 		}
@@ -30,6 +39,28 @@ func Dir() (string, error) {
 			return "", errors.New("shared folder not found beside the repository; set ISOLDA_SHARED")
 		}
 	}
+}
+
+// tracked spells the absolute path as the current directory followed by
+// a path relative to it (DIR/../../shared/...). Go's test cache rechecks
+// the files a test stats or opens, but only inside the module's root, and
+// it tells by the spelling of the path: ../shared beside the repository
+// is outside, so a test that skipped for want of it would be replayed
+// from the cache after the folder appears. Spelled from the current
+// directory (the test's package folder), the path is inside the root for
+// the cache, and the system still finds the same file (unless the
+// current directory's path goes through a symbolic link; then the cache
+// only rechecks less).
+func tracked(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil {
+		return path
+	}
+	return wd + string(filepath.Separator) + rel
 }
 
 // Path returns Dir joined with the given elements.
@@ -59,6 +90,7 @@ func MustPath(t TB, elem ...string) string {
 	t.Helper()
 	p, err := Path(elem...)
 	if err == nil {
+		_, _ = os.Stat(tracked(p)) // recorded by the test cache
 		if _, serr := os.Stat(p); serr != nil {
 			err = serr
 		}
