@@ -12,8 +12,10 @@ import (
 // Listener returns ln refusing, before any HTTP, the connections of a
 // client that is back before the Retry-After of its last refusal (the
 // clients admission.early refuses): such a connection gets a pre-written
-// 429 with Retry-After and is closed without its request being parsed, and
-// the comeback doubles the client's wait as a refused request does. A
+// 429 with Retry-After a second later (refuseDelay) and is closed without
+// its request being parsed, and the comeback doubles the client's wait as
+// a refused request does; beyond 256 such connections at once, the others
+// are closed at once without an answer. A
 // client that sends expensive requests in a loop, ignoring Retry-After,
 // then costs the server an accepted connection and one write each, not the
 // reading and parsing of a request. h must be a handler from New (else ln
@@ -30,11 +32,17 @@ func Listener(h http.Handler, ln net.Listener) net.Listener {
 // beyond it a refused connection is closed without an answer.
 const maxRefusing = 256
 
-// refuseLinger bounds how long a refused connection is kept open for its
-// 429 to reach the client; refuseDrain bounds the request bytes read (and
-// dropped) meanwhile, so that closing does not reset the connection
-// before the client read the answer.
+// refuseDelay is how long a refused connection waits, unread, before its
+// 429 is written: a client that loops without waiting for Retry-After then
+// sends at most one request a second per connection it opens at once,
+// whereas an immediate answer let each of them loop hundreds of times a
+// second, each connection costing the server its accept, its goroutine and
+// its writes. refuseLinger bounds how long the connection is kept open
+// after that for the 429 to reach the client; refuseDrain bounds the
+// request bytes read (and dropped) meanwhile, so that closing does not
+// reset the connection before the client read the answer.
 const (
+	refuseDelay  = time.Second
 	refuseLinger = time.Second
 	refuseDrain  = 64 << 10
 )
@@ -46,7 +54,7 @@ type guardedListener struct {
 }
 
 // Accept returns the next connection of a client not in its back-off
-// window, answering the others with 429 on the side.
+// window, answering the others with 429 on the side, refuseDelay later.
 func (l *guardedListener) Accept() (net.Conn, error) {
 	for {
 		c, err := l.Listener.Accept()
@@ -63,10 +71,10 @@ func (l *guardedListener) Accept() (net.Conn, error) {
 			c.Close()
 			continue
 		}
-		go func() {
+		time.AfterFunc(refuseDelay, func() {
 			defer l.refusing.Add(-1)
 			refuseConn(c, e)
-		}()
+		})
 	}
 }
 
