@@ -100,3 +100,23 @@ func TestReadCutLimits(t *testing.T) {
 		t.Errorf("envelope limit: %v", err)
 	}
 }
+
+// FuzzReadCut: readCut never fails on a body within its limits, and a
+// valid JSON body stays valid once its strings are cut.
+func FuzzReadCut(f *testing.F) {
+	f.Add([]byte(`{"choices":[{"message":{"content":"h\u00e9llo \ud83d\ude00 \"x\""}}]}`), 3)
+	f.Add([]byte(`["abc\\", {"k\u0041": "\uD800x"}]`), 1)
+	f.Fuzz(func(t *testing.T, b []byte, limit int) {
+		limit = limit%64 + 1
+		if limit < 1 {
+			limit += 64
+		}
+		cb, err := readCut(bytes.NewReader(b), limit, 1<<20, 1<<20)
+		if err != nil || cb.raw != int64(len(b)) {
+			t.Fatalf("err %v, raw %d of %d", err, cb.raw, len(b))
+		}
+		if json.Valid(b) && !json.Valid(cb.out) {
+			t.Fatalf("limit %d: %q cut to invalid %q", limit, b, cb.out)
+		}
+	})
+}
