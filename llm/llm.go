@@ -229,6 +229,10 @@ type attempt struct {
 	retryAfter        time.Duration
 	latency           time.Duration
 	err               error // transport-level error seen by the middleware
+	// rawBytes is the size of the response body as received (respBody
+	// may hold less); cuts are the strings readCut cut, by path.
+	rawBytes int64
+	cuts     map[string]int
 }
 
 // Chat sends one chat completion and returns the first choice. It retries as
@@ -261,7 +265,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 		}
 		if err == nil {
 			resp, err = fill(resp, cc, reasoning)
-			return c.capAnswer(resp), err
+			return c.capAnswer(resp, &at), err
 		}
 		if ctx.Err() != nil {
 			return resp, fmt.Errorf("llm: %w", context.Cause(ctx))
@@ -335,6 +339,7 @@ func (c *Client) once1(ctx context.Context, params openai.ChatCompletionNewParam
 	if limit <= 0 {
 		limit = DefaultMaxResponseBytes
 	}
+	answerCap := c.answerCap()
 	mw := func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 		at.sent = true
 		if r.Body != nil {
@@ -356,20 +361,59 @@ func (c *Client) once1(ctx context.Context, params openai.ChatCompletionNewParam
 		}
 		at.status = res.StatusCode
 		at.retryAfter = parseRetryAfter(res.Header.Get("Retry-After"))
-		b, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
-		res.Body.Close()
-		at.latency = time.Since(start)
-		if err != nil {
-			at.err = err
-			return nil, err
+		ok := res.StatusCode >= 200 && res.StatusCode <= 299
+		var b []byte
+		switch {
+		case ok && !c.Stream && answerCap >= 0:
+			// Read the body with its long strings cut to the answer
+			// cap, so that a 60 MB answer costs about the cap, not the
+			// body twice over (as read, then decoded by the SDK).
+			cb, err := readCut(res.Body, answerCap, limit, int64(answerCap)*8+envelopeBytes)
+			res.Body.Close()
+			at.latency = time.Since(start)
+			at.respBody, at.rawBytes, at.cuts = cb.out, cb.raw, cb.cuts
+			if err != nil {
+				at.err = err
+				return nil, err
+			}
+			b = cb.out
+		case !ok && answerCap >= 0:
+			// An error body: keep its first bytes, count the rest.
+			kept, err := io.ReadAll(io.LimitReader(res.Body, int64(answerCap)))
+			var rest int64
+			if err == nil {
+				rest, err = io.Copy(io.Discard, io.LimitReader(res.Body, limit+1-int64(len(kept))))
+			}
+			res.Body.Close()
+			at.latency = time.Since(start)
+			at.respBody, at.rawBytes = kept, int64(len(kept))+rest
+			if err != nil {
+				at.err = err
+				return nil, err
+			}
+			if at.rawBytes > limit {
+				at.err = ErrResponseTooLarge
+				return nil, ErrResponseTooLarge
+			}
+			b = kept
+		default:
+			var err error
+			b, err = io.ReadAll(io.LimitReader(res.Body, limit+1))
+			res.Body.Close()
+			at.latency = time.Since(start)
+			if err != nil {
+				at.err = err
+				return nil, err
+			}
+			at.rawBytes = int64(len(b))
+			if int64(len(b)) > limit {
+				at.respBody = b[:limit]
+				at.err = ErrResponseTooLarge
+				return nil, ErrResponseTooLarge
+			}
+			at.respBody = b
 		}
-		if int64(len(b)) > limit {
-			at.respBody = b[:limit]
-			at.err = ErrResponseTooLarge
-			return nil, ErrResponseTooLarge
-		}
-		at.respBody = b
-		if res.StatusCode < 200 || res.StatusCode > 299 {
+		if !ok {
 			// Report the status ourselves; the SDK never sees the body.
 			at.err = &StatusError{StatusCode: res.StatusCode, Body: b}
 			return nil, at.err
@@ -506,14 +550,47 @@ func (c *Client) params(req Request) (openai.ChatCompletionNewParams, error) {
 	return p, nil
 }
 
-// capAnswer cuts the answer, the reasoning and the raw response body to
-// c.MaxAnswerBytes, recording their full sizes.
-func (c *Client) capAnswer(resp Response) Response {
-	limit := c.MaxAnswerBytes
-	if limit == 0 {
-		limit = DefaultMaxAnswerBytes
+// answerCap is c.MaxAnswerBytes with its default (negative: no cap).
+func (c *Client) answerCap() int {
+	if c.MaxAnswerBytes == 0 {
+		return DefaultMaxAnswerBytes
 	}
+	return c.MaxAnswerBytes
+}
+
+// envelopeBytes is what a response body may hold besides its long strings:
+// a body still larger than 8 times the answer cap plus envelopeBytes once its
+// strings are cut to the cap fails with ErrResponseTooLarge.
+const envelopeBytes = 1 << 20
+
+// Paths of the answer and of the reasoning in a chat completion body.
+const (
+	answerPath = "choices/0/message/content"
+	reasonPath = "choices/0/message/reasoning_content"
+	reasonAlt  = "choices/0/message/reasoning"
+)
+
+// capAnswer cuts the answer, the reasoning and the raw response body to
+// c.MaxAnswerBytes, recording their full sizes (as received, when at says
+// the body was read with its strings cut).
+func (c *Client) capAnswer(resp Response, at *attempt) Response {
+	limit := c.answerCap()
 	resp.AnswerBytes, resp.ReasoningBytes, resp.RawResponseBytes = len(resp.Text), len(resp.ReasoningText), len(resp.RawResponse)
+	if at.rawBytes > int64(resp.RawResponseBytes) {
+		resp.RawResponseBytes = int(at.rawBytes)
+	}
+	if len(at.cuts) > 0 {
+		resp.Cut = true
+		if n, ok := at.cuts[answerPath]; ok {
+			resp.AnswerBytes = n
+		}
+		// The reasoning is reasoning_content, else reasoning (reasoningOf).
+		if n, ok := at.cuts[reasonPath]; ok {
+			resp.ReasoningBytes = n
+		} else if n, ok := at.cuts[reasonAlt]; ok && resp.ReasoningText != "" {
+			resp.ReasoningBytes = n
+		}
+	}
 	if limit < 0 {
 		return resp
 	}

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -501,5 +504,48 @@ func TestAnswerCap(t *testing.T) {
 	}
 	if rec := llm.NewCallRecord(msgs, resp, nil, nil); rec.ResponseCut || rec.ResponseBytes != 0 {
 		t.Errorf("uncut record %+v", rec)
+	}
+}
+
+// TestHugeAnswerBoundedMemory: a server answering 60 MB is read with the
+// answer cut to the cap as it arrives: the call allocates a few times the
+// cap (1 MiB), not the body (before: about 4 times 60 MB), and the response
+// keeps the sizes as received.
+func TestHugeAnswerBoundedMemory(t *testing.T) {
+	const size = 60 << 20
+	chunk := bytes.Repeat([]byte("A"), 64<<10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"`)
+		for n := 0; n < size; n += len(chunk) {
+			w.Write(chunk)
+		}
+		io.WriteString(w, `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":7,"total_tokens":10}}`)
+	}))
+	defer srv.Close()
+	c := &llm.Client{BaseURL: srv.URL + "/v1", Model: "m"}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	resp, err := c.Chat(context.Background(), llm.Request{Messages: userMsg("q")})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("a 60 MB answer: %.1f MB allocated", float64(alloc)/(1<<20))
+	if alloc > 24<<20 {
+		t.Errorf("a 60 MB answer allocated %d MB", alloc>>20)
+	}
+	if !resp.Cut || len(resp.Text) != llm.DefaultMaxAnswerBytes || resp.AnswerBytes != size ||
+		resp.RawResponseBytes < size || len(resp.RawResponse) != llm.DefaultMaxAnswerBytes ||
+		resp.Usage.Completion != 7 || resp.FinishReason != "stop" {
+		t.Errorf("cut %v, text %d of %d, raw %d of %d, usage %+v, finish %q", resp.Cut, len(resp.Text), resp.AnswerBytes,
+			len(resp.RawResponse), resp.RawResponseBytes, resp.Usage, resp.FinishReason)
+	}
+	rec := llm.NewCallRecord(userMsg("q"), resp, nil, nil)
+	if !rec.ResponseCut || rec.ResponseBytes != size || rec.RawResponseBytes != resp.RawResponseBytes {
+		t.Errorf("record: cut %v, %d, %d", rec.ResponseCut, rec.ResponseBytes, rec.RawResponseBytes)
 	}
 }

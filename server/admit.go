@@ -46,6 +46,9 @@ type admission struct {
 	// the 429s: no general slot free, no large slot free, a client over
 	// its share, a client back before its Retry-After.
 	refusedGeneral, refusedLarge, refusedClient, refusedEarly uint64
+	// refusedConn counts the early comebacks refused at the listener
+	// (Listener), before HTTP; refusedEarly counts them too.
+	refusedConn uint64
 }
 
 // clientUse is what one client holds.
@@ -156,6 +159,20 @@ func (a *admission) early(client string) *apiError {
 	left := p.until.Sub(now)
 	return tooMany(int((left+time.Second-1)/time.Second),
 		"this client came back before the Retry-After of its last refusal (%d times): retry after %s", p.strikes, left.Round(time.Second))
+}
+
+// countConnRefusal counts an early comeback refused at the listener.
+func (a *admission) countConnRefusal() {
+	a.mu.Lock()
+	a.refusedConn++
+	a.mu.Unlock()
+}
+
+// connRefusals returns the count of countConnRefusal.
+func (a *admission) connRefusals() uint64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.refusedConn
 }
 
 // tooMany is the 429 of a refused admission.

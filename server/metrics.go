@@ -149,6 +149,8 @@ func (m *metrics) serve(w http.ResponseWriter, r *http.Request) {
 		"# TYPE isolda_admission_refused_total counter\nisolda_admission_refused_total{reason=\"general\"} %d\n"+
 		"isolda_admission_refused_total{reason=\"large\"} %d\nisolda_admission_refused_total{reason=\"client\"} %d\n",
 		refGeneral, refLarge, refClient)
+	fmt.Fprintf(bw, "# HELP isolda_connections_refused_total Connections of clients back before their Retry-After, answered 429 at the listener before HTTP (also counted in isolda_admission_refused_total{reason=\"client\"}).\n"+
+		"# TYPE isolda_connections_refused_total counter\nisolda_connections_refused_total %d\n", m.adm.connRefusals())
 	m.workers.write(bw)
 	writeRuntimeMetrics(bw)
 	bw.Flush()

@@ -319,8 +319,9 @@ func serve(ctx context.Context, ln net.Listener, cfg server.Config, grace time.D
 	if timeout <= 0 {
 		timeout = server.DefaultTimeout
 	}
+	h := server.New(cfg)
 	srv := &http.Server{
-		Handler:           server.New(cfg),
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       timeout + 30*time.Second,
 		WriteTimeout:      timeout + 30*time.Second,
@@ -328,7 +329,8 @@ func serve(ctx context.Context, ln net.Listener, cfg server.Config, grace time.D
 		MaxHeaderBytes:    64 << 10,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	// Clients back before their Retry-After are refused at the listener.
+	go func() { errc <- srv.Serve(server.Listener(h, ln)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -270,6 +270,14 @@ func (p *parser) next() (token, error) {
 	}
 }
 
+// nextBlank is next where text is insignificant (only white space may
+// come): a run of white space reaches the decoder as one byte.
+func (p *parser) nextBlank() (token, error) {
+	p.in.squeeze = true
+	defer func() { p.in.squeeze = false }()
+	return p.next()
+}
+
 // xmlError converts an error of the XML decoder.
 func (p *parser) xmlError(err error) error {
 	at := p.in.pos(p.dec.InputOffset())
@@ -422,7 +430,7 @@ func isWhitespace(s string) bool {
 // document parses the whole input.
 func (p *parser) document() error {
 	for {
-		tok, err := p.next()
+		tok, err := p.nextBlank()
 		if err != nil {
 			return err
 		}
@@ -452,7 +460,7 @@ func (p *parser) document() error {
 // white space follows the root element.
 func (p *parser) epilogue() error {
 	for {
-		tok, err := p.next()
+		tok, err := p.nextBlank()
 		if err != nil {
 			return err
 		}
@@ -503,7 +511,7 @@ func qualify(a *attr) bool {
 // nodeElementList parses node elements up to the end of the enclosing element.
 func (p *parser) nodeElementList() error {
 	for {
-		tok, err := p.next()
+		tok, err := p.nextBlank()
 		if err != nil {
 			return err
 		}
@@ -624,7 +632,7 @@ func (p *parser) propertyAttrs(e *element, subj rdf.Term, props []attr) error {
 func (p *parser) propertyEltList(subj rdf.Term) error {
 	li := 1
 	for {
-		tok, err := p.next()
+		tok, err := p.nextBlank()
 		if err != nil {
 			return err
 		}
@@ -858,7 +866,7 @@ func (p *parser) emptyPropertyElt(e *element, emit func(rdf.Term) error, resourc
 // endAfterNode reads the end of a property element after its node element.
 func (p *parser) endAfterNode(e *element) error {
 	for {
-		tok, err := p.next()
+		tok, err := p.nextBlank()
 		if err != nil {
 			return err
 		}
@@ -880,7 +888,7 @@ func (p *parser) endAfterNode(e *element) error {
 func (p *parser) collection(emit func(rdf.Term) error) error {
 	var items []rdf.Term
 	for {
-		tok, err := p.next()
+		tok, err := p.nextBlank()
 		if err != nil {
 			return err
 		}

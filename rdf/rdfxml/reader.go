@@ -57,6 +57,20 @@ type posReader struct {
 	recState int
 	recAt    pos
 
+	// given counts the bytes handed to the decoder: the bytes read but
+	// those squeezed out (see squeeze).
+	given int64
+	// squeeze, set by the parser where text is insignificant, has a run of
+	// white space at the start of a token handed over as its first byte;
+	// lex tracks the token's first bytes to find such runs and comments,
+	// whose text (skipped everywhere) is handed over with each run of
+	// bytes other than '-' and '>' as one 'x'. encoding/xml buffers a
+	// token whole: a 100 MB run of blanks between elements or a 100 MB
+	// comment would otherwise be held (and copied) whole.
+	squeeze bool
+	lex     int
+	filler  bool // the last byte handed over in a comment was an 'x'
+
 	// Entity reference accounting, once the document declares entities.
 	ents     map[string]int // name -> length of the expanded value
 	ref      []byte         // the name of the reference being read
@@ -125,8 +139,73 @@ func (p *posReader) transcode(wrap func(io.Reader) io.Reader) {
 	p.enc = encSingleByte
 }
 
+// States of posReader.lex.
+const (
+	lexNone    = iota // nothing to squeeze in this token
+	lexStart          // at the token's first byte
+	lexBlank          // in a run of insignificant white space
+	lexLT             // after '<'
+	lexBang           // after "<!"
+	lexDash           // after "<!-"
+	lexComment        // in a comment's text
+)
+
 // ReadByte implements io.ByteReader.
 func (p *posReader) ReadByte() (byte, error) {
+	for {
+		b, err := p.readByte()
+		if err != nil {
+			return b, err
+		}
+		switch p.lex {
+		case lexNone:
+		case lexStart:
+			switch {
+			case b == '<':
+				p.lex = lexLT
+			case p.squeeze && isSpace(b):
+				p.lex = lexBlank
+			default:
+				p.lex = lexNone
+			}
+		case lexBlank:
+			if isSpace(b) {
+				continue
+			}
+			p.lex = lexNone
+		case lexLT:
+			p.lex = lexNone
+			if b == '!' {
+				p.lex = lexBang
+			}
+		case lexBang:
+			p.lex = lexNone
+			if b == '-' {
+				p.lex = lexDash
+			}
+		case lexDash:
+			p.lex = lexNone
+			if b == '-' {
+				p.lex, p.filler = lexComment, false
+			}
+		case lexComment:
+			if b == '-' || b == '>' {
+				p.filler = false
+				break
+			}
+			if p.filler {
+				continue
+			}
+			b, p.filler = 'x', true
+		}
+		p.given++
+		return b, nil
+	}
+}
+
+// readByte reads one byte, keeping the position, the limits and the start
+// tag recorder up to date.
+func (p *posReader) readByte() (byte, error) {
 	if p.limit >= 0 && p.n >= p.limit {
 		p.hit = true
 	}
@@ -177,8 +256,13 @@ func (p *posReader) record(b byte, at pos) {
 // pushed that byte back).
 func (p *posReader) startToken(offset int64) {
 	p.rec, p.recState = p.rec[:0], recFirst
-	if offset < p.n {
+	p.lex = lexStart
+	if offset < p.given {
 		p.record(p.last, p.prev)
+		p.lex = lexNone // the token began with the byte pushed back
+		if p.last == '<' {
+			p.lex = lexLT
+		}
 	}
 }
 
@@ -197,7 +281,7 @@ func (p *posReader) stopToken() ([]byte, pos) {
 // pos returns the position of the next byte the decoder will consume,
 // given the decoder's input offset.
 func (p *posReader) pos(offset int64) pos {
-	if offset < p.n {
+	if offset < p.given {
 		return p.prev
 	}
 	return p.cur
