@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,10 +78,11 @@ func TestPipelineEqualsChunk(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		triples int64
+		shards  int // 0: derived from the input size
 		opts    chunk.Options
 	}{
-		{"isolda, budget", 3000, chunk.Options{Budget: 300, Glossary: "none"}},
-		{"ntriples, two hops, class", 1500, chunk.Options{Format: "ntriples", Hops: 2, Budget: 0,
+		{"isolda, budget", 3000, 3, chunk.Options{Budget: 300, Glossary: "none"}},
+		{"ntriples, two hops, class", 1500, 0, chunk.Options{Format: "ntriples", Hops: 2, Budget: 0,
 			Classes: []string{synth.NS + "Person"}, MaxStatements: 50}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,17 +95,28 @@ func TestPipelineEqualsChunk(t *testing.T) {
 			if !slices.IsSorted(want) {
 				t.Fatal("the single-machine lines are not in line order")
 			}
-			const shards = 3
 			out := filepath.Join(dir, "out", "chunks")
 			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			p, err := build(config{Inputs: []string{filepath.Join(dir, "shard-*")}, Output: out, Shards: shards, Opts: tc.opts})
+			const shardBytes = 16 << 10
+			p, err := build(config{Inputs: []string{filepath.Join(dir, "shard-*")}, Output: out, Shards: tc.shards, ShardBytes: shardBytes, Opts: tc.opts})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if _, err := prism.Execute(context.Background(), p); err != nil {
 				t.Fatal(err)
+			}
+			shards := tc.shards
+			if shards == 0 {
+				shards = numShards(0, shardBytes, inputSize(t, filepath.Join(dir, "shard-*")))
+				if shards < 2 {
+					t.Fatalf("%d shards from the input's size", shards)
+				}
+			}
+			written, _ := filepath.Glob(out + "*")
+			if len(written) != shards {
+				t.Fatalf("%d files written, want %d shards: %q", len(written), shards, written)
 			}
 			var got []string
 			for i := range shards {
@@ -128,6 +142,86 @@ func TestPipelineEqualsChunk(t *testing.T) {
 			}
 			t.Logf("%d documents equal", len(got))
 		})
+	}
+}
+
+// inputSize returns the bytes of the files glob matches.
+func inputSize(t *testing.T, glob string) int64 {
+	t.Helper()
+	names, err := filepath.Glob(glob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, name := range names {
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += fi.Size()
+	}
+	return n
+}
+
+// TestNumShards checks the shard count: fixed, or one per so many input
+// bytes, at least one.
+func TestNumShards(t *testing.T) {
+	for _, tc := range []struct {
+		fixed          int
+		perShard, size int64
+		want           int
+	}{
+		{4, 0, 1 << 40, 4},
+		{0, 100, 0, 1},
+		{0, 100, 100, 1},
+		{0, 100, 101, 2},
+		{0, 0, 3 * DefaultShardBytes, 3},
+	} {
+		if got := numShards(tc.fixed, tc.perShard, tc.size); got != tc.want {
+			t.Errorf("numShards(%d, %d, %d) = %d, want %d", tc.fixed, tc.perShard, tc.size, got, tc.want)
+		}
+	}
+}
+
+// TestWriteAtomic checks that a shard is written through a temporary
+// file: a failed write leaves the earlier file as it was and no
+// temporary file; a complete one replaces it.
+func TestWriteAtomic(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	name := filepath.Join(dir, "chunks-00000-of-00001.jsonl")
+	if err := os.WriteFile(name, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("worker lost")
+	err := writeAtomic(ctx, name, func(w io.Writer) error {
+		io.WriteString(w, "half a li")
+		// The temporary file is beside the shard, not the shard itself.
+		if data, _ := os.ReadFile(name); string(data) != "old\n" {
+			t.Errorf("during the write the shard holds %q", data)
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("error %v, want %v", err, boom)
+	}
+	if data, _ := os.ReadFile(name); string(data) != "old\n" {
+		t.Errorf("after a failed write the shard holds %q", data)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 1 {
+		t.Errorf("files left: %v", files)
+	}
+	if err := writeAtomic(ctx, name, func(w io.Writer) error {
+		_, err := io.WriteString(w, "new\n")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(name); string(data) != "new\n" {
+		t.Errorf("after a write the shard holds %q", data)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 1 {
+		t.Errorf("files left: %v", files)
 	}
 }
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -14,6 +17,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
 	"github.com/isolda/isolda/chunk"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -23,13 +27,16 @@ func init() {
 	register.DoFn3x1[context.Context, fileio.ReadableFile, func(string, []byte), error](&mapFn{})
 	register.DoFn3x1[string, func(*[]byte) bool, func(string, []byte), error](&roundFn{})
 	register.DoFn4x1[string, func(*[]byte) bool, func(*[]byte) bool, func(string, []byte), error](&roundCoFn{})
-	register.DoFn4x1[string, func(*[]byte) bool, func(*[]byte) bool, func(int, string), error](&gatherFn{})
-	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeFn{})
+	register.DoFn4x1[context.Context, int, func(*string) bool, int, error](&writeFn{})
+	register.Emitter1[int]()
 	register.Emitter2[string, []byte]()
 	register.Emitter2[int, string]()
 	register.Iter1[[]byte]()
 	register.Iter1[string]()
-	register.Function1x2[int, int, string](emptyShard)
+	register.Function1x1[fileio.FileMetadata, int64](fileSize)
+	register.DoFn2x0[int64, func(int)](&shardCount{})
+	register.Function2x0[int, func(int, string)](emptyShards)
+	register.DoFn5x1[string, func(*[]byte) bool, func(*[]byte) bool, int, func(int, string), error](&gatherFn{})
 }
 
 // config is what the pipeline does.
@@ -41,11 +48,22 @@ type config struct {
 	// Output is the prefix of the output shards, written as
 	// PREFIX-00000-of-00004.jsonl.
 	Output string
-	// Shards is the number of output files.
+	// Shards is the number of output files; 0 derives it from the size of
+	// the input (see ShardBytes).
 	Shards int
+	// ShardBytes is the input size that makes one output shard when
+	// Shards is 0 (gzipped files count their compressed size); 0 means
+	// DefaultShardBytes.
+	ShardBytes int64
 	// Opts configure the chunker, as for isolda chunk.
 	Opts chunk.Options
 }
+
+// DefaultShardBytes is the input size per output shard when the number of
+// shards is derived from the input: a document of isolda chunk is about
+// as large as the statements it is made of, so a shard holds about this
+// much text.
+const DefaultShardBytes = 128 << 20
 
 // build makes the pipeline: the same steps as chunk.Chunker.Run, with
 // Beam's group-by in place of the external sort. The statements are keyed
@@ -61,8 +79,8 @@ func build(cfg config) (*beam.Pipeline, error) {
 	if len(cfg.Inputs) == 0 || cfg.Output == "" {
 		return nil, fmt.Errorf("isolda-beam: give --input and --output")
 	}
-	if cfg.Shards < 1 {
-		return nil, fmt.Errorf("isolda-beam: --shards %d is not positive", cfg.Shards)
+	if cfg.Shards < 0 || cfg.ShardBytes < 0 {
+		return nil, fmt.Errorf("isolda-beam: --shards %d or --shard-bytes %d is negative", cfg.Shards, cfg.ShardBytes)
 	}
 	for _, path := range append(slices.Clone(cfg.Inputs), cfg.Output) {
 		if err := checkScheme(path); err != nil {
@@ -70,13 +88,15 @@ func build(cfg config) (*beam.Pipeline, error) {
 		}
 	}
 	p, s := beam.NewPipelineWithRoot()
-	var files []beam.PCollection
+	var matches []beam.PCollection
 	for _, glob := range cfg.Inputs {
 		// A glob that matches nothing fails the run rather than writing
 		// empty shards.
-		files = append(files, fileio.ReadMatches(s, fileio.MatchFiles(s, glob, fileio.MatchEmptyDisallow()), fileio.ReadUncompressed()))
+		matches = append(matches, fileio.MatchFiles(s, glob, fileio.MatchEmptyDisallow()))
 	}
-	stmts := beam.ParDo(s.Scope("map"), &mapFn{Opts: cfg.Opts}, beam.Flatten(s, files...))
+	matched := beam.Flatten(s, matches...)
+	files := fileio.ReadMatches(s, matched, fileio.ReadUncompressed())
+	stmts := beam.ParDo(s.Scope("map"), &mapFn{Opts: cfg.Opts}, files)
 	var msgs []beam.PCollection
 	for j := 1; j <= c.Hops(); j++ {
 		hs := s.Scope(fmt.Sprintf("hop%d", j))
@@ -89,16 +109,39 @@ func build(cfg config) (*beam.Pipeline, error) {
 		msgs = append(msgs, out)
 	}
 	ws := s.Scope("write")
-	docs := beam.ParDo(ws, &gatherFn{Opts: cfg.Opts, Shards: cfg.Shards}, beam.CoGroupByKey(ws, stmts, beam.Flatten(ws, msgs...)))
+	// The number of shards: fixed, or one per ShardBytes of input.
+	n := beam.ParDo(ws, &shardCount{Fixed: cfg.Shards, Bytes: cfg.ShardBytes}, stats.Sum(ws, beam.ParDo(ws, fileSize, matched)))
+	docs := beam.ParDo(ws, &gatherFn{Opts: cfg.Opts}, beam.CoGroupByKey(ws, stmts, beam.Flatten(ws, msgs...)), beam.SideInput{Input: n})
 	// An empty line for every shard, so that shards without documents are
 	// written too (empty).
-	ids := make([]int, cfg.Shards)
-	for i := range ids {
-		ids[i] = i
-	}
-	empty := beam.ParDo(ws, emptyShard, beam.CreateList(ws, ids))
-	beam.ParDo0(ws, &writeFn{Output: cfg.Output, Shards: cfg.Shards}, beam.GroupByKey(ws, beam.Flatten(ws, docs, empty)))
+	empty := beam.ParDo(ws, emptyShards, n)
+	beam.ParDo0(ws, &writeFn{Output: cfg.Output}, beam.GroupByKey(ws, beam.Flatten(ws, docs, empty)), beam.SideInput{Input: n})
 	return p, nil
+}
+
+// fileSize returns the size of a matched file.
+func fileSize(md fileio.FileMetadata) int64 { return md.Size }
+
+// shardCount emits the number of output shards given the input's size.
+type shardCount struct {
+	Fixed int   `json:"fixed"`
+	Bytes int64 `json:"bytes"`
+}
+
+func (f *shardCount) ProcessElement(size int64, emit func(int)) {
+	emit(numShards(f.Fixed, f.Bytes, size))
+}
+
+// numShards returns fixed when positive, else one shard per perShard
+// bytes of input (DefaultShardBytes when perShard is 0), at least one.
+func numShards(fixed int, perShard, size int64) int {
+	if fixed > 0 {
+		return fixed
+	}
+	if perShard <= 0 {
+		perShard = DefaultShardBytes
+	}
+	return int(max(1, (size+perShard-1)/perShard))
 }
 
 // checkScheme returns an error, naming the supported schemes, if path
@@ -203,11 +246,10 @@ func (f *roundCoFn) ProcessElement(key string, stmts, msgs func(*[]byte) bool, e
 
 // gatherFn gathers and encodes the document of one entity (its statements
 // joined with every hop's messages) and emits its JSON line, keyed by
-// output shard.
+// output shard (of shards, the side input).
 type gatherFn struct {
-	Opts   chunk.Options `json:"opts"`
-	Shards int           `json:"shards"`
-	c      *chunk.Chunker
+	Opts chunk.Options `json:"opts"`
+	c    *chunk.Chunker
 }
 
 func (f *gatherFn) Setup() (err error) {
@@ -215,7 +257,7 @@ func (f *gatherFn) Setup() (err error) {
 	return err
 }
 
-func (f *gatherFn) ProcessElement(key string, stmts, msgs func(*[]byte) bool, emit func(int, string)) error {
+func (f *gatherFn) ProcessElement(key string, stmts, msgs func(*[]byte) bool, shards int, emit func(int, string)) error {
 	nb, err := f.c.Gather([]byte(key), sorted(stmts, msgs))
 	if err != nil || nb == nil {
 		return err
@@ -226,18 +268,22 @@ func (f *gatherFn) ProcessElement(key string, stmts, msgs func(*[]byte) bool, em
 	}
 	h := fnv.New32a()
 	io.WriteString(h, ch.Entity)
-	emit(int(h.Sum32()%uint32(f.Shards)), string(ch.AppendJSON(nil)))
+	emit(int(h.Sum32()%uint32(shards)), string(ch.AppendJSON(nil)))
 	return nil
 }
 
-// emptyShard keys an empty line by shard i.
-func emptyShard(i int) (int, string) { return i, "" }
+// emptyShards keys an empty line by each shard of n.
+func emptyShards(n int, emit func(int, string)) {
+	for i := range n {
+		emit(i, "")
+	}
+}
 
-// writeFn writes one output shard, its lines sorted (by entity: every line
-// starts with it).
+// writeFn writes one output shard (of shards, the side input), its lines
+// sorted (by entity: every line starts with it), through a temporary file
+// renamed to the shard's name once complete.
 type writeFn struct {
 	Output string `json:"output"`
-	Shards int    `json:"shards"`
 }
 
 // shardName names output shard i of n.
@@ -245,26 +291,56 @@ func shardName(prefix string, i, n int) string {
 	return fmt.Sprintf("%s-%05d-of-%05d.jsonl", prefix, i, n)
 }
 
-func (f *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool) error {
+func (f *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool, shards int) error {
 	var all []string
 	var l string
 	for lines(&l) {
 		all = append(all, l)
 	}
 	slices.Sort(all)
-	name := shardName(f.Output, shard, f.Shards)
+	return writeAtomic(ctx, shardName(f.Output, shard, shards), func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 256<<10)
+		for _, l := range all {
+			if _, err := bw.WriteString(l); err != nil {
+				return err
+			}
+		}
+		return bw.Flush()
+	})
+}
+
+// writeAtomic writes the file name with write: into a temporary file
+// beside it (name.tmp-RANDOM), renamed to name once written and closed,
+// so that name is either absent, as before, or complete, whatever fails
+// or is retried (a rename replaces the file a retried bundle wrote). On
+// an error the temporary file is removed.
+func writeAtomic(ctx context.Context, name string, write func(io.Writer) error) (err error) {
 	fs, err := filesystem.New(ctx, name)
 	if err != nil {
 		return err
 	}
 	defer fs.Close()
-	w, err := fs.OpenWrite(ctx, name)
+	var r [8]byte
+	rand.Read(r[:])
+	tmp := name + ".tmp-" + hex.EncodeToString(r[:])
+	w, err := fs.OpenWrite(ctx, tmp)
 	if err != nil {
 		return err
 	}
-	if _, err := io.WriteString(w, strings.Join(all, "")); err != nil {
+	defer func() {
+		if err == nil {
+			return
+		}
+		if rm, ok := fs.(filesystem.Remover); ok {
+			rm.Remove(ctx, tmp)
+		}
+	}()
+	if err := write(w); err != nil {
 		w.Close()
-		return err
+		return fmt.Errorf("isolda-beam: %s: %w", name, err)
 	}
-	return w.Close()
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("isolda-beam: %s: %w", name, err)
+	}
+	return filesystem.Rename(ctx, fs, tmp, name)
 }
