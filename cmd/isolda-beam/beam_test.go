@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -100,7 +101,8 @@ func TestPipelineEqualsChunk(t *testing.T) {
 				t.Fatal(err)
 			}
 			const shardBytes = 16 << 10
-			p, err := build(config{Inputs: []string{filepath.Join(dir, "shard-*")}, Output: out, Shards: tc.shards, ShardBytes: shardBytes, Opts: tc.opts})
+			p, err := build(config{Inputs: []string{filepath.Join(dir, "shard-*")}, Output: out, Shards: tc.shards, ShardBytes: shardBytes,
+				SplitBytes: 4 << 10, Opts: tc.opts}) // about 25 ranges of each uncompressed shard
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,6 +224,63 @@ func TestWriteAtomic(t *testing.T) {
 	}
 	if files, _ := os.ReadDir(dir); len(files) != 1 {
 		t.Errorf("files left: %v", files)
+	}
+}
+
+// TestRangesSameStatements checks that a file read in byte ranges, of
+// many sizes, gives exactly the statements of the whole file, each once
+// and in the same order: with comments, blank lines, CRLF, a line longer
+// than the reader's buffer and a last line without its LF.
+func TestRangesSameStatements(t *testing.T) {
+	var text bytes.Buffer
+	if err := synth.Write(&text, synth.Options{Triples: 2000, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	text.WriteString("# a comment line\n\n<http://x/a> <http://x/p> \"CRLF\" .\r\n")
+	text.WriteString("<http://x/a> <http://x/long> \"" + strings.Repeat("long ", 30000) + "\" .\n")
+	text.WriteString("<http://x/b> <http://x/p> <http://x/a> <http://x/g> .\n")
+	text.WriteString("<http://x/c> <http://x/p> \"no LF at the end\" .")
+	ctx := context.Background()
+	dir := t.TempDir()
+	read := func(r fileRange) []string {
+		var out []string
+		err := readRange(ctx, r, rdf.SinkFunc(func(q rdf.Quad) error {
+			out = append(out, q.String())
+			return nil
+		}))
+		if err != nil {
+			t.Fatalf("%+v: %v", r, err)
+		}
+		return out
+	}
+	small := "<http://x/a> <http://x/p> \"1\" .\n\n# c\n<http://x/b> <http://x/p> \"2\" .\r\n<http://x/c> <http://x/p> \"3\" ."
+	for i, tc := range []struct {
+		text   string
+		want   int
+		splits []int64
+	}{
+		{text.String(), 2004, []int64{97, 999, 4096, 65536, 150001}},
+		{small, 3, []int64{1, 2, 3, 5, 31, 32, 33, 34, 60}},
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("graph-%d.nq", i))
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		whole := read(fileRange{Path: path, End: -1})
+		if len(whole) != tc.want {
+			t.Fatalf("%d statements in the whole file, want %d", len(whole), tc.want)
+		}
+		size := int64(len(tc.text))
+		for _, split := range append(tc.splits, size-1, size, size+1) {
+			rs := ranges(path, size, split)
+			var got []string
+			for _, r := range rs {
+				got = append(got, read(r)...)
+			}
+			if !slices.Equal(got, whole) {
+				t.Errorf("file %d split every %d bytes (%d ranges): %d statements, want the %d of the whole file", i, split, len(rs), len(got), len(whole))
+			}
+		}
 	}
 }
 

@@ -19,12 +19,12 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
 	"github.com/isolda/isolda/chunk"
-	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/rdf/rdfio"
 )
 
 func init() {
-	register.DoFn3x1[context.Context, fileio.ReadableFile, func(string, []byte), error](&mapFn{})
+	register.DoFn3x1[context.Context, fileio.FileMetadata, func(fileRange), error](&splitFn{})
+	register.DoFn3x1[context.Context, fileRange, func(string, []byte), error](&readFn{})
+	register.Emitter1[fileRange]()
 	register.DoFn3x1[string, func(*[]byte) bool, func(string, []byte), error](&roundFn{})
 	register.DoFn4x1[string, func(*[]byte) bool, func(*[]byte) bool, func(string, []byte), error](&roundCoFn{})
 	register.DoFn4x1[context.Context, int, func(*string) bool, int, error](&writeFn{})
@@ -51,6 +51,10 @@ type config struct {
 	// Shards is the number of output files; 0 derives it from the size of
 	// the input (see ShardBytes).
 	Shards int
+	// SplitBytes is the size of the byte ranges that uncompressed
+	// N-Triples and N-Quads files are read in; 0 means
+	// DefaultSplitBytes.
+	SplitBytes int64
 	// ShardBytes is the input size that makes one output shard when
 	// Shards is 0 (gzipped files count their compressed size); 0 means
 	// DefaultShardBytes.
@@ -95,8 +99,15 @@ func build(cfg config) (*beam.Pipeline, error) {
 		matches = append(matches, fileio.MatchFiles(s, glob, fileio.MatchEmptyDisallow()))
 	}
 	matched := beam.Flatten(s, matches...)
-	files := fileio.ReadMatches(s, matched, fileio.ReadUncompressed())
-	stmts := beam.ParDo(s.Scope("map"), &mapFn{Opts: cfg.Opts}, files)
+	// Matching runs on one worker: spread the files, then their ranges,
+	// over the workers before reading.
+	rs := s.Scope("read")
+	split := cfg.SplitBytes
+	if split <= 0 {
+		split = DefaultSplitBytes
+	}
+	parts := beam.ParDo(rs, &splitFn{Bytes: split}, beam.Reshuffle(rs, matched))
+	stmts := beam.ParDo(rs, &readFn{Opts: cfg.Opts}, beam.Reshuffle(rs, parts))
 	var msgs []beam.PCollection
 	for j := 1; j <= c.Hops(); j++ {
 		hs := s.Scope(fmt.Sprintf("hop%d", j))
@@ -155,38 +166,6 @@ func checkScheme(path string) error {
 		return nil
 	}
 	return fmt.Errorf("isolda-beam: %s: no file system for %s:// is linked in; supported: local paths and gs://", path, scheme)
-}
-
-// mapFn reads one input file and emits the records of its statements.
-type mapFn struct {
-	Opts chunk.Options `json:"opts"`
-	c    *chunk.Chunker
-}
-
-func (f *mapFn) Setup() (err error) {
-	f.c, err = chunk.New(f.Opts, nil)
-	return err
-}
-
-func (f *mapFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(string, []byte)) error {
-	rc, err := file.Open(ctx)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	format, ok := rdfio.FormatFromName(file.Metadata.Path)
-	if !ok || format != rdfio.NTriples {
-		format = rdfio.NQuads // N-Quads reads N-Triples too
-	}
-	m := f.c.NewMapper()
-	sink := rdf.SinkFunc(func(q rdf.Quad) error {
-		return m.Map(q, func(k, v []byte) error {
-			emit(string(k), bytes.Clone(v))
-			return nil
-		})
-	})
-	opts := rdfio.Options{Format: format, ReadOptions: rdf.ReadOptions{File: file.Metadata.Path, Limits: rdf.Limits{MaxBytes: -1, MaxQuads: -1}}}
-	return rdfio.ReadInto(rc, sink, opts)
 }
 
 // sorted returns the values of some iterators sorted bytewise without
