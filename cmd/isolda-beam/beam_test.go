@@ -85,6 +85,10 @@ func TestPipelineEqualsChunk(t *testing.T) {
 		{"isolda, budget", 3000, 3, chunk.Options{Budget: 300, Glossary: "none"}},
 		{"ntriples, two hops, class", 1500, 0, chunk.Options{Format: "ntriples", Hops: 2, Budget: 0,
 			Classes: []string{synth.NS + "Person"}, MaxStatements: 50}},
+		// Small bounds make many hubs: links beyond the bounds, origins
+		// and statements left out of a later hop.
+		{"hubs, one hop", 2000, 0, chunk.Options{Format: "ntriples", MaxStatements: 4}},
+		{"hubs, two hops", 2000, 2, chunk.Options{Hops: 2, MaxStatements: 3, Budget: 200, Glossary: "none"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

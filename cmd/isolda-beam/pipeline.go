@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"iter"
 	"slices"
 	"strings"
 
@@ -25,7 +24,8 @@ func init() {
 	register.DoFn3x1[context.Context, fileio.FileMetadata, func(fileRange), error](&splitFn{})
 	register.DoFn3x1[context.Context, fileRange, func(string, []byte), error](&readFn{})
 	register.Emitter1[fileRange]()
-	register.DoFn3x1[string, func(*[]byte) bool, func(string, []byte), error](&roundFn{})
+	register.DoFn5x1[string, func(*[]byte) bool, func(string, []byte), func(string, []byte), func(string, []byte), error](&roundFn{})
+	register.DoFn4x1[string, func(*[]byte) bool, func(*[]byte) bool, func(string, []byte), error](&hubFn{})
 	register.DoFn4x1[string, func(*[]byte) bool, func(*[]byte) bool, func(string, []byte), error](&roundCoFn{})
 	register.DoFn4x1[context.Context, int, func(*string) bool, int, error](&writeFn{})
 	register.Emitter1[int]()
@@ -113,7 +113,11 @@ func build(cfg config) (*beam.Pipeline, error) {
 		hs := s.Scope(fmt.Sprintf("hop%d", j))
 		var out beam.PCollection
 		if j == 1 {
-			out = beam.ParDo(hs, &roundFn{Opts: cfg.Opts}, beam.GroupByKey(hs, stmts))
+			// Hubs send their description beyond their bounds in a
+			// second step: their kept records joined with those they
+			// dropped.
+			sent, kept, dropped := beam.ParDo3(hs, &roundFn{Opts: cfg.Opts}, beam.GroupByKey(hs, stmts))
+			out = beam.Flatten(hs, sent, beam.ParDo(hs, &hubFn{Opts: cfg.Opts}, beam.CoGroupByKey(hs, kept, dropped)))
 		} else {
 			out = beam.ParDo(hs, &roundCoFn{Opts: cfg.Opts, Hop: j}, beam.CoGroupByKey(hs, stmts, msgs[j-2]))
 		}
@@ -168,19 +172,34 @@ func checkScheme(path string) error {
 	return fmt.Errorf("isolda-beam: %s: no file system for %s:// is linked in; supported: local paths and gs://", path, scheme)
 }
 
-// sorted returns the values of some iterators sorted bytewise without
+// sorted returns the values of an iterator sorted bytewise without
 // repeats: the order in which the external sort gives them to the steps.
-func sorted(iters ...func(*[]byte) bool) chunk.Values {
+func sorted(it func(*[]byte) bool) [][]byte {
 	var vals [][]byte
-	for _, it := range iters {
-		var v []byte
-		for it(&v) {
-			vals = append(vals, bytes.Clone(v))
-		}
+	var v []byte
+	for it(&v) {
+		vals = append(vals, bytes.Clone(v))
 	}
 	slices.SortFunc(vals, bytes.Compare)
-	vals = slices.CompactFunc(vals, bytes.Equal)
-	return iter.Seq[[]byte](slices.Values(vals))
+	return slices.CompactFunc(vals, bytes.Equal)
+}
+
+// maxStatements returns the bound of each part of a neighbourhood.
+func maxStatements(o chunk.Options) int {
+	if o.MaxStatements > 0 {
+		return o.MaxStatements
+	}
+	return chunk.DefaultMaxStatements
+}
+
+// selectStmts keeps what the steps read of a node's statement records.
+func selectStmts(cap int, it func(*[]byte) bool) *stmtSel {
+	sel := newStmtSel(cap)
+	var v []byte
+	for it(&v) {
+		sel.add(v)
+	}
+	return sel
 }
 
 // roundFn runs the first hop at one node.
@@ -194,8 +213,53 @@ func (f *roundFn) Setup() (err error) {
 	return err
 }
 
-func (f *roundFn) ProcessElement(key string, vals func(*[]byte) bool, emit func(string, []byte)) error {
-	return f.c.Round(1, []byte(key), sorted(vals), emitter(emit))
+// ProcessElement runs chunk.Round on the kept statement records of a node
+// that left none out; a hub's kept records go to kept, the records it
+// left out (but for types and labels) to dropped, for hubFn.
+func (f *roundFn) ProcessElement(key string, vals func(*[]byte) bool, emit, kept, dropped func(string, []byte)) error {
+	sel := newStmtSel(maxStatements(f.Opts))
+	sel.drop = func(v []byte) { dropped(key, bytes.Clone(v)) }
+	var v []byte
+	for vals(&v) {
+		sel.add(v)
+	}
+	vs := sel.sorted()
+	if sel.overflowed() {
+		for _, v := range vs {
+			kept(key, v)
+		}
+		return nil
+	}
+	return f.c.Round(1, []byte(key), seqOf(nil, vs), emitter(emit))
+}
+
+// hubFn runs the first hop at a hub: chunk.Round on its kept records, in
+// order, then on those it left out, streamed. Their order does not matter
+// to Round: each only counts, or sends the node's description, complete by
+// then, to its neighbour. Types and labels beyond the bounds are not
+// given: in the sorted order they come before the description is known,
+// and send nothing.
+type hubFn struct {
+	Opts chunk.Options `json:"opts"`
+	c    *chunk.Chunker
+}
+
+func (f *hubFn) Setup() (err error) {
+	f.c, err = chunk.New(f.Opts, nil)
+	return err
+}
+
+func (f *hubFn) ProcessElement(key string, kept, dropped func(*[]byte) bool, emit func(string, []byte)) error {
+	vs := sorted(kept)
+	more := func(yield func([]byte) bool) {
+		var v []byte
+		for dropped(&v) {
+			if !yield(v) {
+				return
+			}
+		}
+	}
+	return f.c.Round(1, []byte(key), seqOf(more, vs), emitter(emit))
 }
 
 // emitter adapts a Beam emitter to chunk.Emit.
@@ -220,7 +284,12 @@ func (f *roundCoFn) Setup() (err error) {
 }
 
 func (f *roundCoFn) ProcessElement(key string, stmts, msgs func(*[]byte) bool, emit func(string, []byte)) error {
-	return f.c.Round(f.Hop, []byte(key), sorted(stmts, msgs), emitter(emit))
+	ms := newMsgSel(maxStatements(f.Opts))
+	var v []byte
+	for msgs(&v) {
+		ms.add(v)
+	}
+	return f.c.Round(f.Hop, []byte(key), seqOf(nil, selectStmts(maxStatements(f.Opts), stmts).sorted(), ms.sorted()), emitter(emit))
 }
 
 // gatherFn gathers and encodes the document of one entity (its statements
@@ -237,7 +306,7 @@ func (f *gatherFn) Setup() (err error) {
 }
 
 func (f *gatherFn) ProcessElement(key string, stmts, msgs func(*[]byte) bool, shards int, emit func(int, string)) error {
-	nb, err := f.c.Gather([]byte(key), sorted(stmts, msgs))
+	nb, err := f.c.Gather([]byte(key), seqOf(nil, selectStmts(maxStatements(f.Opts), stmts).sorted(), sorted(msgs)))
 	if err != nil || nb == nil {
 		return err
 	}
