@@ -216,3 +216,25 @@ func appendMsg(dst []byte, dist int, origin rdf.Term, q rdf.Quad, target rdf.Ter
 	dst = appendTerm(dst, origin, target)
 	return appendQuad(dst, q, target)
 }
+
+// MessageOrigin returns the part of a message value that names its hop
+// and its origin, and false for a value that is not a message. The
+// messages of one hop and origin share it, and values sort by it before
+// their statement, so that a group-by engine can keep the few messages of
+// each origin Round reads without decoding them.
+func MessageOrigin(val []byte) (prefix []byte, ok bool) {
+	if len(val) < 3 || val[0] != tagMsg {
+		return nil, false
+	}
+	d := decoder{b: val[2:], key: rdf.Term{Kind: rdf.IRIKind}}
+	d.term()
+	if d.err != nil {
+		return nil, false
+	}
+	return val[:len(val)-len(d.b)], true
+}
+
+// IsDescription reports whether a value is one of its node's types or
+// labels: those sort first, and Round sends nothing for the ones beyond
+// the bounds.
+func IsDescription(val []byte) bool { return len(val) > 0 && val[0] == tagDesc }

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,11 +79,16 @@ func TestPipelineEqualsChunk(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		triples int64
+		shards  int // 0: derived from the input size
 		opts    chunk.Options
 	}{
-		{"isolda, budget", 3000, chunk.Options{Budget: 300, Glossary: "none"}},
-		{"ntriples, two hops, class", 1500, chunk.Options{Format: "ntriples", Hops: 2, Budget: 0,
+		{"isolda, budget", 3000, 3, chunk.Options{Budget: 300, Glossary: "none"}},
+		{"ntriples, two hops, class", 1500, 0, chunk.Options{Format: "ntriples", Hops: 2, Budget: 0,
 			Classes: []string{synth.NS + "Person"}, MaxStatements: 50}},
+		// Small bounds make many hubs: links beyond the bounds, origins
+		// and statements left out of a later hop.
+		{"hubs, one hop", 2000, 0, chunk.Options{Format: "ntriples", MaxStatements: 4}},
+		{"hubs, two hops", 2000, 2, chunk.Options{Hops: 2, MaxStatements: 3, Budget: 200, Glossary: "none"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -92,17 +100,29 @@ func TestPipelineEqualsChunk(t *testing.T) {
 			if !slices.IsSorted(want) {
 				t.Fatal("the single-machine lines are not in line order")
 			}
-			const shards = 3
 			out := filepath.Join(dir, "out", "chunks")
 			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			p, err := build(config{Inputs: []string{filepath.Join(dir, "shard-*")}, Output: out, Shards: shards, Opts: tc.opts})
+			const shardBytes = 16 << 10
+			p, err := build(config{Inputs: []string{filepath.Join(dir, "shard-*")}, Output: out, Shards: tc.shards, ShardBytes: shardBytes,
+				SplitBytes: 4 << 10, Opts: tc.opts}) // about 25 ranges of each uncompressed shard
 			if err != nil {
 				t.Fatal(err)
 			}
 			if _, err := prism.Execute(context.Background(), p); err != nil {
 				t.Fatal(err)
+			}
+			shards := tc.shards
+			if shards == 0 {
+				shards = numShards(0, shardBytes, inputSize(t, filepath.Join(dir, "shard-*")))
+				if shards < 2 {
+					t.Fatalf("%d shards from the input's size", shards)
+				}
+			}
+			written, _ := filepath.Glob(out + "*")
+			if len(written) != shards {
+				t.Fatalf("%d files written, want %d shards: %q", len(written), shards, written)
 			}
 			var got []string
 			for i := range shards {
@@ -128,6 +148,143 @@ func TestPipelineEqualsChunk(t *testing.T) {
 			}
 			t.Logf("%d documents equal", len(got))
 		})
+	}
+}
+
+// inputSize returns the bytes of the files glob matches.
+func inputSize(t *testing.T, glob string) int64 {
+	t.Helper()
+	names, err := filepath.Glob(glob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, name := range names {
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += fi.Size()
+	}
+	return n
+}
+
+// TestNumShards checks the shard count: fixed, or one per so many input
+// bytes, at least one.
+func TestNumShards(t *testing.T) {
+	for _, tc := range []struct {
+		fixed          int
+		perShard, size int64
+		want           int
+	}{
+		{4, 0, 1 << 40, 4},
+		{0, 100, 0, 1},
+		{0, 100, 100, 1},
+		{0, 100, 101, 2},
+		{0, 0, 3 * DefaultShardBytes, 3},
+	} {
+		if got := numShards(tc.fixed, tc.perShard, tc.size); got != tc.want {
+			t.Errorf("numShards(%d, %d, %d) = %d, want %d", tc.fixed, tc.perShard, tc.size, got, tc.want)
+		}
+	}
+}
+
+// TestWriteAtomic checks that a shard is written through a temporary
+// file: a failed write leaves the earlier file as it was and no
+// temporary file; a complete one replaces it.
+func TestWriteAtomic(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	name := filepath.Join(dir, "chunks-00000-of-00001.jsonl")
+	if err := os.WriteFile(name, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("worker lost")
+	err := writeAtomic(ctx, name, func(w io.Writer) error {
+		io.WriteString(w, "half a li")
+		// The temporary file is beside the shard, not the shard itself.
+		if data, _ := os.ReadFile(name); string(data) != "old\n" {
+			t.Errorf("during the write the shard holds %q", data)
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("error %v, want %v", err, boom)
+	}
+	if data, _ := os.ReadFile(name); string(data) != "old\n" {
+		t.Errorf("after a failed write the shard holds %q", data)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 1 {
+		t.Errorf("files left: %v", files)
+	}
+	if err := writeAtomic(ctx, name, func(w io.Writer) error {
+		_, err := io.WriteString(w, "new\n")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(name); string(data) != "new\n" {
+		t.Errorf("after a write the shard holds %q", data)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 1 {
+		t.Errorf("files left: %v", files)
+	}
+}
+
+// TestRangesSameStatements checks that a file read in byte ranges, of
+// many sizes, gives exactly the statements of the whole file, each once
+// and in the same order: with comments, blank lines, CRLF, a line longer
+// than the reader's buffer and a last line without its LF.
+func TestRangesSameStatements(t *testing.T) {
+	var text bytes.Buffer
+	if err := synth.Write(&text, synth.Options{Triples: 2000, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	text.WriteString("# a comment line\n\n<http://x/a> <http://x/p> \"CRLF\" .\r\n")
+	text.WriteString("<http://x/a> <http://x/long> \"" + strings.Repeat("long ", 30000) + "\" .\n")
+	text.WriteString("<http://x/b> <http://x/p> <http://x/a> <http://x/g> .\n")
+	text.WriteString("<http://x/c> <http://x/p> \"no LF at the end\" .")
+	ctx := context.Background()
+	dir := t.TempDir()
+	read := func(r fileRange) []string {
+		var out []string
+		err := readRange(ctx, r, rdf.SinkFunc(func(q rdf.Quad) error {
+			out = append(out, q.String())
+			return nil
+		}))
+		if err != nil {
+			t.Fatalf("%+v: %v", r, err)
+		}
+		return out
+	}
+	small := "<http://x/a> <http://x/p> \"1\" .\n\n# c\n<http://x/b> <http://x/p> \"2\" .\r\n<http://x/c> <http://x/p> \"3\" ."
+	for i, tc := range []struct {
+		text   string
+		want   int
+		splits []int64
+	}{
+		{text.String(), 2004, []int64{97, 999, 4096, 65536, 150001}},
+		{small, 3, []int64{1, 2, 3, 5, 31, 32, 33, 34, 60}},
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("graph-%d.nq", i))
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		whole := read(fileRange{Path: path, End: -1})
+		if len(whole) != tc.want {
+			t.Fatalf("%d statements in the whole file, want %d", len(whole), tc.want)
+		}
+		size := int64(len(tc.text))
+		for _, split := range append(tc.splits, size-1, size, size+1) {
+			rs := ranges(path, size, split)
+			var got []string
+			for _, r := range rs {
+				got = append(got, read(r)...)
+			}
+			if !slices.Equal(got, whole) {
+				t.Errorf("file %d split every %d bytes (%d ranges): %d statements, want the %d of the whole file", i, split, len(rs), len(got), len(whole))
+			}
+		}
 	}
 }
 

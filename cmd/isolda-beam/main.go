@@ -45,7 +45,9 @@ func main() {
 	var langs string
 	flag.Var(&inputs, "input", "glob of input shards: N-Triples or N-Quads, optionally gzipped (repeatable)")
 	flag.StringVar(&cfg.Output, "output", "", "prefix of the output shards: PREFIX-00000-of-00004.jsonl, ...")
-	flag.IntVar(&cfg.Shards, "shards", 4, "number of output shards")
+	flag.Int64Var(&cfg.SplitBytes, "split-bytes", DefaultSplitBytes, "size of the byte ranges uncompressed N-Triples and N-Quads files are read in, in parallel")
+	flag.IntVar(&cfg.Shards, "shards", 0, "number of output shards; 0: one per --shard-bytes of input")
+	flag.Int64Var(&cfg.ShardBytes, "shard-bytes", DefaultShardBytes, "input bytes per output shard when --shards is 0 (gzipped inputs count compressed bytes)")
 	flag.StringVar(&cfg.Opts.Format, "to", chunk.DefaultFormat, "format of the documents (see isolda formats)")
 	flag.StringVar(&cfg.Opts.Tokenizer, "tokenizer", chunk.DefaultTokenizer, "tokenizer of --budget and of the counts")
 	flag.IntVar(&cfg.Opts.Budget, "budget", 512, "most tokens of a document; 0 keeps every statement")
