@@ -197,34 +197,30 @@ func rdfFormats() []Format {
 			Decode: isolda.Decode,
 		}
 	}
-	syntax := func(name string, read rdfio.Format, loses string) Format {
-		return Format{
-			Name: name, Family: FamilySemanticWeb, Source: SourceW3C, Lossless: true, Loses: loses, Input: InputRDF,
-			Encode: func(w io.Writer, in *Input) error {
-				d, err := dataset(in)
-				if err != nil {
-					return err
-				}
-				return rdfio.Write(w, d, name, rdfio.WriteOptions{})
-			},
-			Decode: func(r io.Reader) (*rdf.Dataset, error) {
-				return rdfio.Read(r, rdfio.Options{Format: read})
-			},
-		}
-	}
-	const graphsOnly = "named graphs cannot be written (encoding a dataset with named graphs is an error)"
 	fs := []Format{
 		isoldaFormat("isolda"),
 		isoldaFormat("isolda-0.1"),
 		isoldaFormat("isolda-0.2"),
 		isoldaFormat("isolda-0.3"),
-		syntax("nquads", rdfio.NQuads, ""),
-		syntax("ntriples", rdfio.NTriples, graphsOnly),
-		syntax("turtle", rdfio.Turtle, graphsOnly),
-		syntax("trig", rdfio.TriG, ""),
-		syntax("jsonld", rdfio.JSONLD, ""),
-		syntax("jsonld-compact", rdfio.JSONLD, ""),
-		syntax("rdfxml", rdfio.RDFXML, graphsOnly+"; so can predicates whose IRI does not end in an XML name and text with characters XML 1.0 forbids (C0 controls other than tab, LF, CR)"),
+	}
+	for _, syn := range rdfio.Syntaxes() {
+		if syn.Write == nil {
+			continue
+		}
+		read := cmp.Or(syn.ReadBy, syn.Name)
+		fs = append(fs, Format{
+			Name: string(syn.Name), Family: FamilySemanticWeb, Source: SourceW3C, Lossless: true, Loses: syn.Loses, Input: InputRDF,
+			Encode: func(w io.Writer, in *Input) error {
+				d, err := dataset(in)
+				if err != nil {
+					return err
+				}
+				return rdfio.Write(w, d, string(syn.Name), rdfio.WriteOptions{})
+			},
+			Decode: func(r io.Reader) (*rdf.Dataset, error) {
+				return rdfio.Read(r, rdfio.Options{Format: read})
+			},
+		})
 	}
 	for _, name := range baseline.Names() {
 		fs = append(fs, Format{

@@ -521,11 +521,12 @@ func isISOLDA(name string) bool {
 	return name == "isolda" || strings.HasPrefix(name, "isolda-")
 }
 
-// rdfSyntaxes are the registry's formats whose encoder is rdfio.Write
-// with default options (TestRDFSyntaxesAsRegistry checks that encode
-// writes them as the registry does).
-var rdfSyntaxes = map[string]bool{
-	"nquads": true, "ntriples": true, "turtle": true, "trig": true, "jsonld": true, "jsonld-compact": true, "rdfxml": true,
+// rdfSyntax reports whether a registry format is an RDF syntax, whose
+// encoder is rdfio.Write with default options (TestRDFSyntaxesAsRegistry
+// checks that encode writes them as the registry does).
+func rdfSyntax(name string) bool {
+	s, ok := rdfio.SyntaxOf(rdfio.Format(name))
+	return ok && s.Write != nil
 }
 
 // encode writes d in format f; ISOLDA formats take opts and anchor. The
@@ -538,7 +539,7 @@ func encode(req *request, f formats.Format, d *rdf.Dataset, in *formats.Input, o
 	switch {
 	case isISOLDA(f.Name):
 		err = isolda.Encode(w, d, o.isoldaOptions(f.Name, anchor))
-	case rdfSyntaxes[f.Name]:
+	case rdfSyntax(f.Name):
 		// What the registry's encoder does, with the request's context.
 		err = rdfio.WriteContext(req.ctx, w, d, f.Name, rdfio.WriteOptions{})
 	default:

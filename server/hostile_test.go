@@ -23,6 +23,7 @@ import (
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/internal/cputime"
+	"github.com/isolda/isolda/rdf/rdfio"
 )
 
 // syntheticNT returns n N-Triples lines: entities of two classes with a
@@ -402,7 +403,8 @@ func TestLargeRequests(t *testing.T) {
 func TestRDFSyntaxesAsRegistry(t *testing.T) {
 	d := parse(t, "@prefix ex: <http://example.org/> .\nex:a a ex:T ; ex:p ( 1 2 [ ex:q \"x\"@en ] ) ; ex:r <http://example.org/b> .\n", "ttl", "")
 	req := &request{ctx: t.Context(), mem: New(Config{}).(*server).mem.reserve()}
-	for name := range rdfSyntaxes {
+	for _, syn := range rdfio.Writable() {
+		name := string(syn)
 		f, ok := formats.Get(name)
 		if !ok {
 			t.Errorf("%s is not in the registry", name)
