@@ -414,7 +414,7 @@ func TestRDFSyntaxesAsRegistry(t *testing.T) {
 		if err := f.Encode(&want, formats.NewInput(d)); err != nil {
 			t.Fatal(err)
 		}
-		got, err := encode(req, f, d, formats.NewInput(d), nil, "")
+		got, err := encode(req, f, formats.NewInput(d), nil, "")
 		if err != nil || got != want.String() {
 			t.Errorf("%s: %v\n%s\nwant\n%s", name, err, got, want.String())
 		}
@@ -423,7 +423,7 @@ func TestRDFSyntaxesAsRegistry(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	f, _ := formats.Get("turtle")
-	if _, err := encode(&request{ctx: ctx, mem: req.mem}, f, d, formats.NewInput(d), nil, ""); !errors.Is(err, context.Canceled) {
+	if _, err := encode(&request{ctx: ctx, mem: req.mem}, f, formats.NewInput(d), nil, ""); !errors.Is(err, context.Canceled) {
 		t.Errorf("turtle after cancellation: %v", err)
 	}
 }
