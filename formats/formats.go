@@ -41,15 +41,16 @@ import (
 )
 
 // The descriptive families of the serialization study
-// (../shared/spec/001_2264b1b960dd163f.txt, Table 1), in its order.
+// (../shared/spec/001_2264b1b960dd163f.txt, Table 1), in its order;
+// declared once, in package graphtext.
 const (
-	FamilySemanticWeb = "semantic web"
-	FamilyConstraint  = "constraint"
-	FamilyStructured  = "structured natural language"
-	FamilyTabular     = "tabular"
-	FamilyDiagram     = "diagram"
-	FamilyConnect     = "connectivity"
-	FamilyProse       = "prose"
+	FamilySemanticWeb = graphtext.FamilySemanticWeb
+	FamilyConstraint  = graphtext.FamilyConstraint
+	FamilyStructured  = graphtext.FamilyStructured
+	FamilyTabular     = graphtext.FamilyTabular
+	FamilyDiagram     = graphtext.FamilyDiagram
+	FamilyConnect     = graphtext.FamilyConnect
+	FamilyProse       = graphtext.FamilyProse
 )
 
 // Families returns the families in the order of the study's Table 1.
