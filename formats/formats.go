@@ -22,6 +22,7 @@ package formats
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -40,15 +41,16 @@ import (
 )
 
 // The descriptive families of the serialization study
-// (../shared/spec/001_2264b1b960dd163f.txt, Table 1), in its order.
+// (../shared/spec/001_2264b1b960dd163f.txt, Table 1), in its order;
+// declared once, in package graphtext.
 const (
-	FamilySemanticWeb = "semantic web"
-	FamilyConstraint  = "constraint"
-	FamilyStructured  = "structured natural language"
-	FamilyTabular     = "tabular"
-	FamilyDiagram     = "diagram"
-	FamilyConnect     = "connectivity"
-	FamilyProse       = "prose"
+	FamilySemanticWeb = graphtext.FamilySemanticWeb
+	FamilyConstraint  = graphtext.FamilyConstraint
+	FamilyStructured  = graphtext.FamilyStructured
+	FamilyTabular     = graphtext.FamilyTabular
+	FamilyDiagram     = graphtext.FamilyDiagram
+	FamilyConnect     = graphtext.FamilyConnect
+	FamilyProse       = graphtext.FamilyProse
 )
 
 // Families returns the families in the order of the study's Table 1.
@@ -95,7 +97,48 @@ type Format struct {
 	// DecodeGraph reads a lossless labelled-graph format back; nil
 	// otherwise.
 	DecodeGraph func(r io.Reader) (*graph.Graph, error)
+	// EncodeContext is Encode with a context and, for the ISOLDA formats,
+	// the notation's options (nil means the defaults; an empty Version the
+	// format's own). The RDF syntaxes whose writers watch ctx (Turtle, TriG,
+	// JSON-LD) stop soon after it is done; the other formats ignore ctx and
+	// o. Unlike Encode, the ISOLDA formats' EncodeContext passes a triple
+	// term to the notation instead of refusing it (as the server always
+	// did).
+	EncodeContext func(ctx context.Context, w io.Writer, in *Input, o *isolda.Options) error
+	// Version is the ISOLDA version of an ISOLDA format (isolda.V04 for
+	// isolda); empty for every other format.
+	Version string
+	// Cost is the class of the encoder's working set (what a server
+	// reserves per quad to write it).
+	Cost Cost
+	// Slate is the role the format can play in an adaptive selection's
+	// slate: SlateCompact, SlateSemantic, or empty (a task-specific guest
+	// only).
+	Slate string
+	// DirectedError is true when the source's encoder refuses a directed
+	// graph (Talk like a Graph's social encoders); Encode writes its
+	// undirected copy instead, losing edge direction.
+	DirectedError bool
 }
+
+// Cost is the class of a format's working set.
+type Cost int
+
+// The cost classes.
+const (
+	// CostFull formats build a model of the graph (the labelled-graph
+	// view, the JSON-LD tree, ...) besides the text: the default.
+	CostFull Cost = iota
+	// CostLight formats write from the dataset as it is (ISOLDA and the
+	// RDF syntaxes that stream).
+	CostLight
+)
+
+// The slate classes of Format.Slate (adaptive's Class values).
+const (
+	SlateCompact  = "compact"
+	SlateSemantic = "semantic"
+)
 
 // Renamed maps the names of formats of other packages that collide with a
 // registry name or an RDF syntax name (as rdfio.ParseFormat reads it) to
@@ -127,6 +170,10 @@ func build() []Format {
 	for i := range fs {
 		if fs[i].Source != SourceW3C { // the RDF syntaxes write or refuse triple terms themselves
 			fs[i].Encode = refuseTripleTerms(fs[i].Name, fs[i].Encode)
+		}
+		if fs[i].EncodeContext == nil {
+			enc := fs[i].Encode
+			fs[i].EncodeContext = func(_ context.Context, w io.Writer, in *Input, _ *isolda.Options) error { return enc(w, in) }
 		}
 	}
 	fam := Families()
@@ -183,10 +230,10 @@ func dataset(in *Input) (*rdf.Dataset, error) {
 // rdfFormats are the formats of RDF datasets: ISOLDA, the RDF syntaxes, the
 // baselines and TOON.
 func rdfFormats() []Format {
-	isoldaFormat := func(name string) Format {
-		version, _ := IsoldaVersion(name)
+	isoldaFormat := func(name, version string, cost Cost) Format {
 		return Format{
 			Name: name, Family: FamilyTabular, Source: SourceISOLDA, Lossless: true, Input: InputRDF,
+			Version: version, Cost: cost,
 			Encode: func(w io.Writer, in *Input) error {
 				d, err := dataset(in)
 				if err != nil {
@@ -194,37 +241,56 @@ func rdfFormats() []Format {
 				}
 				return isolda.Encode(w, d, isolda.Options{Version: version})
 			},
-			Decode: isolda.Decode,
-		}
-	}
-	syntax := func(name string, read rdfio.Format, loses string) Format {
-		return Format{
-			Name: name, Family: FamilySemanticWeb, Source: SourceW3C, Lossless: true, Loses: loses, Input: InputRDF,
-			Encode: func(w io.Writer, in *Input) error {
+			EncodeContext: func(_ context.Context, w io.Writer, in *Input, o *isolda.Options) error {
 				d, err := dataset(in)
 				if err != nil {
 					return err
 				}
-				return rdfio.Write(w, d, name, rdfio.WriteOptions{})
+				var opts isolda.Options
+				if o != nil {
+					opts = *o
+				}
+				opts.Version = cmp.Or(opts.Version, version)
+				return isolda.Encode(w, d, opts)
+			},
+			Decode: isolda.Decode,
+		}
+	}
+	fs := []Format{
+		isoldaFormat("isolda", isolda.V04, CostLight),
+		isoldaFormat("isolda-0.1", isolda.V01, CostLight),
+		// 0.2's working set has not been measured (BenchmarkMemoryPerQuad
+		// serializes the default version): the server reserves the full
+		// cost for it.
+		isoldaFormat("isolda-0.2", isolda.V02, CostFull),
+		isoldaFormat("isolda-0.3", isolda.V03, CostLight),
+	}
+	for _, syn := range rdfio.Syntaxes() {
+		if syn.Write == nil {
+			continue
+		}
+		read := cmp.Or(syn.ReadBy, syn.Name)
+		cost := CostFull
+		if syn.Stream != nil { // the syntaxes that stream write from the dataset as it is
+			cost = CostLight
+		}
+		write := func(ctx context.Context, w io.Writer, in *Input, _ *isolda.Options) error {
+			d, err := dataset(in)
+			if err != nil {
+				return err
+			}
+			return rdfio.WriteContext(ctx, w, d, string(syn.Name), rdfio.WriteOptions{})
+		}
+		fs = append(fs, Format{
+			Name: string(syn.Name), Family: FamilySemanticWeb, Source: SourceW3C, Lossless: true, Loses: syn.Loses, Input: InputRDF,
+			Cost: cost, EncodeContext: write,
+			Encode: func(w io.Writer, in *Input) error {
+				return write(context.Background(), w, in, nil)
 			},
 			Decode: func(r io.Reader) (*rdf.Dataset, error) {
 				return rdfio.Read(r, rdfio.Options{Format: read})
 			},
-		}
-	}
-	const graphsOnly = "named graphs cannot be written (encoding a dataset with named graphs is an error)"
-	fs := []Format{
-		isoldaFormat("isolda"),
-		isoldaFormat("isolda-0.1"),
-		isoldaFormat("isolda-0.2"),
-		isoldaFormat("isolda-0.3"),
-		syntax("nquads", rdfio.NQuads, ""),
-		syntax("ntriples", rdfio.NTriples, graphsOnly),
-		syntax("turtle", rdfio.Turtle, graphsOnly),
-		syntax("trig", rdfio.TriG, ""),
-		syntax("jsonld", rdfio.JSONLD, ""),
-		syntax("jsonld-compact", rdfio.JSONLD, ""),
-		syntax("rdfxml", rdfio.RDFXML, graphsOnly+"; so can predicates whose IRI does not end in an XML name and text with characters XML 1.0 forbids (C0 controls other than tab, LF, CR)"),
+		})
 	}
 	for _, name := range baseline.Names() {
 		fs = append(fs, Format{
@@ -339,15 +405,29 @@ func kgllmFormats() []Format {
 // graphtextFormats are the serialization study's and Talk like a Graph's
 // formats of the labelled graph.
 func graphtextFormats() []Format {
+	// The slate classes (adaptive.ClassOf) follow the study's Table 1
+	// families: connectivity, tabular and diagram formats and the two
+	// one-line-per-edge structured formats are compact; the semantic web
+	// and constraint formats semantic; prose, entity_centric (one markdown
+	// section per node, about 2.3k o200k tokens on a 50-node Hardened graph
+	// against 0.75k-1.0k for the compact formats), Talk like a Graph's
+	// encoders and every other format have none.
+	slate := map[string]string{
+		"adjacency": SlateCompact, "edge_list": SlateCompact, "structured": SlateCompact,
+		"relation_indexed": SlateCompact, "text2kgbench": SlateCompact, "toon": SlateCompact,
+		"toon_spec": SlateCompact, "markdown_table": SlateCompact, "mermaid": SlateCompact, "dot": SlateCompact,
+		"turtle": SlateSemantic, "jsonld": SlateSemantic, "shacl_lite": SlateSemantic,
+	}
 	renamed := Renamed()
 	var fs []Format
 	for _, info := range graphtext.Formats() {
 		name := cmp.Or(renamed[info.Name], info.Name)
 		// Talk like a Graph's social encoders are only defined for
 		// undirected graphs: they get the undirected copy of the view.
-		undirected := strings.Contains(info.Loses, "a directed graph is an error")
+		undirected := info.Undirected
 		f := Format{
 			Name: name, Family: info.Family, Source: info.Source, Lossless: info.Lossless, Input: InputGraph,
+			Slate: slate[info.Name], DirectedError: undirected,
 			Encode: func(w io.Writer, in *Input) error {
 				g := in.Graph()
 				if undirected && g.Directed {
@@ -387,17 +467,8 @@ func EncodeString(name string, in *Input) (string, error) {
 
 // IsoldaVersion returns the ISOLDA version a registry name stands for
 // ("isolda" is the default version, isolda.V04; "isolda-0.2" is 0.2), and
-// false for every other format.
+// false for every other format (Format.Version).
 func IsoldaVersion(name string) (string, bool) {
-	switch name {
-	case "isolda":
-		return isolda.V04, true
-	case "isolda-0.1":
-		return isolda.V01, true
-	case "isolda-0.2":
-		return isolda.V02, true
-	case "isolda-0.3":
-		return isolda.V03, true
-	}
-	return "", false
+	f, ok := Get(name)
+	return f.Version, ok && f.Version != ""
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/isolda/isolda/formats/graphtext"
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -316,6 +317,32 @@ func TestGraphOnlyInput(t *testing.T) {
 		err := f.Encode(&bytes.Buffer{}, in)
 		if f.Input == formats.InputRDF && !errors.Is(err, formats.ErrNoDataset) {
 			t.Errorf("%s: graph-only input gives %v, want ErrNoDataset", f.Name, err)
+		}
+	}
+}
+
+// TestClasses checks the classes the registry declares: the formats a
+// server reserves the light working set for (the table server/estimate.go
+// held before), the ISOLDA versions, and the encoders that refuse a
+// directed graph.
+func TestClasses(t *testing.T) {
+	light := map[string]bool{"isolda": true, "isolda-0.1": true, "isolda-0.3": true,
+		"ntriples": true, "nquads": true, "turtle": true, "trig": true}
+	versions := map[string]string{"isolda": isolda.V04, "isolda-0.1": isolda.V01, "isolda-0.2": isolda.V02, "isolda-0.3": isolda.V03}
+	directed := map[string]bool{"tlag_friendship": true, "tlag_coauthorship": true, "tlag_social_network": true,
+		"tlag_politician": true, "tlag_got": true, "tlag_south_park": true}
+	for _, f := range formats.All() {
+		if got := f.Cost == formats.CostLight; got != light[f.Name] {
+			t.Errorf("%s: light %v, want %v", f.Name, got, light[f.Name])
+		}
+		if f.Version != versions[f.Name] {
+			t.Errorf("%s: version %q, want %q", f.Name, f.Version, versions[f.Name])
+		}
+		if f.DirectedError != directed[f.Name] {
+			t.Errorf("%s: directed graph an error %v, want %v", f.Name, f.DirectedError, directed[f.Name])
+		}
+		if f.EncodeContext == nil {
+			t.Errorf("%s: no EncodeContext", f.Name)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/isolda/isolda/chunk"
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
@@ -119,15 +120,6 @@ func hash(t *testing.T, d *rdf.Dataset) string {
 	return h
 }
 
-func o200k(t *testing.T) token.Tokenizer {
-	t.Helper()
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
-}
-
 func TestListTools(t *testing.T) {
 	cs := connect(t, Config{})
 	res, err := cs.ListTools(context.Background(), nil)
@@ -178,7 +170,7 @@ func TestEncode(t *testing.T) {
 	if got != want.String() {
 		t.Errorf("encode:\n%s\nwant (isolda.Encode):\n%s", got, want.String())
 	}
-	if n := o200k(t).Count(got); out.Tokens != n || out.Tokenizer != token.O200KBase {
+	if n := testgraph.O200k(t).Count(got); out.Tokens != n || out.Tokenizer != token.O200KBase {
 		t.Errorf("tokens %d (%s), want %d o200k_base", out.Tokens, out.Tokenizer, n)
 	}
 	if out.Quads != d.Len() || out.Bytes != len(got) || !out.Lossless || out.Truncated || out.Format != "isolda" || out.GraphHash != hash(t, d) {
@@ -209,7 +201,7 @@ func TestEncode(t *testing.T) {
 	// A budget: at most that many tokens, and said so.
 	out = EncodeOutput{}
 	got = callOK(t, cs, "encode", map[string]any{"data": demo, "budget": 60}, &out)
-	if n := o200k(t).Count(got); n > 60 || n != out.Tokens || !out.Truncated || out.Lossless || out.DroppedRecords == 0 {
+	if n := testgraph.O200k(t).Count(got); n > 60 || n != out.Tokens || !out.Truncated || out.Lossless || out.DroppedRecords == 0 {
 		t.Errorf("budget 60: %d tokens, %+v", n, out)
 	}
 }
@@ -271,7 +263,7 @@ func TestCountTokens(t *testing.T) {
 func TestCompareFormats(t *testing.T) {
 	cs := connect(t, Config{})
 	d := parse(t, demo, "turtle")
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	var out CompareOutput
 	got := callOK(t, cs, "compare_formats", map[string]any{"data": demo}, &out)
 	if out.Quads != d.Len() || len(out.Formats) < 3 {
@@ -320,7 +312,7 @@ func TestCompareFormats(t *testing.T) {
 
 func TestChunk(t *testing.T) {
 	cs := connect(t, Config{})
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	for _, args := range []map[string]any{
 		{"data": demo},
 		{"data": demo, "budget": 40, "cls": []string{"schema:Person"}},
@@ -399,7 +391,7 @@ func TestDescribe(t *testing.T) {
 	if got != want.String() {
 		t.Errorf("describe:\n%s\nwant:\n%s", got, want.String())
 	}
-	if out.Tokens != o200k(t).Count(got) || out.Format != "isolda" {
+	if out.Tokens != testgraph.O200k(t).Count(got) || out.Format != "isolda" {
 		t.Errorf("%+v", out)
 	}
 	q := queries()
@@ -408,7 +400,7 @@ func TestDescribe(t *testing.T) {
 	}
 	// A budget.
 	got = callOK(t, cs, "describe", map[string]any{"endpoint": ts.URL + "/sparql", "iri": ada, "budget": 50, "hops": 2}, &out)
-	if out.Tokens > 50 || !out.Truncated || o200k(t).Count(got) != out.Tokens {
+	if out.Tokens > 50 || !out.Truncated || testgraph.O200k(t).Count(got) != out.Tokens {
 		t.Errorf("budget 50: %+v", out)
 	}
 	// Not on the allow-list, a bad IRI, too many hops: no query sent.

@@ -16,7 +16,6 @@ import (
 	"github.com/isolda/isolda/internal/yamlguard"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/stats"
-	"github.com/isolda/isolda/task/kgllm"
 )
 
 // Outcome is the verdict on a criterion.
@@ -629,7 +628,7 @@ func (c *Criterion) accuracyChecks(ix *index, r *Result, alpha float64) {
 // dropChecks checks, for every model and drop, that arm's drop in
 // accuracy from the drop's From graph to its To graph is not significantly
 // larger than that of B, the arm of than most accurate on both graphs
-// together (with best: true; else than[0]): kgllm.CompareLanguageDrop on
+// together (with best: true; else than[0]): stats.CompareLanguageDrop on
 // the questions (Observation.Pair, and trial) that all four arm × graph
 // cells answered, an exact two-sided sign test of the questions where
 // arm's drop is larger against those where it is smaller, significant
@@ -695,7 +694,7 @@ func (c *Criterion) dropChecks(ix *index, r *Result, alpha float64) {
 				}
 				return out
 			}
-			ld, err := kgllm.CompareLanguageDrop(ae, keep(at), keep(be), keep(bt), alpha, stats.BootstrapOptions{Seed: criteriaSeed})
+			ld, err := stats.CompareLanguageDrop(ae, keep(at), keep(be), keep(bt), alpha, stats.BootstrapOptions{Seed: criteriaSeed})
 			if err != nil {
 				r.Notes = append(r.Notes, fmt.Sprintf("%s: %v", g, err))
 				continue

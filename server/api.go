@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -81,10 +82,10 @@ type IsoldaOptions struct {
 	DatatypePrefixes bool `json:"datatype_prefixes,omitempty"`
 }
 
-// isoldaOptions converts o for the format named name (isolda-0.1,
+// isoldaOptions converts o; an empty Version is the format's own (isolda-0.1,
 // isolda-0.2 or isolda-0.3 fix the version unless o names one; isolda is
-// the default version, 0.4).
-func (o *IsoldaOptions) isoldaOptions(name, anchor string) isolda.Options {
+// the default version, 0.4: formats.Format.EncodeContext).
+func (o *IsoldaOptions) isoldaOptions(anchor string) isolda.Options {
 	var opts isolda.Options
 	if o != nil {
 		opts = isolda.Options{
@@ -92,12 +93,6 @@ func (o *IsoldaOptions) isoldaOptions(name, anchor string) isolda.Options {
 			Glossary: o.Glossary, Layout: o.Layout, Theta: o.Theta, Continuation: o.Continuation,
 			InlineBlanks: o.InlineBnodes, InverseIndex: o.InverseIndex, Hops: o.Hops,
 			IRIIDs: o.IRIIDs, DatatypePrefixes: o.DatatypePrefixes,
-		}
-	}
-	if opts.Version == "" {
-		opts.Version = isolda.V04
-		if v, ok := formats.IsoldaVersion(name); ok {
-			opts.Version = v
 		}
 	}
 	opts.Anchor = anchor
@@ -516,34 +511,15 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// isISOLDA reports whether a registry name is an ISOLDA version.
-func isISOLDA(name string) bool {
-	return name == "isolda" || strings.HasPrefix(name, "isolda-")
-}
-
-// rdfSyntaxes are the registry's formats whose encoder is rdfio.Write
-// with default options (TestRDFSyntaxesAsRegistry checks that encode
-// writes them as the registry does).
-var rdfSyntaxes = map[string]bool{
-	"nquads": true, "ntriples": true, "turtle": true, "trig": true, "jsonld": true, "jsonld-compact": true, "rdfxml": true,
-}
-
-// encode writes d in format f; ISOLDA formats take opts and anchor. The
-// text goes through a guardWriter: writing stops with an error once ctx
-// is done, and the memory reservation grows with the text.
-func encode(req *request, f formats.Format, d *rdf.Dataset, in *formats.Input, o *IsoldaOptions, anchor string) (string, error) {
+// encode writes the input in format f with its EncodeContext: the ISOLDA
+// formats take opts and anchor. The text goes through a guardWriter:
+// writing stops with an error once ctx is done, and the memory
+// reservation grows with the text.
+func encode(req *request, f formats.Format, in *formats.Input, o *IsoldaOptions, anchor string) (string, error) {
 	var b strings.Builder
 	w := newGuardWriter(req, &b)
-	var err error
-	switch {
-	case isISOLDA(f.Name):
-		err = isolda.Encode(w, d, o.isoldaOptions(f.Name, anchor))
-	case rdfSyntaxes[f.Name]:
-		// What the registry's encoder does, with the request's context.
-		err = rdfio.WriteContext(req.ctx, w, d, f.Name, rdfio.WriteOptions{})
-	default:
-		err = f.Encode(w, in)
-	}
+	opts := o.isoldaOptions(anchor)
+	err := f.EncodeContext(req.ctx, w, in, &opts)
 	if w.err != nil {
 		return "", w.err
 	}
@@ -562,7 +538,7 @@ func (s *server) serialize(req *request) (any, *apiError) {
 	if !ok {
 		return nil, unprocessable(fmt.Sprintf("format %s is not in the registry (see GET /v1/formats)", quoteCapped(r.Format, maxQuoted)))
 	}
-	if !isISOLDA(f.Name) && (r.Options != nil || r.Anchor != "" || r.Parts) {
+	if f.Version == "" && (r.Options != nil || r.Anchor != "" || r.Parts) {
 		return nil, unprocessable("options, anchor and parts apply only to the ISOLDA formats (isolda, isolda-0.1, isolda-0.2, isolda-0.3)")
 	}
 	warnings, e := r.Options.validate()
@@ -593,7 +569,7 @@ func (s *server) serialize(req *request) (any, *apiError) {
 	if e := req.mem.growTo(estimate(workSerialize, len(req.body), len(r.Graph.Data), d.Len(), []string{f.Name})); e != nil {
 		return nil, e
 	}
-	text, err := encode(req, f, d, formats.NewInput(d), r.Options, r.Anchor)
+	text, err := encode(req, f, formats.NewInput(d), r.Options, r.Anchor)
 	if e := s.stopped(req, err); e != nil {
 		return nil, e
 	}
@@ -705,7 +681,7 @@ func (s *server) compare(req *request) (any, *apiError) {
 			return nil, s.timeout()
 		}
 		res := CompareResult{Format: f.Name, Family: f.Family, Lossless: f.Lossless}
-		text, err := encode(req, f, d, in, nil, "")
+		text, err := encode(req, f, in, nil, "")
 		if e := s.stopped(req, err); e != nil {
 			return nil, e
 		}
@@ -758,7 +734,9 @@ func (s *server) check(req *request) (any, *apiError) {
 	if req.ctx.Err() != nil {
 		return nil, s.timeout()
 	}
-	res, err := isolda.Check(d, r.Options.isoldaOptions("isolda", r.Anchor))
+	opts := r.Options.isoldaOptions(r.Anchor)
+	opts.Version = cmp.Or(opts.Version, isolda.V04) // the default version, as the format isolda
+	res, err := isolda.Check(d, opts)
 	if req.ctx.Err() != nil {
 		return nil, s.timeout()
 	}

@@ -1,5 +1,7 @@
 package server
 
+import "github.com/isolda/isolda/formats"
+
 // The memory a request needs is estimated from its size, in stages (see
 // Config.MemoryBudget): its body while it arrives, the body and the
 // graph's data decoded from it, memParsePerQuad for every quad parsed,
@@ -15,7 +17,8 @@ const (
 	// memFormatPerQuad is the working set of writing one format (its
 	// model of the graph, such as the graph view or the JSON-LD tree, and
 	// the text), per quad; memLightPerQuad that of the formats that write
-	// from the dataset as it is (ISOLDA and the RDF syntaxes).
+	// from the dataset as it is (formats.CostLight: ISOLDA and the RDF
+	// syntaxes that stream).
 	// memTextPerByte counts the text's share that grows with the data's
 	// size (long literals) rather than with the quads, per byte of data.
 	memFormatPerQuad = 1200
@@ -32,17 +35,11 @@ const (
 	memCheckPerQuad = 400
 )
 
-// lightFormats are the formats that cost memLightPerQuad.
-var lightFormats = map[string]bool{
-	"isolda": true, "isolda-0.1": true, "isolda-0.3": true,
-	"ntriples": true, "nquads": true, "turtle": true, "trig": true,
-}
-
 // formatCost returns the working set per quad of the most costly of the
-// formats named.
+// formats named: memLightPerQuad when all are of formats.CostLight.
 func formatCost(names []string) int64 {
 	for _, n := range names {
-		if !lightFormats[n] {
+		if f, ok := formats.Get(n); !ok || f.Cost != formats.CostLight {
 			return memFormatPerQuad
 		}
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
@@ -82,15 +83,6 @@ func parse(t testing.TB, data, format, base string) *rdf.Dataset {
 	return d
 }
 
-func o200k(t testing.TB) token.Tokenizer {
-	t.Helper()
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
-}
-
 // call sends body to the handler and returns the status, headers and body.
 func call(t testing.TB, h http.Handler, method, path string, body any) (int, http.Header, []byte) {
 	t.Helper()
@@ -134,7 +126,7 @@ const lexeme = "wikidata-L691820-lexeme.ttl"
 // the token count that of o200k_base on the text, and the hash canon.Hash.
 func TestSerializeRoundTrip(t *testing.T) {
 	h := New(Config{})
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	for _, name := range []string{lexeme, "lod-datagovuk-reference-intervals.ttl"} {
 		data := exampleTTL(t, name)
 		base := "http://example.org/base/"
@@ -238,7 +230,7 @@ func lines(s string) []string {
 // document, so a budget below it keeps no row.
 func TestBudgetRecord(t *testing.T) {
 	h := New(Config{})
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	data := exampleTTL(t, lexeme)
 	code, _, body := call(t, h, "POST", "/v1/serialize", SerializeRequest{Graph: &Graph{Data: data}, Format: "isolda-0.2"})
 	if code != 200 {
@@ -354,7 +346,7 @@ func TestBudgetRecord(t *testing.T) {
 // is a triple of the graph, and kept plus dropped is every triple.
 func TestBudgetNTriples(t *testing.T) {
 	h := New(Config{})
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	data := nomismaSlice(t, 300)
 	want := parse(t, data, "nt", "")
 	budget := 2000
@@ -381,7 +373,7 @@ func TestBudgetNTriples(t *testing.T) {
 // the budget and close to it.
 func TestBudgetRaw(t *testing.T) {
 	h := New(Config{})
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	data := exampleTTL(t, lexeme)
 	_, _, body := call(t, h, "POST", "/v1/serialize", SerializeRequest{Graph: &Graph{Data: data}, Format: "turtle"})
 	full := decode[SerializeResponse](t, body)

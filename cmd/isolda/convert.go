@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/spf13/cobra"
 )
 
@@ -16,8 +19,7 @@ func newConvertCmd(env *Env) *cobra.Command {
 		Use:   "convert [FILE|-] -t FORMAT",
 		Short: "Convert RDF between syntaxes, or to any format of the format lab",
 		Long: "Reads an RDF document (FILE, standard input when piped or given -, else the embedded demo graph) " +
-			"and writes it in another RDF syntax: nquads, ntriples (canonical RDF 1.2 form with language tags as written, sorted), turtle, trig, " +
-			"jsonld (expanded), jsonld-compact, rdfxml; or in any format that isolda formats lists (isolda, " +
+			"and writes it in another RDF syntax: " + writableHelp() + "; or in any format that isolda formats lists (isolda, " +
 			"b-ttl-ids, rdf_turtle3, mermaid, ...). Format names may use - or _ and any case (pretty-json is " +
 			"pretty_json); messages print the registry's name.\n\n" +
 			"With -f NAME it reads a lossless format of the list instead of an RDF syntax (-f isolda -t nquads); " +
@@ -51,7 +53,7 @@ func newConvertCmd(env *Env) *cobra.Command {
 	}
 	in.register(cmd)
 	cmd.Flags().StringVarP(&to, "to", "t", "", "output format: an RDF syntax or a format name (isolda formats lists them)")
-	cmd.Flags().BoolVar(&stream, "stream", false, streamHelp)
+	cmd.Flags().BoolVar(&stream, "stream", false, streamHelp())
 	return cmd
 }
 
@@ -81,4 +83,19 @@ func decodeGraphInput(f formats.Format, r io.Reader, file string) (*formats.Inpu
 		return nil, badInput(nameParseError(err, file))
 	}
 	return formats.NewGraphInput(g), nil
+}
+
+// writableHelp lists the RDF syntaxes convert writes, each with its note:
+// "nquads, ntriples (canonical ...), turtle, ...".
+func writableHelp() string {
+	var names []string
+	for _, f := range rdfio.Writable() {
+		s, _ := rdfio.SyntaxOf(f)
+		if s.Note != "" {
+			names = append(names, fmt.Sprintf("%s (%s)", f, s.Note))
+		} else {
+			names = append(names, string(f))
+		}
+	}
+	return strings.Join(names, ", ")
 }

@@ -5,38 +5,42 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/rdf/ntriples"
 	"github.com/isolda/isolda/rdf/rdfio"
-	"github.com/isolda/isolda/rdf/turtle"
 )
-
-// streamWriter is a writer that takes statements one at a time.
-type streamWriter interface {
-	rdf.Sink
-	Flush() error
-}
 
 // newStreamWriter returns the streaming writer of an RDF syntax, or an
 // error for an output that cannot be written statement by statement.
-func newStreamWriter(w io.Writer, to string) (streamWriter, error) {
+func newStreamWriter(w io.Writer, to string) (rdfio.StreamWriter, error) {
 	f, err := rdfio.ParseFormat(to)
 	if err != nil {
-		return nil, fmt.Errorf("convert --stream: %q is not an RDF syntax (--stream writes ntriples, nquads, turtle or trig)", to)
+		return nil, fmt.Errorf("convert --stream: %q is not an RDF syntax (--stream writes %s)", to, streamNames())
 	}
-	switch f {
-	case rdfio.NTriples:
-		return ntriples.NewWriter(w, ntriples.NTriples), nil
-	case rdfio.NQuads:
-		return ntriples.NewWriter(w, ntriples.NQuads), nil
-	case rdfio.Turtle:
-		return turtle.NewStreamWriter(w, turtle.Turtle, nil), nil
-	case rdfio.TriG:
-		return turtle.NewStreamWriter(w, turtle.TriG, nil), nil
+	if s, _ := rdfio.SyntaxOf(f); s.Stream != nil {
+		return s.Stream(w), nil
 	}
-	return nil, fmt.Errorf("convert --stream: %s output needs the whole graph; --stream writes ntriples, nquads, turtle or trig", f)
+	return nil, fmt.Errorf("convert --stream: %s output needs the whole graph; --stream writes %s", f, streamNames())
+}
+
+// streamNames lists the syntaxes --stream writes: "ntriples, nquads,
+// turtle or trig".
+func streamNames() string {
+	var names []string
+	for _, f := range rdfio.Streamable() {
+		names = append(names, string(f))
+	}
+	return orList(names)
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // streamLimits are the reader limits of a streaming run: the size and
@@ -64,7 +68,7 @@ func (f *inputFlags) streamIntoWrapped(env *Env, name string, sink rdf.Sink, wra
 // keeps (rdf.ReadOptions.Transient), which saves the readers' allocations.
 func (f *inputFlags) stream(env *Env, name string, sink rdf.Sink, wrap func(io.Reader) io.Reader, transient bool) error {
 	if lab, ok := f.labFormat(); ok {
-		return usageError("-f %s: streaming reads the RDF syntaxes (nt, nq, ttl, trig, rdfxml, jsonld), not the formats of the lab", lab.Name)
+		return usageError("-f %s: streaming reads the RDF syntaxes (%s), not the formats of the lab", lab.Name, strings.Join(rdfio.ReadableNames(), ", "))
 	}
 	opts, err := f.options(env)
 	if err != nil {
@@ -120,5 +124,7 @@ func convertStream(env *Env, in *inputFlags, name, to string) error {
 }
 
 // streamHelp documents --stream.
-const streamHelp = "write each statement as it is read, in constant memory (ntriples, nquads, turtle or trig output): " +
-	"input order, duplicates kept, a subject's consecutive statements grouped in Turtle and TriG"
+func streamHelp() string {
+	return "write each statement as it is read, in constant memory (" + streamNames() + " output): " +
+		"input order, duplicates kept, a subject's consecutive statements grouped in Turtle and TriG"
+}

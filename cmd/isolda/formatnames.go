@@ -37,15 +37,12 @@ func lookupFormat(name string) (formats.Format, bool) {
 			return f, true
 		}
 	}
-	switch key {
-	case "jsonld-compacted", "compact-jsonld", "json-ld-compact":
-		return formats.Get("jsonld-compact")
-	case "isolda-" + isolda.V04:
+	if key == "isolda-"+isolda.V04 {
 		// The registry's isolda is the default version, 0.4.
 		return formats.Get("isolda")
 	}
-	if syn, err := rdfio.ParseFormat(name); err == nil {
-		return formats.Get(string(syn))
+	if syn, ok := rdfio.Lookup(key); ok {
+		return formats.Get(string(syn.Name))
 	}
 	return formats.Format{}, false
 }

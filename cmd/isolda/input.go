@@ -26,7 +26,7 @@ type inputFlags struct {
 
 func (f *inputFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVarP(&f.from, "from", "f", "", "input syntax: nt, nq, ttl, trig, rdfxml, jsonld, html (default: by extension, else sniffed)")
+	fl.StringVarP(&f.from, "from", "f", "", "input syntax: "+strings.Join(rdfio.ReadableNames(), ", ")+" (default: by extension, else sniffed)")
 	fl.StringVar(&f.base, "base", "", "base IRI for relative IRIs (default: the file's file: URL)")
 	fl.BoolVar(&f.strict, "strict", false, "treat warnings such as invalid IRIs as errors")
 	fl.StringArrayVar(&f.contexts, "context", nil, "serve a JSON-LD context URL from a local file: URL=FILE (repeatable)")
@@ -41,8 +41,8 @@ func (f *inputFlags) options(env *Env) (rdfio.Options, error) {
 	if f.from != "" {
 		format, err := rdfio.ParseFormat(f.from)
 		if _, lab := f.labFormat(); err != nil && !lab {
-			return opts, usageError("-f %q: unknown input format%s\nRDF syntaxes:\n    nt, nq, ttl, trig, rdfxml, jsonld, html\nlossless lab formats:\n%s",
-				f.from, suggest(f.from, append(formats.Names(), "html")), wrapText(strings.Join(labFormatNames(true, false), ", "), helpWidth, "    "))
+			return opts, usageError("-f %q: unknown input format%s\nRDF syntaxes:\n    %s\nlossless lab formats:\n%s",
+				f.from, suggest(f.from, append(formats.Names(), string(rdfio.HTML))), strings.Join(rdfio.ReadableNames(), ", "), wrapText(strings.Join(labFormatNames(true, false), ", "), helpWidth, "    "))
 		}
 		opts.Format = format
 	}

@@ -90,6 +90,9 @@ type Info struct {
 	Source   string // the paper or benchmark whose output the format reproduces
 	Lossless bool   // node ids, labels, types, typed edges and direction survive Decode
 	Loses    string // what a lossy format drops, in words; empty when Lossless
+	// Undirected is true when a directed graph is an error (Talk like a
+	// Graph's social encoders are defined for undirected graphs only).
+	Undirected bool
 }
 
 // Options tune Encode. The zero value reproduces the sources.
@@ -134,6 +137,11 @@ func formats() []format {
 	study := func(name, family string, f func(w *bufio.Writer, g *graph.Graph, opts Options) error, loses string) format {
 		return format{info: Info{Name: name, Family: family, Source: SourceStudy, Loses: loses}, encode: f}
 	}
+	tlagUndirected := func(name string, f func(w *bufio.Writer, g *graph.Graph, opts Options) error) format {
+		t := tlag(name, FamilyProse, f, lossTLAGUndir)
+		t.info.Undirected = true
+		return t
+	}
 	lossless := func(f format, dec func(io.Reader) (*graph.Graph, error)) format {
 		f.info.Lossless = true
 		f.info.Loses = ""
@@ -159,13 +167,13 @@ func formats() []format {
 		lossless(format{info: Info{Name: "toon_spec", Family: FamilyTabular, Source: SourceTOON}, encode: encToonSpec}, decToonSpec),
 		tlag("tlag_adjacency", FamilyConnect, tlagAdjacencyWith("adjacency"), lossTLAG),
 		tlag("tlag_incident", FamilyConnect, tlagIncident, "labels, types, edge types, parallel edges, and "+lossEnds+"; node identifiers appear only at the head of each line (neighbours are named from the integer list by position)"),
-		tlag("tlag_friendship", FamilyProse, tlagFriendship("friendship"), lossTLAGUndir),
-		tlag("tlag_coauthorship", FamilyProse, tlagCoauthorship, lossTLAGUndir),
-		tlag("tlag_social_network", FamilyProse, tlagSocial("social_network"), lossTLAGUndir),
-		tlag("tlag_politician", FamilyProse, tlagSocial("politician"), lossTLAGUndir),
+		tlagUndirected("tlag_friendship", tlagFriendship("friendship")),
+		tlagUndirected("tlag_coauthorship", tlagCoauthorship),
+		tlagUndirected("tlag_social_network", tlagSocial("social_network")),
+		tlagUndirected("tlag_politician", tlagSocial("politician")),
 		tlag("tlag_expert", FamilyConnect, tlagExpert, lossTLAG),
-		tlag("tlag_got", FamilyProse, tlagFriendship("got"), lossTLAGUndir),
-		tlag("tlag_south_park", FamilyProse, tlagFriendship("south_park"), lossTLAGUndir),
+		tlagUndirected("tlag_got", tlagFriendship("got")),
+		tlagUndirected("tlag_south_park", tlagFriendship("south_park")),
 		tlag("tlag_random", FamilyConnect, tlagAdjacencyWith("random"), lossTLAG),
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/isolda/isolda/formats/graphtext"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -50,17 +51,6 @@ type Ontology struct {
 	Relations []Relation
 }
 
-// Families of the study's Table 1 (as in package graphtext).
-const (
-	FamilySemanticWeb = "semantic web"
-	FamilyConstraint  = "constraint"
-	FamilyStructured  = "structured natural language"
-	FamilyTabular     = "tabular"
-	FamilyDiagram     = "diagram"
-	FamilyConnect     = "connectivity"
-	FamilyProse       = "prose"
-)
-
 // Source is the Info.Source of every format here.
 const Source = "Graph Serializations for Reasoning LLMs, appendix H.3; Text2KGBench (Mihindukulasooriya et al., ISWC 2023)"
 
@@ -85,18 +75,18 @@ func formats() []format {
 		return format{Info{Name: name, Family: family, Source: Source, Loses: loses}, enc}
 	}
 	return []format{
-		f("turtle", FamilySemanticWeb, encTurtle, lossIDs+" and the title"),
-		f("jsonld", FamilySemanticWeb, encJSONLD, lossIDs+" and the title"),
-		f("shacl_lite", FamilyConstraint, encSHACL, lossIDs+", the title, relations whose domain is not a listed concept, and the order of relations across domains (relations are grouped by domain)"),
-		f("text2kgbench", FamilyStructured, encText2KG, lossIDs+", the title, and spaces in relation labels (written _)"),
-		f("entity_centric", FamilyStructured, encEntityCentric, lossIDs+", the title, and the order of relations across domains (relations are grouped by domain)"),
-		f("relation_indexed", FamilyStructured, encRelationIndexed, lossIDs+" and the title"),
-		f("markdown_table", FamilyTabular, encMarkdown, lossIDs+" and the title"),
-		f("toon", FamilyTabular, encToon, lossIDs+" and the title"),
-		f("mermaid", FamilyDiagram, encMermaid, lossIDs+", the title, and characters Mermaid class names cannot hold (written _)"),
-		f("edge_list", FamilyConnect, encEdgeList, lossIDs+" and the title"),
-		f("structured", FamilyConnect, encStructured, lossIDs+" and the title"),
-		f("nl_summary", FamilyProse, encNLSummary, lossIDs+" and the title"),
+		f("turtle", graphtext.FamilySemanticWeb, encTurtle, lossIDs+" and the title"),
+		f("jsonld", graphtext.FamilySemanticWeb, encJSONLD, lossIDs+" and the title"),
+		f("shacl_lite", graphtext.FamilyConstraint, encSHACL, lossIDs+", the title, relations whose domain is not a listed concept, and the order of relations across domains (relations are grouped by domain)"),
+		f("text2kgbench", graphtext.FamilyStructured, encText2KG, lossIDs+", the title, and spaces in relation labels (written _)"),
+		f("entity_centric", graphtext.FamilyStructured, encEntityCentric, lossIDs+", the title, and the order of relations across domains (relations are grouped by domain)"),
+		f("relation_indexed", graphtext.FamilyStructured, encRelationIndexed, lossIDs+" and the title"),
+		f("markdown_table", graphtext.FamilyTabular, encMarkdown, lossIDs+" and the title"),
+		f("toon", graphtext.FamilyTabular, encToon, lossIDs+" and the title"),
+		f("mermaid", graphtext.FamilyDiagram, encMermaid, lossIDs+", the title, and characters Mermaid class names cannot hold (written _)"),
+		f("edge_list", graphtext.FamilyConnect, encEdgeList, lossIDs+" and the title"),
+		f("structured", graphtext.FamilyConnect, encStructured, lossIDs+" and the title"),
+		f("nl_summary", graphtext.FamilyProse, encNLSummary, lossIDs+" and the title"),
 	}
 }
 

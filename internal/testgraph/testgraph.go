@@ -1,7 +1,9 @@
 // Package testgraph generates hostile RDF datasets for the round-trip tests
 // of the format packages: IRIs that are hard to abbreviate, labels with
 // comment, quote and line-break characters, non-canonical literals, blank
-// node chains, cycles and self-loops, and named graphs. Tests only.
+// node chains, cycles and self-loops, and named graphs; and the other
+// fixtures tests share (the Nomisma slice, the o200k tokenizer). Tests
+// only.
 package testgraph
 
 import (

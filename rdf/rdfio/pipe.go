@@ -112,9 +112,10 @@ func ReadIntoPipelined(r io.Reader, sink rdf.Sink, opts Options) error {
 
 // viewsTerms reports whether the reader of f gives views of its buffer
 // with ReadOptions.Transient, which the pipeline copies; the others' strings
-// are handed on as they are.
+// are handed on as they are (Syntax.Views).
 func viewsTerms(f Format) bool {
-	return f == NTriples || f == NQuads || f == Turtle || f == TriG
+	s, _ := SyntaxOf(f)
+	return s.Views
 }
 
 // pipeSink is the reader side of ReadIntoPipelined.

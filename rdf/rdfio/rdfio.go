@@ -16,62 +16,37 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/rdf/jsonld"
-	"github.com/isolda/isolda/rdf/ntriples"
-	"github.com/isolda/isolda/rdf/rdfxml"
-	"github.com/isolda/isolda/rdf/turtle"
 )
 
 // Format names an RDF syntax.
 type Format string
 
-// The RDF syntaxes.
+// The RDF syntaxes (the rows of the syntax table, see Syntaxes).
 const (
-	NTriples Format = "ntriples"
-	NQuads   Format = "nquads"
-	Turtle   Format = "turtle"
-	TriG     Format = "trig"
-	RDFXML   Format = "rdfxml"
-	JSONLD   Format = "jsonld"
-	HTML     Format = "html" // JSON-LD in <script type="application/ld+json"> blocks
+	NTriples      Format = "ntriples"
+	NQuads        Format = "nquads"
+	Turtle        Format = "turtle"
+	TriG          Format = "trig"
+	RDFXML        Format = "rdfxml"
+	JSONLD        Format = "jsonld"
+	JSONLDCompact Format = "jsonld-compact" // written only; read as JSONLD
+	HTML          Format = "html"           // JSON-LD in <script type="application/ld+json"> blocks
 )
 
-// Readable returns the syntaxes Read accepts, in a fixed order.
-func Readable() []Format { return []Format{NTriples, NQuads, Turtle, TriG, RDFXML, JSONLD, HTML} }
-
-// Writable returns the syntaxes Write produces.
-func Writable() []Format {
-	return []Format{NQuads, NTriples, Turtle, TriG, JSONLD, "jsonld-compact", RDFXML}
-}
-
-// aliases maps the names users type to formats.
-func parseFormatName(name string) (Format, bool) {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "nt", "ntriples", "n-triples":
-		return NTriples, true
-	case "nq", "nquads", "n-quads":
-		return NQuads, true
-	case "ttl", "turtle":
-		return Turtle, true
-	case "trig":
-		return TriG, true
-	case "rdf", "xml", "rdfxml", "rdf/xml", "owl":
-		return RDFXML, true
-	case "jsonld", "json-ld", "json":
-		return JSONLD, true
-	case "html", "htm", "xhtml":
-		return HTML, true
-	}
-	return "", false
+// readSyntax returns the row of a syntax Read accepts by a user-typed
+// name or a file extension.
+func readSyntax(name string) (Syntax, bool) {
+	s, ok := Lookup(name)
+	return s, ok && s.Read != nil
 }
 
 // ParseFormat returns the format for a user-given name such as "ttl" or
 // "n-quads".
 func ParseFormat(name string) (Format, error) {
-	if f, ok := parseFormatName(name); ok {
-		return f, nil
+	if s, ok := readSyntax(name); ok {
+		return s.Name, nil
 	}
-	return "", fmt.Errorf("unknown RDF syntax %q (known: nt, nq, ttl, trig, rdfxml, jsonld, html)", name)
+	return "", fmt.Errorf("unknown RDF syntax %q (known: %s)", name, strings.Join(ReadableNames(), ", "))
 }
 
 // FormatFromName guesses the format from a file name's extension (a .gz
@@ -82,26 +57,20 @@ func FormatFromName(name string) (Format, bool) {
 	if ext == "" {
 		return "", false
 	}
-	return parseFormatName(ext)
+	s, ok := readSyntax(ext)
+	return s.Name, ok
 }
 
 // Sniff guesses the format from the first bytes of a document.
 func Sniff(head []byte) Format {
 	s := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	lower := bytes.ToLower(s[:min(len(s), 512)])
-	switch {
-	case bytes.HasPrefix(s, []byte("{")) || bytes.HasPrefix(s, []byte("[")):
-		return JSONLD
-	case bytes.HasPrefix(lower, []byte("<!doctype html")) || bytes.HasPrefix(lower, []byte("<html")):
-		return HTML
-	case bytes.HasPrefix(s, []byte("<?xml")) || bytes.HasPrefix(s, []byte("<rdf:")) || bytes.HasPrefix(s, []byte("<!--")):
-		if bytes.Contains(lower, []byte("<html")) {
-			return HTML
+	for _, row := range syntaxTable {
+		if row.Sniff != nil && row.Sniff(s, lower) {
+			return row.Name
 		}
-		return RDFXML
 	}
-	// TriG is a superset of Turtle, N-Triples and N-Quads.
-	return TriG
+	return sniffDefault
 }
 
 // Options configure Read.
@@ -161,9 +130,11 @@ func parseLimited(in io.Reader, f Format, gz bool, sink rdf.Sink, opts Options) 
 }
 
 // wholeDocument reports whether the reader of f keeps the whole document
-// in memory (JSON-LD needs all of it before expanding), so that a gzip
-// input is bounded by MaxDecompressed even when streamed.
-func wholeDocument(f Format) bool { return f == JSONLD || f == HTML }
+// in memory (Syntax.WholeDocument).
+func wholeDocument(f Format) bool {
+	s, _ := SyntaxOf(f)
+	return s.WholeDocument
+}
 
 // decompressLimit fails reads past max bytes.
 type decompressLimit struct {
@@ -233,23 +204,8 @@ func prepareGzip(r io.Reader, opts Options) (in *bufio.Reader, f Format, gz bool
 
 // parse reads a document of syntax f into sink.
 func parse(in io.Reader, f Format, sink rdf.Sink, opts Options) error {
-	switch f {
-	case NTriples:
-		return ntriples.Parse(in, ntriples.NTriples, sink, opts.ReadOptions)
-	case NQuads:
-		return ntriples.Parse(in, ntriples.NQuads, sink, opts.ReadOptions)
-	case Turtle:
-		return turtle.Parse(in, turtle.Turtle, sink, opts.ReadOptions)
-	case TriG:
-		return turtle.Parse(in, turtle.TriG, sink, opts.ReadOptions)
-	case RDFXML:
-		return rdfxml.Parse(in, sink, opts.ReadOptions)
-	case JSONLD, HTML:
-		jo := jsonld.Options{ReadOptions: opts.ReadOptions, Contexts: opts.Contexts, AllowRemote: opts.AllowRemote}
-		if f == HTML {
-			return jsonld.ParseHTML(in, sink, jo)
-		}
-		return jsonld.Parse(in, sink, jo)
+	if s, ok := SyntaxOf(f); ok && s.Read != nil {
+		return s.Read(in, sink, opts)
 	}
 	return fmt.Errorf("unknown RDF syntax %q", f)
 }
@@ -310,28 +266,13 @@ func WriteContext(ctx context.Context, w io.Writer, d *rdf.Dataset, format strin
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	prefixes := opts.Prefixes // nil lets each writer choose its defaults
-	switch strings.ToLower(format) {
-	case "jsonld-compact", "jsonld-compacted", "compact-jsonld":
-		return jsonld.WriteContext(ctx, w, d, jsonld.WriteOptions{Form: jsonld.Compacted, Context: opts.Context})
-	}
-	f, err := ParseFormat(format)
-	if err != nil {
+	s, ok := Lookup(format)
+	if !ok {
+		_, err := ParseFormat(format)
 		return err
 	}
-	switch f {
-	case NTriples:
-		return ntriples.Write(w, d, ntriples.NTriples)
-	case NQuads:
-		return ntriples.Write(w, d, ntriples.NQuads)
-	case Turtle:
-		return turtle.WriteContext(ctx, w, d, turtle.Turtle, turtle.WriteOptions{Prefixes: prefixes, Base: opts.Base})
-	case TriG:
-		return turtle.WriteContext(ctx, w, d, turtle.TriG, turtle.WriteOptions{Prefixes: prefixes, Base: opts.Base})
-	case JSONLD:
-		return jsonld.WriteContext(ctx, w, d, jsonld.WriteOptions{Form: jsonld.Expanded})
-	case RDFXML:
-		return rdfxml.Write(w, d, rdfxml.WriteOptions{})
+	if s.Write == nil {
+		return fmt.Errorf("cannot write %s", s.Name)
 	}
-	return fmt.Errorf("cannot write %s", f)
+	return s.Write(ctx, w, d, opts)
 }

@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/formats/kgllmbench"
 	"github.com/isolda/isolda/internal/py"
-	"github.com/isolda/isolda/stats"
 	"github.com/isolda/isolda/task"
 )
 
@@ -382,82 +380,4 @@ func scoreAdapted(q task.Question, response string) task.Result {
 		return result(sameInt(g, q.Gold.Value), g, RuleAdaptedNumber)
 	}
 	return task.Result{Rule: task.RuleNoAnswer}
-}
-
-// ---- criterion C5 ----
-
-// LanguageDrop compares the drop in accuracy from English to Catalan of
-// ISOLDA with that of another format (the best of the paper's formats)
-// for one model and variant: criterion C5 of the Catalan study (ISOLDA
-// paper §4.7), which passes when ISOLDA's drop is never significantly
-// larger.
-type LanguageDrop struct {
-	// N is the number of instances paired in the four arms.
-	N int
-	// DropISOLDA and DropOther are accuracy in English minus accuracy in
-	// Catalan; Diff is DropISOLDA − DropOther.
-	DropISOLDA, DropOther, Diff float64
-	// Worse counts the instances where ISOLDA's drop exceeds the other
-	// format's (d > 0, with d = (isoEN − isoCA) − (otherEN − otherCA)
-	// per instance), Better those where it is smaller (d < 0).
-	Worse, Better int
-	// P is the exact two-sided sign test of Worse against Better (the
-	// exact McNemar test on the discordant instances).
-	P float64
-	// Bootstrap is the paired bootstrap of Diff (stats.CompareScores of
-	// the per-instance drops).
-	Bootstrap stats.ScoreComparison
-	// Larger is true when ISOLDA's drop is significantly larger: P < alpha
-	// and Diff > 0.
-	Larger bool
-}
-
-// CompareLanguageDrop computes criterion C5's comparison from the
-// correctness of each instance, keyed by its instance key
-// (Question.Meta["instance_key"]), in four arms: ISOLDA and the other
-// format, each in English and in Catalan. Every key of isoEN must be in
-// the three others, and the maps must have the same size.
-func CompareLanguageDrop(isoEN, isoCA, otherEN, otherCA map[string]bool, alpha float64, opt stats.BootstrapOptions) (LanguageDrop, error) {
-	n := len(isoEN)
-	if n == 0 || len(isoCA) != n || len(otherEN) != n || len(otherCA) != n {
-		return LanguageDrop{}, fmt.Errorf("kgllm: C5 needs the same instances in four arms (%d, %d, %d, %d)", len(isoEN), len(isoCA), len(otherEN), len(otherCA))
-	}
-	keys := make([]string, 0, n)
-	for k := range isoEN {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	b2f := func(b bool) float64 {
-		if b {
-			return 1
-		}
-		return 0
-	}
-	ld := LanguageDrop{N: n}
-	dropI, dropO := make([]float64, n), make([]float64, n)
-	for i, k := range keys {
-		ica, ok1 := isoCA[k]
-		oen, ok2 := otherEN[k]
-		oca, ok3 := otherCA[k]
-		if !ok1 || !ok2 || !ok3 {
-			return LanguageDrop{}, fmt.Errorf("kgllm: C5: instance %s missing from an arm", k)
-		}
-		dropI[i] = b2f(isoEN[k]) - b2f(ica)
-		dropO[i] = b2f(oen) - b2f(oca)
-		switch d := dropI[i] - dropO[i]; {
-		case d > 0:
-			ld.Worse++
-		case d < 0:
-			ld.Better++
-		}
-	}
-	cmp, err := stats.CompareScores(dropI, dropO, opt)
-	if err != nil {
-		return LanguageDrop{}, err
-	}
-	ld.Bootstrap = cmp
-	ld.DropISOLDA, ld.DropOther, ld.Diff = cmp.MeanA, cmp.MeanB, cmp.Diff
-	ld.P = stats.McNemarExact(ld.Worse, ld.Better)
-	ld.Larger = ld.P < alpha && ld.Diff > 0
-	return ld, nil
 }
