@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
@@ -59,5 +60,39 @@ func TestCallRecoversPanics(t *testing.T) {
 	st, out := call(opTokens, []byte(`{"registry":12345,"tokenizer":"o200k_base"}`), []byte("x"))
 	if st != statusPanic || !strings.Contains(string(out), "internal error") {
 		t.Errorf("status %d (%.200s), want a recovered panic", st, out)
+	}
+}
+
+// codeUnits gives the code points of the text in the narrowest width, as
+// Python's str holds them; invalid UTF-8 is an error.
+func TestCodeUnits(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		kind int
+	}{{"", 1}, {"plain ASCII, longer than eight bytes", 1}, {"café é", 1}, {"ĉu 12345678 ✓", 2}, {"x 😀 é ✓", 4}} {
+		buf, n, kind, err := codeUnits([]byte(tc.text))
+		if err != nil || kind != tc.kind {
+			t.Errorf("%q: kind %d (%v), want %d", tc.text, kind, err, tc.kind)
+			continue
+		}
+		want := []rune(tc.text)
+		var got []rune
+		for i := range n {
+			switch kind {
+			case 1:
+				got = append(got, rune(unsafe.Slice((*byte)(buf), n)[i]))
+			case 2:
+				got = append(got, rune(unsafe.Slice((*uint16)(buf), n)[i]))
+			case 4:
+				got = append(got, rune(unsafe.Slice((*uint32)(buf), n)[i]))
+			}
+		}
+		freeC(buf)
+		if string(got) != string(want) {
+			t.Errorf("%q: got %q", tc.text, string(got))
+		}
+	}
+	if _, _, _, err := codeUnits([]byte("ab\xffcd")); err == nil {
+		t.Error("invalid UTF-8 was accepted")
 	}
 }

@@ -81,8 +81,7 @@ def encode(source, options=None, *, format=None, base=None):
     """
     opts = coerce(options)
     src, data = _source(source, format, base)
-    out = lib().call(OP_ENCODE, {"source": src, "options": opts.to_go()}, data)
-    return out.decode("utf-8")
+    return lib().call_str(OP_ENCODE, {"source": src, "options": opts.to_go()}, data)
 
 
 def decode(text, *, file=""):
