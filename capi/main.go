@@ -15,6 +15,12 @@
 //	void isolda_free(char *p);
 //	uintptr_t isolda_registry(const char *models_dir, size_t len, int special);
 //	void isolda_registry_free(uintptr_t h);
+//	int isolda_chunk_open(const char *req, size_t req_len,
+//	                      const char *data, size_t data_len,
+//	                      uintptr_t *h, char **out, size_t *out_len);
+//	int isolda_chunk_next(uintptr_t h, char **out, size_t *out_len);
+//	int64_t isolda_chunk_written(uintptr_t h);
+//	void isolda_chunk_close(uintptr_t h);
 //
 // isolda_call returns a status (0 ok, 1 parse error as JSON with the line,
 // column and byte offset, 2 bad argument, 3 other error, 4 a panic, which
@@ -27,6 +33,16 @@
 // caller may free them at once. Every function is safe to call from many
 // threads at once. Graphs cross the boundary in the packed form of
 // pack.go, never in an RDF syntax.
+//
+// isolda_chunk_open starts the chunk operation (the request of
+// isolda_call's) on a goroutine and sets *h to a stream, or returns the
+// status of a bad request (then *h is 0); isolda_chunk_next returns the
+// next block of documents (whole JSON lines, as isolda chunk writes
+// them) as they are written, an empty result at the end, or the status
+// of the operation's failure; isolda_chunk_written is the number of
+// documents handed over so far; isolda_chunk_close stops the operation
+// and frees the stream. Documents not yet read wait in a bounded buffer:
+// the operation waits for the reader (see stream.go).
 //
 // A tokenizer registry (isolda_registry) loads each tokenizer once; its
 // handle is passed in the requests of tokens and chunk, and the caller

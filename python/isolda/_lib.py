@@ -106,6 +106,22 @@ class _Library:
         lib.isolda_registry.restype = ctypes.c_size_t
         lib.isolda_registry_free.argtypes = [ctypes.c_size_t]
         lib.isolda_registry_free.restype = None
+        lib.isolda_chunk_open.argtypes = [
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_size_t),
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_size_t),
+        ]
+        lib.isolda_chunk_open.restype = ctypes.c_int
+        lib.isolda_chunk_next.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t)]
+        lib.isolda_chunk_next.restype = ctypes.c_int
+        lib.isolda_chunk_written.argtypes = [ctypes.c_size_t]
+        lib.isolda_chunk_written.restype = ctypes.c_int64
+        lib.isolda_chunk_close.argtypes = [ctypes.c_size_t]
+        lib.isolda_chunk_close.restype = None
         self._lib = lib
         self._lock = threading.Lock()
         self._registries = {}
@@ -142,6 +158,44 @@ class _Library:
         finally:
             self._lib.isolda_free(out)
         raise _error(status, res)
+
+    def _take(self, out, n):
+        """The bytes of a result buffer, which is freed."""
+        try:
+            return ctypes.string_at(out, n.value) if n.value else b""
+        finally:
+            self._lib.isolda_free(out)
+
+    def chunk_open(self, request, data=b""):
+        """Starts a chunk operation; returns the handle of its stream."""
+        req = json.dumps(request, ensure_ascii=False).encode("utf-8")
+        h = ctypes.c_size_t()
+        out = ctypes.c_void_p()
+        n = ctypes.c_size_t()
+        status = self._lib.isolda_chunk_open(req, len(req), data, len(data), ctypes.byref(h), ctypes.byref(out), ctypes.byref(n))
+        res = self._take(out, n)
+        if status != ST_OK:
+            raise _error(status, res)
+        return h.value
+
+    def chunk_next(self, h):
+        """The next block of documents (whole JSON lines) of a stream as
+        they are written, b"" at the end; raises the operation's error."""
+        out = ctypes.c_void_p()
+        n = ctypes.c_size_t()
+        status = self._lib.isolda_chunk_next(h, ctypes.byref(out), ctypes.byref(n))
+        res = self._take(out, n)
+        if status != ST_OK:
+            raise _error(status, res)
+        return res
+
+    def chunk_written(self, h):
+        """The number of documents the stream has handed over so far."""
+        return self._lib.isolda_chunk_written(h)
+
+    def chunk_close(self, h):
+        """Stops a chunk operation and frees its stream."""
+        self._lib.isolda_chunk_close(h)
 
     def registry(self, models_dir="", special=False):
         """The handle of the tokenizer registry for these settings."""
