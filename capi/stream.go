@@ -47,6 +47,11 @@ func (s *chunkStream) Write(p []byte) (int, error) {
 	block = append(append(block, s.partial...), p[:i+1]...)
 	s.partial = append(s.partial[:0], p[i+1:]...)
 	select {
+	case <-s.done: // closed: give up even if a block could be sent
+		return 0, errClosed
+	default:
+	}
+	select {
 	case s.blocks <- block:
 		s.written.Add(int64(bytes.Count(block, []byte{'\n'})))
 		return len(p), nil
@@ -110,9 +115,16 @@ func chunkOpen(req, data []byte) (status int, out []byte, s *chunkStream) {
 	return statusOK, nil, s
 }
 
-// stream returns the stream of a handle from isolda_chunk_open.
-func stream(h C.uintptr_t) *chunkStream {
-	s, _ := cgo.Handle(h).Value().(*chunkStream)
+// stream returns the stream of a handle from isolda_chunk_open; nil for
+// a handle that is not one (or no longer: cgo.Handle.Value panics then,
+// which must not reach the caller's process).
+func stream(h C.uintptr_t) (s *chunkStream) {
+	defer func() {
+		if recover() != nil {
+			s = nil
+		}
+	}()
+	s, _ = cgo.Handle(h).Value().(*chunkStream)
 	return s
 }
 
@@ -145,11 +157,8 @@ func isolda_chunk_written(h C.uintptr_t) C.int64_t {
 
 //export isolda_chunk_close
 func isolda_chunk_close(h C.uintptr_t) {
-	if h == 0 {
-		return
-	}
 	if s := stream(h); s != nil {
 		s.close()
+		cgo.Handle(h).Delete()
 	}
-	cgo.Handle(h).Delete()
 }
