@@ -290,4 +290,7 @@ class Chunks:
         self.close()
 
     def __del__(self):
-        self.close()
+        try:
+            self.close()
+        except Exception:  # at interpreter exit, the module may be gone
+            pass
