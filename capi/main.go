@@ -9,18 +9,40 @@
 //	int isolda_call(int op, const char *req, size_t req_len,
 //	                const char *data, size_t data_len,
 //	                char **out, size_t *out_len);
+//	int isolda_call_str(int op, const char *req, size_t req_len,
+//	                    const char *data, size_t data_len,
+//	                    void **out, size_t *out_len, int *kind);
 //	void isolda_free(char *p);
 //	uintptr_t isolda_registry(const char *models_dir, size_t len, int special);
 //	void isolda_registry_free(uintptr_t h);
+//	int isolda_chunk_open(const char *req, size_t req_len,
+//	                      const char *data, size_t data_len,
+//	                      uintptr_t *h, char **out, size_t *out_len);
+//	int isolda_chunk_next(uintptr_t h, char **out, size_t *out_len);
+//	int64_t isolda_chunk_written(uintptr_t h);
+//	void isolda_chunk_close(uintptr_t h);
 //
 // isolda_call returns a status (0 ok, 1 parse error as JSON with the line,
 // column and byte offset, 2 bad argument, 3 other error, 4 a panic, which
 // is recovered and never reaches the caller's process) and sets *out to a
 // buffer of *out_len bytes, allocated with malloc, that the caller frees
-// with isolda_free. The inputs are copied before the call returns, so the
+// with isolda_free. isolda_call_str is isolda_call for an operation whose
+// result is text (encode): on success *out holds the code units of a
+// Python str of *out_len code points, *kind bytes each (1, 2 or 4: see
+// codeUnits); on failure *kind is 0 and *out is as isolda_call's. The inputs are copied before the call returns, so the
 // caller may free them at once. Every function is safe to call from many
 // threads at once. Graphs cross the boundary in the packed form of
 // pack.go, never in an RDF syntax.
+//
+// isolda_chunk_open starts the chunk operation (the request of
+// isolda_call's) on a goroutine and sets *h to a stream, or returns the
+// status of a bad request (then *h is 0); isolda_chunk_next returns the
+// next block of documents (whole JSON lines, as isolda chunk writes
+// them) as they are written, an empty result at the end, or the status
+// of the operation's failure; isolda_chunk_written is the number of
+// documents handed over so far; isolda_chunk_close stops the operation
+// and frees the stream. Documents not yet read wait in a bounded buffer:
+// the operation waits for the reader (see stream.go).
 //
 // A tokenizer registry (isolda_registry) loads each tokenizer once; its
 // handle is passed in the requests of tokens and chunk, and the caller
@@ -44,6 +66,22 @@ import (
 func isolda_call(op C.int, req *C.char, reqLen C.size_t, data *C.char, dataLen C.size_t, out **C.char, outLen *C.size_t) C.int {
 	status, res := call(int(op), goBytes(req, reqLen), goBytes(data, dataLen))
 	*out, *outLen = (*C.char)(C.CBytes(res)), C.size_t(len(res))
+	return C.int(status)
+}
+
+//export isolda_call_str
+func isolda_call_str(op C.int, req *C.char, reqLen C.size_t, data *C.char, dataLen C.size_t, out *unsafe.Pointer, outLen *C.size_t, kind *C.int) C.int {
+	status, res := call(int(op), goBytes(req, reqLen), goBytes(data, dataLen))
+	*kind = 0
+	if status == statusOK {
+		buf, n, k, err := codeUnits(res)
+		if err == nil {
+			*out, *outLen, *kind = buf, C.size_t(n), C.int(k)
+			return C.int(status)
+		}
+		status, res = statusError, []byte(err.Error())
+	}
+	*out, *outLen = C.CBytes(res), C.size_t(len(res))
 	return C.int(status)
 }
 

@@ -129,6 +129,12 @@ func call(op int, req, data []byte) (status int, out []byte) {
 	if err == nil {
 		return statusOK, out
 	}
+	return failure(err, data)
+}
+
+// failure returns the status and result of an operation's error; data is
+// the operation's input (for the byte offset of a parse error).
+func failure(err error, data []byte) (status int, out []byte) {
 	var pe *rdf.ParseError
 	var ve valueError
 	switch {
@@ -327,36 +333,63 @@ func tokens(r tokensRequest, data []byte) ([]byte, error) {
 }
 
 func chunkDocs(r chunkRequest, data []byte) ([]byte, error) {
-	reg, err := registry(r.Registry)
+	job, err := newChunkJob(r, data)
 	if err != nil {
 		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := job.run(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// chunkJob is a checked chunk request, ready to run.
+type chunkJob struct {
+	c    *chunk.Chunker
+	read func(rdf.Sink) error
+	opts chunk.RunOptions
+}
+
+// run writes the documents to w as JSON lines, as isolda chunk does.
+func (j chunkJob) run(w io.Writer) error {
+	_, err := j.c.Run(j.read, w, j.opts)
+	return err
+}
+
+// newChunkJob checks a chunk request (options, classes, tokenizer) and
+// returns the job that reads its source and writes the documents.
+func newChunkJob(r chunkRequest, data []byte) (chunkJob, error) {
+	reg, err := registry(r.Registry)
+	if err != nil {
+		return chunkJob{}, err
 	}
 	opts := r.Options
 	for _, c := range r.Classes {
 		iri, err := chunk.ExpandClass(c)
 		if err != nil {
-			return nil, badValue("isolda: class: %v", err)
+			return chunkJob{}, badValue("isolda: class: %v", err)
 		}
 		opts.Classes = append(opts.Classes, iri)
 	}
 	if opts.Hops < 1 || opts.Hops > chunk.MaxHops {
-		return nil, badValue("isolda: hops %d: give 1 to %d", opts.Hops, chunk.MaxHops)
+		return chunkJob{}, badValue("isolda: hops %d: give 1 to %d", opts.Hops, chunk.MaxHops)
 	}
 	if opts.Budget < 0 {
-		return nil, badValue("isolda: budget %d: give 0 (no cut) or more", opts.Budget)
+		return chunkJob{}, badValue("isolda: budget %d: give 0 (no cut) or more", opts.Budget)
 	}
 	f, ok := lookupFormat(opts.Format)
 	if !ok {
-		return nil, badValue("isolda: unknown format %q (one of: %s)", opts.Format, strings.Join(formats.Names(), ", "))
+		return chunkJob{}, badValue("isolda: unknown format %q (one of: %s)", opts.Format, strings.Join(formats.Names(), ", "))
 	}
 	opts.Format = f.Name
 	tok, err := reg.Get(opts.Tokenizer)
 	if err != nil {
-		return nil, valueError{err.Error()}
+		return chunkJob{}, valueError{err.Error()}
 	}
 	c, err := chunk.New(opts, tok)
 	if err != nil {
-		return nil, valueError{err.Error()}
+		return chunkJob{}, valueError{err.Error()}
 	}
 	read := func(sink rdf.Sink) error {
 		switch r.Source.Kind {
@@ -389,11 +422,7 @@ func chunkDocs(r chunkRequest, data []byte) ([]byte, error) {
 			return nil
 		}
 	}
-	var buf bytes.Buffer
-	if _, err := c.Run(read, &buf, chunk.RunOptions{Memory: r.Memory, TmpDir: r.TmpDir}); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return chunkJob{c: c, read: read, opts: chunk.RunOptions{Memory: r.Memory, TmpDir: r.TmpDir}}, nil
 }
 
 // lookupFormat finds a format of the registry by its name, or by the name

@@ -2,11 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"runtime/cgo"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
+	"github.com/isolda/isolda/token"
 )
 
 func TestPackRoundTrip(t *testing.T) {
@@ -59,5 +63,82 @@ func TestCallRecoversPanics(t *testing.T) {
 	st, out := call(opTokens, []byte(`{"registry":12345,"tokenizer":"o200k_base"}`), []byte("x"))
 	if st != statusPanic || !strings.Contains(string(out), "internal error") {
 		t.Errorf("status %d (%.200s), want a recovered panic", st, out)
+	}
+}
+
+// codeUnits gives the code points of the text in the narrowest width, as
+// Python's str holds them; invalid UTF-8 is an error.
+func TestCodeUnits(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		kind int
+	}{{"", 1}, {"plain ASCII, longer than eight bytes", 1}, {"café é", 1}, {"ĉu 12345678 ✓", 2}, {"x 😀 é ✓", 4}} {
+		buf, n, kind, err := codeUnits([]byte(tc.text))
+		if err != nil || kind != tc.kind {
+			t.Errorf("%q: kind %d (%v), want %d", tc.text, kind, err, tc.kind)
+			continue
+		}
+		want := []rune(tc.text)
+		var got []rune
+		for i := range n {
+			switch kind {
+			case 1:
+				got = append(got, rune(unsafe.Slice((*byte)(buf), n)[i]))
+			case 2:
+				got = append(got, rune(unsafe.Slice((*uint16)(buf), n)[i]))
+			case 4:
+				got = append(got, rune(unsafe.Slice((*uint32)(buf), n)[i]))
+			}
+		}
+		freeC(buf)
+		if string(got) != string(want) {
+			t.Errorf("%q: got %q", tc.text, string(got))
+		}
+	}
+	if _, _, _, err := codeUnits([]byte("ab\xffcd")); err == nil {
+		t.Error("invalid UTF-8 was accepted")
+	}
+}
+
+// The chunk stream hands over the documents of chunk, in blocks of whole
+// lines; closed early, its job ends.
+func TestChunkStream(t *testing.T) {
+	h := cgo.NewHandle(token.NewRegistry(token.Options{}))
+	defer h.Delete()
+	var nt strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&nt, "<http://e/x%d> <http://schema.org/name> \"entity %d with a name\" .\n", i, i)
+	}
+	req := fmt.Sprintf(`{"source":{"kind":"text","format":"nt"},"registry":%d,"options":{"format":"isolda","tokenizer":"o200k_base","budget":64,"hops":1,"glossary":"full","languages":["en",""]},"classes":[]}`, uintptr(h))
+	st, want := call(opChunk, []byte(req), []byte(nt.String()))
+	if st != statusOK {
+		t.Fatalf("chunk: status %d: %s", st, want)
+	}
+	st, out, s := chunkOpen([]byte(req), []byte(nt.String()))
+	if st != statusOK || s == nil {
+		t.Fatalf("open: status %d: %s", st, out)
+	}
+	var got []byte
+	blocks := 0
+	for b := range s.blocks {
+		if b[len(b)-1] != '\n' {
+			t.Errorf("block %d does not end a line", blocks)
+		}
+		got = append(got, b...)
+		blocks++
+	}
+	if s.status != statusOK || string(got) != string(want) || blocks < 2 || s.written.Load() != 3000 {
+		t.Errorf("stream: status %d, %d blocks, %d documents written, same bytes as chunk: %v", s.status, blocks, s.written.Load(), string(got) == string(want))
+	}
+	_, _, s = chunkOpen([]byte(req), []byte(nt.String()))
+	<-s.blocks
+	s.close()
+	for range s.blocks { // the job ends: blocks is closed
+	}
+	if s.status != statusOK || s.written.Load() >= 3000 {
+		t.Errorf("closed early: status %d (%s), %d documents written", s.status, s.result, s.written.Load())
+	}
+	if st, out, _ := chunkOpen([]byte(strings.Replace(req, `"hops":1`, `"hops":0`, 1)), nil); st != statusValueError {
+		t.Errorf("hops 0: status %d (%s), want a value error", st, out)
 	}
 }

@@ -21,6 +21,7 @@ from .options import Options, coerce
 
 __all__ = [
     "CheckResult",
+    "Chunks",
     "Error",
     "Options",
     "ParseError",
@@ -81,8 +82,7 @@ def encode(source, options=None, *, format=None, base=None):
     """
     opts = coerce(options)
     src, data = _source(source, format, base)
-    out = lib().call(OP_ENCODE, {"source": src, "options": opts.to_go()}, data)
-    return out.decode("utf-8")
+    return lib().call_str(OP_ENCODE, {"source": src, "options": opts.to_go()}, data)
 
 
 def decode(text, *, file=""):
@@ -170,8 +170,10 @@ def chunk(
     _raw=False,
 ):
     """The entity documents of a graph, as ``isolda chunk`` writes them: an
-    iterator of dicts with the keys entity, format, text, tokens, sha256,
-    statements_kept and statements_total, sorted by entity IRI.
+    iterator (a Chunks) of dicts with the keys entity, format, text, tokens,
+    sha256, statements_kept and statements_total, sorted by entity IRI,
+    yielded as the Go core writes them (see Chunks; close it, or use it in
+    a with block, to stop early).
 
     source is that of encode. budget is the most tokens of a document (0:
     no cut), tokenizer the tokenizer of the budget and of the counts, hops
@@ -213,7 +215,82 @@ def chunk(
         "memory": memory,
         "tmp_dir": tmp_dir or "",
     }
-    out = lib().call(OP_CHUNK, req, data)
-    if _raw:  # the JSON lines as the CLI writes them (python -m isolda chunk)
-        return out
-    return (json.loads(line) for line in out.decode("utf-8").splitlines() if line)
+    return Chunks(lib().chunk_open(req, data), raw=_raw)
+
+
+class Chunks:
+    """The iterator of chunk's documents. The Go core writes them on a
+    thread of its own while this iterator reads them, a block of whole
+    documents at a time: a document is yielded as soon as its block is
+    written, and the documents not yet read take a bounded memory (the
+    core waits for the reader). close() (or the end of a with block, or
+    the iterator's collection) stops the work; the documents not read are
+    not made.
+
+    The first block is read when the iterator is made, so that an error
+    of the input (a ParseError) is raised by chunk() itself."""
+
+    def __init__(self, handle, raw=False):
+        self._h = handle
+        self._raw = raw
+        self._written = 0
+        self._docs = []
+        self._pos = 0
+        self._next_block()
+
+    def _next_block(self):
+        block = b""
+        if self._h:
+            try:
+                block = lib().chunk_next(self._h)
+            except BaseException:
+                self.close()
+                raise
+            if not block:
+                self.close()
+        if self._raw:
+            self._docs = [block] if block else []
+        else:
+            # Split at "\n" alone: str.splitlines would also split at
+            # U+0085 or U+2028 inside a document.
+            self._docs = block.split(b"\n")[:-1]
+        self._pos = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        while self._pos >= len(self._docs):
+            if not self._h:
+                raise StopIteration
+            self._next_block()
+        d = self._docs[self._pos]
+        self._docs[self._pos] = None
+        self._pos += 1
+        return d if self._raw else json.loads(d)
+
+    def written(self):
+        """The number of documents the core has written so far (all of
+        them once the iterator is exhausted; at most one block ahead of
+        the reader before that)."""
+        return lib().chunk_written(self._h) if self._h else self._written
+
+    def close(self):
+        """Stops the work and frees its memory; the iterator ends."""
+        h, self._h = self._h, 0
+        self._docs, self._pos = [], 0
+        if h:
+            self._written = lib().chunk_written(h)
+            lib().chunk_close(h)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # at interpreter exit, the module may be gone
+            pass

@@ -158,7 +158,9 @@ def main(argv=None):
                 format=(a.from_ or "ttl") if src["kind"] == "text" else (a.from_ or None),
                 base=a.base or None, models_dir=a.models_dir, tmp_dir=a.tmp_dir, _raw=True,
             )
-            out.write(docs)
+            with docs:
+                for block in docs:
+                    out.write(block)
             return 0
     except (_Usage, ParseError, ValueError, Error, OSError) as e:
         sys.stderr.write("isolda: %s\n" % e)

@@ -36,6 +36,35 @@ class ParseError(Error, ValueError):
         self.msg, self.file, self.line, self.column, self.offset = msg, file, line, column, offset
 
 
+def _error(status, res):
+    """The exception of a failed call's status and result."""
+    if status == ST_PARSE:
+        e = json.loads(res)
+        return ParseError(e["message"], e["msg"], e["file"], e["line"], e["column"], e["offset"])
+    text = res.decode("utf-8", "replace")
+    if status == ST_VALUE:
+        return ValueError(text)
+    return Error(text)
+
+
+# PyUnicode_FromKindAndData (CPython's C API, through ctypes.pythonapi,
+# which holds the GIL) makes a str from its code units with one copy.
+# Elsewhere (no pythonapi) the units are decoded with the codec of their
+# width.
+_from_kind = getattr(getattr(ctypes, "pythonapi", None), "PyUnicode_FromKindAndData", None)
+if _from_kind is not None:
+    _from_kind.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_ssize_t]
+    _from_kind.restype = ctypes.py_object
+_CODECS = {1: "latin-1", 2: "utf-16-" + sys.byteorder[0] + "e", 4: "utf-32-" + sys.byteorder[0] + "e"}
+
+
+def _str_of_units(kind, ptr, n):
+    """The str of n code units of kind bytes each at ptr."""
+    if _from_kind is not None:
+        return _from_kind(kind, ptr, n)
+    return ctypes.string_at(ptr, n * kind).decode(_CODECS[kind]) if n else ""
+
+
 def _library_name():
     if sys.platform == "darwin":
         return "_isolda.dylib"
@@ -60,12 +89,39 @@ class _Library:
             ctypes.POINTER(ctypes.c_size_t),
         ]
         lib.isolda_call.restype = ctypes.c_int
+        lib.isolda_call_str.argtypes = [
+            ctypes.c_int,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_size_t),
+            ctypes.POINTER(ctypes.c_int),
+        ]
+        lib.isolda_call_str.restype = ctypes.c_int
         lib.isolda_free.argtypes = [ctypes.c_void_p]
         lib.isolda_free.restype = None
         lib.isolda_registry.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int]
         lib.isolda_registry.restype = ctypes.c_size_t
         lib.isolda_registry_free.argtypes = [ctypes.c_size_t]
         lib.isolda_registry_free.restype = None
+        lib.isolda_chunk_open.argtypes = [
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.POINTER(ctypes.c_size_t),
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_size_t),
+        ]
+        lib.isolda_chunk_open.restype = ctypes.c_int
+        lib.isolda_chunk_next.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t)]
+        lib.isolda_chunk_next.restype = ctypes.c_int
+        lib.isolda_chunk_written.argtypes = [ctypes.c_size_t]
+        lib.isolda_chunk_written.restype = ctypes.c_int64
+        lib.isolda_chunk_close.argtypes = [ctypes.c_size_t]
+        lib.isolda_chunk_close.restype = None
         self._lib = lib
         self._lock = threading.Lock()
         self._registries = {}
@@ -82,13 +138,64 @@ class _Library:
             self._lib.isolda_free(out)
         if status == ST_OK:
             return res
-        if status == ST_PARSE:
-            e = json.loads(res)
-            raise ParseError(e["message"], e["msg"], e["file"], e["line"], e["column"], e["offset"])
-        text = res.decode("utf-8", "replace")
-        if status == ST_VALUE:
-            raise ValueError(text)
-        raise Error(text)
+        raise _error(status, res)
+
+    def call_str(self, op, request, data=b""):
+        """Runs one operation whose result is text; returns it as a str
+        or raises. The library gives the str's code units (capi/str.go),
+        copied once into the str, never decoded from UTF-8."""
+        req = json.dumps(request, ensure_ascii=False).encode("utf-8")
+        out = ctypes.c_void_p()
+        n = ctypes.c_size_t()
+        kind = ctypes.c_int()
+        status = self._lib.isolda_call_str(
+            op, req, len(req), data, len(data), ctypes.byref(out), ctypes.byref(n), ctypes.byref(kind)
+        )
+        try:
+            if status == ST_OK and kind.value:
+                return _str_of_units(kind.value, out, n.value)
+            res = ctypes.string_at(out, n.value) if n.value else b""
+        finally:
+            self._lib.isolda_free(out)
+        raise _error(status, res)
+
+    def _take(self, out, n):
+        """The bytes of a result buffer, which is freed."""
+        try:
+            return ctypes.string_at(out, n.value) if n.value else b""
+        finally:
+            self._lib.isolda_free(out)
+
+    def chunk_open(self, request, data=b""):
+        """Starts a chunk operation; returns the handle of its stream."""
+        req = json.dumps(request, ensure_ascii=False).encode("utf-8")
+        h = ctypes.c_size_t()
+        out = ctypes.c_void_p()
+        n = ctypes.c_size_t()
+        status = self._lib.isolda_chunk_open(req, len(req), data, len(data), ctypes.byref(h), ctypes.byref(out), ctypes.byref(n))
+        res = self._take(out, n)
+        if status != ST_OK:
+            raise _error(status, res)
+        return h.value
+
+    def chunk_next(self, h):
+        """The next block of documents (whole JSON lines) of a stream as
+        they are written, b"" at the end; raises the operation's error."""
+        out = ctypes.c_void_p()
+        n = ctypes.c_size_t()
+        status = self._lib.isolda_chunk_next(h, ctypes.byref(out), ctypes.byref(n))
+        res = self._take(out, n)
+        if status != ST_OK:
+            raise _error(status, res)
+        return res
+
+    def chunk_written(self, h):
+        """The number of documents the stream has handed over so far."""
+        return self._lib.isolda_chunk_written(h)
+
+    def chunk_close(self, h):
+        """Stops a chunk operation and frees its stream."""
+        self._lib.isolda_chunk_close(h)
 
     def registry(self, models_dir="", special=False):
         """The handle of the tokenizer registry for these settings."""

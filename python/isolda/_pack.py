@@ -27,6 +27,21 @@ def _u32(name):
     return a
 
 
+def _triples(graph):
+    """The triples of a plain Graph: read from the set of them that
+    rdflib's Memory store keeps for the graph (its default store) when it
+    is one, which saves Graph.triples' two generators a triple (about a
+    third of encode(graph)'s time); else from Graph.triples."""
+    store = graph.store
+    if type(graph) is Graph and type(store).__module__ == "rdflib.plugins.stores.memory" and type(store).__name__ == "Memory":
+        by_ctx = getattr(store, "_Memory__contextTriples", None)
+        if isinstance(by_ctx, dict):
+            ident = graph.identifier
+            # the key of Memory.__ctx_to_str
+            return set(by_ctx.get("%s:%s" % (ident.__class__.__name__, ident), ()))
+    return graph.triples((None, None, None))
+
+
 def pack(graph):
     """The packed dataset of an rdflib Graph, ConjunctiveGraph or Dataset.
 
@@ -89,7 +104,7 @@ def pack(graph):
                     g = gids[ident] = 0 if ident in default else term(ident)
             append((term(s), term(p), term(o), g))
     elif isinstance(graph, Graph):
-        for s, p, o in graph.triples((None, None, None)):
+        for s, p, o in _triples(graph):
             # term() inlined for the usual case: IRI subject and predicate.
             if type(s) is URIRef:
                 k = str(s)

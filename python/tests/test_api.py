@@ -306,6 +306,37 @@ def test_chunk_equals_cli(cli):
     assert list(isolda.chunk(Graph().parse(DEMO), budget=100)) == list(isolda.chunk(DEMO, budget=100))
 
 
+def test_chunk_streams(cli, tmp_path):
+    # 4,000 entities give about 2 MB of documents, several blocks of the
+    # chunker's 256 KiB writer: after the first document, the core has
+    # written two blocks at most (it waits for the reader), about 1,000,
+    # not all (a C-side counter, not a timing).
+    lines = []
+    for i in range(4000):
+        s = "<http://example.org/e%04d>" % i
+        lines.append('%s <http://schema.org/name> "Entity number %d, with a name long enough \\u2028 and \u0085 inside" .' % (s, i))
+        lines.append("%s <http://schema.org/knows> <http://example.org/e%04d> ." % (s, (i + 1) % 4000))
+        lines.append("%s <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://schema.org/Person> ." % s)
+    nt = tmp_path / "people.nt"
+    nt.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    want = [json.loads(l) for l in run_cli(cli, "chunk", "--budget", "64", str(nt)).stdout.split(b"\n") if l]
+    assert len(want) == 4000
+    docs = isolda.chunk(str(nt), budget=64)
+    first = next(docs)
+    assert first == want[0]
+    assert 0 < docs.written() < 2000, docs.written()
+    rest = list(docs)
+    assert [first] + rest == want
+    assert docs.written() == 4000
+    # closed early: the iterator ends, and the core stops writing
+    with isolda.chunk(str(nt), budget=64) as docs:
+        assert next(docs) == want[0]
+    assert docs.written() < 2000 and list(docs) == []
+    # python -m isolda chunk streams the same lines
+    out = subprocess.run([sys.executable, "-m", "isolda", "chunk", "--budget", "64", str(nt)], capture_output=True, check=True).stdout
+    assert out == run_cli(cli, "chunk", "--budget", "64", str(nt)).stdout
+
+
 def test_plugin():
     g = Graph().parse(DEMO)
     text = g.serialize(format="isolda")
