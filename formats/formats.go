@@ -472,3 +472,33 @@ func IsoldaVersion(name string) (string, bool) {
 	f, ok := Get(name)
 	return f.Version, ok && f.Version != ""
 }
+
+// FoldName folds a format name for lookup: lower case, '_' read as '-'.
+func FoldName(name string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "_", "-")
+}
+
+// Lookup returns the format a user-typed name means: the registry name
+// itself, the name folded by FoldName (pretty-json, ISOLDA_0.3), "isolda-0.4"
+// for the registry's isolda (the default version), or a short name or alias
+// of an RDF syntax that the registry writes (nt, ttl, n-quads, json-ld; not
+// html, which is read only). The CLI, the MCP server and the WebAssembly
+// core all read names through it.
+func Lookup(name string) (Format, bool) {
+	if f, ok := Get(name); ok {
+		return f, true
+	}
+	key := FoldName(name)
+	for _, f := range All() {
+		if FoldName(f.Name) == key {
+			return f, true
+		}
+	}
+	if key == "isolda-"+isolda.V04 {
+		return Get("isolda")
+	}
+	if syn, ok := rdfio.Lookup(key); ok {
+		return Get(string(syn.Name))
+	}
+	return Format{}, false
+}

@@ -206,7 +206,7 @@ func (o options) readInput(data []byte) (*rdf.Dataset, error) {
 	if from != "" {
 		syn, err := rdfio.ParseFormat(from)
 		if err != nil {
-			lab, ok := lookupFormat(from)
+			lab, ok := formats.Lookup(from)
 			if !ok || lab.Decode == nil {
 				return nil, fmt.Errorf("isolda: format %q: not an RDF syntax (nt, nq, ttl, trig, rdfxml, jsonld, html) nor a lossless format that decodes to RDF", from)
 			}
@@ -276,7 +276,7 @@ func decode(data []byte, o options) (string, error) {
 	if err := errors.Join(o.str("to", &to), o.str("file", &file)); err != nil {
 		return "", err
 	}
-	f, ok := lookupFormat(to)
+	f, ok := formats.Lookup(to)
 	if !ok {
 		return "", unknownFormat(to)
 	}
@@ -313,7 +313,7 @@ func convert(data []byte, o options) (string, error) {
 	if to == "" {
 		return "", errors.New("isolda: convert: the option to is required (an RDF syntax or a format of the lab registry)")
 	}
-	f, ok := lookupFormat(to)
+	f, ok := formats.Lookup(to)
 	if !ok {
 		return "", unknownFormat(to)
 	}
@@ -333,7 +333,7 @@ func (o options) convertInput(data []byte) (*formats.Input, error) {
 		return nil, err
 	}
 	if _, err := rdfio.ParseFormat(from); from != "" && err != nil {
-		if f, ok := lookupFormat(from); ok && f.Decode == nil && f.DecodeGraph != nil {
+		if f, ok := formats.Lookup(from); ok && f.Decode == nil && f.DecodeGraph != nil {
 			g, err := f.DecodeGraph(bytes.NewReader(data))
 			if err != nil {
 				return nil, nameParseError(err, file)
@@ -362,31 +362,6 @@ func write(f formats.Format, in *formats.Input) (string, error) {
 
 func unknownFormat(name string) error {
 	return fmt.Errorf("isolda: unknown format %q (one of: %s)", name, strings.Join(formats.Names(), ", "))
-}
-
-// lookupFormat returns the registry format a name means, as the CLI's:
-// the registry name, the name in any case with '-' and '_' alike, or a
-// short name of an RDF syntax.
-func lookupFormat(name string) (formats.Format, bool) {
-	if f, ok := formats.Get(name); ok {
-		return f, true
-	}
-	key := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "_", "-")
-	for _, f := range formats.All() {
-		if strings.ReplaceAll(strings.ToLower(f.Name), "_", "-") == key {
-			return f, true
-		}
-	}
-	switch key {
-	case "jsonld-compacted", "compact-jsonld", "json-ld-compact":
-		return formats.Get("jsonld-compact")
-	case "isolda-" + isolda.V04:
-		return formats.Get("isolda")
-	}
-	if syn, err := rdfio.ParseFormat(name); err == nil {
-		return formats.Get(string(syn))
-	}
-	return formats.Format{}, false
 }
 
 // nameParseError puts the input's name into a parse error that has none.

@@ -129,7 +129,7 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 	var toks []token.Tokenizer
 	for _, name := range fl.tokenizers {
 		t, err := reg.Get(name)
-		if f, isFormat := lookupFormat(name); err != nil && isFormat {
+		if f, isFormat := formats.Lookup(name); err != nil && isFormat {
 			return usageError("bench: %q is a format, not a tokenizer: --formats %s benches only it, --tokenizer names a tokenizer (o200k_base, cl100k_base, ...)",
 				name, f.Name)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/chunk"
+	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/internal/bytesize"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -62,10 +63,10 @@ func newChunkCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return unknownTokenizer(reg, opts.Tokenizer, err)
 			}
-			if _, ok := lookupFormat(opts.Format); !ok {
+			if _, ok := formats.Lookup(opts.Format); !ok {
 				return unknownOutputFormat("chunk", opts.Format)
 			}
-			f, _ := lookupFormat(opts.Format)
+			f, _ := formats.Lookup(opts.Format)
 			opts.Format = f.Name
 			c, err := chunk.New(opts, tok)
 			if err != nil {

@@ -34,7 +34,7 @@ func newConvertCmd(env *Env) *cobra.Command {
 			if to == "" {
 				return usageError("convert: -t FORMAT is required (an RDF syntax or a name that isolda formats lists)")
 			}
-			if _, ok := lookupFormat(to); !ok {
+			if _, ok := formats.Lookup(to); !ok {
 				return unknownOutputFormat("convert", to)
 			}
 			if stream {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"
@@ -19,41 +18,13 @@ import (
 // any case with '-' and '_' interchanged (pretty-json, ISOLDA_0.3), and the
 // RDF syntaxes by their usual short names (nt, ttl, n-quads, json-ld).
 
-// formatKey folds a format name for lookup: lower case, '_' read as '-'.
-func formatKey(name string) string {
-	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "_", "-")
-}
-
-// lookupFormat returns the registry format a user-typed name means: the
-// registry name itself, the name folded by formatKey, or a short name of
-// an RDF syntax that the registry writes (not html, which is read only).
-func lookupFormat(name string) (formats.Format, bool) {
-	if f, ok := formats.Get(name); ok {
-		return f, true
-	}
-	key := formatKey(name)
-	for _, f := range formats.All() {
-		if formatKey(f.Name) == key {
-			return f, true
-		}
-	}
-	if key == "isolda-"+isolda.V04 {
-		// The registry's isolda is the default version, 0.4.
-		return formats.Get("isolda")
-	}
-	if syn, ok := rdfio.Lookup(key); ok {
-		return formats.Get(string(syn.Name))
-	}
-	return formats.Format{}, false
-}
-
 // canonicalNames replaces each name that lookupFormat knows by its
 // registry name, and keeps the others (to be refused with their spelling).
 func canonicalNames(names []string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = n
-		if f, ok := lookupFormat(n); ok {
+		if f, ok := formats.Lookup(n); ok {
 			out[i] = f.Name
 		}
 	}
@@ -106,7 +77,7 @@ func unknownOutputFormat(cmd, name string) error {
 func suggest(name string, names []string) string {
 	var close []string
 	for _, n := range names {
-		if levenshtein(formatKey(name), formatKey(n)) <= 2 {
+		if levenshtein(formats.FoldName(name), formats.FoldName(n)) <= 2 {
 			close = append(close, n)
 		}
 	}
@@ -139,7 +110,7 @@ func levenshtein(a, b string) int {
 
 // writeFormat writes the input in the named output format.
 func writeFormat(w io.Writer, cmd, to string, in *formats.Input) error {
-	f, ok := lookupFormat(to)
+	f, ok := formats.Lookup(to)
 	if !ok {
 		return unknownOutputFormat(cmd, to)
 	}

@@ -68,7 +68,7 @@ func (f *inputFlags) labFormat() (formats.Format, bool) {
 	if _, err := rdfio.ParseFormat(f.from); err == nil {
 		return formats.Format{}, false
 	}
-	return lookupFormat(f.from)
+	return formats.Lookup(f.from)
 }
 
 // stdinPiped reports whether standard input carries data for the command:

@@ -97,7 +97,7 @@ func newDecodeCmd(env *Env) *cobra.Command {
 			"  isolda encode examples/demo.ttl | isolda decode",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, ok := lookupFormat(to); !ok {
+			if _, ok := formats.Lookup(to); !ok {
 				return unknownOutputFormat("decode", to)
 			}
 			r, file, closeFn, err := openDocument(env, "decode", argOrEmpty(args))

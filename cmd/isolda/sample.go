@@ -56,7 +56,7 @@ func newSampleCmd(env *Env) *cobra.Command {
 				if f == "" {
 					continue
 				}
-				ff, ok := lookupFormat(f)
+				ff, ok := formats.Lookup(f)
 				if !ok {
 					return usageError("sample: --formats: unknown format %q (isolda formats lists them)", f)
 				}
@@ -66,7 +66,7 @@ func newSampleCmd(env *Env) *cobra.Command {
 				return usageError("sample: --formats is empty")
 			}
 			if to != "" {
-				if _, ok := lookupFormat(to); !ok {
+				if _, ok := formats.Lookup(to); !ok {
 					return unknownOutputFormat("sample", to)
 				}
 			}
