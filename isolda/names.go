@@ -2,12 +2,12 @@ package isolda
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/isolda/isolda/rdf"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Well-known namespaces and their prefix names (SPEC.md, "Prefixes").
@@ -343,4 +343,192 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// names chooses @vocab, the prefixes and the @term aliases.
+func (e *encoder) names() {
+	if e.v04 {
+		e.names04()
+		return
+	}
+	// @vocab: the namespace of most predicate and class occurrences.
+	vc := map[string]int{}
+	for _, q := range e.d.IDQuads() {
+		if e.listNode[q[0]] {
+			continue // written as a (N) cell
+		}
+		p := e.term(q[1]).Value
+		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+			ns, l := splitNS(e.term(q[2]).Value)
+			if isName(l) && !reservedBare(l) {
+				vc[ns]++
+			}
+			continue
+		}
+		ns, l := splitNS(p)
+		if isName(l) && !reservedBare(l) {
+			vc[ns]++
+		}
+	}
+	best := 0
+	for _, ns := range sortedKeys(vc) {
+		if vc[ns] > best {
+			best, e.n.vocab = vc[ns], ns
+		}
+	}
+	// Prefixes: namespaces used three or more times outside bare names.
+	bareVocab := func(iri string) bool {
+		if e.n.vocab == "" || !strings.HasPrefix(iri, e.n.vocab) {
+			return false
+		}
+		l := iri[len(e.n.vocab):]
+		return isName(l) && !reservedBare(l)
+	}
+	uses := map[string]int{}
+	add := func(iri string) {
+		ns, _ := splitNS(iri)
+		if ns != "" {
+			uses[ns]++
+		}
+	}
+	for _, q := range e.d.IDQuads() {
+		if e.listNode[q[0]] {
+			// A (N) cell writes only the items: IRIs that are not
+			// entities, and datatypes.
+			if q[1] == e.typeID || e.term(q[1]).Value != rdf.RDFFirst {
+				continue
+			}
+			switch o := e.term(q[2]); {
+			case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
+				add(o.Value)
+			case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
+				add(o.Datatype)
+			}
+			continue
+		}
+		s, p, o, g := e.term(q[0]), e.term(q[1]), e.term(q[2]), e.term(q[3])
+		if s.Kind == rdf.IRIKind {
+			add(s.Value)
+		}
+		isType := q[1] == e.typeID && o.Kind == rdf.IRIKind
+		if !isType && !bareVocab(p.Value) {
+			add(p.Value)
+		}
+		switch {
+		case isType:
+			if !bareVocab(o.Value) {
+				add(o.Value)
+			}
+		case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
+			add(o.Value)
+		case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
+			add(o.Datatype)
+		}
+		if g.Kind == rdf.IRIKind {
+			add(g.Value)
+		}
+	}
+	// DatatypePrefixes: the xsd or rdf namespace of a written datatype is
+	// declared whatever its number of uses.
+	dtNS := map[string]bool{}
+	if e.dtPrefixes {
+		for id := 1; id <= e.d.NumTerms(); id++ {
+			t := e.term(rdf.TermID(id))
+			if t.Kind != rdf.LiteralKind || t.Lang != "" || t.Datatype == rdf.XSDString || shortOf(t.Datatype) != "" {
+				continue
+			}
+			if ns, l := splitNS(t.Datatype); isLocal(l) && (ns == rdf.XSD || ns == rdf.RDFNS) {
+				dtNS[ns] = true
+			}
+		}
+	}
+	var chosen []string
+	for _, ns := range sortedKeys(uses) {
+		if (uses[ns] >= 3 || dtNS[ns]) && (e.vocabPrefix || ns != e.n.vocab) {
+			chosen = append(chosen, ns)
+		}
+	}
+	taken := func(name string) bool {
+		_, ok := e.n.prefixNS[name]
+		return ok || reservedPrefix(name) || !isName(name)
+	}
+	assign := func(name, ns string) {
+		e.n.prefixNS[name] = ns
+		e.n.nsPrefix[ns] = name
+	}
+	for _, ns := range chosen {
+		for _, wk := range wellKnown {
+			if wk[1] == ns && !taken(wk[0]) {
+				assign(wk[0], ns)
+				break
+			}
+		}
+	}
+	for _, ns := range chosen {
+		if _, ok := e.n.nsPrefix[ns]; ok {
+			continue
+		}
+		var names []string
+		for _, p := range e.d.Prefixes {
+			if p.IRI == ns && !taken(p.Name) {
+				names = append(names, p.Name)
+			}
+		}
+		if len(names) > 0 {
+			slices.Sort(names)
+			assign(names[0], ns)
+		}
+	}
+	k := 1
+	for _, ns := range chosen {
+		if _, ok := e.n.nsPrefix[ns]; ok {
+			continue
+		}
+		for taken("ns" + strconv.Itoa(k)) {
+			k++
+		}
+		assign("ns"+strconv.Itoa(k), ns)
+	}
+	if e.termAliases {
+		e.aliases()
+	}
+}
+
+// aliases declares @term names for predicates and classes that have a label
+// and are not written bare.
+func (e *encoder) aliases() {
+	isClass := map[rdf.TermID]bool{}
+	terms := map[rdf.TermID]bool{}
+	for _, q := range e.d.IDQuads() {
+		if e.listNode[q[0]] {
+			continue
+		}
+		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
+			isClass[q[2]] = true
+			terms[q[2]] = true
+		} else {
+			terms[q[1]] = true
+		}
+	}
+	var list []rdf.TermID
+	used := map[string]bool{}
+	for id := range terms {
+		if l, ok := e.n.bare(e.term(id).Value); ok {
+			used[l] = true
+			continue
+		}
+		if e.termLabel(id) != 0 {
+			list = append(list, id)
+		}
+	}
+	slices.SortFunc(list, func(a, b rdf.TermID) int { return strings.Compare(e.term(a).Value, e.term(b).Value) })
+	for _, id := range list {
+		a := camel(e.term(e.termLabel(id)).Value, isClass[id], e.v04 || e.ver == V03)
+		if a == "" || reservedBare(a) || used[a] || e.n.prefixNS[a] != "" || reservedPrefix(a) {
+			continue
+		}
+		used[a] = true
+		e.n.alias[e.term(id).Value] = a
+		e.n.aliasIRI[a] = e.term(id).Value
+	}
 }

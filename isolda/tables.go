@@ -1,7 +1,9 @@
 package isolda
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/isolda/isolda/rdf"
 )
@@ -45,4 +47,42 @@ func (e *encoder) constantColumns(n, nc int, cell func(i, ci int) []rdf.TermID) 
 		isConst[ci] = same
 	}
 	return isConst
+}
+
+// sortColumns orders the columns of a table (SPEC.md section 6.3): a
+// first, then by the number of rows that have them (descending), ties by
+// header text.
+func (e *encoder) sortColumns(cols []gkey, count map[gkey]int) {
+	slices.SortFunc(cols, func(a, b gkey) int {
+		if (a.cls == clsType) != (b.cls == clsType) {
+			if a.cls == clsType {
+				return -1
+			}
+			return 1
+		}
+		if count[a] != count[b] {
+			return cmp.Compare(count[b], count[a])
+		}
+		return strings.Compare(e.header(a), e.header(b))
+	})
+}
+
+// appendIDColumns appends a table header's first columns: the label
+// column, @iri (the IRI as id) or id, then @iri when rows have IRIs that
+// are not already their ids.
+func (e *encoder) appendIDColumns(b []byte, hasLabel, iriFirst, hasIRI bool, labelCol gkey) []byte {
+	switch {
+	case hasLabel:
+		b = append(b, e.header(labelCol)...)
+	case iriFirst:
+		e.use["iriid"] = true
+		b = append(b, "@iri"...)
+	default:
+		b = append(b, "id"...)
+	}
+	if hasIRI && !iriFirst {
+		e.use["iri"] = true
+		b = append(b, ", @iri"...)
+	}
+	return b
 }
