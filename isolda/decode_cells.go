@@ -514,18 +514,12 @@ func (d *decoder) nestCell(ns *nestSpec, text string, off int) (*node, error) {
 		}
 	}
 	for i, c := range ns.subs {
-		vals, err := d.cell(parts[i], offs[i], c)
-		if err != nil {
-			return nil, err
-		}
-		if err := d.addValues(n, c, vals); err != nil {
+		if err := d.addCell(n, c, parts[i], offs[i]); err != nil {
 			return nil, err
 		}
 	}
-	for _, c := range ns.consts {
-		if err := d.addValues(n, c.col, c.vals); err != nil {
-			return nil, err
-		}
+	if err := d.addConstants(n, ns.consts); err != nil {
+		return nil, err
 	}
 	return n, nil
 }

@@ -152,3 +152,23 @@ func (d *decoder) build() *rdf.Dataset {
 	}
 	return ds
 }
+
+// addCell adds the values of one cell of column c, its text at offset
+// off, to s.
+func (d *decoder) addCell(s *node, c colSpec, text string, off int) error {
+	vals, err := d.cell(text, off, c)
+	if err != nil {
+		return err
+	}
+	return d.addValues(s, c, vals)
+}
+
+// addConstants adds the values of a table's constant columns to s.
+func (d *decoder) addConstants(s *node, consts []constant) error {
+	for _, c := range consts {
+		if err := d.addValues(s, c.col, c.vals); err != nil {
+			return err
+		}
+	}
+	return nil
+}

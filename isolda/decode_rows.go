@@ -116,11 +116,7 @@ func (d *decoder) blockProp(s string, off int) error {
 	if rest == "" {
 		return d.errAt(off+m, "expected a value")
 	}
-	vals, err := d.cell(rest, off+m, c)
-	if err != nil {
-		return err
-	}
-	return d.addValues(d.block, c, vals)
+	return d.addCell(d.block, c, rest, off+m)
 }
 
 func (d *decoder) tableRow(s string, off int) error {
@@ -200,18 +196,12 @@ func (d *decoder) tableRow(s string, off int) error {
 		if d.cols[i].kind == colAtIRI || d.cols[i].kind == colGraph {
 			continue
 		}
-		vals, err := d.cell(cells[i], offs[i], d.cols[i])
-		if err != nil {
-			return err
-		}
-		if err := d.addValues(n, d.cols[i], vals); err != nil {
+		if err := d.addCell(n, d.cols[i], cells[i], offs[i]); err != nil {
 			return err
 		}
 	}
-	for _, c := range d.consts {
-		if err := d.addValues(n, c.col, c.vals); err != nil {
-			return err
-		}
+	if err := d.addConstants(n, d.consts); err != nil {
+		return err
 	}
 	return nil
 }
@@ -316,18 +306,12 @@ func (d *decoder) nestedRow(f *nestFrame, s string, off int) error {
 		if c.kind == colAtIRI {
 			continue
 		}
-		vals, err := d.cell(cells[i], offs[i], c)
-		if err != nil {
-			return err
-		}
-		if err := d.addValues(n, c, vals); err != nil {
+		if err := d.addCell(n, c, cells[i], offs[i]); err != nil {
 			return err
 		}
 	}
-	for _, c := range f.h.consts {
-		if err := d.addValues(n, c.col, c.vals); err != nil {
-			return err
-		}
+	if err := d.addConstants(n, f.h.consts); err != nil {
+		return err
 	}
 	return nil
 }
@@ -353,18 +337,12 @@ func (d *decoder) anonRow(cells []string, offs []int) error {
 			}
 			continue
 		}
-		vals, err := d.cell(cells[i], offs[i], c)
-		if err != nil {
-			return err
-		}
-		if err := d.addValues(n, c, vals); err != nil {
+		if err := d.addCell(n, c, cells[i], offs[i]); err != nil {
 			return err
 		}
 	}
-	for _, c := range d.consts {
-		if err := d.addValues(n, c.col, c.vals); err != nil {
-			return err
-		}
+	if err := d.addConstants(n, d.consts); err != nil {
+		return err
 	}
 	return nil
 }

@@ -28,12 +28,7 @@ func (e *encoder) header(k gkey) string {
 		b = append(b, ":iri"...)
 		e.use["typed"] = true
 	case clsLang:
-		b = append(b, '@')
-		b = append(b, k.lang...)
-		if k.dir != "" {
-			b = append(b, "--"...)
-			b = append(b, k.dir...)
-		}
+		b = appendLangTag(b, k.lang, k.dir)
 		e.use["lang"] = true
 	case clsTyped:
 		b = append(b, ':')
@@ -81,12 +76,7 @@ func (e *encoder) appendValue(b []byte, k gkey, v rdf.TermID, ctx int) []byte {
 		return e.n.appendTerm(b, t.Value)
 	case clsLangAny:
 		b = appendText(b, t.Value, e.v02, ctx)
-		b = append(b, '@')
-		b = append(b, t.Lang...)
-		if t.Dir != "" {
-			b = append(b, "--"...)
-			b = append(b, t.Dir...)
-		}
+		b = appendLangTag(b, t.Lang, t.Dir)
 	default:
 		b = appendText(b, t.Value, e.v02, ctx)
 	}
@@ -125,12 +115,7 @@ func (e *encoder) appendSuffix(b []byte, k gkey) []byte {
 	case clsIRI:
 		return append(b, ":iri"...)
 	case clsLang:
-		b = append(b, '@')
-		b = append(b, k.lang...)
-		if k.dir != "" {
-			b = append(b, "--"...)
-			b = append(b, k.dir...)
-		}
+		b = appendLangTag(b, k.lang, k.dir)
 		return b
 	case clsPlain:
 		return append(b, ":string"...)
@@ -267,7 +252,7 @@ func (e *encoder) body() []byte {
 				b = append(b, "  "...)
 				b = e.appendID(b, x.ent, ctxBlockKey)
 				b = append(b, ":\n"...)
-				b = e.appendProps(b, x.groups)
+				b = e.appendProps(b, x.groups, 4)
 			}
 			b = append(b, '\n')
 		}
@@ -278,14 +263,15 @@ func (e *encoder) body() []byte {
 	return b
 }
 
-// appendProps writes one "    spec: cell" line per group, sorted by header.
-func (e *encoder) appendProps(b []byte, groups []group) []byte {
+// appendProps writes one "spec: cell" (or "spec> cell") line per group,
+// sorted by header, at the given indentation.
+func (e *encoder) appendProps(b []byte, groups []group, indent int) []byte {
 	groups = slices.Clone(groups)
 	slices.SortFunc(groups, func(p, q group) int {
 		return strings.Compare(e.header(p.key), e.header(q.key))
 	})
 	for _, g := range groups {
-		b = append(b, "    "...)
+		b = appendIndent(b, indent)
 		b = append(b, e.header(g.key)...)
 		if g.key.cls == clsLink {
 			b = append(b, ' ')
@@ -294,6 +280,14 @@ func (e *encoder) appendProps(b []byte, groups []group) []byte {
 		}
 		b = e.appendCell(b, g.key, g.vals, ctxCell)
 		b = append(b, '\n')
+	}
+	return b
+}
+
+// appendIndent appends n spaces.
+func appendIndent(b []byte, n int) []byte {
+	for range n {
+		b = append(b, ' ')
 	}
 	return b
 }
@@ -318,7 +312,7 @@ func (e *encoder) writeBlocks(b []byte, t *table) []byte {
 		} else {
 			e.use["blank"] = true
 		}
-		b = e.appendProps(b, r.groups)
+		b = e.appendProps(b, r.groups, 4)
 	}
 	return b
 }
@@ -392,153 +386,83 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 	// Remaining groups of each row: the label value used as id is consumed;
 	// the label group of a row that writes @id goes to ~extra.
 	rem := make([][]group, n)
-	total := 0
-	for _, r := range t.rows {
-		total += len(r.groups)
-	}
-	arena := make([]group, 0, total) // rem[i] are capped sub-slices of it
 	hasIRI := false
 	for i, r := range t.rows {
-		start := len(arena)
 		if e.term(r.ent).Kind == rdf.IRIKind {
 			hasIRI = true
 		} else {
 			e.use["blank"] = true
 		}
-		for _, g := range r.groups {
-			if hasLabel && g.key == t.labelCol && r.label {
-				var ok bool
-				if g, ok = e.withoutLabelValue(r.ent, g); !ok {
-					continue
-				}
-			}
-			arena = append(arena, g)
-		}
-		if len(arena) > start {
-			rem[i] = arena[start:len(arena):len(arena)]
-		}
+		rem[i] = e.rowGroups(r, t.labelCol)
 	}
-	count := map[gkey]int{}
-	var keys []gkey
-	for _, gs := range rem {
-		for _, g := range gs {
-			if hasLabel && g.key == t.labelCol {
-				continue
-			}
-			if count[g.key] == 0 {
-				keys = append(keys, g.key)
-			}
-			count[g.key]++
-		}
-	}
-	var cols []gkey
-	for _, k := range keys {
-		if 2*count[k] >= n {
-			cols = append(cols, k)
-		}
-	}
-	e.sortColumns(cols, count)
-	find := func(gs []group, k gkey) []rdf.TermID {
-		for _, g := range gs {
-			if g.key == k {
-				return g.vals
-			}
-		}
-		return nil
-	}
-	cell := func(i, ci int) []rdf.TermID { return find(rem[i], cols[ci]) }
+	count, keys := countKeys(rem, t.labelCol)
+	tc := e.newTableCells(rem, columns02(keys, count, n), count)
 	switch e.opts.Layout {
 	case LayoutBlocks:
 		return e.writeBlocks(b, t)
 	case LayoutHybrid:
-		if e.tooSparse(n, len(cols), cell) {
+		if e.tooSparse(tc) {
 			return e.writeBlocks(b, t)
 		}
 	}
 	e.use["table"] = true
 	// Constants: the same non-empty values in every row of a table of two or more.
-	isConst := e.constantColumns(n, len(cols), cell)
+	isConst := e.constantColumns(tc)
 	// Header.
 	b = e.appendClassName(b, t.class)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(n+t.inlineN), 10)
 	b = append(b, "]{"...)
 	// IRIIDs: when every row's id is its IRI, @iri is the first column.
-	iriFirst := !hasLabel && e.iriIDs && n > 0
-	for _, r := range t.rows {
-		iriFirst = iriFirst && e.iriID[r.ent]
-	}
+	iriFirst := e.iriFirst(hasLabel, n, func(i int) rdf.TermID { return t.rows[i].ent })
 	b = e.appendIDColumns(b, hasLabel, iriFirst, hasIRI, t.labelCol)
-	for ci, k := range cols {
+	for ci, k := range tc.cols {
 		if !isConst[ci] {
 			b = append(b, ", "...)
 			b = append(b, e.header(k)...)
 		}
 	}
 	b = append(b, '}')
-	sep := " "
-	for ci, k := range cols {
-		if isConst[ci] {
-			e.use["constant"] = true
-			b = append(b, sep...)
-			sep = ", "
-			b = append(b, e.header(k)...)
-			b = append(b, '=')
-			b = e.appendCell(b, k, find(rem[0], k), ctxConstant)
-		}
-	}
+	b = e.appendConstants(b, tc, isConst)
 	b = append(b, ":\n"...)
 	// Rows.
 	for i, r := range t.rows {
 		b = append(b, "  "...)
-		switch {
-		case iriFirst:
-			b = e.n.appendIRICell(b, e.term(r.ent).Value, ctxCell)
-		case r.label:
-			b = e.appendID(b, r.ent, ctxCell)
-		case hasLabel:
-			e.use["slugcell"] = true
-			b = append(b, '@')
-			b = e.appendID(b, r.ent, ctxCell)
-		default:
-			b = e.appendID(b, r.ent, ctxCell)
-		}
-		if hasIRI && !iriFirst {
-			b = append(b, ", "...)
-			if tm := e.term(r.ent); tm.Kind == rdf.IRIKind {
-				b = e.n.appendIRICell(b, tm.Value, ctxCell)
-			}
-		}
-		for ci, k := range cols {
+		b = e.appendRowID(b, r, hasLabel, iriFirst)
+		b = e.appendRowIRI(b, r.ent, hasIRI, iriFirst)
+		for ci, k := range tc.cols {
 			if isConst[ci] {
 				continue
 			}
 			b = append(b, ", "...)
-			if vals := find(rem[i], k); vals != nil {
+			if vals := tc.cell(i, ci); vals != nil {
 				b = e.appendCell(b, k, vals, ctxCell)
 			} else {
 				e.use["empty"] = true
 			}
 		}
-		for len(b) > 0 && b[len(b)-1] == ' ' {
-			b = b[:len(b)-1]
-		}
-		b = append(b, '\n')
+		b = endRow(b)
 		// Everything else goes to ~extra.
-		var rest []group
-		for _, g := range rem[i] {
-			if !slices.Contains(cols, g.key) {
-				rest = append(rest, g)
-			}
-		}
-		switch {
+		switch rest := tc.rests[i]; {
 		case len(rest) == 0:
 		case e.continuation:
 			e.use["continuation"] = true
-			b = e.appendProps(b, rest)
+			b = e.appendProps(b, rest, 4)
 		default:
 			*extras = append(*extras, extraBlock{ent: r.ent, groups: rest})
 		}
+	}
+	return b
+}
+
+// appendLangTag appends @ and a language tag, with --dir for a base
+// direction.
+func appendLangTag(b []byte, lang, dir string) []byte {
+	b = append(b, '@')
+	b = append(b, lang...)
+	if dir != "" {
+		b = append(b, "--"...)
+		b = append(b, dir...)
 	}
 	return b
 }

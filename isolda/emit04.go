@@ -36,14 +36,6 @@ type spec04 struct {
 	indent   int  // indentation of the header line
 }
 
-// columnCost04 reports whether a key present in cnt of n rows is cheaper
-// as a column (its header once plus one separator per row) than as cnt
-// property lines (key, ": " and a line break each), by tokenEstimate.
-func columnCost04(header string, cnt, n int) bool {
-	t := tokenEstimate(header)
-	return t+1+n <= cnt*(t+2)
-}
-
 // splitNested moves the nested values of a row's link groups into nested
 // tables: for each property, the nested blank nodes of one class, when
 // there are two or more of them and every one has a property that all of
@@ -192,15 +184,10 @@ func (e *encoder) className(c rdf.TermID) string {
 
 // writeTable04 writes a top-level table of a 0.4 document.
 func (e *encoder) writeTable04(b []byte, t *table) []byte {
-	hasLabel := t.labelCol.pred != 0
 	rows := make([]row04, len(t.rows))
 	for i, r := range t.rows {
-		gs := r.groups
-		if hasLabel && r.label && slices.ContainsFunc(gs, func(g group) bool { return g.key == t.labelCol }) {
-			gs = e.withoutLabel(r, t.labelCol)
-		}
 		rows[i].r = r
-		rows[i].rem, rows[i].nested = e.splitNested(gs)
+		rows[i].rem, rows[i].nested = e.splitNested(e.rowGroups(r, t.labelCol))
 	}
 	if e.opts.Layout == LayoutBlocks {
 		return e.writeBlocks(b, t)
@@ -208,128 +195,48 @@ func (e *encoder) writeTable04(b []byte, t *table) []byte {
 	return e.emitTable04(b, spec04{class: t.class, labelCol: t.labelCol}, rows, t)
 }
 
-// withoutLabel returns the groups of a label row without the label value
-// its first cell holds.
-func (e *encoder) withoutLabel(r *row, labelCol gkey) []group {
-	gs := make([]group, 0, len(r.groups))
-	for _, g := range r.groups {
-		if g.key == labelCol {
-			var ok bool
-			if g, ok = e.withoutLabelValue(r.ent, g); !ok {
-				continue
-			}
-		}
-		gs = append(gs, g)
-	}
-	return gs
-}
-
-// withoutLabelValue returns the label column's group of ent without the
-// label its first cell already holds, and false when nothing is left.
-func (e *encoder) withoutLabelValue(ent rdf.TermID, g group) (group, bool) {
-	lv := e.labelVal[ent]
-	var vals []rdf.TermID
-	for _, v := range g.vals {
-		if v != lv {
-			vals = append(vals, v)
-		}
-	}
-	return group{key: g.key, vals: vals}, len(vals) > 0
-}
-
 // emitTable04 writes a table: header, rows, their property lines and
 // their nested tables.
 func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byte {
 	n := len(rows)
 	hasLabel := sp.labelCol.pred != 0
-	count := map[gkey]int{}
-	var keys []gkey
-	anon := false
 	hasIRI, hasGraph := false, false
-	for _, r := range rows {
-		hasGraph = hasGraph || e.graphCol && r.r.graph != 0
-		if e.term(r.r.ent).Kind == rdf.IRIKind {
-			hasIRI = true
-		} else if !sp.nested {
-			anon = anon || e.ids[r.r.ent] == ""
-		}
-		for _, g := range r.rem {
-			if hasLabel && g.key == sp.labelCol {
-				continue
-			}
-			if count[g.key] == 0 {
-				keys = append(keys, g.key)
-			}
-			count[g.key]++
-		}
-	}
-	var cols []gkey
-	for _, k := range keys {
-		if columnCost04(e.header(k), count[k], n) || (sp.nested && count[k] == n) {
-			cols = append(cols, k)
-		}
-	}
 	// A nested row has no id cell: a blank one needs a cell of its own
 	// (an IRI row has its @iri cell). haveCommonKey chose the table so
-	// that every blank row has one; should no column be left, the most
-	// used key becomes one, so that no row line is ever empty.
+	// that every blank row has one; columns04 makes sure of it.
 	needCell := false
-	for _, r := range rows {
-		needCell = needCell || sp.nested && e.term(r.r.ent).Kind != rdf.IRIKind
-	}
-	if needCell && len(cols) == 0 && len(keys) > 0 {
-		best := keys[0]
-		for _, k := range keys[1:] {
-			if count[k] > count[best] {
-				best = k
-			}
-		}
-		cols = append(cols, best)
-	}
-	e.sortColumns(cols, count)
-	// The cells of every row, by column, and the rest of its groups.
-	nc := len(cols)
-	colIdx := make(map[gkey]int, nc)
-	for ci, k := range cols {
-		colIdx[k] = ci
-	}
-	cells := make([][]rdf.TermID, n*nc)
-	rests := make([][]group, n)
+	rem := make([][]group, n)
 	for i, r := range rows {
-		for _, g := range r.rem {
-			if ci, ok := colIdx[g.key]; ok {
-				cells[i*nc+ci] = g.vals
-			} else {
-				rests[i] = append(rests[i], g)
-			}
-		}
+		hasGraph = hasGraph || e.graphCol && r.r.graph != 0
+		isIRI := e.term(r.r.ent).Kind == rdf.IRIKind
+		hasIRI = hasIRI || isIRI
+		needCell = needCell || sp.nested && !isIRI
+		rem[i] = r.rem
 	}
-	cell := func(i, ci int) []rdf.TermID { return cells[i*nc+ci] }
-	if t != nil && e.opts.Layout == LayoutHybrid && e.tooSparse(n, nc, cell) {
+	count, keys := countKeys(rem, sp.labelCol)
+	tc := e.newTableCells(rem, e.columns04(keys, count, n, sp.nested, needCell), count)
+	if t != nil && e.opts.Layout == LayoutHybrid && e.tooSparse(tc) {
 		return e.writeBlocks(b, t)
 	}
 	e.use["table"] = true
-	isConst := e.constantColumns(n, nc, cell)
+	isConst := e.constantColumns(tc)
 	if sp.nested && slices.Contains(isConst, true) && !slices.Contains(isConst, false) {
 		// A nested row needs a cell: the first column stays one.
 		isConst[0] = false
 	}
 	// Nested columns: a link column whose values are single nested
 	// entities of one class writes their properties by position.
-	nestCols := make([]*nestCol, len(cols))
-	for ci, k := range cols {
+	nestCols := make([]*nestCol, len(tc.cols))
+	for ci, k := range tc.cols {
 		if !isConst[ci] && k.cls == clsLink && !e.noNestCol {
 			vals := make([][]rdf.TermID, n)
 			for i := range rows {
-				vals[i] = cell(i, ci)
+				vals[i] = tc.cell(i, ci)
 			}
 			nestCols[ci] = e.nestColumn(vals)
 		}
 	}
-	iriFirst := !sp.nested && !hasLabel && e.iriIDs && n > 0
-	for _, r := range rows {
-		iriFirst = iriFirst && e.iriID[r.r.ent]
-	}
+	iriFirst := !sp.nested && e.iriFirst(hasLabel, n, func(i int) rdf.TermID { return rows[i].r.ent })
 	if !sp.nested && !hasIRI {
 		e.use["blank"] = true // rows of blank nodes and no @iri column
 	}
@@ -358,7 +265,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 		}
 		sep = ", "
 	}
-	for ci, k := range cols {
+	for ci, k := range tc.cols {
 		if !isConst[ci] {
 			b = append(b, sep...)
 			sep = ", "
@@ -369,17 +276,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 		}
 	}
 	b = append(b, '}')
-	sep = " "
-	for ci, k := range cols {
-		if isConst[ci] {
-			e.use["constant"] = true
-			b = append(b, sep...)
-			sep = ", "
-			b = append(b, e.header(k)...)
-			b = append(b, '=')
-			b = e.appendCell(b, k, cell(0, ci), ctxConstant)
-		}
-	}
+	b = e.appendConstants(b, tc, isConst)
 	b = append(b, ":\n"...)
 	// An anonymous row is an empty first cell, or "_" when the row has
 	// no other cell (a line is never empty).
@@ -395,30 +292,15 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			first = false
 		}
 		if !sp.nested {
-			id := e.ids[r.r.ent]
-			switch {
-			case iriFirst:
-				b = e.n.appendIRICell(b, e.term(r.r.ent).Value, ctxCell)
-			case id == "":
+			if !iriFirst && e.ids[r.r.ent] == "" {
 				e.use["anon"] = true
 				if !anonMark {
 					b = append(b, '_')
 				}
-			case r.r.label:
-				b = e.appendID(b, r.r.ent, ctxCell)
-			case hasLabel:
-				e.use["slugcell"] = true
-				b = append(b, '@')
-				b = e.appendID(b, r.r.ent, ctxCell)
-			default:
-				b = e.appendID(b, r.r.ent, ctxCell)
+			} else {
+				b = e.appendRowID(b, r.r, hasLabel, iriFirst)
 			}
-			if hasIRI && !iriFirst {
-				b = append(b, ", "...)
-				if tm := e.term(r.r.ent); tm.Kind == rdf.IRIKind {
-					b = e.n.appendIRICell(b, tm.Value, ctxCell)
-				}
-			}
+			b = e.appendRowIRI(b, r.r.ent, hasIRI, iriFirst)
 			if hasGraph {
 				b = append(b, ", "...)
 				if r.r.graph != 0 {
@@ -427,7 +309,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			}
 			first = false
 		}
-		for ci, k := range cols {
+		for ci, k := range tc.cols {
 			if isConst[ci] {
 				continue
 			}
@@ -435,7 +317,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 				b = append(b, ", "...)
 			}
 			first = false
-			if vals := cell(i, ci); vals != nil {
+			if vals := tc.cell(i, ci); vals != nil {
 				if nc := nestCols[ci]; nc != nil {
 					b = e.appendNestCell(b, nc, vals[0])
 				} else {
@@ -445,13 +327,10 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 				e.use["empty"] = true
 			}
 		}
-		for len(b) > 0 && b[len(b)-1] == ' ' {
-			b = b[:len(b)-1]
-		}
-		b = append(b, '\n')
-		if rest := rests[i]; len(rest) > 0 {
+		b = endRow(b)
+		if rest := tc.rests[i]; len(rest) > 0 {
 			e.use["continuation"] = true
-			b = e.appendProps04(b, mergeLangs(rest), rowIndent+2)
+			b = e.appendProps(b, mergeLangs(rest), rowIndent+2)
 		}
 		for _, ng := range r.nested {
 			nrows := make([]row04, len(ng.rows))
@@ -461,34 +340,6 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 			}
 			b = e.emitTable04(b, spec04{class: ng.class, nested: true, key: ng.key, indent: rowIndent + 2}, nrows, nil)
 		}
-	}
-	return b
-}
-
-// appendProps04 writes one "spec: cell" (or "spec> cell") line per group,
-// sorted by header, at the given indentation.
-func (e *encoder) appendProps04(b []byte, groups []group, indent int) []byte {
-	groups = slices.Clone(groups)
-	slices.SortFunc(groups, func(p, q group) int {
-		return strings.Compare(e.header(p.key), e.header(q.key))
-	})
-	for _, g := range groups {
-		b = appendIndent(b, indent)
-		b = append(b, e.header(g.key)...)
-		if g.key.cls == clsLink {
-			b = append(b, ' ')
-		} else {
-			b = append(b, ": "...)
-		}
-		b = e.appendCell(b, g.key, g.vals, ctxCell)
-		b = append(b, '\n')
-	}
-	return b
-}
-
-func appendIndent(b []byte, n int) []byte {
-	for range n {
-		b = append(b, ' ')
 	}
 	return b
 }

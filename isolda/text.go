@@ -196,28 +196,12 @@ func isLocalChar(c byte) bool {
 	return isNameChar(c) || c == '.'
 }
 
-func isName(s string) bool {
-	if s == "" || !isNameStart(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !isNameChar(s[i]) {
-			return false
-		}
-	}
-	return true
-}
+// isName reports whether s is a NAME.
+func isName(s string) bool { return s != "" && scanName(s) == len(s) }
 
+// isLocal reports whether s is a LOCAL without percent escapes.
 func isLocal(s string) bool {
-	if s == "" || s[0] == '.' || s[0] == '-' || s[len(s)-1] == '.' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isLocalChar(s[i]) {
-			return false
-		}
-	}
-	return true
+	return s != "" && strings.IndexByte(s, '%') < 0 && scanLocal(s) == len(s)
 }
 
 // isLocalPct is isLocal with percent escapes (%XX, two hex digits) allowed
