@@ -7,6 +7,7 @@ package isolda
 import (
 	"cmp"
 	"fmt"
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -99,7 +100,7 @@ func (e *encoder) validate() error {
 			return fmt.Errorf("isolda: term %q is not valid UTF-8", t.Value)
 		}
 		if t.Kind == rdf.LiteralKind && (t.Lang != "" || t.Dir != "") {
-			if !validLang(t.Lang) {
+			if !syntax.ValidLang(t.Lang) {
 				return fmt.Errorf("isolda: invalid language tag %q", t.Lang)
 			}
 			if t.Dir != "" && t.Dir != "ltr" && t.Dir != "rtl" {
@@ -493,9 +494,9 @@ func (e *encoder) findLists() {
 			k := e.classOf(first, it)
 			switch {
 			case k == key:
-			case k.cls == clsLink && key.cls == clsIRI:
+			case k.cls == syntax.ClsLink && key.cls == syntax.ClsIRI:
 				key = k
-			case k.cls == clsIRI && key.cls == clsLink:
+			case k.cls == syntax.ClsIRI && key.cls == syntax.ClsLink:
 			default:
 				ok = false
 			}

@@ -2,6 +2,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,28 +16,28 @@ func (e *encoder) header(k gkey) string {
 		return h
 	}
 	var b []byte
-	if k.cls == clsType {
+	if k.cls == syntax.ClsType {
 		b = append(b, 'a')
 	} else {
 		b = e.n.appendTerm(b, e.term(k.pred).Value)
 	}
 	switch k.cls {
-	case clsLink:
+	case syntax.ClsLink:
 		b = append(b, '>')
 		e.use["link"] = true
-	case clsIRI:
+	case syntax.ClsIRI:
 		b = append(b, ":iri"...)
 		e.use["typed"] = true
-	case clsLang:
+	case syntax.ClsLang:
 		b = appendLangTag(b, k.lang, k.dir)
 		e.use["lang"] = true
-	case clsTyped:
+	case syntax.ClsTyped:
 		b = append(b, ':')
 		b = e.n.appendDatatype(b, k.dt)
 		e.use["typed"] = true
-	case clsType:
+	case syntax.ClsType:
 		e.use["a"] = true
-	case clsLangAny:
+	case syntax.ClsLangAny:
 		b = append(b, '@')
 		e.use["langs"] = true
 	}
@@ -59,7 +60,7 @@ func (e *encoder) appendValue(b []byte, k gkey, v rdf.TermID, ctx int) []byte {
 	t := e.term(v)
 	start := len(b)
 	switch k.cls {
-	case clsLink:
+	case syntax.ClsLink:
 		if lc, ok := e.listItems[v]; ok {
 			return e.appendList(b, lc)
 		}
@@ -70,11 +71,11 @@ func (e *encoder) appendValue(b []byte, k gkey, v rdf.TermID, ctx int) []byte {
 			e.use["blank"] = true
 		}
 		b = appendText(b, e.ids[v], e.qLink, ctx)
-	case clsIRI:
+	case syntax.ClsIRI:
 		b = e.n.appendIRICell(b, t.Value, ctx)
-	case clsType:
+	case syntax.ClsType:
 		return e.n.appendTerm(b, t.Value)
-	case clsLangAny:
+	case syntax.ClsLangAny:
 		b = appendText(b, t.Value, e.v02, ctx)
 		b = appendLangTag(b, t.Lang, t.Dir)
 	default:
@@ -99,7 +100,7 @@ func (e *encoder) appendList(b []byte, lc listCell) []byte {
 		if i > 0 {
 			b = append(b, " | "...)
 		}
-		if lc.key.cls == clsLink && !e.entity[it] {
+		if lc.key.cls == syntax.ClsLink && !e.entity[it] {
 			b = appendAngle(b, e.term(it).Value)
 			continue
 		}
@@ -112,14 +113,14 @@ func (e *encoder) appendList(b []byte, lc listCell) []byte {
 // entities, :iri, @lang, :string for plain strings, or :datatype.
 func (e *encoder) appendSuffix(b []byte, k gkey) []byte {
 	switch k.cls {
-	case clsIRI:
+	case syntax.ClsIRI:
 		return append(b, ":iri"...)
-	case clsLang:
+	case syntax.ClsLang:
 		b = appendLangTag(b, k.lang, k.dir)
 		return b
-	case clsPlain:
+	case syntax.ClsPlain:
 		return append(b, ":string"...)
-	case clsTyped:
+	case syntax.ClsTyped:
 		b = append(b, ':')
 		return e.n.appendDatatype(b, k.dt)
 	}
@@ -142,7 +143,7 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 		}
 		groups = mergeLangs(groups)
 	} else if ie.main != 0 {
-		typeKey := gkey{pred: e.typeID, cls: clsType}
+		typeKey := gkey{pred: e.typeID, cls: syntax.ClsType}
 		i := slices.IndexFunc(groups, func(g group) bool { return g.key == typeKey })
 		if i < 0 {
 			groups = append(groups, group{key: typeKey, vals: []rdf.TermID{ie.main}})
@@ -180,7 +181,7 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 			b = append(b, ", "...)
 		}
 		b = append(b, x.h...)
-		if g.key.cls == clsLink {
+		if g.key.cls == syntax.ClsLink {
 			b = append(b, ' ')
 		} else {
 			b = append(b, ": "...)
@@ -273,7 +274,7 @@ func (e *encoder) appendProps(b []byte, groups []group, indent int) []byte {
 	for _, g := range groups {
 		b = appendIndent(b, indent)
 		b = append(b, e.header(g.key)...)
-		if g.key.cls == clsLink {
+		if g.key.cls == syntax.ClsLink {
 			b = append(b, ' ')
 		} else {
 			b = append(b, ": "...)
@@ -326,7 +327,7 @@ func (e *encoder) writeInverse(b []byte, part graphPart) []byte {
 	for _, t := range part.tables {
 		for _, r := range t.rows {
 			for _, g := range r.groups {
-				if g.key.cls != clsLink {
+				if g.key.cls != syntax.ClsLink {
 					continue
 				}
 				for _, v := range g.vals {
@@ -355,7 +356,7 @@ func (e *encoder) writeInverse(b []byte, part graphPart) []byte {
 		b = append(b, ":\n"...)
 		slices.SortFunc(ins, func(x, y in) int {
 			if x.pred != y.pred {
-				return strings.Compare(e.header(gkey{pred: x.pred, cls: clsPlain}), e.header(gkey{pred: y.pred, cls: clsPlain}))
+				return strings.Compare(e.header(gkey{pred: x.pred, cls: syntax.ClsPlain}), e.header(gkey{pred: y.pred, cls: syntax.ClsPlain}))
 			}
 			return cmp.Compare(e.pos[x.src], e.pos[y.src])
 		})
@@ -367,9 +368,9 @@ func (e *encoder) writeInverse(b []byte, part graphPart) []byte {
 				j++
 			}
 			b = append(b, "    "...)
-			b = append(b, e.header(gkey{pred: ins[i].pred, cls: clsPlain})...)
+			b = append(b, e.header(gkey{pred: ins[i].pred, cls: syntax.ClsPlain})...)
 			b = append(b, "< "...)
-			b = e.appendCell(b, gkey{pred: ins[i].pred, cls: clsLink}, srcs, ctxCell)
+			b = e.appendCell(b, gkey{pred: ins[i].pred, cls: syntax.ClsLink}, srcs, ctxCell)
 			b = append(b, '\n')
 			i = j
 		}

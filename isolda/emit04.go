@@ -2,6 +2,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,7 +46,7 @@ func (e *encoder) splitNested(gs []group) ([]group, []nestGroup) {
 	// groups as they are.
 	some := false
 	for i := 0; i < len(gs) && !some && !e.noNestTable; i++ {
-		if g := gs[i]; g.key.cls == clsLink && len(g.vals) >= 2 {
+		if g := gs[i]; g.key.cls == syntax.ClsLink && len(g.vals) >= 2 {
 			n := 0
 			for _, v := range g.vals {
 				if e.inline[v] {
@@ -61,7 +62,7 @@ func (e *encoder) splitNested(gs []group) ([]group, []nestGroup) {
 	var out []group
 	var nests []nestGroup
 	for _, g := range gs {
-		if g.key.cls != clsLink || len(g.vals) < 2 || e.noNestTable {
+		if g.key.cls != syntax.ClsLink || len(g.vals) < 2 || e.noNestTable {
 			out = append(out, g)
 			continue
 		}
@@ -140,7 +141,7 @@ func (e *encoder) haveCommonKey(vs []rdf.TermID) bool {
 	for _, v := range vs {
 		ok := false
 		for _, g := range e.inlineRows[v].row.groups {
-			if g.key.cls != clsLink && cell(g.key) || g.key.cls == clsLink && cell(g.key) && !e.allNested(g.vals) {
+			if g.key.cls != syntax.ClsLink && cell(g.key) || g.key.cls == syntax.ClsLink && cell(g.key) && !e.allNested(g.vals) {
 				ok = true
 				break
 			}
@@ -228,7 +229,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 	// entities of one class writes their properties by position.
 	nestCols := make([]*nestCol, len(tc.cols))
 	for ci, k := range tc.cols {
-		if !isConst[ci] && k.cls == clsLink && !e.noNestCol {
+		if !isConst[ci] && k.cls == syntax.ClsLink && !e.noNestCol {
 			vals := make([][]rdf.TermID, n)
 			for i := range rows {
 				vals[i] = tc.cell(i, ci)
@@ -351,21 +352,21 @@ func mergeLangs(gs []group) []group {
 	// Most rows have no predicate in two languages: keep them as they are.
 	multi := false
 	for i := 1; i < len(gs) && !multi; i++ {
-		multi = gs[i].key.cls == clsLang && gs[i-1].key.cls == clsLang && gs[i].key.pred == gs[i-1].key.pred
+		multi = gs[i].key.cls == syntax.ClsLang && gs[i-1].key.cls == syntax.ClsLang && gs[i].key.pred == gs[i-1].key.pred
 	}
 	if !multi {
 		return gs
 	}
 	tags := map[rdf.TermID]int{}
 	for _, g := range gs {
-		if g.key.cls == clsLang {
+		if g.key.cls == syntax.ClsLang {
 			tags[g.key.pred]++
 		}
 	}
 	var out []group
 	merged := map[rdf.TermID]int{} // predicate -> index in out
 	for _, g := range gs {
-		if g.key.cls != clsLang || tags[g.key.pred] < 2 {
+		if g.key.cls != syntax.ClsLang || tags[g.key.pred] < 2 {
 			out = append(out, g)
 			continue
 		}
@@ -373,7 +374,7 @@ func mergeLangs(gs []group) []group {
 		if !ok {
 			i = len(out)
 			merged[g.key.pred] = i
-			out = append(out, group{key: gkey{pred: g.key.pred, cls: clsLangAny}})
+			out = append(out, group{key: gkey{pred: g.key.pred, cls: syntax.ClsLangAny}})
 		}
 		out[i].vals = append(out[i].vals, g.vals...)
 	}

@@ -9,24 +9,13 @@ import (
 	"github.com/isolda/isolda/rdf"
 )
 
-// Value classes of a column (SPEC.md, "Columns and value classes").
-const (
-	clsLink    = iota + 1 // an entity, written by its id
-	clsIRI                // an IRI that is not an entity
-	clsType               // an rdf:type class (the "a" column)
-	clsPlain              // xsd:string
-	clsLang               // language-tagged string
-	clsTyped              // any other datatype
-	clsLangAny            // 0.4: language-tagged strings, each value with its tag (p@)
-)
-
 // gkey is a column: a predicate and a value class.
 type gkey struct {
 	pred rdf.TermID
 	cls  uint8
-	dt   string // datatype IRI for clsTyped
-	lang string // language tag as written, for clsLang
-	dir  string // base direction, for clsLang
+	dt   string // datatype IRI for syntax.ClsTyped
+	lang string // language tag as written, for syntax.ClsLang
+	dir  string // base direction, for syntax.ClsLang
 }
 
 type group struct {

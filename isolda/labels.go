@@ -5,6 +5,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,7 +149,7 @@ func (e *encoder) termLabel(id rdf.TermID) rdf.TermID {
 	}
 	iri := e.term(id).Value
 	for _, ns := range wikidataProps {
-		if l, ok := strings.CutPrefix(iri, ns); ok && isName(l) {
+		if l, ok := strings.CutPrefix(iri, ns); ok && syntax.IsName(l) {
 			if eid, ok := e.d.Lookup(rdf.NewIRI("http://www.wikidata.org/entity/" + l)); ok {
 				return e.labelVal[eid]
 			}

@@ -5,6 +5,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strings"
 
@@ -16,17 +17,17 @@ func (e *encoder) classOf(p, o rdf.TermID) gkey {
 	t := e.term(o)
 	switch {
 	case p == e.typeID && t.Kind == rdf.IRIKind:
-		return gkey{pred: p, cls: clsType}
+		return gkey{pred: p, cls: syntax.ClsType}
 	case e.entity[o]:
-		return gkey{pred: p, cls: clsLink}
+		return gkey{pred: p, cls: syntax.ClsLink}
 	case t.Kind == rdf.IRIKind:
-		return gkey{pred: p, cls: clsIRI}
+		return gkey{pred: p, cls: syntax.ClsIRI}
 	case t.Lang != "":
-		return gkey{pred: p, cls: clsLang, lang: t.Lang, dir: t.Dir}
+		return gkey{pred: p, cls: syntax.ClsLang, lang: t.Lang, dir: t.Dir}
 	case t.Datatype == rdf.XSDString:
-		return gkey{pred: p, cls: clsPlain}
+		return gkey{pred: p, cls: syntax.ClsPlain}
 	}
-	return gkey{pred: p, cls: clsTyped, dt: t.Datatype}
+	return gkey{pred: p, cls: syntax.ClsTyped, dt: t.Datatype}
 }
 
 // layout groups the quads of each graph into tables and rows.
@@ -215,7 +216,7 @@ func (e *encoder) cmpKey(a, b gkey) int {
 }
 
 func (e *encoder) cmpVal(cls uint8, a, b rdf.TermID) int {
-	if cls == clsLink {
+	if cls == syntax.ClsLink {
 		return cmp.Compare(e.pos[a], e.pos[b])
 	}
 	return rdf.Compare(e.term(a), e.term(b))

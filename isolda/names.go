@@ -1,6 +1,7 @@
 package isolda
 
 import (
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,34 +67,6 @@ func labelRank(iri string) int {
 	return -1
 }
 
-// Datatype shortcuts written after ':' in a column header.
-var dtShort = [][2]string{
-	{"int", rdf.XSDInteger},
-	{"decimal", rdf.XSDDecimal},
-	{"double", rdf.XSDDouble},
-	{"bool", rdf.XSDBoolean},
-	{"date", rdf.XSD + "date"},
-	{"dateTime", rdf.XSD + "dateTime"},
-}
-
-func shortOf(dt string) string {
-	for _, s := range dtShort {
-		if s[1] == dt {
-			return s[0]
-		}
-	}
-	return ""
-}
-
-func shortIRI(name string) string {
-	for _, s := range dtShort {
-		if s[0] == name {
-			return s[1]
-		}
-	}
-	return ""
-}
-
 // reservedBare are names that may not be written as bare terms.
 func reservedBare(s string) bool {
 	return s == "a" || s == "id" || s == "Thing_"
@@ -144,7 +117,7 @@ func (n *namer) bare(iri string) (string, bool) {
 			return "", false
 		}
 	}
-	if !n.v04 && !isName(l) || reservedBare(l) {
+	if !n.v04 && !syntax.IsName(l) || reservedBare(l) {
 		return "", false
 	}
 	if _, ok := n.prefixNS[l]; ok {
@@ -207,7 +180,7 @@ func (n *namer) appendPrefixed(b []byte, iri string) []byte {
 
 // appendDatatype appends the datatype part after ':' in a header.
 func (n *namer) appendDatatype(b []byte, dt string) []byte {
-	if s := shortOf(dt); s != "" {
+	if s := syntax.ShortOf(dt); s != "" {
 		return append(b, s...)
 	}
 	return n.appendPrefixed(b, dt)
@@ -329,7 +302,7 @@ func camel(label string, upper, limit bool) string {
 	if out == "" || limit && len(out) > 40 {
 		return ""
 	}
-	if !isNameStart(out[0]) {
+	if !syntax.IsNameStart(out[0]) {
 		out = "_" + out
 	}
 	return out
@@ -360,13 +333,13 @@ func (e *encoder) names() {
 		p := e.term(q[1]).Value
 		if q[1] == e.typeID && e.term(q[2]).Kind == rdf.IRIKind {
 			ns, l := splitNS(e.term(q[2]).Value)
-			if isName(l) && !reservedBare(l) {
+			if syntax.IsName(l) && !reservedBare(l) {
 				vc[ns]++
 			}
 			continue
 		}
 		ns, l := splitNS(p)
-		if isName(l) && !reservedBare(l) {
+		if syntax.IsName(l) && !reservedBare(l) {
 			vc[ns]++
 		}
 	}
@@ -382,7 +355,7 @@ func (e *encoder) names() {
 			return false
 		}
 		l := iri[len(e.n.vocab):]
-		return isName(l) && !reservedBare(l)
+		return syntax.IsName(l) && !reservedBare(l)
 	}
 	uses := map[string]int{}
 	add := func(iri string) {
@@ -401,7 +374,7 @@ func (e *encoder) names() {
 			switch o := e.term(q[2]); {
 			case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
 				add(o.Value)
-			case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
+			case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && syntax.ShortOf(o.Datatype) == "":
 				add(o.Datatype)
 			}
 			continue
@@ -421,7 +394,7 @@ func (e *encoder) names() {
 			}
 		case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
 			add(o.Value)
-		case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
+		case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && syntax.ShortOf(o.Datatype) == "":
 			add(o.Datatype)
 		}
 		if g.Kind == rdf.IRIKind {
@@ -434,7 +407,7 @@ func (e *encoder) names() {
 	if e.dtPrefixes {
 		for id := 1; id <= e.d.NumTerms(); id++ {
 			t := e.term(rdf.TermID(id))
-			if t.Kind != rdf.LiteralKind || t.Lang != "" || t.Datatype == rdf.XSDString || shortOf(t.Datatype) != "" {
+			if t.Kind != rdf.LiteralKind || t.Lang != "" || t.Datatype == rdf.XSDString || syntax.ShortOf(t.Datatype) != "" {
 				continue
 			}
 			if ns, l := splitNS(t.Datatype); isLocal(l) && (ns == rdf.XSD || ns == rdf.RDFNS) {
@@ -450,7 +423,7 @@ func (e *encoder) names() {
 	}
 	taken := func(name string) bool {
 		_, ok := e.n.prefixNS[name]
-		return ok || reservedPrefix(name) || !isName(name)
+		return ok || reservedPrefix(name) || !syntax.IsName(name)
 	}
 	assign := func(name, ns string) {
 		e.n.prefixNS[name] = ns

@@ -2,6 +2,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,117 +12,11 @@ import (
 	"github.com/isolda/isolda/rdf"
 )
 
-// wellKnown04 is ISOLDA 0.4's table of well-known prefixes (SPEC.md section
-// 17.3): the RDFa 1.1 initial context, the Wikidata and DBpedia namespaces
-// and other widely used vocabularies and identifier spaces. In a 0.4
-// document these prefixes are predeclared: they are used without a @prefix
-// line. The table is part of the version: it never changes for 0.4.
-var wellKnown04 = [][2]string{
-	{"adms", "http://www.w3.org/ns/adms#"},
-	{"as", "https://www.w3.org/ns/activitystreams#"},
-	{"bf", "http://id.loc.gov/ontologies/bibframe/"},
-	{"bibo", "http://purl.org/ontology/bibo/"},
-	{"cc", "http://creativecommons.org/ns#"},
-	{"cito", "http://purl.org/spar/cito/"},
-	{"csvw", "http://www.w3.org/ns/csvw#"},
-	{"ctag", "http://commontag.org/ns#"},
-	{"dbo", "http://dbpedia.org/ontology/"},
-	{"dbp", "http://dbpedia.org/property/"},
-	{"dbr", "http://dbpedia.org/resource/"},
-	{"dc", "http://purl.org/dc/elements/1.1/"},
-	{"dcam", "http://purl.org/dc/dcam/"},
-	{"dcat", "http://www.w3.org/ns/dcat#"},
-	{"dcmitype", "http://purl.org/dc/dcmitype/"},
-	{"dct", "http://purl.org/dc/terms/"},
-	{"doap", "http://usefulinc.com/ns/doap#"},
-	{"doi", "https://doi.org/"},
-	{"dpv", "https://w3id.org/dpv#"},
-	{"dqv", "http://www.w3.org/ns/dqv#"},
-	{"duv", "http://www.w3.org/ns/duv#"},
-	{"earl", "http://www.w3.org/ns/earl#"},
-	{"edm", "http://www.europeana.eu/schemas/edm/"},
-	{"fabio", "http://purl.org/spar/fabio/"},
-	{"foaf", "http://xmlns.com/foaf/0.1/"},
-	{"geo", "http://www.opengis.net/ont/geosparql#"},
-	{"gn", "http://www.geonames.org/ontology#"},
-	{"gnd", "https://d-nb.info/gnd/"},
-	{"gndo", "https://d-nb.info/standards/elementset/gnd#"},
-	{"gr", "http://purl.org/goodrelations/v1#"},
-	{"grddl", "http://www.w3.org/2003/g/data-view#"},
-	{"hydra", "http://www.w3.org/ns/hydra/core#"},
-	{"ical", "http://www.w3.org/2002/12/cal/icaltzd#"},
-	{"ldp", "http://www.w3.org/ns/ldp#"},
-	{"lexinfo", "http://www.lexinfo.net/ontology/3.0/lexinfo#"},
-	{"locn", "http://www.w3.org/ns/locn#"},
-	{"ma", "http://www.w3.org/ns/ma-ont#"},
-	{"mads", "http://www.loc.gov/mads/rdf/v1#"},
-	{"nmo", "http://nomisma.org/ontology#"},
-	{"np", "http://www.nanopub.org/nschema#"},
-	{"npx", "http://purl.org/nanopub/x/"},
-	{"oa", "http://www.w3.org/ns/oa#"},
-	{"odrl", "http://www.w3.org/ns/odrl/2/"},
-	{"og", "http://ogp.me/ns#"},
-	{"ontolex", "http://www.w3.org/ns/lemon/ontolex#"},
-	{"orcid", "https://orcid.org/"},
-	{"ore", "http://www.openarchives.org/ore/terms/"},
-	{"org", "http://www.w3.org/ns/org#"},
-	{"owl", "http://www.w3.org/2002/07/owl#"},
-	{"p", "http://www.wikidata.org/prop/"},
-	{"pav", "http://purl.org/pav/"},
-	{"pq", "http://www.wikidata.org/prop/qualifier/"},
-	{"pqn", "http://www.wikidata.org/prop/qualifier/value-normalized/"},
-	{"pqv", "http://www.wikidata.org/prop/qualifier/value/"},
-	{"pr", "http://www.wikidata.org/prop/reference/"},
-	{"prn", "http://www.wikidata.org/prop/reference/value-normalized/"},
-	{"prov", "http://www.w3.org/ns/prov#"},
-	{"prv", "http://www.wikidata.org/prop/reference/value/"},
-	{"ps", "http://www.wikidata.org/prop/statement/"},
-	{"psn", "http://www.wikidata.org/prop/statement/value-normalized/"},
-	{"psv", "http://www.wikidata.org/prop/statement/value/"},
-	{"qb", "http://purl.org/linked-data/cube#"},
-	{"rdf", rdf.RDFNS},
-	{"rdfa", "http://www.w3.org/ns/rdfa#"},
-	{"rdfs", rdf.RDFSNS},
-	{"rev", "http://purl.org/stuff/rev#"},
-	{"rif", "http://www.w3.org/2007/rif#"},
-	{"rr", "http://www.w3.org/ns/r2rml#"},
-	{"schema", "http://schema.org/"},
-	{"sd", "http://www.w3.org/ns/sparql-service-description#"},
-	{"sdo", "https://schema.org/"},
-	{"sf", "http://www.opengis.net/ont/sf#"},
-	{"sh", "http://www.w3.org/ns/shacl#"},
-	{"sioc", "http://rdfs.org/sioc/ns#"},
-	{"skos", "http://www.w3.org/2004/02/skos/core#"},
-	{"skosxl", "http://www.w3.org/2008/05/skos-xl#"},
-	{"sosa", "http://www.w3.org/ns/sosa/"},
-	{"ssn", "http://www.w3.org/ns/ssn/"},
-	{"time", "http://www.w3.org/2006/time#"},
-	{"vann", "http://purl.org/vocab/vann/"},
-	{"vcard", "http://www.w3.org/2006/vcard/ns#"},
-	{"viaf", "http://viaf.org/viaf/"},
-	{"void", "http://rdfs.org/ns/void#"},
-	{"vs", "http://www.w3.org/2003/06/sw-vocab-status/ns#"},
-	{"wd", "http://www.wikidata.org/entity/"},
-	{"wdata", "https://www.wikidata.org/wiki/Special:EntityData/"},
-	{"wdno", "http://www.wikidata.org/prop/novalue/"},
-	{"wdref", "http://www.wikidata.org/reference/"},
-	{"wdrs", "http://www.w3.org/2007/05/powder-s#"},
-	{"wds", "http://www.wikidata.org/entity/statement/"},
-	{"wdt", "http://www.wikidata.org/prop/direct/"},
-	{"wdtn", "http://www.wikidata.org/prop/direct-normalized/"},
-	{"wdv", "http://www.wikidata.org/value/"},
-	{"wgs", "http://www.w3.org/2003/01/geo/wgs84_pos#"},
-	{"wikibase", "http://wikiba.se/ontology#"},
-	{"xhv", "http://www.w3.org/1999/xhtml/vocab#"},
-	{"xml", "http://www.w3.org/XML/1998/namespace"},
-	{"xsd", rdf.XSD},
-}
-
 // WellKnownPrefixes returns ISOLDA 0.4's predeclared prefixes (name and
 // namespace), sorted by name.
 func WellKnownPrefixes() []rdf.Prefix {
-	out := make([]rdf.Prefix, len(wellKnown04))
-	for i, p := range wellKnown04 {
+	out := make([]rdf.Prefix, len(syntax.WellKnown04))
+	for i, p := range syntax.WellKnown04 {
 		out[i] = rdf.Prefix{Name: p[0], IRI: p[1]}
 	}
 	return out
@@ -164,7 +59,7 @@ func prefixNames(ns string) []string {
 	} else if i := strings.IndexByte(s, ':'); i >= 0 {
 		s = s[i+1:]
 	}
-	words := strings.FieldsFunc(s, func(r rune) bool { return r >= 0x80 || !isNameChar(byte(r)) || r == '-' || r == '_' })
+	words := strings.FieldsFunc(s, func(r rune) bool { return r >= 0x80 || !syntax.IsNameChar(byte(r)) || r == '-' || r == '_' })
 	var good, short, idlike, stop []string
 	for i := len(words) - 1; i >= 0; i-- {
 		w := words[i]
@@ -255,7 +150,7 @@ func bareTerm04(local string) (string, bool) {
 				return "", false
 			}
 		case r == '%':
-			if i+2 >= len(w) || !isHex(w[i+1]) || !isHex(w[i+2]) {
+			if i+2 >= len(w) || !syntax.IsHex(w[i+1]) || !syntax.IsHex(w[i+2]) {
 				return "", false
 			}
 		case r == '_' || r == '-' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -269,45 +164,6 @@ func bareTerm04(local string) (string, bool) {
 		i += n
 	}
 	return w, true
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-// isTermRune reports whether r may appear in a 0.4 bare term word.
-func isTermRune(r rune) bool {
-	return r == '_' || r == '-' || r == '.' || r == '%' || unicode.IsLetter(r) || unicode.IsDigit(r)
-}
-
-// scanTerm04 returns the length of the 0.4 bare term at the start of s:
-// words of term characters separated by single spaces (a space followed by
-// a letter, a digit or '_'), not ending with '.'.
-func scanTerm04(s string) int {
-	r, _ := utf8.DecodeRuneInString(s)
-	if !(r == '_' || unicode.IsLetter(r)) {
-		return 0
-	}
-	n := 0
-	for n < len(s) {
-		r, w := utf8.DecodeRuneInString(s[n:])
-		if isTermRune(r) {
-			n += w
-			continue
-		}
-		if r == ' ' && n+1 < len(s) {
-			r2, _ := utf8.DecodeRuneInString(s[n+1:])
-			if r2 == '_' || unicode.IsLetter(r2) || unicode.IsDigit(r2) {
-				n++
-				continue
-			}
-		}
-		break
-	}
-	for n > 0 && s[n-1] == '.' {
-		n--
-	}
-	return n
 }
 
 // names04 chooses @vocab, the prefixes and the @term aliases of a 0.4
@@ -345,7 +201,7 @@ func (e *encoder) names04() {
 			best, e.n.vocab = vc[ns], ns
 		}
 	}
-	for _, p := range wellKnown04 {
+	for _, p := range syntax.WellKnown04 {
 		e.n.prefixNS[p[0]] = p[1]
 		e.n.nsPrefix[p[1]] = p[0]
 		e.n.implicit[p[0]] = true
@@ -399,7 +255,7 @@ func (e *encoder) choosePrefixes04() {
 				switch {
 				case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
 					iriUse(q[2])
-				case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
+				case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && syntax.ShortOf(o.Datatype) == "":
 					addTerm(0, o.Datatype)
 				}
 			}
@@ -422,7 +278,7 @@ func (e *encoder) choosePrefixes04() {
 			addTerm(q[2], o.Value)
 		case o.Kind == rdf.IRIKind && !e.entity[q[2]]:
 			iriUse(q[2])
-		case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && shortOf(o.Datatype) == "":
+		case o.Kind == rdf.LiteralKind && o.Lang == "" && o.Datatype != rdf.XSDString && syntax.ShortOf(o.Datatype) == "":
 			if o.Datatype != lastDT {
 				lastDT = o.Datatype
 				lastDTID, _ = e.d.Lookup(rdf.NewIRI(o.Datatype))

@@ -14,15 +14,17 @@ package isolda
 import (
 	"fmt"
 
+	"github.com/isolda/isolda/isolda/internal/syntax"
+
 	"github.com/isolda/isolda/rdf"
 )
 
-// Versions of the notation.
+// Versions of the notation: "0.1", "0.2", "0.3" and "0.4".
 const (
-	V01 = "0.1"
-	V02 = "0.2"
-	V03 = "0.3"
-	V04 = "0.4"
+	V01 = syntax.V01
+	V02 = syntax.V02
+	V03 = syntax.V03
+	V04 = syntax.V04
 )
 
 // Options control the encoder. The zero value encodes ISOLDA 0.4 with its

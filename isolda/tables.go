@@ -2,6 +2,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strings"
 
@@ -195,8 +196,8 @@ func (e *encoder) iriFirst(hasLabel bool, n int, ent func(i int) rdf.TermID) boo
 // header text.
 func (e *encoder) sortColumns(cols []gkey, count map[gkey]int) {
 	slices.SortFunc(cols, func(a, b gkey) int {
-		if (a.cls == clsType) != (b.cls == clsType) {
-			if a.cls == clsType {
+		if (a.cls == syntax.ClsType) != (b.cls == syntax.ClsType) {
+			if a.cls == syntax.ClsType {
 				return -1
 			}
 			return 1

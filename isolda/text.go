@@ -1,6 +1,7 @@
 package isolda
 
 import (
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"strconv"
 	"strings"
 	"unicode"
@@ -108,100 +109,9 @@ func appendText(b []byte, s string, q quoting, ctx int) []byte {
 	return append(b, s...)
 }
 
-// unquote decodes the JSON string at the start of s (which starts with '"').
-// It returns the value and the number of bytes consumed, or an error message.
-func unquote(s string) (string, int, string) {
-	var b strings.Builder
-	i := 1
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == '"':
-			return b.String(), i + 1, ""
-		case c == '\\':
-			if i+1 >= len(s) {
-				return "", i, "unterminated escape in quoted string"
-			}
-			e := s[i+1]
-			switch e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'u':
-				r, ok := hex4(s[i+2:])
-				if !ok {
-					return "", i, `expected four hex digits after \u`
-				}
-				i += 6
-				if r >= 0xD800 && r < 0xDC00 {
-					if !strings.HasPrefix(s[i:], `\u`) {
-						return "", i - 6, "expected the low surrogate of a surrogate pair"
-					}
-					r2, ok := hex4(s[i+2:])
-					if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
-						return "", i - 6, "expected the low surrogate of a surrogate pair"
-					}
-					r = 0x10000 + (r-0xD800)<<10 + (r2 - 0xDC00)
-					i += 6
-				} else if r >= 0xDC00 && r <= 0xDFFF {
-					return "", i - 6, "unpaired surrogate in quoted string"
-				}
-				b.WriteRune(r)
-				continue
-			default:
-				return "", i, "invalid escape in quoted string"
-			}
-			i += 2
-		case c < 0x20:
-			return "", i, "control character in quoted string"
-		default:
-			b.WriteByte(c)
-			i++
-		}
-	}
-	return "", len(s), "unterminated quoted string"
-}
-
-func hex4(s string) (rune, bool) {
-	if len(s) < 4 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(s[:4], 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	return rune(v), true
-}
-
-// isNameStart and isNameChar define NAME = [A-Za-z_][A-Za-z0-9_-]*.
-func isNameStart(c byte) bool {
-	return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
-}
-
-func isNameChar(c byte) bool {
-	return isNameStart(c) || (c >= '0' && c <= '9') || c == '-'
-}
-
-// isLocalChar defines LOCAL = [A-Za-z0-9_][A-Za-z0-9_.-]* (a '.' may not end it).
-func isLocalChar(c byte) bool {
-	return isNameChar(c) || c == '.'
-}
-
-// isName reports whether s is a NAME.
-func isName(s string) bool { return s != "" && scanName(s) == len(s) }
-
 // isLocal reports whether s is a LOCAL without percent escapes.
 func isLocal(s string) bool {
-	return s != "" && strings.IndexByte(s, '%') < 0 && scanLocal(s) == len(s)
+	return s != "" && strings.IndexByte(s, '%') < 0 && syntax.ScanLocal(s) == len(s)
 }
 
 // isLocalPct is isLocal with percent escapes (%XX, two hex digits) allowed
@@ -209,46 +119,7 @@ func isLocal(s string) bool {
 // and 0.2 write <pfx:rest>, SPEC.md section 4), keeping the IRI's
 // characters as they are; the decoder reads them in every version.
 func isLocalPct(s string) bool {
-	return s != "" && scanLocal(s) == len(s)
-}
-
-// pctAt reports whether s[i:] starts with a percent escape %XX.
-func pctAt(s string, i int) bool {
-	return i+2 < len(s) && s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2])
-}
-
-// scanLocal returns the length of the LOCAL at the start of s (percent
-// escapes %XX included).
-func scanLocal(s string) int {
-	if s == "" || s[0] == '.' || s[0] == '-' || !isLocalChar(s[0]) && !pctAt(s, 0) {
-		return 0
-	}
-	n := 0
-	for n < len(s) {
-		if pctAt(s, n) {
-			n += 3
-			continue
-		}
-		if !isLocalChar(s[n]) {
-			break
-		}
-		n++
-	}
-	for n > 0 && s[n-1] == '.' {
-		n--
-	}
-	return n
-}
-
-func scanName(s string) int {
-	if s == "" || !isNameStart(s[0]) {
-		return 0
-	}
-	n := 1
-	for n < len(s) && isNameChar(s[n]) {
-		n++
-	}
-	return n
+	return s != "" && syntax.ScanLocal(s) == len(s)
 }
 
 // appendAngle appends <iri> with every character that is not allowed bare in
@@ -282,46 +153,6 @@ func appendAngleBody(b []byte, iri string) []byte {
 	return b
 }
 
-// scanAngle reads <...> at the start of s (s[0] == '<'); it returns the IRI,
-// the bytes consumed, or an error message.
-func scanAngle(s string) (string, int, string) {
-	var b strings.Builder
-	i := 1
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == '>':
-			return b.String(), i + 1, ""
-		case c == '\\':
-			if i+1 < len(s) && s[i+1] == 'u' {
-				r, ok := hex4(s[i+2:])
-				if !ok || (r >= 0xD800 && r <= 0xDFFF) {
-					return "", i, `expected four hex digits after \u`
-				}
-				b.WriteRune(r)
-				i += 6
-				continue
-			}
-			if i+1 < len(s) && s[i+1] == 'U' && len(s) >= i+10 {
-				v, err := strconv.ParseUint(s[i+2:i+10], 16, 32)
-				if err != nil || v > unicode.MaxRune || (v >= 0xD800 && v <= 0xDFFF) {
-					return "", i, `expected eight hex digits after \U`
-				}
-				b.WriteRune(rune(v))
-				i += 10
-				continue
-			}
-			return "", i, `expected \u or \U escape in <IRI>`
-		case c <= 0x20 || c == '<' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`' || c == ',':
-			return "", i, "character not allowed in <IRI>: write it as \\uXXXX"
-		default:
-			b.WriteByte(c)
-			i++
-		}
-	}
-	return "", len(s), "unterminated <IRI>"
-}
-
 // splitNS splits an IRI after its last '#', else '/', else ':'.
 func splitNS(iri string) (ns, local string) {
 	i := strings.LastIndexByte(iri, '#')
@@ -335,19 +166,4 @@ func splitNS(iri string) (ns, local string) {
 		return "", iri
 	}
 	return iri[:i+1], iri[i+1:]
-}
-
-// validLang reports whether a language tag can be written after '@':
-// letters, digits and single hyphens.
-func validLang(s string) bool {
-	if s == "" || s[0] == '-' || s[len(s)-1] == '-' || strings.Contains(s, "--") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-			return false
-		}
-	}
-	return true
 }

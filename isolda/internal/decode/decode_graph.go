@@ -1,9 +1,12 @@
 // Building the dataset: nodes by id, the quads a row's values give, lists,
 // and the final dataset with its blank nodes.
 
-package isolda
+package decode
 
 import (
+	"github.com/isolda/isolda/isolda/internal/syntax"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/isolda/isolda/rdf"
@@ -32,7 +35,7 @@ func (d *decoder) addValues(s *node, c colSpec, vals []val) error {
 	for _, v := range vals {
 		q := pquad{s: s, p: c.pred}
 		switch c.kind {
-		case clsLink:
+		case syntax.ClsLink:
 			if v.list != nil {
 				n, err := d.addList(v.list)
 				if err != nil {
@@ -54,9 +57,9 @@ func (d *decoder) addValues(s *node, c colSpec, vals []val) error {
 			} else {
 				q.on = d.ref(v.text)
 			}
-		case clsIRI:
+		case syntax.ClsIRI:
 			q.o = rdf.NewIRI(d.expandIRI(v.text, v.quoted))
-		case clsType:
+		case syntax.ClsType:
 			if v.quoted || v.inline {
 				return d.errAt(v.off, "expected a class name")
 			}
@@ -68,29 +71,29 @@ func (d *decoder) addValues(s *node, c colSpec, vals []val) error {
 				return d.errAt(v.off+n, "expected the end of the class name")
 			}
 			q.o = rdf.NewIRI(iri)
-		case clsPlain:
+		case syntax.ClsPlain:
 			q.o = rdf.NewString(v.text)
-		case clsLang:
+		case syntax.ClsLang:
 			q.o = rdf.NewLangString(v.text, c.lang)
 			if c.dir != "" {
 				q.o.Dir = c.dir
 				q.o.Datatype = rdf.RDFDirLangString
 			}
-		case clsLangAny:
+		case syntax.ClsLangAny:
 			q.o = rdf.NewLangString(v.text, v.lang)
 			if v.dir != "" {
 				q.o.Dir = v.dir
 				q.o.Datatype = rdf.RDFDirLangString
 			}
-		case clsTyped:
+		case syntax.ClsTyped:
 			q.o = rdf.NewLiteral(v.text, c.dt)
 		default:
 			return d.errAt(v.off, "this column cannot hold values here")
 		}
-		if v.inline && c.kind != clsLink {
+		if v.inline && c.kind != syntax.ClsLink {
 			return d.errAt(v.off, "an inline entity can only be the value of a link (p>)")
 		}
-		if v.list != nil && c.kind != clsLink {
+		if v.list != nil && c.kind != syntax.ClsLink {
 			return d.errAt(v.off, "a list (N) can only be the value of a link (p>)")
 		}
 		if err := d.addQuad(q); err != nil {
@@ -147,7 +150,7 @@ func (d *decoder) build() *rdf.Dataset {
 	if d.vocab != "" {
 		ds.AddPrefix("", d.vocab)
 	}
-	for _, p := range sortedKeys(d.prefixes) {
+	for _, p := range slices.Sorted(maps.Keys(d.prefixes)) {
 		ds.AddPrefix(p, d.prefixes[p])
 	}
 	return ds

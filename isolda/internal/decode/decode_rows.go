@@ -1,10 +1,11 @@
 // Decoding rows: table rows, entity blocks and their property lines, nested
 // tables (0.4) and anonymous rows.
 
-package isolda
+package decode
 
 import (
 	"fmt"
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"strings"
 
 	"github.com/isolda/isolda/rdf"
@@ -100,7 +101,7 @@ func (d *decoder) blockProp(s string, off int) error {
 		return d.errAt(off, "id and @iri cannot be block properties")
 	}
 	rest := s[m:]
-	if c.kind == clsLink {
+	if c.kind == syntax.ClsLink {
 		if !strings.HasPrefix(rest, " ") {
 			return d.errAt(off+m, "expected a space after '>'")
 		}
@@ -242,7 +243,7 @@ func (d *decoder) indented04(s string) error {
 	if err != nil {
 		return err
 	}
-	if c.kind == clsLink && strings.HasPrefix(s[k+m:], " ") && strings.HasSuffix(s, ":") && nestedHeader(s[k+m+1:]) {
+	if c.kind == syntax.ClsLink && strings.HasPrefix(s[k+m:], " ") && strings.HasSuffix(s, ":") && nestedHeader(s[k+m+1:]) {
 		h, err := d.parseHeader(s[k+m+1:len(s)-1], k+m+1, true)
 		if err != nil {
 			return err

@@ -1,9 +1,10 @@
 // Decoding cells: terms, IRIs and quoted text, a cell's values, lists,
 // entities written in place and nested-column cells.
 
-package isolda
+package decode
 
 import (
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,7 @@ func (d *decoder) oneValue(s string, off int) (string, bool, error) {
 		return "", false, d.errAt(off, "expected a value")
 	}
 	if s[0] == '"' {
-		v, n, msg := unquote(s)
+		v, n, msg := syntax.Unquote(s)
 		if msg != "" {
 			return "", false, d.errAt(off+n, "%s", msg)
 		}
@@ -50,16 +51,16 @@ func (d *decoder) expandIRI(v string, quoted bool) string {
 	return v
 }
 
-// angle reads <...> at the start of s (s[0] == '<') as scanAngle does; in
+// angle reads <...> at the start of s (s[0] == '<') as syntax.ScanAngle does; in
 // 0.1 and 0.2 a declared prefix name followed by ':' at its start is
 // expanded, <ex:member%20of> (SPEC.md section 4, rule 4). The encoder writes
 // that ':' as \u003a in an IRI that only looks like one.
 func (d *decoder) angle(s string) (string, int, string) {
-	iri, n, msg := scanAngle(s)
+	iri, n, msg := syntax.ScanAngle(s)
 	if msg != "" || d.v03 {
 		return iri, n, msg
 	}
-	if m := scanName(s[1:]); m > 0 && 1+m < len(s) && s[1+m] == ':' {
+	if m := syntax.ScanName(s[1:]); m > 0 && 1+m < len(s) && s[1+m] == ':' {
 		if ns, ok := d.prefixes[s[1:1+m]]; ok {
 			return ns + iri[m+1:], n, ""
 		}
@@ -80,23 +81,23 @@ func (d *decoder) parseTerm(s string, off int) (string, int, error) {
 		}
 		return iri, n, nil
 	}
-	n := scanName(s)
+	n := syntax.ScanName(s)
 	if n == 0 && d.v04 {
-		n = scanTerm04(s)
+		n = syntax.ScanTerm04(s)
 	}
 	if n == 0 {
 		return "", 0, d.errAt(off, "expected a term: a name, pfx:local or <IRI>")
 	}
 	name := s[:n]
 	if ns, ok := d.prefixes[name]; ok && n < len(s) && s[n] == ':' {
-		l := scanLocal(s[n+1:])
+		l := syntax.ScanLocal(s[n+1:])
 		if l > 0 {
 			return ns + s[n+1:n+1+l], n + 1 + l, nil
 		}
 	}
 	if d.v04 {
 		// 0.4 bare terms: words separated by single spaces (%20).
-		n = scanTerm04(s)
+		n = syntax.ScanTerm04(s)
 		name = s[:n]
 	}
 	if iri, ok := d.aliases[name]; ok {
@@ -121,7 +122,7 @@ func (d *decoder) splitTop(s string, off int, sep byte) ([]string, []int, error)
 		if i < len(s) {
 			switch s[i] {
 			case '"':
-				_, n, msg := unquote(s[i:])
+				_, n, msg := syntax.Unquote(s[i:])
 				if msg != "" {
 					return nil, nil, d.errAt(off+i+n, "%s", msg)
 				}
@@ -258,16 +259,16 @@ func (d *decoder) parseList(s string, off int) (*listVal, error) {
 	if err != nil || n < 1 {
 		return nil, d.errAt(off+1, "expected a count in (N)")
 	}
-	lv := &listVal{col: colSpec{kind: clsLink, pred: rdf.RDFFirst}}
+	lv := &listVal{col: colSpec{kind: syntax.ClsLink, pred: rdf.RDFFirst}}
 	if strings.HasPrefix(s[j:], ":string)") {
-		lv.col = colSpec{kind: clsPlain, pred: rdf.RDFFirst}
+		lv.col = colSpec{kind: syntax.ClsPlain, pred: rdf.RDFFirst}
 		j += len(":string")
 	} else if j < len(s) && s[j] != ')' {
-		c, m, err := d.parseSuffix(colSpec{kind: clsPlain, pred: rdf.RDFFirst}, s[j:], off+j)
+		c, m, err := d.parseSuffix(colSpec{kind: syntax.ClsPlain, pred: rdf.RDFFirst}, s[j:], off+j)
 		if err != nil {
 			return nil, err
 		}
-		if m == 0 || c.kind == clsLink {
+		if m == 0 || c.kind == syntax.ClsLink {
 			return nil, d.errAt(off+j, "expected ':iri', ':datatype' or '@lang' after the count of a list")
 		}
 		lv.col = c
@@ -290,15 +291,15 @@ func (d *decoder) parseList(s string, off int) (*listVal, error) {
 		if p == "" {
 			return nil, d.errAt(offs[i], "expected an item in the list")
 		}
-		if p[0] == '{' || d.inline04(p, lv.col.kind == clsLink) {
-			if !d.v04 || lv.col.kind != clsLink {
+		if p[0] == '{' || d.inline04(p, lv.col.kind == syntax.ClsLink) {
+			if !d.v04 || lv.col.kind != syntax.ClsLink {
 				return nil, d.errAt(offs[i], "a list item is an id or a value, not an inline entity")
 			}
 			lv.items = append(lv.items, val{text: p, inline: true, off: offs[i]})
 			continue
 		}
-		if p[0] == '<' && lv.col.kind == clsLink {
-			iri, m, msg := scanAngle(p)
+		if p[0] == '<' && lv.col.kind == syntax.ClsLink {
+			iri, m, msg := syntax.ScanAngle(p)
 			if msg != "" {
 				return nil, d.errAt(offs[i]+m, "%s", msg)
 			}
@@ -363,7 +364,7 @@ func (d *decoder) inlineEntity(text string, off int) (*node, error) {
 				return nil, d.errAt(offs[i], "id and @iri cannot be properties of an inline entity")
 			}
 			rest := p[m:]
-			if c.kind == clsLink {
+			if c.kind == syntax.ClsLink {
 				if !strings.HasPrefix(rest, " ") {
 					return nil, d.errAt(offs[i]+m, "expected a space after '>'")
 				}
@@ -384,7 +385,7 @@ func (d *decoder) inlineEntity(text string, off int) (*node, error) {
 			if err := d.addValues(n, c, vals); err != nil {
 				return nil, err
 			}
-			if c.kind == clsType && class == "" && len(vals) > 0 {
+			if c.kind == syntax.ClsType && class == "" && len(vals) > 0 {
 				// addValues appended the type quads last: the first is the main class.
 				class = d.quads[len(d.quads)-len(vals)].o.Value
 			}
@@ -404,7 +405,7 @@ func (d *decoder) inline04(s string, link bool) bool {
 	}
 	if s[0] == '<' {
 		// <IRI>{...}: a class written in angle brackets.
-		_, n, msg := scanAngle(s)
+		_, n, msg := syntax.ScanAngle(s)
 		return msg == "" && n < len(s) && s[n] == '{'
 	}
 	return strings.IndexByte(s, '{') > 0
@@ -422,8 +423,8 @@ func (d *decoder) cell(s string, off int, c colSpec) ([]val, error) {
 		}
 		return []val{{text: s, off: off, inline: true}}, nil
 	}
-	if c.kind != clsLangAny {
-		return d.parseCell(s, off, c.kind == clsLink)
+	if c.kind != syntax.ClsLangAny {
+		return d.parseCell(s, off, c.kind == syntax.ClsLink)
 	}
 	if s == "" {
 		return nil, nil
@@ -451,7 +452,7 @@ func (d *decoder) cell(s string, off int, c colSpec) ([]val, error) {
 func (d *decoder) langValue(p string, off int) (val, error) {
 	var text, rest string
 	if strings.HasPrefix(p, `"`) {
-		t, n, msg := unquote(p)
+		t, n, msg := syntax.Unquote(p)
 		if msg != "" {
 			return val{}, d.errAt(off+n, "%s", msg)
 		}
@@ -475,7 +476,7 @@ func (d *decoder) langValue(p string, off int) (val, error) {
 		}
 		tag, v.dir = l, dir
 	}
-	if !validLang(tag) {
+	if !syntax.ValidLang(tag) {
 		return val{}, d.errAt(off+len(p)-len(rest), "expected a language tag after '@'")
 	}
 	v.lang = tag

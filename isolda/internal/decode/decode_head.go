@@ -1,9 +1,10 @@
 // Decoding headers: the version line, directives, section headers and table
 // headers with their column specs.
 
-package isolda
+package decode
 
 import (
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,15 +16,15 @@ import (
 // predeclares the well-known prefixes.
 func (d *decoder) setVersion(v string) bool {
 	switch v {
-	case V01:
+	case syntax.V01:
 		d.v02, d.v03, d.v04 = false, false, false
-	case V02:
+	case syntax.V02:
 		d.v02, d.v03, d.v04 = true, false, false
-	case V03:
+	case syntax.V03:
 		d.v02, d.v03, d.v04 = true, true, false
-	case V04:
+	case syntax.V04:
 		d.v02, d.v03, d.v04 = true, true, true
-		for _, p := range wellKnown04 {
+		for _, p := range syntax.WellKnown04 {
 			if _, ok := d.prefixes[p[0]]; !ok {
 				d.prefixes[p[0]] = p[1]
 			}
@@ -45,7 +46,7 @@ func (d *decoder) directive(s string) error {
 		}
 		d.vocab = v
 	case "@prefix":
-		n := scanName(rest)
+		n := syntax.ScanName(rest)
 		if n == 0 || n >= len(rest) || rest[n] != ':' {
 			return d.errAt(off, "expected a prefix name followed by ':'")
 		}
@@ -57,7 +58,7 @@ func (d *decoder) directive(s string) error {
 		d.prefixes[name] = v
 	case "@term":
 		name, val, ok := strings.Cut(rest, " = ")
-		if !ok || !isName(name) {
+		if !ok || !syntax.IsName(name) {
 			return d.errAt(off, "expected @term name = term")
 		}
 		iri, n, err := d.parseTerm(val, off+len(name)+3)
@@ -172,7 +173,7 @@ func (d *decoder) parseHeader(s string, base int, nested bool) (tableHeader, err
 		if err != nil {
 			return h, err
 		}
-		if c.kind == clsLink && d.v04 && strings.HasPrefix(s[pos+m:], " ") {
+		if c.kind == syntax.ClsLink && d.v04 && strings.HasPrefix(s[pos+m:], " ") {
 			// A nested column: p> Class{a, b}.
 			ns, k, err := d.parseNestSpec(s[pos+m+1:], base+pos+m+1)
 			if err != nil {
@@ -189,7 +190,7 @@ func (d *decoder) parseHeader(s string, base int, nested bool) (tableHeader, err
 		case c.kind == colGraph && (len(h.cols) == 0 || slices.ContainsFunc(h.cols, func(x colSpec) bool { return x.kind == colGraph })):
 			return h, d.errAt(base+pos, "@graph is a column after the first, once")
 		case len(h.cols) == 0 && !nested:
-			if c.kind != colID && c.kind != colAtIRI && c.kind != clsPlain && c.kind != clsLang {
+			if c.kind != colID && c.kind != colAtIRI && c.kind != syntax.ClsPlain && c.kind != syntax.ClsLang {
 				return h, d.errAt(base+pos, "expected id, @iri or a label column as the first column")
 			}
 		case c.kind == colID:
@@ -252,13 +253,13 @@ func (d *decoder) parseSpec(s string, off int) (colSpec, int, error) {
 	case strings.HasPrefix(s, "id") && delim(2) && (len(s) == 2 || s[2] != ':'):
 		return colSpec{kind: colID}, 2, nil
 	case strings.HasPrefix(s, "a") && delim(1):
-		return colSpec{kind: clsType, pred: rdf.RDFType}, 1, nil
+		return colSpec{kind: syntax.ClsType, pred: rdf.RDFType}, 1, nil
 	}
 	iri, n, err := d.parseTerm(s, off)
 	if err != nil {
 		return colSpec{}, 0, err
 	}
-	c, m, err := d.parseSuffix(colSpec{kind: clsPlain, pred: iri}, s[n:], off+n)
+	c, m, err := d.parseSuffix(colSpec{kind: syntax.ClsPlain, pred: iri}, s[n:], off+n)
 	return c, n + m, err
 }
 
@@ -272,16 +273,16 @@ func (d *decoder) parseSuffix(c colSpec, s string, off int) (colSpec, int, error
 	}
 	switch s[n] {
 	case '>':
-		c.kind = clsLink
+		c.kind = syntax.ClsLink
 		n++
 	case '@':
 		j := n + 1
-		for j < len(s) && (s[j] == '-' || isNameChar(s[j])) && s[j] != '_' {
+		for j < len(s) && (s[j] == '-' || syntax.IsNameChar(s[j])) && s[j] != '_' {
 			j++
 		}
 		tag := s[n+1 : j]
 		if tag == "" && d.v04 {
-			c.kind = clsLangAny // p@: each value carries its language
+			c.kind = syntax.ClsLangAny // p@: each value carries its language
 			n = j
 			break
 		}
@@ -291,10 +292,10 @@ func (d *decoder) parseSuffix(c colSpec, s string, off int) (colSpec, int, error
 			}
 			tag, c.dir = l, dir
 		}
-		if !validLang(tag) {
+		if !syntax.ValidLang(tag) {
 			return c, 0, d.errAt(off+n+1, "expected a language tag after '@'")
 		}
-		c.kind, c.lang = clsLang, tag
+		c.kind, c.lang = syntax.ClsLang, tag
 		n = j
 	case ':':
 		rest := s[n+1:]
@@ -302,7 +303,7 @@ func (d *decoder) parseSuffix(c colSpec, s string, off int) (colSpec, int, error
 			return c, n, nil // a block key "p: value"
 		}
 		if strings.HasPrefix(rest, "iri") && (len(rest) == 3 || strings.IndexByte(",}=: )", rest[3]) >= 0) {
-			c.kind = clsIRI
+			c.kind = syntax.ClsIRI
 			return c, n + 4, nil
 		}
 		if rest[0] == '<' {
@@ -310,22 +311,22 @@ func (d *decoder) parseSuffix(c colSpec, s string, off int) (colSpec, int, error
 			if msg != "" {
 				return c, 0, d.errAt(off+n+1+m, "%s", msg)
 			}
-			c.kind, c.dt = clsTyped, dt
+			c.kind, c.dt = syntax.ClsTyped, dt
 			return c, n + 1 + m, nil
 		}
-		m := scanName(rest)
+		m := syntax.ScanName(rest)
 		if m == 0 {
 			return c, 0, d.errAt(off+n+1, "expected a datatype after ':' (int, date, pfx:local, <IRI>) or iri")
 		}
 		name := rest[:m]
 		if ns, ok := d.prefixes[name]; ok && m < len(rest) && rest[m] == ':' {
-			if l := scanLocal(rest[m+1:]); l > 0 {
-				c.kind, c.dt = clsTyped, ns+rest[m+1:m+1+l]
+			if l := syntax.ScanLocal(rest[m+1:]); l > 0 {
+				c.kind, c.dt = syntax.ClsTyped, ns+rest[m+1:m+1+l]
 				return c, n + 1 + m + 1 + l, nil
 			}
 		}
-		if dt := shortIRI(name); dt != "" {
-			c.kind, c.dt = clsTyped, dt
+		if dt := syntax.ShortIRI(name); dt != "" {
+			c.kind, c.dt = syntax.ClsTyped, dt
 			return c, n + 1 + m, nil
 		}
 		return c, 0, d.errAt(off+n+1, "unknown datatype %q: expected int, decimal, double, bool, date, dateTime, pfx:local or <IRI>", name)
