@@ -2,6 +2,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/naming"
 	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
@@ -19,7 +20,7 @@ func (e *encoder) header(k gkey) string {
 	if k.cls == syntax.ClsType {
 		b = append(b, 'a')
 	} else {
-		b = e.n.appendTerm(b, e.term(k.pred).Value)
+		b = e.n.AppendTerm(b, e.term(k.pred).Value)
 	}
 	switch k.cls {
 	case syntax.ClsLink:
@@ -33,7 +34,7 @@ func (e *encoder) header(k gkey) string {
 		e.use["lang"] = true
 	case syntax.ClsTyped:
 		b = append(b, ':')
-		b = e.n.appendDatatype(b, k.dt)
+		b = e.n.AppendDatatype(b, k.dt)
 		e.use["typed"] = true
 	case syntax.ClsType:
 		e.use["a"] = true
@@ -49,10 +50,10 @@ func (e *encoder) header(k gkey) string {
 // appendID appends an entity's id. An id that is the entity's IRI
 // (IRIIDs) is not quoted for its ':' on an entity id line.
 func (e *encoder) appendID(b []byte, id rdf.TermID, ctx int) []byte {
-	if ctx == ctxBlockKey && e.iriID[id] {
-		ctx = ctxCell
+	if ctx == naming.CtxBlockKey && e.iriID[id] {
+		ctx = naming.CtxCell
 	}
-	return appendText(b, e.ids[id], e.v02, ctx)
+	return naming.AppendText(b, e.ids[id], e.v02, ctx)
 }
 
 // appendValue appends one value of a column.
@@ -70,16 +71,16 @@ func (e *encoder) appendValue(b []byte, k gkey, v rdf.TermID, ctx int) []byte {
 		if t.Kind == rdf.BlankKind {
 			e.use["blank"] = true
 		}
-		b = appendText(b, e.ids[v], e.qLink, ctx)
+		b = naming.AppendText(b, e.ids[v], e.qLink, ctx)
 	case syntax.ClsIRI:
-		b = e.n.appendIRICell(b, t.Value, ctx)
+		b = e.n.AppendIRICell(b, t.Value, ctx)
 	case syntax.ClsType:
-		return e.n.appendTerm(b, t.Value)
+		return e.n.AppendTerm(b, t.Value)
 	case syntax.ClsLangAny:
-		b = appendText(b, t.Value, e.v02, ctx)
+		b = naming.AppendText(b, t.Value, e.v02, ctx)
 		b = appendLangTag(b, t.Lang, t.Dir)
 	default:
-		b = appendText(b, t.Value, e.v02, ctx)
+		b = naming.AppendText(b, t.Value, e.v02, ctx)
 	}
 	if len(b) > start && b[start] == '"' {
 		e.use["quoted"] = true
@@ -101,10 +102,10 @@ func (e *encoder) appendList(b []byte, lc listCell) []byte {
 			b = append(b, " | "...)
 		}
 		if lc.key.cls == syntax.ClsLink && !e.entity[it] {
-			b = appendAngle(b, e.term(it).Value)
+			b = naming.AppendAngle(b, e.term(it).Value)
 			continue
 		}
-		b = e.appendValue(b, lc.key, it, ctxCell)
+		b = e.appendValue(b, lc.key, it, naming.CtxCell)
 	}
 	return b
 }
@@ -122,7 +123,7 @@ func (e *encoder) appendSuffix(b []byte, k gkey) []byte {
 		return append(b, ":string"...)
 	case syntax.ClsTyped:
 		b = append(b, ':')
-		return e.n.appendDatatype(b, k.dt)
+		return e.n.AppendDatatype(b, k.dt)
 	}
 	return b
 }
@@ -139,7 +140,7 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 	if e.v04 {
 		// 0.4: the main class before the brace, the others under a.
 		if ie.main != 0 {
-			b = e.n.appendTerm(b, e.term(ie.main).Value)
+			b = e.n.AppendTerm(b, e.term(ie.main).Value)
 		}
 		groups = mergeLangs(groups)
 	} else if ie.main != 0 {
@@ -172,7 +173,7 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 		// 0.4: a nested IRI entity gives its IRI first.
 		e.use["iri"] = true
 		b = append(b, "@iri: "...)
-		b = e.n.appendIRICell(b, t.Value, ctxCell)
+		b = e.n.AppendIRICell(b, t.Value, naming.CtxCell)
 		sep = ", "
 	}
 	for i, x := range hgs {
@@ -186,7 +187,7 @@ func (e *encoder) appendInline(b []byte, v rdf.TermID) []byte {
 		} else {
 			b = append(b, ": "...)
 		}
-		b = e.appendCell(b, g.key, g.vals, ctxCell)
+		b = e.appendCell(b, g.key, g.vals, naming.CtxCell)
 	}
 	return append(b, '}')
 }
@@ -214,7 +215,7 @@ func (e *encoder) appendClassName(b []byte, class rdf.TermID) []byte {
 		e.use["thing"] = true
 		return append(b, "Thing_"...)
 	}
-	return e.n.appendTerm(b, e.term(class).Value)
+	return e.n.AppendTerm(b, e.term(class).Value)
 }
 
 type extraBlock struct {
@@ -231,9 +232,9 @@ func (e *encoder) body() []byte {
 			b = append(b, "@graph "...)
 			if t := e.term(part.name); t.Kind == rdf.BlankKind {
 				b = append(b, "_:"...)
-				b = e.appendID(b, part.name, ctxCell)
+				b = e.appendID(b, part.name, naming.CtxCell)
 			} else {
-				b = e.n.appendIRICell(b, t.Value, ctxCell)
+				b = e.n.AppendIRICell(b, t.Value, naming.CtxCell)
 			}
 			b = append(b, "\n\n"...)
 		}
@@ -251,7 +252,7 @@ func (e *encoder) body() []byte {
 			b = append(b, "~extra:\n"...)
 			for _, x := range extras {
 				b = append(b, "  "...)
-				b = e.appendID(b, x.ent, ctxBlockKey)
+				b = e.appendID(b, x.ent, naming.CtxBlockKey)
 				b = append(b, ":\n"...)
 				b = e.appendProps(b, x.groups, 4)
 			}
@@ -279,7 +280,7 @@ func (e *encoder) appendProps(b []byte, groups []group, indent int) []byte {
 		} else {
 			b = append(b, ": "...)
 		}
-		b = e.appendCell(b, g.key, g.vals, ctxCell)
+		b = e.appendCell(b, g.key, g.vals, naming.CtxCell)
 		b = append(b, '\n')
 	}
 	return b
@@ -303,12 +304,12 @@ func (e *encoder) writeBlocks(b []byte, t *table) []byte {
 	b = append(b, "]:\n"...)
 	for _, r := range t.rows {
 		b = append(b, "  "...)
-		b = e.appendID(b, r.ent, ctxBlockKey)
+		b = e.appendID(b, r.ent, naming.CtxBlockKey)
 		b = append(b, ":\n"...)
 		if tm := e.term(r.ent); tm.Kind == rdf.IRIKind {
 			e.use["iri"] = true
 			b = append(b, "    @iri: "...)
-			b = e.n.appendIRICell(b, tm.Value, ctxCell)
+			b = e.n.AppendIRICell(b, tm.Value, naming.CtxCell)
 			b = append(b, '\n')
 		} else {
 			e.use["blank"] = true
@@ -352,7 +353,7 @@ func (e *encoder) writeInverse(b []byte, part graphPart) []byte {
 			started = true
 		}
 		b = append(b, "  "...)
-		b = e.appendID(b, tg, ctxBlockKey)
+		b = e.appendID(b, tg, naming.CtxBlockKey)
 		b = append(b, ":\n"...)
 		slices.SortFunc(ins, func(x, y in) int {
 			if x.pred != y.pred {
@@ -370,7 +371,7 @@ func (e *encoder) writeInverse(b []byte, part graphPart) []byte {
 			b = append(b, "    "...)
 			b = append(b, e.header(gkey{pred: ins[i].pred, cls: syntax.ClsPlain})...)
 			b = append(b, "< "...)
-			b = e.appendCell(b, gkey{pred: ins[i].pred, cls: syntax.ClsLink}, srcs, ctxCell)
+			b = e.appendCell(b, gkey{pred: ins[i].pred, cls: syntax.ClsLink}, srcs, naming.CtxCell)
 			b = append(b, '\n')
 			i = j
 		}
@@ -437,7 +438,7 @@ func (e *encoder) writeTable(b []byte, t *table, extras *[]extraBlock) []byte {
 			}
 			b = append(b, ", "...)
 			if vals := tc.cell(i, ci); vals != nil {
-				b = e.appendCell(b, k, vals, ctxCell)
+				b = e.appendCell(b, k, vals, naming.CtxCell)
 			} else {
 				e.use["empty"] = true
 			}

@@ -2,6 +2,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/naming"
 	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
@@ -180,7 +181,7 @@ func (e *encoder) className(c rdf.TermID) string {
 	if c == 0 {
 		return "Thing_"
 	}
-	return string(e.n.appendTerm(nil, e.term(c).Value))
+	return string(e.n.AppendTerm(nil, e.term(c).Value))
 }
 
 // writeTable04 writes a top-level table of a 0.4 document.
@@ -288,7 +289,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 		first := true
 		if sp.nested && hasIRI {
 			if tm := e.term(r.r.ent); tm.Kind == rdf.IRIKind {
-				b = e.n.appendIRICell(b, tm.Value, ctxCell)
+				b = e.n.AppendIRICell(b, tm.Value, naming.CtxCell)
 			}
 			first = false
 		}
@@ -322,7 +323,7 @@ func (e *encoder) emitTable04(b []byte, sp spec04, rows []row04, t *table) []byt
 				if nc := nestCols[ci]; nc != nil {
 					b = e.appendNestCell(b, nc, vals[0])
 				} else {
-					b = e.appendCell(b, k, vals, ctxCell)
+					b = e.appendCell(b, k, vals, naming.CtxCell)
 				}
 			} else {
 				e.use["empty"] = true
@@ -386,9 +387,9 @@ func mergeLangs(gs []group) []group {
 func (e *encoder) appendGraphName(b []byte, g rdf.TermID) []byte {
 	if t := e.term(g); t.Kind == rdf.BlankKind {
 		b = append(b, "_:"...)
-		return e.appendID(b, g, ctxCell)
+		return e.appendID(b, g, naming.CtxCell)
 	}
-	return e.n.appendIRICell(b, e.term(g).Value, ctxCell)
+	return e.n.AppendIRICell(b, e.term(g).Value, naming.CtxCell)
 }
 
 // nestCol is a nested column (SPEC.md section 17.5): the values of a link
@@ -466,7 +467,7 @@ func (e *encoder) appendNestSpec(b []byte, nc *nestCol) []byte {
 	e.use["nestcol"] = true
 	b = append(b, ' ')
 	if nc.class != 0 {
-		b = e.n.appendTerm(b, e.term(nc.class).Value)
+		b = e.n.AppendTerm(b, e.term(nc.class).Value)
 	}
 	b = append(b, '{')
 	sep := ""
@@ -481,7 +482,7 @@ func (e *encoder) appendNestSpec(b []byte, nc *nestCol) []byte {
 		b = append(b, e.header(k)...)
 		if vals, ok := nc.consts[k]; ok {
 			b = append(b, '=')
-			b = e.appendCell(b, k, vals, ctxConstant)
+			b = e.appendCell(b, k, vals, naming.CtxConstant)
 		}
 	}
 	return append(b, '}')
@@ -496,7 +497,7 @@ func (e *encoder) appendNestCell(b []byte, nc *nestCol, v rdf.TermID) []byte {
 	sep := ""
 	if nc.iri {
 		if t := e.term(v); t.Kind == rdf.IRIKind {
-			b = e.n.appendIRICell(b, t.Value, ctxCell)
+			b = e.n.AppendIRICell(b, t.Value, naming.CtxCell)
 		}
 		sep = ", "
 	}
@@ -508,7 +509,7 @@ func (e *encoder) appendNestCell(b []byte, nc *nestCol, v rdf.TermID) []byte {
 		sep = ", "
 		for _, g := range groups {
 			if g.key == k {
-				b = e.appendCell(b, k, g.vals, ctxCell)
+				b = e.appendCell(b, k, g.vals, naming.CtxCell)
 				break
 			}
 		}

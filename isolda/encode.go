@@ -3,6 +3,7 @@ package isolda
 import (
 	"bufio"
 	"fmt"
+	"github.com/isolda/isolda/isolda/internal/naming"
 	"io"
 	"strings"
 
@@ -58,8 +59,8 @@ type graphPart struct {
 type encoder struct {
 	d        *rdf.Dataset
 	opts     Options
-	v02      quoting // quoting rules of the version
-	qLink    quoting // quoting rules of link values (ids): also '(' and '<' in 0.3
+	v02      naming.Quoting // quoting rules of the version
+	qLink    naming.Quoting // quoting rules of link values (ids): also '(' and '<' in 0.3
 	ver      string
 	v04      bool // ISOLDA 0.4 (SPEC.md section 17)
 	graphCol bool // 0.4: named graphs as a @graph column instead of sections
@@ -78,7 +79,7 @@ type encoder struct {
 	// The four changes of 0.2, each switchable (SPEC.md, "Options").
 	prefLang, rowIDs, termAliases, vocabPrefix bool
 
-	n      *namer
+	n      *naming.Namer
 	typeID rdf.TermID
 
 	rank   []int32 // canonical rank of blank nodes (1..n), by TermID
@@ -243,7 +244,7 @@ func (e *encoder) emit() (gloss, body []byte) {
 	e.use = map[string]bool{}
 	e.headers = map[gkey]string{}
 	if e.v04 {
-		e.n.use = e.use
+		e.n.Use = e.use
 	}
 	sections := e.body()
 	for len(sections) > 0 && sections[len(sections)-1] == '\n' {
@@ -279,27 +280,27 @@ func prepareMode(d *rdf.Dataset, opts Options, anchor rdf.Term, graphCol bool) (
 	v02 := ver != V01
 	v04 := ver == V04
 	v03 := ver == V03 || v04 // 0.4 keeps every change of 0.3
-	var q quoting
+	var q naming.Quoting
 	if v02 {
-		q |= quoteAt
+		q |= naming.QuoteAt
 	}
 	if v04 {
-		q |= quoteUnder
+		q |= naming.QuoteUnder
 	}
 	ql := q
 	if v03 {
-		ql |= quoteParen
+		ql |= naming.QuoteParen
 	}
-	e := &encoder{d: d, opts: opts, v02: q, qLink: ql, ver: ver, v04: v04, n: newNamer(q), headers: map[gkey]string{}, use: map[string]bool{},
+	e := &encoder{d: d, opts: opts, v02: q, qLink: ql, ver: ver, v04: v04, n: naming.NewNamer(q), headers: map[gkey]string{}, use: map[string]bool{},
 		prefLang: v02 && !opts.NoPreferredLanguage, rowIDs: v02 && !opts.NoRowLabelIDs,
 		termAliases: v02 && !opts.NoTermAliases, vocabPrefix: v02 && !opts.NoVocabPrefix,
 		iriIDs: v02 && (v03 || opts.IRIIDs), dtPrefixes: v02 && opts.DatatypePrefixes, lists: v03,
 		continuation: opts.Continuation || v03}
-	e.n.v04 = v04
-	e.n.angleNS = !v03
+	e.n.V04 = v04
+	e.n.AngleNS = !v03
 	e.graphCol = graphCol && v04
 	if v04 {
-		e.n.use = e.use
+		e.n.Use = e.use
 	}
 	if err := e.validate(); err != nil {
 		return nil, err

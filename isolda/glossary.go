@@ -5,6 +5,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/naming"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,12 +83,12 @@ func (e *encoder) head() (gloss, dirs []byte) {
 	if len(typeCount) > 0 {
 		e.use["types"] = true
 	}
-	for name := range e.n.prefixNS {
-		if !e.n.implicit[name] {
+	for name := range e.n.PrefixNS {
+		if !e.n.Implicit[name] {
 			e.use["prefix"] = true
 		}
 	}
-	if len(e.n.alias) > 0 {
+	if len(e.n.Alias) > 0 {
 		e.use["term"] = true
 	}
 	var b []byte
@@ -129,7 +130,7 @@ func (e *encoder) head() (gloss, dirs []byte) {
 		// to the body, so that the glossary depends on constructs only.
 		var a []byte
 		a = append(a, "# The document starts from the entity "...)
-		a = e.appendID(a, e.anchor, ctxCell)
+		a = e.appendID(a, e.anchor, naming.CtxCell)
 		if e.opts.Hops > 0 {
 			a = append(a, "; it shows only the entities at most "...)
 			a = strconv.AppendInt(a, int64(e.opts.Hops), 10)
@@ -142,26 +143,26 @@ func (e *encoder) head() (gloss, dirs []byte) {
 			gloss = append(gloss, a...)
 		}
 	}
-	if e.n.vocab != "" {
+	if e.n.Vocab != "" {
 		b = append(b, "@vocab "...)
-		b = appendText(b, e.n.vocab, e.v02, ctxCell)
+		b = naming.AppendText(b, e.n.Vocab, e.v02, naming.CtxCell)
 		b = append(b, '\n')
 	}
-	for _, p := range sortedKeys(e.n.prefixNS) {
-		if e.n.implicit[p] {
+	for _, p := range naming.SortedKeys(e.n.PrefixNS) {
+		if e.n.Implicit[p] {
 			continue
 		}
 		b = append(b, "@prefix "...)
 		b = append(b, p...)
 		b = append(b, ": "...)
-		b = appendText(b, e.n.prefixNS[p], e.v02, ctxCell)
+		b = naming.AppendText(b, e.n.PrefixNS[p], e.v02, naming.CtxCell)
 		b = append(b, '\n')
 	}
-	for _, a := range sortedKeys(e.n.aliasIRI) {
+	for _, a := range naming.SortedKeys(e.n.AliasIRI) {
 		b = append(b, "@term "...)
 		b = append(b, a...)
 		b = append(b, " = "...)
-		b = e.n.appendPrefixed(b, e.n.aliasIRI[a])
+		b = e.n.AppendPrefixed(b, e.n.AliasIRI[a])
 		b = append(b, '\n')
 	}
 	if len(typeCount) > 0 {
@@ -171,7 +172,7 @@ func (e *encoder) head() (gloss, dirs []byte) {
 		}
 		var list []tc
 		for c, k := range typeCount {
-			list = append(list, tc{string(e.n.appendTerm(nil, e.term(c).Value)), k})
+			list = append(list, tc{string(e.n.AppendTerm(nil, e.term(c).Value)), k})
 		}
 		slices.SortFunc(list, func(a, b tc) int {
 			if a.n != b.n {

@@ -5,6 +5,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/naming"
 	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
@@ -244,11 +245,11 @@ func (e *encoder) assignIDs() {
 		}
 		base := ""
 		if lv := e.labelVal[id]; lv != 0 {
-			base = slugify(e.term(lv).Value)
+			base = naming.Slugify(e.term(lv).Value)
 		}
 		if base == "" && e.term(id).Kind == rdf.IRIKind {
-			_, local := splitNS(e.term(id).Value)
-			base = slugify(local)
+			_, local := naming.SplitNS(e.term(id).Value)
+			base = naming.Slugify(local)
 		}
 		if eligible != nil && eligible[id] {
 			if s := e.iriText(e.term(id).Value); !used[s] {
@@ -273,8 +274,8 @@ func (e *encoder) assignIDs() {
 		}
 		tb := "node"
 		if c, ok := mainClass[id]; ok {
-			_, local := splitNS(e.term(c).Value)
-			if s := slugify(local); s != "" {
+			_, local := naming.SplitNS(e.term(c).Value)
+			if s := naming.Slugify(local); s != "" {
 				tb = s
 			}
 		}
@@ -322,7 +323,7 @@ func (e *encoder) anonymous() []bool {
 // iriText returns the text of an IRI as an @iri cell holds it: pfx:local or
 // the IRI itself (the content of the JSON string when it is quoted).
 func (e *encoder) iriText(iri string) string {
-	c := e.n.appendIRICell(nil, iri, ctxCell)
+	c := e.n.AppendIRICell(nil, iri, naming.CtxCell)
 	if len(c) > 0 && c[0] == '"' {
 		return iri
 	}
@@ -359,8 +360,8 @@ func (e *encoder) iriEligible() []bool {
 		if s == "" {
 			continue
 		}
-		_, local := splitNS(t.Value)
-		slug := slugify(local)
+		_, local := naming.SplitNS(t.Value)
+		slug := naming.Slugify(local)
 		if slug == "" {
 			slug = "node-1"
 		}

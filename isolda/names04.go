@@ -2,12 +2,11 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/naming"
 	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/isolda/isolda/rdf"
 )
@@ -20,150 +19,6 @@ func WellKnownPrefixes() []rdf.Prefix {
 		out[i] = rdf.Prefix{Name: p[0], IRI: p[1]}
 	}
 	return out
-}
-
-// prefixStop are the words a derived prefix name skips: they say nothing
-// about a namespace.
-var prefixStop = map[string]bool{
-	"www": true, "com": true, "org": true, "net": true, "edu": true, "gov": true, "info": true, "html": true,
-	"htm": true, "php": true, "jsp": true, "asp": true, "xml": true, "rdf": true, "owl": true, "ttl": true,
-	"def": true, "ns": true, "id": true, "uri": true, "uris": true, "resource": true, "resources": true,
-	"ontology": true, "ontologies": true, "vocab": true, "vocabulary": true, "vocabularies": true,
-	"terms": true, "term": true, "schema": true, "schemas": true, "data": true, "entity": true,
-	"entities": true, "wiki": true, "page": true, "pages": true, "core": true, "http": true,
-	"https": true, "urn": true, "index": true, "api": true, "v1": true, "v2": true, "v3": true,
-}
-
-// derivePrefix makes a prefix name from a namespace IRI (SPEC.md section
-// 17.3): the last word of letters and digits (split at every other
-// character, scheme excluded) that has three or more characters, starts
-// with a letter and is not a stop word, lower-cased and cut to 14 bytes
-// (a camelCase word longer than 10 bytes gives its first part of three or
-// more letters); "ns" when there is none.
-func derivePrefix(ns string) string {
-	if names := prefixNames(ns); len(names) > 0 {
-		return names[0]
-	}
-	return "ns"
-}
-
-// prefixNames lists the names derivePrefix can give a namespace, best
-// first: the words of three or more characters that are not stop words
-// from the last to the first (a number of one or two digits joined to the
-// word before it), then the words of two letters, then the words that
-// read as identifiers (idLike), then the stop words.
-func prefixNames(ns string) []string {
-	s := ns
-	if i := strings.Index(s, "://"); i >= 0 {
-		s = s[i+3:]
-	} else if i := strings.IndexByte(s, ':'); i >= 0 {
-		s = s[i+1:]
-	}
-	words := strings.FieldsFunc(s, func(r rune) bool { return r >= 0x80 || !syntax.IsNameChar(byte(r)) || r == '-' || r == '_' })
-	var good, short, idlike, stop []string
-	for i := len(words) - 1; i >= 0; i-- {
-		w := words[i]
-		if len(w) <= 2 && w[0] >= '0' && w[0] <= '9' && i > 0 {
-			// A version number joins the word before it (vocab-dcat-3: dcat3).
-			if p := strings.ToLower(words[i-1]); len(p) >= 3 && !prefixStop[p] && p[0] >= 'a' && p[0] <= 'z' {
-				good = append(good, p+w)
-			}
-			continue
-		}
-		if len(w) > 10 {
-			// A long camelCase word: its first hump (TopicCategoryCode: topic).
-			for j := 3; j < len(w); j++ {
-				if w[j] >= 'A' && w[j] <= 'Z' && w[j-1] >= 'a' && w[j-1] <= 'z' {
-					w = w[:j]
-					break
-				}
-			}
-		}
-		w = strings.ToLower(w)
-		if len(w) < 2 || !(w[0] >= 'a' && w[0] <= 'z') {
-			continue
-		}
-		if len(w) == 2 {
-			short = append(short, w)
-			continue
-		}
-		if len(w) > 14 {
-			w = w[:14]
-		}
-		switch {
-		case prefixStop[w]:
-			stop = append(stop, w)
-		case idLike(w):
-			idlike = append(idlike, w)
-		default:
-			good = append(good, w)
-		}
-	}
-	return append(append(append(good, short...), idlike...), stop...)
-}
-
-// idLike reports whether a word reads as an identifier rather than a
-// name: a digit followed by a letter, or more than three digits
-// (mlde6g8b0v2hc, but not wgs84 or iso639).
-func idLike(w string) bool {
-	digits := 0
-	for i := 0; i < len(w); i++ {
-		if w[i] >= '0' && w[i] <= '9' {
-			digits++
-			if i+1 < len(w) && w[i+1] >= 'a' && w[i+1] <= 'z' {
-				return true
-			}
-		}
-	}
-	return digits > 3
-}
-
-// bareTerm04 returns how a local name of the @vocab namespace is written
-// as a bare term in 0.4 (SPEC.md section 17.2): "%20" becomes a space, and
-// the result must start with a letter or '_', hold only letters, digits,
-// '_', '-', '.', single spaces between words and %XX escapes, and not end
-// with '.' or a space.
-func bareTerm04(local string) (string, bool) {
-	if local == "" || strings.IndexByte(local, ' ') >= 0 {
-		return "", false // a space in a bare term stands for %20 only
-	}
-	w := strings.ReplaceAll(local, "%20", " ")
-	first, _ := utf8.DecodeRuneInString(w)
-	if !(first == '_' || unicode.IsLetter(first)) {
-		return "", false
-	}
-	if w[len(w)-1] == '.' || w[len(w)-1] == ' ' {
-		return "", false
-	}
-	// "a x" and "id x" would read as the reserved column names a and id.
-	if first, _, ok := strings.Cut(w, " "); ok && reservedBare(first) {
-		return "", false
-	}
-	prev := rune(0)
-	for i := 0; i < len(w); {
-		r, n := utf8.DecodeRuneInString(w[i:])
-		switch {
-		case r == utf8.RuneError:
-			return "", false
-		case r == ' ':
-			if prev == ' ' {
-				return "", false
-			}
-		case r == '%':
-			if i+2 >= len(w) || !syntax.IsHex(w[i+1]) || !syntax.IsHex(w[i+2]) {
-				return "", false
-			}
-		case r == '_' || r == '-' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r):
-		default:
-			return "", false
-		}
-		if prev == ' ' && !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			return "", false
-		}
-		prev = r
-		i += n
-	}
-	return w, true
 }
 
 // names04 chooses @vocab, the prefixes and the @term aliases of a 0.4
@@ -190,21 +45,21 @@ func (e *encoder) names04() {
 		if k == 0 {
 			continue
 		}
-		ns, l := splitNS(e.term(rdf.TermID(id)).Value)
-		if t, ok := bareTerm04(l); ok && !reservedBare(t) {
+		ns, l := naming.SplitNS(e.term(rdf.TermID(id)).Value)
+		if t, ok := naming.BareTerm04(l); ok && !naming.ReservedBare(t) {
 			vc[ns] += int(k)
 		}
 	}
 	best := 0
-	for _, ns := range sortedKeys(vc) {
+	for _, ns := range naming.SortedKeys(vc) {
 		if vc[ns] > best {
-			best, e.n.vocab = vc[ns], ns
+			best, e.n.Vocab = vc[ns], ns
 		}
 	}
 	for _, p := range syntax.WellKnown04 {
-		e.n.prefixNS[p[0]] = p[1]
-		e.n.nsPrefix[p[1]] = p[0]
-		e.n.implicit[p[0]] = true
+		e.n.PrefixNS[p[0]] = p[1]
+		e.n.NSPrefix[p[1]] = p[0]
+		e.n.Implicit[p[0]] = true
 	}
 	e.choosePrefixes04()
 	if e.termAliases {
@@ -237,10 +92,10 @@ func (e *encoder) choosePrefixes04() {
 			return
 		}
 		seenTerm[id]++
-		if _, bare := e.n.bare(iri); bare {
+		if _, bare := e.n.Bare(iri); bare {
 			return
 		}
-		if ns, l := splitNS(iri); ns != "" && isLocal(l) {
+		if ns, l := naming.SplitNS(iri); ns != "" && naming.IsLocal(l) {
 			terms[ns]++
 		}
 	}
@@ -291,8 +146,8 @@ func (e *encoder) choosePrefixes04() {
 		}
 	}
 	free := func(ns string) bool {
-		_, ok := e.n.nsPrefix[ns]
-		return ok || ns == e.n.vocab
+		_, ok := e.n.NSPrefix[ns]
+		return ok || ns == e.n.Vocab
 	}
 	// Candidates and the IRIs under each.
 	type cand struct {
@@ -313,7 +168,7 @@ func (e *encoder) choosePrefixes04() {
 		}
 		return c
 	}
-	for _, ns := range sortedKeys(terms) {
+	for _, ns := range naming.SortedKeys(terms) {
 		if !free(ns) {
 			get(ns).terms = terms[ns]
 		}
@@ -350,7 +205,7 @@ func (e *encoder) choosePrefixes04() {
 			if free(ns) {
 				sv, ok := freeSaving[ns]
 				if !ok {
-					sv = tokenEstimate(ns) - tokenEstimate(e.n.nsPrefix[ns]) - 1
+					sv = tokenEstimate(ns) - tokenEstimate(e.n.NSPrefix[ns]) - 1
 					freeSaving[ns] = sv
 				}
 				have[i] = max(have[i], sv)
@@ -367,7 +222,7 @@ func (e *encoder) choosePrefixes04() {
 		if c.terms == 0 && (len(c.iris) == 0 || len(c.iris) == 1 && use[c.iris[0]] < 2) {
 			continue // one use never pays for a declaration
 		}
-		c.base = derivePrefix(c.ns)
+		c.base = naming.DerivePrefix(c.ns)
 		t, tn := tokenEstimate(c.ns), tokenEstimate(c.base)
 		c.sav, c.decl = t-tn-1, t+tn+3
 		live = append(live, c)
@@ -423,7 +278,7 @@ func (e *encoder) choosePrefixes04() {
 	})
 	for _, c := range chosen {
 		name := ""
-		for _, w := range prefixNames(c.ns) {
+		for _, w := range naming.PrefixNames(c.ns) {
 			if !e.prefixTaken(w) {
 				name = w
 				break
@@ -434,13 +289,13 @@ func (e *encoder) choosePrefixes04() {
 				name = w
 			}
 		}
-		e.n.prefixNS[name] = c.ns
-		e.n.nsPrefix[c.ns] = name
+		e.n.PrefixNS[name] = c.ns
+		e.n.NSPrefix[c.ns] = name
 	}
 }
 
 // prefixTaken reports whether a prefix name is in use or reserved.
 func (e *encoder) prefixTaken(name string) bool {
-	_, ok := e.n.prefixNS[name]
-	return ok || reservedPrefix(name)
+	_, ok := e.n.PrefixNS[name]
+	return ok || naming.ReservedPrefix(name)
 }

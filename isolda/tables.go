@@ -2,6 +2,7 @@ package isolda
 
 import (
 	"cmp"
+	"github.com/isolda/isolda/isolda/internal/naming"
 	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strings"
@@ -235,12 +236,12 @@ func (e *encoder) appendIDColumns(b []byte, hasLabel, iriFirst, hasIRI bool, lab
 func (e *encoder) appendRowID(b []byte, r *row, hasLabel, iriFirst bool) []byte {
 	switch {
 	case iriFirst:
-		return e.n.appendIRICell(b, e.term(r.ent).Value, ctxCell)
+		return e.n.AppendIRICell(b, e.term(r.ent).Value, naming.CtxCell)
 	case !r.label && hasLabel:
 		e.use["slugcell"] = true
 		b = append(b, '@')
 	}
-	return e.appendID(b, r.ent, ctxCell)
+	return e.appendID(b, r.ent, naming.CtxCell)
 }
 
 // appendRowIRI appends a row's @iri cell (empty for a blank node) when
@@ -249,7 +250,7 @@ func (e *encoder) appendRowIRI(b []byte, ent rdf.TermID, hasIRI, iriFirst bool) 
 	if hasIRI && !iriFirst {
 		b = append(b, ", "...)
 		if tm := e.term(ent); tm.Kind == rdf.IRIKind {
-			b = e.n.appendIRICell(b, tm.Value, ctxCell)
+			b = e.n.AppendIRICell(b, tm.Value, naming.CtxCell)
 		}
 	}
 	return b
@@ -266,7 +267,7 @@ func (e *encoder) appendConstants(b []byte, tc *tableCells, isConst []bool) []by
 			sep = ", "
 			b = append(b, e.header(k)...)
 			b = append(b, '=')
-			b = e.appendCell(b, k, tc.cell(0, ci), ctxConstant)
+			b = e.appendCell(b, k, tc.cell(0, ci), naming.CtxConstant)
 		}
 	}
 	return b

@@ -1,4 +1,4 @@
-package isolda
+package naming
 
 import (
 	"github.com/isolda/isolda/isolda/internal/syntax"
@@ -10,24 +10,24 @@ import (
 
 // Contexts in which a value's text is written; some need extra quoting.
 const (
-	ctxCell     = iota // a table cell or a block value
-	ctxBlockKey        // the id in an ~extra block header ("  id:")
-	ctxConstant        // the value of a header constant ("p=v")
+	CtxCell     = iota // a table cell or a block value
+	CtxBlockKey        // the id in an ~extra block header ("  id:")
+	CtxConstant        // the value of a header constant ("p=v")
 )
 
-// quoting selects the version-dependent quoting rules of SPEC.md section 8.
-type quoting uint8
+// Quoting selects the version-dependent Quoting rules of SPEC.md section 8.
+type Quoting uint8
 
 const (
-	quoteAt    quoting = 1 << iota // 0.2 and 0.3: values starting with '@'
-	quoteParen                     // 0.3: values starting with '(' or '<'
-	quoteUnder                     // 0.4: the value "_" (an anonymous first cell)
+	QuoteAt    Quoting = 1 << iota // 0.2 and 0.3: values starting with '@'
+	QuoteParen                     // 0.3: values starting with '(' or '<'
+	QuoteUnder                     // 0.4: the value "_" (an anonymous first cell)
 )
 
-// needsQuote reports whether the text s must be written as a JSON string in
+// NeedsQuote reports whether the text s must be written as a JSON string in
 // the given context (SPEC.md, "Quoting").
-func needsQuote(s string, q quoting, ctx int) bool {
-	if s == "" || s == "_" && q&quoteUnder != 0 {
+func NeedsQuote(s string, q Quoting, ctx int) bool {
+	if s == "" || s == "_" && q&QuoteUnder != 0 {
 		return true
 	}
 	first, _ := utf8.DecodeRuneInString(s)
@@ -39,11 +39,11 @@ func needsQuote(s string, q quoting, ctx int) bool {
 	case '[', '"':
 		return true
 	case '@':
-		if q&quoteAt != 0 {
+		if q&QuoteAt != 0 {
 			return true
 		}
 	case '(', '<':
-		if q&quoteParen != 0 {
+		if q&QuoteParen != 0 {
 			return true
 		}
 	}
@@ -52,11 +52,11 @@ func needsQuote(s string, q quoting, ctx int) bool {
 		case ',', '|', '"', '{', '}', '\u2028', '\u2029':
 			return true
 		case ':':
-			if ctx == ctxBlockKey {
+			if ctx == CtxBlockKey {
 				return true
 			}
 		case '=':
-			if ctx == ctxConstant {
+			if ctx == CtxConstant {
 				return true
 			}
 		}
@@ -67,9 +67,9 @@ func needsQuote(s string, q quoting, ctx int) bool {
 	return false
 }
 
-// appendQuoted appends s as a JSON string. Non-ASCII characters are written
+// AppendQuoted appends s as a JSON string. Non-ASCII characters are written
 // as themselves except line and paragraph separators and C1 controls.
-func appendQuoted(b []byte, s string) []byte {
+func AppendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	for _, r := range s {
 		switch r {
@@ -101,37 +101,37 @@ func appendQuoted(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// appendText appends s, quoted when needsQuote says so.
-func appendText(b []byte, s string, q quoting, ctx int) []byte {
-	if needsQuote(s, q, ctx) {
-		return appendQuoted(b, s)
+// AppendText appends s, quoted when NeedsQuote says so.
+func AppendText(b []byte, s string, q Quoting, ctx int) []byte {
+	if NeedsQuote(s, q, ctx) {
+		return AppendQuoted(b, s)
 	}
 	return append(b, s...)
 }
 
-// isLocal reports whether s is a LOCAL without percent escapes.
-func isLocal(s string) bool {
+// IsLocal reports whether s is a LOCAL without percent escapes.
+func IsLocal(s string) bool {
 	return s != "" && strings.IndexByte(s, '%') < 0 && syntax.ScanLocal(s) == len(s)
 }
 
-// isLocalPct is isLocal with percent escapes (%XX, two hex digits) allowed
+// IsLocalPct is IsLocal with percent escapes (%XX, two hex digits) allowed
 // anywhere, as in Turtle's PN_LOCAL: the encoder writes them in 0.3 (0.1
 // and 0.2 write <pfx:rest>, SPEC.md section 4), keeping the IRI's
 // characters as they are; the decoder reads them in every version.
-func isLocalPct(s string) bool {
+func IsLocalPct(s string) bool {
 	return s != "" && syntax.ScanLocal(s) == len(s)
 }
 
-// appendAngle appends <iri> with every character that is not allowed bare in
+// AppendAngle appends <iri> with every character that is not allowed bare in
 // an N-Triples IRIREF, and backslash, written as \uXXXX or \UXXXXXXXX.
-func appendAngle(b []byte, iri string) []byte {
+func AppendAngle(b []byte, iri string) []byte {
 	b = append(b, '<')
-	b = appendAngleBody(b, iri)
+	b = AppendAngleBody(b, iri)
 	return append(b, '>')
 }
 
-// appendAngleBody appends the text of <...> without the brackets.
-func appendAngleBody(b []byte, iri string) []byte {
+// AppendAngleBody appends the text of <...> without the brackets.
+func AppendAngleBody(b []byte, iri string) []byte {
 	for _, r := range iri {
 		if r <= 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == '\u2028' || r == '\u2029' ||
 			strings.ContainsRune("<>\"{}|^`\\,", r) {
@@ -153,8 +153,8 @@ func appendAngleBody(b []byte, iri string) []byte {
 	return b
 }
 
-// splitNS splits an IRI after its last '#', else '/', else ':'.
-func splitNS(iri string) (ns, local string) {
+// SplitNS splits an IRI after its last '#', else '/', else ':'.
+func SplitNS(iri string) (ns, local string) {
 	i := strings.LastIndexByte(iri, '#')
 	if i < 0 {
 		i = strings.LastIndexByte(iri, '/')
