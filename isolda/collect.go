@@ -7,11 +7,11 @@ package isolda
 import (
 	"cmp"
 	"fmt"
-	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"github.com/isolda/isolda/rdf"
 )
 

@@ -3,10 +3,10 @@ package isolda
 import (
 	"bufio"
 	"fmt"
-	"github.com/isolda/isolda/isolda/internal/naming"
 	"io"
 	"strings"
 
+	"github.com/isolda/isolda/isolda/internal/naming"
 	"github.com/isolda/isolda/rdf"
 )
 

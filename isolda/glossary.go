@@ -5,11 +5,11 @@ package isolda
 
 import (
 	"cmp"
-	"github.com/isolda/isolda/isolda/internal/naming"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/isolda/isolda/isolda/internal/naming"
 	"github.com/isolda/isolda/rdf"
 )
 

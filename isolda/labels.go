@@ -5,12 +5,12 @@ package isolda
 
 import (
 	"cmp"
-	"github.com/isolda/isolda/isolda/internal/naming"
-	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/isolda/isolda/isolda/internal/naming"
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"github.com/isolda/isolda/rdf"
 )
 

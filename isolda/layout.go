@@ -5,10 +5,10 @@ package isolda
 
 import (
 	"cmp"
-	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strings"
 
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"github.com/isolda/isolda/rdf"
 )
 

@@ -15,7 +15,6 @@ import (
 	"fmt"
 
 	"github.com/isolda/isolda/isolda/internal/syntax"
-
 	"github.com/isolda/isolda/rdf"
 )
 

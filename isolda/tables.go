@@ -2,11 +2,11 @@ package isolda
 
 import (
 	"cmp"
-	"github.com/isolda/isolda/isolda/internal/naming"
-	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strings"
 
+	"github.com/isolda/isolda/isolda/internal/naming"
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"github.com/isolda/isolda/rdf"
 )
 

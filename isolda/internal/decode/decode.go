@@ -6,11 +6,11 @@ package decode
 import (
 	"bufio"
 	"fmt"
-	"github.com/isolda/isolda/isolda/internal/syntax"
 	"io"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"github.com/isolda/isolda/rdf"
 )
 

@@ -4,10 +4,10 @@
 package decode
 
 import (
-	"github.com/isolda/isolda/isolda/internal/syntax"
 	"strconv"
 	"strings"
 
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"github.com/isolda/isolda/rdf"
 )
 

@@ -4,11 +4,11 @@
 package decode
 
 import (
-	"github.com/isolda/isolda/isolda/internal/syntax"
 	"maps"
 	"slices"
 	"strconv"
 
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"github.com/isolda/isolda/rdf"
 )
 

@@ -4,11 +4,11 @@
 package decode
 
 import (
-	"github.com/isolda/isolda/isolda/internal/syntax"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"github.com/isolda/isolda/rdf"
 )
 

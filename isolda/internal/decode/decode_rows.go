@@ -5,9 +5,9 @@ package decode
 
 import (
 	"fmt"
-	"github.com/isolda/isolda/isolda/internal/syntax"
 	"strings"
 
+	"github.com/isolda/isolda/isolda/internal/syntax"
 	"github.com/isolda/isolda/rdf"
 )
 

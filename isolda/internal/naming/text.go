@@ -1,11 +1,12 @@
 package naming
 
 import (
-	"github.com/isolda/isolda/isolda/internal/syntax"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/isolda/isolda/isolda/internal/syntax"
 )
 
 // Contexts in which a value's text is written; some need extra quoting.
