@@ -22,7 +22,6 @@ type tableCells struct {
 	cols  []gkey         // in header order
 	cells [][]rdf.TermID // row i, column ci at i*len(cols)+ci; nil: empty
 	rests [][]group      // each row's groups that are in no column
-	count map[gkey]int   // rows that have each key
 }
 
 // cell returns row i's values in column ci, nil for an empty cell.
@@ -100,7 +99,7 @@ func (e *encoder) newTableCells(rem [][]group, cols []gkey, count map[gkey]int) 
 	for ci, k := range cols {
 		colIdx[k] = ci
 	}
-	tc := &tableCells{n: n, cols: cols, cells: make([][]rdf.TermID, n*nc), rests: make([][]group, n), count: count}
+	tc := &tableCells{n: n, cols: cols, cells: make([][]rdf.TermID, n*nc), rests: make([][]group, n)}
 	for i, gs := range rem {
 		for _, g := range gs {
 			if ci, ok := colIdx[g.key]; ok {
