@@ -4,16 +4,12 @@
 // fits it to a token budget and checks ISOLDA round trips, all as JSON over
 // HTTP, with limits on request size, graph size, time and concurrency.
 //
-// Endpoints (documented in the OpenAPI 3.1 file served at /openapi.json):
-//
-//	POST /v1/serialize  one format, token count, budget truncation, graph hash
-//	POST /v1/compare    many formats with bytes, tokens and losslessness
-//	POST /v1/check      an ISOLDA round trip check
-//	GET  /v1/formats    the format registry
-//	GET  /healthz       liveness
-//	GET  /metrics       Prometheus text format
-//	GET  /openapi.json  the API description
-//	GET  /              the web playground (an embedded page, no CDN)
+// The endpoints (Routes) are the rows of one route table (routes.go):
+// POST /v1/serialize (one format, token count, budget truncation, graph
+// hash), /v1/compare (many formats with bytes, tokens and losslessness)
+// and /v1/check (an ISOLDA round trip check); GET /v1/formats, /healthz,
+// /metrics (Prometheus), /openapi.json (the OpenAPI 3.1 description, whose
+// paths are the table's) and / (the web playground, an embedded page).
 //
 // A graph is sent inline or, when Config.AllowSPARQL is set, named by a
 // SPARQL endpoint of Config.SPARQLEndpoints and a CONSTRUCT or DESCRIBE
@@ -190,7 +186,9 @@ type Config struct {
 	Isolate *Isolation
 }
 
-func (c Config) withDefaults() Config {
+// WithDefaults returns c with its zero fields given their defaults (and
+// its slices copied), as New does; calling it again changes nothing.
+func (c Config) WithDefaults() Config {
 	if c.MaxRequestBytes <= 0 {
 		c.MaxRequestBytes = DefaultMaxRequestBytes
 	}
@@ -273,7 +271,7 @@ type server struct {
 // New returns the API handler. It panics when Config.AllowedHosts or
 // Config.ListenAddr is malformed; CheckHosts tells beforehand.
 func New(cfg Config) http.Handler {
-	s := &server{cfg: cfg.withDefaults()}
+	s := &server{cfg: cfg.WithDefaults()}
 	hosts, err := newHostPolicy(s.cfg.ListenAddr, s.cfg.AllowedHosts)
 	if err != nil {
 		panic("server: " + err.Error())
@@ -286,25 +284,9 @@ func New(cfg Config) http.Handler {
 	s.adm = newAdmission(s.cfg)
 	s.metrics = newMetrics(s.mem, s.workers, s.adm)
 	mux := http.NewServeMux()
-	s.route(mux, "POST /v1/serialize", "serialize", s.work("serialize", s.serialize))
-	s.route(mux, "POST /v1/compare", "compare", s.work("compare", s.compare))
-	s.route(mux, "POST /v1/check", "check", s.work("check", s.check))
-	s.route(mux, "GET /v1/formats", "formats", http.HandlerFunc(s.formats))
-	s.route(mux, "GET /healthz", "healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	}))
-	s.route(mux, "GET /metrics", "metrics", http.HandlerFunc(s.metrics.serve))
-	s.route(mux, "GET /openapi.json", "openapi", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(openAPI)
-	}))
-	s.route(mux, "GET /{$}", "playground", newPlayground(s.cfg))
-	// Browsers ask for a site icon on their own; an empty answer keeps their
-	// consoles (and the playground's end-to-end test) free of 404 errors.
-	s.route(mux, "GET /favicon.ico", "favicon", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=86400")
-		w.WriteHeader(http.StatusNoContent)
-	}))
+	for _, e := range endpoints() {
+		s.route(mux, e.pattern(), e.Name, e.handler(s))
+	}
 	s.route(mux, "/", "other", http.HandlerFunc(notFound))
 	s.mux = mux
 	return s
@@ -327,15 +309,6 @@ func notFound(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeError(w, &apiError{Status: http.StatusNotFound, Msg: "no such endpoint: " + r.Method + " " + r.URL.Path})
-}
-
-// Routes returns the method and path of every endpoint, in a fixed order.
-func Routes() []string {
-	return []string{
-		"POST /v1/serialize", "POST /v1/compare", "POST /v1/check",
-		"GET /v1/formats", "GET /healthz", "GET /metrics", "GET /openapi.json",
-		"GET /",
-	}
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
