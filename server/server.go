@@ -189,33 +189,15 @@ type Config struct {
 // WithDefaults returns c with its zero fields given their defaults (and
 // its slices copied), as New does; calling it again changes nothing.
 func (c Config) WithDefaults() Config {
-	if c.MaxRequestBytes <= 0 {
-		c.MaxRequestBytes = DefaultMaxRequestBytes
-	}
-	if c.MaxQuads <= 0 {
-		c.MaxQuads = DefaultMaxQuads
-	}
-	if c.Timeout <= 0 {
-		c.Timeout = DefaultTimeout
-	}
-	if c.MaxConcurrent <= 0 {
-		c.MaxConcurrent = DefaultMaxConcurrent
-	}
-	if c.MaxLarge <= 0 {
-		c.MaxLarge = max(1, min(c.MaxConcurrent/4, runtime.GOMAXPROCS(0)/2))
-	}
-	if c.LargeBytes <= 0 {
-		c.LargeBytes = DefaultLargeBytes
-	}
-	if c.LargeQuads <= 0 {
-		c.LargeQuads = DefaultLargeQuads
-	}
-	if c.MaxPerClient <= 0 {
-		c.MaxPerClient = max(1, c.MaxConcurrent/2)
-	}
-	if c.MaxLargePerClient <= 0 {
-		c.MaxLargePerClient = max(1, c.MaxLarge/2)
-	}
+	orDefault(&c.MaxRequestBytes, DefaultMaxRequestBytes)
+	orDefault(&c.MaxQuads, DefaultMaxQuads)
+	orDefault(&c.Timeout, DefaultTimeout)
+	orDefault(&c.MaxConcurrent, DefaultMaxConcurrent)
+	orDefault(&c.MaxLarge, max(1, min(c.MaxConcurrent/4, runtime.GOMAXPROCS(0)/2)))
+	orDefault(&c.LargeBytes, DefaultLargeBytes)
+	orDefault(&c.LargeQuads, DefaultLargeQuads)
+	orDefault(&c.MaxPerClient, max(1, c.MaxConcurrent/2))
+	orDefault(&c.MaxLargePerClient, max(1, c.MaxLarge/2))
 	if c.Tokenizers == nil {
 		c.Tokenizers = token.NewRegistry(token.Options{})
 	}
@@ -227,32 +209,29 @@ func (c Config) WithDefaults() Config {
 	if c.DefaultTokenizer == "" {
 		c.DefaultTokenizer = DefaultTokenizer
 	}
-	if c.MaxFormats <= 0 {
-		c.MaxFormats = DefaultMaxFormats
-	}
+	orDefault(&c.MaxFormats, DefaultMaxFormats)
 	c.SPARQLEndpoints = slices.Clone(c.SPARQLEndpoints)
-	if c.MemoryBudget <= 0 {
-		c.MemoryBudget = DefaultMemoryBudget
-	}
-	if c.BodyTimeout <= 0 {
-		c.BodyTimeout = DefaultBodyTimeout
-	}
-	if c.MinBodyRate <= 0 {
-		c.MinBodyRate = DefaultMinBodyRate
-	}
+	orDefault(&c.MemoryBudget, DefaultMemoryBudget)
+	orDefault(&c.BodyTimeout, DefaultBodyTimeout)
+	orDefault(&c.MinBodyRate, DefaultMinBodyRate)
 	c.AllowedHosts = slices.Clone(c.AllowedHosts)
 	if c.Isolate != nil {
 		iso := *c.Isolate
 		iso.Command, iso.Env = slices.Clone(iso.Command), slices.Clone(iso.Env)
-		if iso.Nice <= 0 {
-			iso.Nice = DefaultIsolationNice
-		}
+		orDefault(&iso.Nice, DefaultIsolationNice)
 		c.Isolate = &iso
 		if len(iso.Command) == 0 || !worker.Supported() {
 			c.Isolate = nil
 		}
 	}
 	return c
+}
+
+// orDefault sets *v to d when *v is not positive.
+func orDefault[T ~int | ~int64](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // server is the state of one handler.
