@@ -4,12 +4,13 @@
 // fits it to a token budget and checks ISOLDA round trips, all as JSON over
 // HTTP, with limits on request size, graph size, time and concurrency.
 //
-// The endpoints (Routes) are the rows of one route table (routes.go):
-// POST /v1/serialize (one format, token count, budget truncation, graph
-// hash), /v1/compare (many formats with bytes, tokens and losslessness)
-// and /v1/check (an ISOLDA round trip check); GET /v1/formats, /healthz,
-// /metrics (Prometheus), /openapi.json (the OpenAPI 3.1 description, whose
-// paths are the table's) and / (the web playground, an embedded page).
+// The endpoints are the rows of one route table (routes.go): Routes lists
+// them and the OpenAPI 3.1 document served at /openapi.json describes them
+// (its paths are made from the rows). They are the JSON API under /v1/
+// (serialize: one format, token count, budget truncation, graph hash;
+// compare: many formats with bytes, tokens and losslessness; check: an
+// ISOLDA round trip; formats: the registry), /healthz, /metrics
+// (Prometheus) and the web playground at / (an embedded page, no CDN).
 //
 // A graph is sent inline or, when Config.AllowSPARQL is set, named by a
 // SPARQL endpoint of Config.SPARQLEndpoints and a CONSTRUCT or DESCRIBE
