@@ -68,42 +68,13 @@ type Server struct {
 	slots   chan struct{}
 }
 
-// Defaults of the limits, as in package server.
-const (
-	defaultMaxRequestBytes = server.DefaultMaxRequestBytes
-	defaultMaxQuads        = server.DefaultMaxQuads
-	defaultTimeout         = server.DefaultTimeout
-	defaultMaxConcurrent   = server.DefaultMaxConcurrent
-)
-
 // New returns the tools' state for cfg; Close releases it. MCPServer
 // returns an SDK server with every tool registered.
 func New(cfg Config) (*Server, error) {
+	// The limits, the tokenizers and the allow-list with the server's
+	// defaults.
+	cfg.Service = cfg.Service.WithDefaults()
 	c := &cfg.Service
-	if c.MaxRequestBytes <= 0 {
-		c.MaxRequestBytes = defaultMaxRequestBytes
-	}
-	if c.MaxQuads <= 0 {
-		c.MaxQuads = defaultMaxQuads
-	}
-	if c.Timeout <= 0 {
-		c.Timeout = defaultTimeout
-	}
-	if c.MaxConcurrent <= 0 {
-		c.MaxConcurrent = defaultMaxConcurrent
-	}
-	if c.Tokenizers == nil {
-		c.Tokenizers = token.NewRegistry(token.Options{})
-	}
-	if len(c.AllowedTokenizers) == 0 {
-		c.AllowedTokenizers = c.Tokenizers.Available()
-	}
-	if c.DefaultTokenizer == "" {
-		c.DefaultTokenizer = server.DefaultTokenizer
-	}
-	if c.SPARQLEndpoints == nil {
-		c.SPARQLEndpoints = []string{}
-	}
 	// The API is called in process: no Host check, no listener. The
 	// request body is the JSON of the tool's data, whose escapes can
 	// double its size: the API's body limit leaves room for them, while
@@ -253,18 +224,18 @@ func (s *Server) call(ctx context.Context, path string, req, resp any, file stri
 	r.Header.Set("Content-Type", "application/json")
 	r.Host = "localhost"
 	r.RemoteAddr = "127.0.0.1:0"
-	w := &recorder{header: http.Header{}}
+	w := &server.Recorder{}
 	s.api.ServeHTTP(w, r)
-	if w.status == 0 {
-		w.status = http.StatusOK
+	if w.Status == 0 {
+		w.Status = http.StatusOK
 	}
-	if w.status != http.StatusOK {
+	if w.Status != http.StatusOK {
 		var e apiError
-		if err := json.Unmarshal(w.body.Bytes(), &e); err != nil || e.Error == "" {
-			return fmt.Errorf("HTTP %d", w.status)
+		if err := json.Unmarshal(w.Body, &e); err != nil || e.Error == "" {
+			return fmt.Errorf("HTTP %d", w.Status)
 		}
 		msg := e.Error
-		if retry := w.header.Get("Retry-After"); retry != "" {
+		if retry := w.Header().Get("Retry-After"); retry != "" {
 			msg += " (retry after " + retry + "s)"
 		}
 		if rest, ok := strings.CutPrefix(msg, "graph: "); ok && e.Line > 0 && file != "" {
@@ -272,29 +243,7 @@ func (s *Server) call(ctx context.Context, path string, req, resp any, file stri
 		}
 		return errors.New(msg)
 	}
-	return json.Unmarshal(w.body.Bytes(), resp)
-}
-
-// recorder is the http.ResponseWriter of an in-process API call.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (w *recorder) Header() http.Header { return w.header }
-
-func (w *recorder) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-}
-
-func (w *recorder) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.body.Write(p)
+	return json.Unmarshal(w.Body, resp)
 }
 
 // work runs fn under the service's limits for the tools that do not go

@@ -158,6 +158,51 @@ func TestListTools(t *testing.T) {
 	}
 }
 
+// TestSyntaxDescriptions checks the inputs that name RDF syntaxes list
+// those of rdfio's syntax table, with no placeholder left.
+func TestSyntaxDescriptions(t *testing.T) {
+	cs := connect(t, Config{})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	descriptions := map[string]string{} // tool.property -> description
+	for _, tool := range res.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		if bytes.Contains(b, []byte("{readable}")) || bytes.Contains(b, []byte("{writable}")) {
+			t.Errorf("%s: a placeholder is left in %s", tool.Name, b)
+		}
+		var schema struct {
+			Properties map[string]struct {
+				Description string `json:"description"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(b, &schema); err != nil {
+			t.Fatal(err)
+		}
+		for p, v := range schema.Properties {
+			descriptions[tool.Name+"."+p] = v.Description
+		}
+	}
+	for _, p := range []string{"encode.format", "compare_formats.format", "chunk.format"} {
+		d := descriptions[p]
+		for _, name := range rdfio.ReadableNames() {
+			if !strings.Contains(d, " "+name) {
+				t.Errorf("%s %q does not name %s", p, d, name)
+			}
+		}
+	}
+	d := descriptions["decode.to"]
+	for _, f := range rdfio.Writable() {
+		if !strings.Contains(d, " "+string(f)) {
+			t.Errorf("decode.to %q does not name %s", d, f)
+		}
+	}
+	if !strings.Contains(d, "nquads (the default)") {
+		t.Errorf("decode.to %q does not say nquads is the default", d)
+	}
+}
+
 func TestEncode(t *testing.T) {
 	cs := connect(t, Config{})
 	d := parse(t, demo, "turtle")

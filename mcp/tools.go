@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/isolda/isolda/chunk"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/isolda"
@@ -19,11 +20,17 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// GraphInput is the graph of a tool's input: a document given inline or
+// by path, and its syntax.
+type GraphInput struct {
+	Data   string `json:"data,omitempty" jsonschema:"the graph as a document in an RDF syntax (Turtle, N-Triples, N-Quads, TriG, RDF/XML, JSON-LD or HTML with JSON-LD blocks); give data or path"`
+	Path   string `json:"path,omitempty" jsonschema:"a file holding the graph, relative to the server's root folder (only when the server was started with --root); give data or path"`
+	Format string `json:"format,omitempty" jsonschema:"syntax of the graph: {readable}; empty means detected from the content"`
+}
+
 // EncodeInput is the input of the encode tool.
 type EncodeInput struct {
-	Data      string `json:"data,omitempty" jsonschema:"the graph as a document in an RDF syntax (Turtle, N-Triples, N-Quads, TriG, RDF/XML, JSON-LD or HTML with JSON-LD blocks); give data or path"`
-	Path      string `json:"path,omitempty" jsonschema:"a file holding the graph, relative to the server's root folder (only when the server was started with --root); give data or path"`
-	Format    string `json:"format,omitempty" jsonschema:"syntax of the graph: nt, nq, ttl, trig, rdfxml, jsonld or html; empty means detected from the content"`
+	GraphInput
 	Base      string `json:"base,omitempty" jsonschema:"base IRI for the relative IRIs of the graph"`
 	To        string `json:"to,omitempty" jsonschema:"output format: isolda (the default: the compact ISOLDA notation for LLM prompts) or any format of the lab registry, such as turtle, ntriples, jsonld-compact, b-ttl-ids"`
 	Spec      string `json:"spec,omitempty" jsonschema:"ISOLDA notation version: 0.1, 0.2, 0.3 or 0.4 (the default)"`
@@ -61,7 +68,7 @@ type EncodeOutput struct {
 type DecodeInput struct {
 	Text string `json:"text,omitempty" jsonschema:"an ISOLDA document (any version: the document says which); give text or path"`
 	Path string `json:"path,omitempty" jsonschema:"a file holding the ISOLDA document, relative to the server's root folder (only with --root); give text or path"`
-	To   string `json:"to,omitempty" jsonschema:"output syntax: nquads (the default), ntriples, turtle, trig, jsonld, jsonld-compact, rdfxml, or any format of the lab registry"`
+	To   string `json:"to,omitempty" jsonschema:"output syntax: {writable}, or any format of the lab registry"`
 }
 
 // DecodeOutput is the structured content of decode.
@@ -87,9 +94,7 @@ type CountOutput struct {
 
 // CompareInput is the input of the compare_formats tool.
 type CompareInput struct {
-	Data      string `json:"data,omitempty" jsonschema:"the graph as a document in an RDF syntax (Turtle, N-Triples, N-Quads, TriG, RDF/XML, JSON-LD or HTML with JSON-LD blocks); give data or path"`
-	Path      string `json:"path,omitempty" jsonschema:"a file holding the graph, relative to the server's root folder (only when the server was started with --root); give data or path"`
-	Format    string `json:"format,omitempty" jsonschema:"syntax of the graph: nt, nq, ttl, trig, rdfxml, jsonld or html; empty means detected from the content"`
+	GraphInput
 	Tokenizer string `json:"tokenizer,omitempty" jsonschema:"tokenizer of the counts: o200k_base (the default, GPT-4o and later), cl100k_base, or a model name the server offers"`
 }
 
@@ -120,9 +125,7 @@ type DescribeInput struct {
 
 // ChunkInput is the input of the chunk tool.
 type ChunkInput struct {
-	Data      string   `json:"data,omitempty" jsonschema:"the graph as a document in an RDF syntax (Turtle, N-Triples, N-Quads, TriG, RDF/XML, JSON-LD or HTML with JSON-LD blocks); give data or path"`
-	Path      string   `json:"path,omitempty" jsonschema:"a file holding the graph, relative to the server's root folder (only when the server was started with --root); give data or path"`
-	Format    string   `json:"format,omitempty" jsonschema:"syntax of the graph: nt, nq, ttl, trig, rdfxml, jsonld or html; empty means detected from the content"`
+	GraphInput
 	Budget    *int     `json:"budget,omitempty" jsonschema:"most tokens of each document (default 512; 0 keeps every statement)"`
 	Cls       []string `json:"cls,omitempty" jsonschema:"write only the instances of these classes: IRIs or prefixed names such as schema:Person"`
 	To        string   `json:"to,omitempty" jsonschema:"format of the documents: isolda (the default) or any format of the lab registry"`
@@ -145,34 +148,64 @@ func (s *Server) MCPServer() *sdk.Server {
 		&sdk.ServerOptions{Instructions: "isolda turns RDF graphs into compact text for prompts (the ISOLDA notation) and back, " +
 			"counts tokens exactly, compares formats by tokens and fetches entity neighbourhoods from SPARQL endpoints. " +
 			"Send graphs inline in data" + s.pathHint() + "."})
-	sdk.AddTool(srv, &sdk.Tool{Name: "encode", Title: "Encode a graph for a prompt",
+	addTool(srv, &sdk.Tool{Name: "encode", Title: "Encode a graph for a prompt",
 		Description: "Writes an RDF graph as ISOLDA, a compact text notation for LLM prompts (tables of entities with a glossary), " +
 			"or in any format of the lab registry (to). The text is the content; its token count, size and whether it holds " +
 			"the whole graph are in the structured content. With budget, the text is cut at a record boundary to fit."},
 		s.encode)
-	sdk.AddTool(srv, &sdk.Tool{Name: "decode", Title: "Decode an ISOLDA document",
+	addTool(srv, &sdk.Tool{Name: "decode", Title: "Decode an ISOLDA document",
 		Description: "Rebuilds the RDF dataset an ISOLDA document encodes and writes it in an RDF syntax (canonical N-Quads by default). " +
 			"A malformed document is an error naming its line and column."},
 		s.decode)
-	sdk.AddTool(srv, &sdk.Tool{Name: "count_tokens", Title: "Count tokens",
+	addTool(srv, &sdk.Tool{Name: "count_tokens", Title: "Count tokens",
 		Description: "Counts the tokens of a text with a tokenizer (o200k_base by default): the exact number, the first word of the answer."},
 		s.countTokens)
-	sdk.AddTool(srv, &sdk.Tool{Name: "compare_formats", Title: "Rank formats by tokens",
+	addTool(srv, &sdk.Tool{Name: "compare_formats", Title: "Rank formats by tokens",
 		Description: "Writes one graph in every format of the lab registry that is lossless for RDF (it decodes to the same dataset) " +
 			"and ranks them by tokens, fewest first, as isolda bench does for one graph: which format gives this graph to a model in " +
 			"the fewest tokens without losing a statement."},
 		s.compare)
-	sdk.AddTool(srv, &sdk.Tool{Name: "describe", Title: "Describe an entity from a SPARQL endpoint",
+	addTool(srv, &sdk.Tool{Name: "describe", Title: "Describe an entity from a SPARQL endpoint",
 		Description: "Fetches the neighbourhood of an entity (its statements, the links to it, and with hops the entities " +
 			"further away) from a SPARQL endpoint the server allows, and writes it as an ISOLDA document, the entity first, " +
 			"within the token budget."},
 		s.describe)
-	sdk.AddTool(srv, &sdk.Tool{Name: "chunk", Title: "One document per entity",
+	addTool(srv, &sdk.Tool{Name: "chunk", Title: "One document per entity",
 		Description: "Writes, for every entity of a graph (an IRI that is the subject of a statement; cls restricts them), a " +
 			"document of its neighbourhood within budget tokens (ISOLDA by default), for retrieval indexes. The content is " +
 			"one JSON line per entity, {entity, format, text, tokens, sha256, statements_kept, statements_total}, as isolda chunk writes them."},
 		s.chunk)
 	return srv
+}
+
+// decodeTo is the syntax decode writes by default.
+const decodeTo = rdfio.NQuads
+
+// addTool registers a tool whose input schema is In's, with the
+// placeholders of its descriptions filled from rdfio's syntax table:
+// {readable}, the syntaxes a graph is read in (nt, nq, ttl, ... or html),
+// and {writable}, those decode writes (nquads (the default), ntriples, ...).
+func addTool[In, Out any](srv *sdk.Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic("mcp: the input schema of " + t.Name + ": " + err.Error()) // the types are this package's
+	}
+	readable := rdfio.ReadableNames()
+	var writable []string
+	for _, f := range rdfio.Writable() {
+		if f == decodeTo {
+			writable = append(writable, string(f)+" (the default)")
+		} else {
+			writable = append(writable, string(f))
+		}
+	}
+	fill := strings.NewReplacer("{readable}", strings.Join(readable[:len(readable)-1], ", ")+" or "+readable[len(readable)-1],
+		"{writable}", strings.Join(writable, ", "))
+	for _, p := range schema.Properties {
+		p.Description = fill.Replace(p.Description)
+	}
+	t.InputSchema = schema
+	sdk.AddTool(srv, t, h)
 }
 
 // text returns a result whose content is t.
@@ -231,7 +264,7 @@ func lookupFormat(name string) (formats.Format, bool) {
 
 func (s *Server) decode(ctx context.Context, _ *sdk.CallToolRequest, in DecodeInput) (_ *sdk.CallToolResult, _ DecodeOutput, err error) {
 	defer guard(&err)
-	f, ok := lookupFormat(cmp.Or(in.To, "nquads"))
+	f, ok := lookupFormat(cmp.Or(in.To, string(decodeTo)))
 	if !ok {
 		return nil, DecodeOutput{}, fmt.Errorf("to: %q is not a format (an RDF syntax such as turtle, or a registry name)", in.To)
 	}

@@ -307,7 +307,7 @@ func forgive(s *server) {
 // back early is refused, its wait doubling with each early comeback up to
 // a minute, and that one back in time starts afresh.
 func TestEarlyComebacks(t *testing.T) {
-	a := newAdmission(Config{MaxConcurrent: 2, MaxLarge: 1, MaxPerClient: 1, MaxLargePerClient: 1}.withDefaults())
+	a := newAdmission(Config{MaxConcurrent: 2, MaxLarge: 1, MaxPerClient: 1, MaxLargePerClient: 1}.WithDefaults())
 	now := time.Unix(1000, 0)
 	a.now = func() time.Time { return now }
 	other, e := a.admitLarge("192.0.2.9")

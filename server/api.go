@@ -36,8 +36,9 @@ type Graph struct {
 	// Method is how the query is sent: get (the default), post (an
 	// application/sparql-query body) or form.
 	Method string `json:"method,omitempty"`
-	// Format is its syntax (nt, nq, ttl, trig, rdfxml, jsonld, html, or a
-	// long name such as turtle); empty means sniffed from the content.
+	// Format is its syntax, a name rdfio.ParseFormat reads (its short
+	// name such as ttl, or a long one such as turtle); empty means sniffed
+	// from the content.
 	Format string `json:"format,omitempty"`
 	// Base is the base IRI for relative IRIs.
 	Base string `json:"base,omitempty"`
@@ -436,6 +437,24 @@ func decodeRequest(req *request, v any, g **Graph) *apiError {
 	return req.mem.growTo(int64(len(req.body) + len((*g).Data)))
 }
 
+// loadGraph is the start of the work on a graph to be written in the
+// formats named names: a large-request slot if the graph is large (takeLargeIf), the
+// graph (readGraph), then the memory of the work on it (estimate, with
+// perQuad bytes a quad of the endpoint's own work).
+func (s *server) loadGraph(req *request, g *Graph, names []string, perQuad int64) (*rdf.Dataset, *apiError) {
+	if e := s.takeLargeIf(req, g, len(names)); e != nil {
+		return nil, e
+	}
+	d, e := s.readGraph(req, g)
+	if e != nil {
+		return nil, e
+	}
+	if e := req.mem.growTo(estimate(len(req.body), len(g.Data), d.Len(), names, perQuad)); e != nil {
+		return nil, e
+	}
+	return d, nil
+}
+
 // readGraph parses g under the quad limit, or fetches it from its SPARQL
 // endpoint. The parse stops when ctx is done, and raises the memory
 // reservation with the quads read.
@@ -559,14 +578,8 @@ func (s *server) serialize(req *request) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if e := s.takeLargeIf(req, r.Graph, 1); e != nil {
-		return nil, e
-	}
-	d, e := s.readGraph(req, r.Graph)
+	d, e := s.loadGraph(req, r.Graph, []string{f.Name}, memHashPerQuad)
 	if e != nil {
-		return nil, e
-	}
-	if e := req.mem.growTo(estimate(workSerialize, len(req.body), len(r.Graph.Data), d.Len(), []string{f.Name})); e != nil {
 		return nil, e
 	}
 	text, err := encode(req, f, formats.NewInput(d), r.Options, r.Anchor)
@@ -664,14 +677,8 @@ func (s *server) compare(req *request) (any, *apiError) {
 			fs = append(fs, f)
 		}
 	}
-	if e := s.takeLargeIf(req, r.Graph, len(fs)); e != nil {
-		return nil, e
-	}
-	d, e := s.readGraph(req, r.Graph)
+	d, e := s.loadGraph(req, r.Graph, formatNames(fs), memComparePerFormat*int64(len(fs)))
 	if e != nil {
-		return nil, e
-	}
-	if e := req.mem.growTo(estimate(workCompare, len(req.body), len(r.Graph.Data), d.Len(), formatNames(fs))); e != nil {
 		return nil, e
 	}
 	in := formats.NewInput(d)
@@ -721,14 +728,8 @@ func (s *server) check(req *request) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if e := s.takeLargeIf(req, r.Graph, 1); e != nil {
-		return nil, e
-	}
-	d, e := s.readGraph(req, r.Graph)
+	d, e := s.loadGraph(req, r.Graph, []string{"isolda"}, memCheckPerQuad)
 	if e != nil {
-		return nil, e
-	}
-	if e := req.mem.growTo(estimate(workCheck, len(req.body), len(r.Graph.Data), d.Len(), []string{"isolda"})); e != nil {
 		return nil, e
 	}
 	if req.ctx.Err() != nil {

@@ -46,31 +46,15 @@ func formatCost(names []string) int64 {
 	return memLightPerQuad
 }
 
-// workKind is the kind of work an estimate is for.
-type workKind int
-
-const (
-	workSerialize workKind = iota
-	workCompare
-	workCheck
-)
-
 // estimate returns the memory a request needs at its peak, in bytes: a
 // body of bodyBytes holding dataBytes of graph data that parsed into quads
-// quads, written in the formats named.
-func estimate(kind workKind, bodyBytes, dataBytes, quads int, formats []string) int64 {
+// quads, written in the formats named, with perQuad bytes a quad of the
+// endpoint's own work (the graph hash of /v1/serialize, memHashPerQuad;
+// the isomorphism test of /v1/check, memCheckPerQuad; ...).
+func estimate(bodyBytes, dataBytes, quads int, formats []string, perQuad int64) int64 {
 	q := int64(quads)
-	n := memPerRequest + int64(bodyBytes) + int64(dataBytes) + q*memParsePerQuad +
-		q*formatCost(formats) + int64(dataBytes)*memTextPerByte
-	switch kind {
-	case workSerialize:
-		n += q * memHashPerQuad
-	case workCompare:
-		n += q * memComparePerFormat * int64(len(formats))
-	case workCheck:
-		n += q * memCheckPerQuad
-	}
-	return n
+	return memPerRequest + int64(bodyBytes) + int64(dataBytes) + q*memParsePerQuad +
+		q*formatCost(formats) + int64(dataBytes)*memTextPerByte + q*perQuad
 }
 
 // Token counting (token.Tokenizer.Count) works piece by piece (the

@@ -405,7 +405,7 @@ func ServeWorker(ctx context.Context, base Config, in io.Reader, out io.Writer) 
 		return fmt.Errorf("worker: reading the request body: %w", err)
 	}
 	s := New(job.Config.apply(base)).(*server)
-	fn := map[string]workFunc{"serialize": s.serialize, "compare": s.compare, "check": s.check}[job.Endpoint]
+	fn := workOf(job.Endpoint)
 	if fn == nil {
 		return fmt.Errorf("worker: unknown endpoint %q", job.Endpoint)
 	}
@@ -446,47 +446,60 @@ func ServeWorker(ctx context.Context, base Config, in io.Reader, out io.Writer) 
 				res = result{err: internalError(v)}
 			}
 		}()
-		res.v, res.err = fn(req)
+		res.v, res.err = fn(s, req)
 	}()
 	if commErr != nil {
 		return commErr
 	}
-	rec := &recorder{header: http.Header{}}
+	rec := &Recorder{}
 	if res.err != nil {
 		writeError(rec, res.err)
 	} else {
 		writeJSON(rec, http.StatusOK, res.v)
 	}
-	retry, _ := strconv.Atoi(rec.header.Get("Retry-After"))
-	if err := writeLine(bw, childMsg{Answer: &answerHead{Status: rec.status, RetryAfter: retry, Bytes: len(rec.body)}}); err != nil {
+	retry, _ := strconv.Atoi(rec.Header().Get("Retry-After"))
+	if err := writeLine(bw, childMsg{Answer: &answerHead{Status: rec.Status, RetryAfter: retry, Bytes: len(rec.Body)}}); err != nil {
 		return err
 	}
-	if _, err := bw.Write(rec.body); err != nil {
+	if _, err := bw.Write(rec.Body); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
 
-// recorder is the http.ResponseWriter a worker writes its answer to.
-type recorder struct {
+// Recorder is an http.ResponseWriter that keeps the answer in memory: a
+// worker process writes its answer to one, and package mcp calls the API
+// handler in process with one. The zero value is ready to use.
+type Recorder struct {
 	header http.Header
-	status int
-	body   []byte
+	// Status is the status code of the answer: the first one written,
+	// 200 when the body came first, 0 when nothing was written.
+	Status int
+	// Body is the body of the answer.
+	Body []byte
 }
 
-func (r *recorder) Header() http.Header { return r.header }
+// Header returns the header of the answer.
+func (r *Recorder) Header() http.Header {
+	if r.header == nil {
+		r.header = http.Header{}
+	}
+	return r.header
+}
 
-func (r *recorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
+// WriteHeader sets Status unless it is set.
+func (r *Recorder) WriteHeader(code int) {
+	if r.Status == 0 {
+		r.Status = code
 	}
 }
 
-func (r *recorder) Write(p []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
+// Write adds p to Body (and sets Status to 200 unless it is set).
+func (r *Recorder) Write(p []byte) (int, error) {
+	if r.Status == 0 {
+		r.Status = http.StatusOK
 	}
-	r.body = append(r.body, p...)
+	r.Body = append(r.Body, p...)
 	return len(p), nil
 }
 

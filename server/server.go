@@ -4,16 +4,13 @@
 // fits it to a token budget and checks ISOLDA round trips, all as JSON over
 // HTTP, with limits on request size, graph size, time and concurrency.
 //
-// Endpoints (documented in the OpenAPI 3.1 file served at /openapi.json):
-//
-//	POST /v1/serialize  one format, token count, budget truncation, graph hash
-//	POST /v1/compare    many formats with bytes, tokens and losslessness
-//	POST /v1/check      an ISOLDA round trip check
-//	GET  /v1/formats    the format registry
-//	GET  /healthz       liveness
-//	GET  /metrics       Prometheus text format
-//	GET  /openapi.json  the API description
-//	GET  /              the web playground (an embedded page, no CDN)
+// The endpoints are the rows of one route table (routes.go): Routes lists
+// them and the OpenAPI 3.1 document served at /openapi.json describes them
+// (its paths are made from the rows). They are the JSON API under /v1/
+// (serialize: one format, token count, budget truncation, graph hash;
+// compare: many formats with bytes, tokens and losslessness; check: an
+// ISOLDA round trip; formats: the registry), /healthz, /metrics
+// (Prometheus) and the web playground at / (an embedded page, no CDN).
 //
 // A graph is sent inline or, when Config.AllowSPARQL is set, named by a
 // SPARQL endpoint of Config.SPARQLEndpoints and a CONSTRUCT or DESCRIBE
@@ -190,34 +187,18 @@ type Config struct {
 	Isolate *Isolation
 }
 
-func (c Config) withDefaults() Config {
-	if c.MaxRequestBytes <= 0 {
-		c.MaxRequestBytes = DefaultMaxRequestBytes
-	}
-	if c.MaxQuads <= 0 {
-		c.MaxQuads = DefaultMaxQuads
-	}
-	if c.Timeout <= 0 {
-		c.Timeout = DefaultTimeout
-	}
-	if c.MaxConcurrent <= 0 {
-		c.MaxConcurrent = DefaultMaxConcurrent
-	}
-	if c.MaxLarge <= 0 {
-		c.MaxLarge = max(1, min(c.MaxConcurrent/4, runtime.GOMAXPROCS(0)/2))
-	}
-	if c.LargeBytes <= 0 {
-		c.LargeBytes = DefaultLargeBytes
-	}
-	if c.LargeQuads <= 0 {
-		c.LargeQuads = DefaultLargeQuads
-	}
-	if c.MaxPerClient <= 0 {
-		c.MaxPerClient = max(1, c.MaxConcurrent/2)
-	}
-	if c.MaxLargePerClient <= 0 {
-		c.MaxLargePerClient = max(1, c.MaxLarge/2)
-	}
+// WithDefaults returns c with its zero fields given their defaults (and
+// its slices copied), as New does; calling it again changes nothing.
+func (c Config) WithDefaults() Config {
+	orDefault(&c.MaxRequestBytes, DefaultMaxRequestBytes)
+	orDefault(&c.MaxQuads, DefaultMaxQuads)
+	orDefault(&c.Timeout, DefaultTimeout)
+	orDefault(&c.MaxConcurrent, DefaultMaxConcurrent)
+	orDefault(&c.MaxLarge, max(1, min(c.MaxConcurrent/4, runtime.GOMAXPROCS(0)/2)))
+	orDefault(&c.LargeBytes, DefaultLargeBytes)
+	orDefault(&c.LargeQuads, DefaultLargeQuads)
+	orDefault(&c.MaxPerClient, max(1, c.MaxConcurrent/2))
+	orDefault(&c.MaxLargePerClient, max(1, c.MaxLarge/2))
 	if c.Tokenizers == nil {
 		c.Tokenizers = token.NewRegistry(token.Options{})
 	}
@@ -229,32 +210,29 @@ func (c Config) withDefaults() Config {
 	if c.DefaultTokenizer == "" {
 		c.DefaultTokenizer = DefaultTokenizer
 	}
-	if c.MaxFormats <= 0 {
-		c.MaxFormats = DefaultMaxFormats
-	}
+	orDefault(&c.MaxFormats, DefaultMaxFormats)
 	c.SPARQLEndpoints = slices.Clone(c.SPARQLEndpoints)
-	if c.MemoryBudget <= 0 {
-		c.MemoryBudget = DefaultMemoryBudget
-	}
-	if c.BodyTimeout <= 0 {
-		c.BodyTimeout = DefaultBodyTimeout
-	}
-	if c.MinBodyRate <= 0 {
-		c.MinBodyRate = DefaultMinBodyRate
-	}
+	orDefault(&c.MemoryBudget, DefaultMemoryBudget)
+	orDefault(&c.BodyTimeout, DefaultBodyTimeout)
+	orDefault(&c.MinBodyRate, DefaultMinBodyRate)
 	c.AllowedHosts = slices.Clone(c.AllowedHosts)
 	if c.Isolate != nil {
 		iso := *c.Isolate
 		iso.Command, iso.Env = slices.Clone(iso.Command), slices.Clone(iso.Env)
-		if iso.Nice <= 0 {
-			iso.Nice = DefaultIsolationNice
-		}
+		orDefault(&iso.Nice, DefaultIsolationNice)
 		c.Isolate = &iso
 		if len(iso.Command) == 0 || !worker.Supported() {
 			c.Isolate = nil
 		}
 	}
 	return c
+}
+
+// orDefault sets *v to d when *v is not positive.
+func orDefault[T ~int | ~int64](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // server is the state of one handler.
@@ -273,7 +251,7 @@ type server struct {
 // New returns the API handler. It panics when Config.AllowedHosts or
 // Config.ListenAddr is malformed; CheckHosts tells beforehand.
 func New(cfg Config) http.Handler {
-	s := &server{cfg: cfg.withDefaults()}
+	s := &server{cfg: cfg.WithDefaults()}
 	hosts, err := newHostPolicy(s.cfg.ListenAddr, s.cfg.AllowedHosts)
 	if err != nil {
 		panic("server: " + err.Error())
@@ -286,25 +264,9 @@ func New(cfg Config) http.Handler {
 	s.adm = newAdmission(s.cfg)
 	s.metrics = newMetrics(s.mem, s.workers, s.adm)
 	mux := http.NewServeMux()
-	s.route(mux, "POST /v1/serialize", "serialize", s.work("serialize", s.serialize))
-	s.route(mux, "POST /v1/compare", "compare", s.work("compare", s.compare))
-	s.route(mux, "POST /v1/check", "check", s.work("check", s.check))
-	s.route(mux, "GET /v1/formats", "formats", http.HandlerFunc(s.formats))
-	s.route(mux, "GET /healthz", "healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	}))
-	s.route(mux, "GET /metrics", "metrics", http.HandlerFunc(s.metrics.serve))
-	s.route(mux, "GET /openapi.json", "openapi", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(openAPI)
-	}))
-	s.route(mux, "GET /{$}", "playground", newPlayground(s.cfg))
-	// Browsers ask for a site icon on their own; an empty answer keeps their
-	// consoles (and the playground's end-to-end test) free of 404 errors.
-	s.route(mux, "GET /favicon.ico", "favicon", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=86400")
-		w.WriteHeader(http.StatusNoContent)
-	}))
+	for _, e := range endpoints() {
+		s.route(mux, e.pattern(), e.Name, e.handler(s))
+	}
 	s.route(mux, "/", "other", http.HandlerFunc(notFound))
 	s.mux = mux
 	return s
@@ -327,15 +289,6 @@ func notFound(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeError(w, &apiError{Status: http.StatusNotFound, Msg: "no such endpoint: " + r.Method + " " + r.URL.Path})
-}
-
-// Routes returns the method and path of every endpoint, in a fixed order.
-func Routes() []string {
-	return []string{
-		"POST /v1/serialize", "POST /v1/compare", "POST /v1/check",
-		"GET /v1/formats", "GET /healthz", "GET /metrics", "GET /openapi.json",
-		"GET /",
-	}
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
