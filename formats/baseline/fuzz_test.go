@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/baseline"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -15,7 +16,7 @@ import (
 func FuzzRoundTrip(f *testing.F) {
 	for seed := range uint64(6) {
 		var buf bytes.Buffer
-		if err := rdfio.Write(&buf, hostileDataset(seed, seed%2 == 1), "nquads", rdfio.WriteOptions{}); err != nil {
+		if err := rdfio.Write(&buf, testgraph.Hostile(seed, seed%2 == 1), "nquads", rdfio.WriteOptions{}); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(buf.Bytes())
