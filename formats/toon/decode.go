@@ -113,18 +113,13 @@ type keyInfo struct {
 func newParser(o DecodeOptions) (*parser, error) {
 	p := &parser{file: o.File, strict: !o.NonStrict, indent: o.IndentSize, expand: o.ExpandPaths,
 		marker: o.LengthMarker, limits: o.Limits.WithDefaults()}
-	switch o.Version {
-	case "", V4:
-		p.v4 = true
-	case V33:
-	default:
-		return nil, fmt.Errorf("toon: unsupported spec version %q (want %q or %q)", o.Version, V4, V33)
+	version, err := specVersion(o.Version)
+	if err != nil {
+		return nil, err
 	}
-	if p.indent == 0 {
-		p.indent = 2
-	}
-	if p.indent < 0 {
-		return nil, errors.New("toon: negative indent size")
+	p.v4 = version == V4
+	if p.indent, err = indentSize(p.indent); err != nil {
+		return nil, err
 	}
 	if p.expand && p.v4 {
 		return nil, errors.New("toon: path expansion exists only in spec 3.3")
