@@ -866,28 +866,37 @@ func DecodeTypedEdges(r io.Reader, opts DecodeOptions) (Graph, error) {
 	return d.finish()
 }
 
+// code translates a type code, or a relation code if rel, through dict
+// (the code itself when dict is nil).
+func (d *decoder) code(dict *dictMaps, rel bool, code string, off int) (string, error) {
+	if dict == nil {
+		return code, nil
+	}
+	names, what := dict.types, "type"
+	if rel {
+		names, what = dict.rels, "relation"
+	}
+	name, ok := names[code]
+	if !ok {
+		return "", d.errAt(off, "unknown %s code %q", what, code)
+	}
+	return name, nil
+}
+
 // typedRecord adds one N or E record, translating codes through dict when
 // it is not nil.
 func (d *decoder) typedRecord(f []string, offs []int, off int, dict *dictMaps) error {
 	switch {
 	case f[0] == "N" && len(f) == 3:
-		typ := f[2]
-		if dict != nil {
-			name, ok := dict.types[typ]
-			if !ok {
-				return d.errAt(offs[2], "unknown type code %q", typ)
-			}
-			typ = name
+		typ, err := d.code(dict, false, f[2], offs[2])
+		if err != nil {
+			return err
 		}
 		return d.addNode(off, Node{f[1], typ})
 	case f[0] == "E" && len(f) == 4:
-		rel := f[2]
-		if dict != nil {
-			name, ok := dict.rels[rel]
-			if !ok {
-				return d.errAt(offs[2], "unknown relation code %q", rel)
-			}
-			rel = name
+		rel, err := d.code(dict, true, f[2], offs[2])
+		if err != nil {
+			return err
 		}
 		return d.addEdge(off, Edge{f[1], rel, f[3]})
 	case f[0] == "N":
