@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"
@@ -41,7 +41,7 @@ func exampleInputs(t testing.TB) []Input {
 
 func TestRunExamples(t *testing.T) {
 	// Its speed is measured by BenchmarkDefaultRun, not here.
-	rep, err := Run(exampleInputs(t), Options{Tokenizers: []token.Tokenizer{benchtest.O200K(t)}})
+	rep, err := Run(exampleInputs(t), Options{Tokenizers: []token.Tokenizer{testgraph.O200k(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestGraphHashIsRDFC10(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := Run([]Input{{Name: name, Dataset: d}}, Options{Tokenizers: []token.Tokenizer{benchtest.O200K(t)},
+		rep, err := Run([]Input{{Name: name, Dataset: d}}, Options{Tokenizers: []token.Tokenizer{testgraph.O200k(t)},
 			Formats: []string{"nquads", "turtle"}})
 		if err != nil {
 			t.Fatal(err)
@@ -181,7 +181,7 @@ func TestGraphHashIsRDFC10(t *testing.T) {
 func TestRatioFallsBackToTriGForNamedGraphs(t *testing.T) {
 	d := rdf.NewDataset()
 	d.Add(rdf.Quad{S: rdf.NewIRI("http://e/a"), P: rdf.NewIRI("http://e/p"), O: rdf.NewIRI("http://e/b"), G: rdf.NewIRI("http://e/g")})
-	rep, err := Run([]Input{{Name: "g", Dataset: d}}, Options{Tokenizers: []token.Tokenizer{benchtest.O200K(t)},
+	rep, err := Run([]Input{{Name: "g", Dataset: d}}, Options{Tokenizers: []token.Tokenizer{testgraph.O200k(t)},
 		Formats: []string{"turtle", "trig", "nquads"}})
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +222,7 @@ func TestSelectFormats(t *testing.T) {
 	if _, err := Run(nil, Options{}); err == nil {
 		t.Error("Run without a tokenizer must fail")
 	}
-	toks := []token.Tokenizer{benchtest.O200K(t)}
+	toks := []token.Tokenizer{testgraph.O200k(t)}
 	if _, err := Run([]Input{{Name: "x"}}, Options{Tokenizers: toks}); err == nil {
 		t.Error("an input without a dataset must be an error")
 	}
@@ -271,7 +271,7 @@ func TestBlankGraphHasNoTraversal(t *testing.T) {
 	p := rdf.NewIRI("http://e/p")
 	d.AddTriple(rdf.NewBlank("a"), p, rdf.NewBlank("b"))
 	d.AddTriple(rdf.NewBlank("b"), p, rdf.NewBlank("c"))
-	rep, err := Run([]Input{{Name: "blank", Dataset: d}}, Options{Tokenizers: []token.Tokenizer{benchtest.O200K(t)},
+	rep, err := Run([]Input{{Name: "blank", Dataset: d}}, Options{Tokenizers: []token.Tokenizer{testgraph.O200k(t)},
 		Formats: []string{"turtle", "typed_edges"}})
 	if err != nil {
 		t.Fatal(err)
@@ -298,7 +298,7 @@ func TestGuardRecoversPanics(t *testing.T) {
 
 // An empty graph runs through every format without error or panic.
 func TestRunEmptyGraph(t *testing.T) {
-	rep, err := Run([]Input{{Name: "empty", Dataset: rdf.NewDataset()}}, Options{Tokenizers: []token.Tokenizer{benchtest.O200K(t)},
+	rep, err := Run([]Input{{Name: "empty", Dataset: rdf.NewDataset()}}, Options{Tokenizers: []token.Tokenizer{testgraph.O200k(t)},
 		Budgets: []int{64}})
 	if err != nil {
 		t.Fatal(err)
@@ -339,7 +339,7 @@ func TestRunGeneratedGraphs(t *testing.T) {
 	if _, err := GeneratedInput("nope", 5, 1); err == nil {
 		t.Error("an unknown generator must be an error")
 	}
-	rep, err := Run(inputs, Options{Tokenizers: []token.Tokenizer{benchtest.O200K(t)}})
+	rep, err := Run(inputs, Options{Tokenizers: []token.Tokenizer{testgraph.O200k(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}

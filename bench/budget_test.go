@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/textbudget"
 )
 
@@ -125,7 +125,7 @@ func TestInterleavedDecodes(t *testing.T) {
 }
 
 func TestBudgets(t *testing.T) {
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	g, err := graphrag.Generate(40, 80, 7)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"
 )
@@ -98,10 +99,7 @@ func mustEncodeGraph(t *testing.T, name string, g graphrag.Graph) string {
 func FuzzRun(f *testing.F) {
 	f.Add("<http://e/a> <http://e/p> <http://e/b> .\n_:x <http://e/p> \"v\"@en .\n")
 	f.Add("<http://e/a> <http://e/p> \"a\\nb|c\"^^<http://e/dt> .\n")
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		f.Fatal(err)
-	}
+	tok := testgraph.O200k(f)
 	f.Fuzz(func(t *testing.T, text string) {
 		d, err := rdfio.Read(strings.NewReader(text), rdfio.Options{Format: rdfio.NTriples})
 		if err != nil || d.Len() > 200 {

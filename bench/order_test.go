@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/graph"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/textbudget"
@@ -72,7 +72,7 @@ func TestISOLDAIsOrderInvariant(t *testing.T) {
 			}
 		}
 	}
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	fs, err := SelectFormats([]string{"isolda", "ntriples", "typed_edges"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +110,7 @@ func TestISOLDAIsOrderInvariant(t *testing.T) {
 // seed another shuffled text; every ordering is a permutation.
 func TestOrderingDeterminism(t *testing.T) {
 	in := exampleInput(t, "lod-datagovuk-reference-intervals.ttl")
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	fs, err := SelectFormats([]string{"ntriples", "isolda", "typed_edges", "jsonl"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +198,7 @@ func TestOrderingDeterminism(t *testing.T) {
 // surviving gold paths is checked against the lines that fit, counted
 // independently.
 func TestGoldPathsSurvive(t *testing.T) {
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	fs, err := SelectFormats([]string{"ntriples", "turtle", "isolda", "typed_edges", "csv", "pretty_json"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +292,7 @@ func TestGoldPathsSurvive(t *testing.T) {
 // independent of the study's multi-source numbering. Canonical order at
 // the same budget keeps edges farther away.
 func TestBFSOrderingKeepsNeighbourhood(t *testing.T) {
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	in := exampleInput(t, "lod-datagovuk-reference-intervals.ttl")
 	edges := datasetEdges(in.Dataset)
 	var keys []string

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/token"
@@ -46,7 +46,7 @@ func TestVersus(t *testing.T) {
 // row per graph whose figures are those of the ranked results.
 func TestSummaryLeadsTheTable(t *testing.T) {
 	in := []Input{exampleInput(t, examples.Default), exampleInput(t, "wikidata-L691820-lexeme.ttl")}
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	rep, err := Run(in, Options{Tokenizers: []token.Tokenizer{tok}})
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestSummaryLeadsTheTable(t *testing.T) {
 // the OWL example only, and are listed with the reason elsewhere.
 func TestOntologyFormatsNotApplicable(t *testing.T) {
 	in := []Input{exampleInput(t, examples.Default), exampleInput(t, "lod-datagovuk-reference-intervals.ttl")}
-	rep, err := Run(in, Options{Tokenizers: []token.Tokenizer{benchtest.O200K(t)}})
+	rep, err := Run(in, Options{Tokenizers: []token.Tokenizer{testgraph.O200k(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestGraphWithoutQueries(t *testing.T) {
 	for _, s := range []string{"a", "b"} {
 		d.Add(rdf.Quad{S: rdf.NewIRI("http://e/" + s), P: rdf.NewIRI("http://e/p"), O: rdf.NewString("x")})
 	}
-	rep, err := Run([]Input{{Name: "flat", Dataset: d}}, Options{Tokenizers: []token.Tokenizer{benchtest.O200K(t)},
+	rep, err := Run([]Input{{Name: "flat", Dataset: d}}, Options{Tokenizers: []token.Tokenizer{testgraph.O200k(t)},
 		Formats: []string{"isolda", "turtle", "jsonld-compact", "csv"}})
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +179,7 @@ func TestGraphWithoutQueries(t *testing.T) {
 
 // TestTablesNoTrailingSpaces checks the other terminal tables.
 func TestTablesNoTrailingSpaces(t *testing.T) {
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	rep, err := Run([]Input{exampleInput(t, examples.Default)}, Options{Tokenizers: []token.Tokenizer{tok},
 		Formats: []string{"isolda", "ntriples", "typed_edges"}, Budgets: []int{256, 512}, Orderings: Orderings()})
 	if err != nil {

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
 
@@ -20,7 +20,7 @@ func TestGraphBudgets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	fs, err := SelectFormats([]string{"ntriples", "turtle", "isolda", "typed_edges", "list_of_edges"}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -3,8 +3,8 @@ package bench
 import (
 	"testing"
 
-	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/internal/cputime"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/token"
 )
 
@@ -12,7 +12,7 @@ import (
 // the embedded examples, o200k_base.
 func BenchmarkDefaultRun(b *testing.B) {
 	in := exampleInputs(b)
-	tok := benchtest.O200K(b)
+	tok := testgraph.O200k(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Run(in, Options{Tokenizers: []token.Tokenizer{tok}}); err != nil {
@@ -25,7 +25,7 @@ func BenchmarkDefaultRun(b *testing.B) {
 // --budgets 512,1024,2048,4096,8192` (every ordering) on each embedded
 // example, for every lossless format of the registry.
 func BenchmarkGraphBudgets(b *testing.B) {
-	tok := benchtest.O200K(b)
+	tok := testgraph.O200k(b)
 	fs, err := SelectFormats(nil, nil)
 	if err != nil {
 		b.Fatal(err)

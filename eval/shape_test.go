@@ -12,10 +12,10 @@ import (
 	"github.com/isolda/isolda/eval/internal/evaltest"
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
-	"github.com/isolda/isolda/token"
 )
 
 // testGraphs are the embedded example graphs and the tests' demo graph.
@@ -85,15 +85,6 @@ func sortedLines(s string) []string {
 	l := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 	slices.Sort(l)
 	return l
-}
-
-func o200k(t *testing.T) token.Tokenizer {
-	t.Helper()
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
 }
 
 // TestShuffleOrdering: the same seed gives the same bytes, another seed
@@ -188,7 +179,7 @@ func TestBFSOrdering(t *testing.T) {
 // TestRecordBudget: a budgeted text fits the budget under the tokenizer,
 // keeps whole records of the full text and decodes to a part of the graph.
 func TestRecordBudget(t *testing.T) {
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	graphs := testGraphs(t)
 	pass, total := 0, 0
 	for _, gn := range []string{"demo.ttl", "lod-datagovuk-reference-intervals.ttl", "people"} {
@@ -278,7 +269,7 @@ func TestRecordBudget(t *testing.T) {
 
 // TestRawBudget: a raw cut is the longest prefix within the budget.
 func TestRawBudget(t *testing.T) {
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	d := testGraphs(t)["wikidata-L691820-lexeme.ttl"]
 	full, err := formats.EncodeString("turtle", formats.NewInput(d))
 	if err != nil {
@@ -303,7 +294,7 @@ func TestRawBudget(t *testing.T) {
 // TestBudgetTooSmall: a budget below the fixed part of a document is an
 // error, not a broken context.
 func TestBudgetTooSmall(t *testing.T) {
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	d := testGraphs(t)["demo.ttl"]
 	full, _ := formats.EncodeString("isolda", formats.NewInput(d))
 	if _, err := applyBudget(full, "isolda", d, &Budget{Tokens: 20}, tok); err == nil || !strings.Contains(err.Error(), "smaller than") {
@@ -326,7 +317,7 @@ func TestBudgetOrderingExperiment(t *testing.T) {
 	if p.Manifest.RunID != p2.Manifest.RunID {
 		t.Fatal("two preparations differ")
 	}
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	anchors := map[string]bool{}
 	for i := range p.Entries {
 		anchors[p.anchors[i]] = true
@@ -459,7 +450,7 @@ func TestYAMLTagRefused(t *testing.T) {
 // class's [N] wherever they stand), every record cut of an ISOLDA context
 // still decodes, checked by the ISOLDA decoder.
 func TestRecordBudgetInlineBlanks(t *testing.T) {
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	pass, total := 0, 0
 	for gn, d := range testGraphs(t) {
 		in := formats.NewInput(d)

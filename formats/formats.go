@@ -3,16 +3,22 @@
 // its source, whether it is lossless, and an encoder (and a decoder when it is
 // lossless).
 //
-// The registry holds ISOLDA itself (0.4, the default named isolda, and 0.1,
-// 0.2 and 0.3 as isolda-0.1 …); the RDF syntaxes; the ISOLDA
+// The registry holds ISOLDA itself (isolda, the default version 0.4, and
+// isolda-0.1, isolda-0.2 and isolda-0.3); the RDF syntaxes; the ISOLDA
 // paper's baselines (package formats/baseline); TOON of an RDF dataset; the
 // GraphRAG article's six formats (formats/graphrag); KG-LLM-Bench's
-// textualizations (formats/kgllmbench); and the formats of the serialization
+// textualizations (formats/kgllmbench); the formats of the serialization
 // study and of Talk like a Graph (formats/graphtext); and the study's
 // ontology formats (formats/ontology, named onto_*). Formats of labelled
 // graphs read graph.FromRDF's view of the dataset (Input.Graph), ontology
 // formats its RDFS/OWL view (Input.Ontology, see ToOntology), so every
 // format can be compared on the same RDF file.
+//
+// Each Format carries what callers used to look up by name: its ISOLDA
+// Version, its Cost class (what a server reserves to write it), its Slate
+// class in an adaptive selection, whether its source refuses a directed
+// graph (DirectedError) and an options-aware EncodeContext. Get takes a
+// registry name; Lookup also reads what users type (FoldName, aliases).
 //
 // The list is built once, on first use, and never changes after that (an
 // immutable registry, like the standard library's image formats); All
@@ -154,9 +160,9 @@ func Renamed() map[string]string {
 func All() []Format { return slices.Clone(registry()) }
 
 // registry is the sorted registry, built on first use and never changed
-// after: a Format holds only strings, a bool and functions, so the shared
-// values are immutable, and Get and Names (on every server request) do not
-// rebuild 68 formats each time.
+// after: a Format holds only strings, bools, ints and functions, so the
+// shared values are immutable, and Get and Names (on every server request)
+// do not rebuild the list each time.
 var registry = sync.OnceValue(build)
 
 // build constructs the registry.

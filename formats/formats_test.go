@@ -15,6 +15,7 @@ import (
 	"github.com/isolda/isolda/formats/graphtext"
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
@@ -205,7 +206,7 @@ func TestRDFRoundTrip(t *testing.T) {
 				}
 			}
 			for seed := range uint64(40) {
-				d := hostileDataset(seed, seed%2 == 1)
+				d := testgraph.Hostile(seed, seed%2 == 1)
 				if seed == 0 {
 					d = rdf.NewDataset() // the empty dataset
 				}
@@ -248,8 +249,8 @@ func TestGraphRoundTrip(t *testing.T) {
 				inputs = append(inputs, formats.NewInput(d))
 			}
 			for seed := range uint64(20) {
-				inputs = append(inputs, formats.NewInput(hostileDataset(seed, true)))
-				inputs = append(inputs, formats.NewGraphInput(hostileGraph(seed)))
+				inputs = append(inputs, formats.NewInput(testgraph.Hostile(seed, true)))
+				inputs = append(inputs, formats.NewGraphInput(testgraph.Labelled(testgraph.Seeded(seed), testgraph.LabelledOptions{})))
 			}
 			ok := 0
 			for i, in := range inputs {
@@ -278,8 +279,8 @@ func TestGraphRoundTrip(t *testing.T) {
 // Every format writes the same bytes whatever the order of the input quads.
 func TestDeterministic(t *testing.T) {
 	for seed := range uint64(8) {
-		d := hostileDataset(seed, seed%2 == 0)
-		s := shuffled(d, seed, false)
+		d := testgraph.Hostile(seed, seed%2 == 0)
+		s := testgraph.Shuffled(d, seed, false)
 		for _, f := range formats.All() {
 			var a, b bytes.Buffer
 			errA := f.Encode(&a, formats.NewInput(d))
@@ -296,8 +297,8 @@ func TestDeterministic(t *testing.T) {
 // labels, and the labelled-graph view names blank nodes by their labels.)
 func TestBlankLabelIndependent(t *testing.T) {
 	for seed := range uint64(8) {
-		d := hostileDataset(seed, seed%2 == 0)
-		s := shuffled(d, seed, true)
+		d := testgraph.Hostile(seed, seed%2 == 0)
+		s := testgraph.Shuffled(d, seed, true)
 		for _, name := range []string{"isolda", "isolda-0.1", "b-json", "b-ttl", "b-ttl-ids", "toon"} {
 			f, _ := formats.Get(name)
 			var a, b bytes.Buffer
@@ -312,7 +313,7 @@ func TestBlankLabelIndependent(t *testing.T) {
 
 // Formats of an RDF dataset need one: a graph-only input is an error.
 func TestGraphOnlyInput(t *testing.T) {
-	in := formats.NewGraphInput(hostileGraph(1))
+	in := formats.NewGraphInput(testgraph.Labelled(testgraph.Seeded(1), testgraph.LabelledOptions{}))
 	for _, f := range formats.All() {
 		err := f.Encode(&bytes.Buffer{}, in)
 		if f.Input == formats.InputRDF && !errors.Is(err, formats.ErrNoDataset) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -54,7 +55,7 @@ func TestToKGListOfEdges(t *testing.T) {
 
 // The views of an Input are derived once, also under concurrent use.
 func TestInputConcurrent(t *testing.T) {
-	in := formats.NewInput(hostileDataset(5, true))
+	in := formats.NewInput(testgraph.Hostile(5, true))
 	names := []string{"list_of_edges", "pretty_json", "onto_turtle", "mermaid", "b-ttl", "isolda"}
 	want := map[string]string{}
 	for _, name := range names {

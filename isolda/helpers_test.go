@@ -2,11 +2,11 @@ package isolda
 
 import (
 	"bytes"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/ntriples"
@@ -68,40 +68,5 @@ func roundTrip(t testing.TB, d *rdf.Dataset, opts Options) (string, error, bool)
 }
 
 // shuffled returns a copy of d with its quads in a random order and its
-// blank nodes relabelled.
-func shuffled(d *rdf.Dataset, seed uint64) *rdf.Dataset {
-	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	qs := d.Quads()
-	r.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
-	relabel := map[string]string{}
-	re := func(t rdf.Term) rdf.Term {
-		if t.Kind != rdf.BlankKind {
-			return t
-		}
-		l, ok := relabel[t.Value]
-		if !ok {
-			l = "n" + itoa36(len(relabel)*7919%100003) + string(rune('a'+r.IntN(26)))
-			relabel[t.Value] = l
-		}
-		return rdf.NewBlank(l)
-	}
-	out := rdf.NewDataset()
-	for _, q := range qs {
-		out.Add(rdf.Quad{S: re(q.S), P: q.P, O: re(q.O), G: re(q.G)})
-	}
-	out.Prefixes = append(out.Prefixes, d.Prefixes...)
-	return out
-}
-
-func itoa36(i int) string {
-	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for i > 0 {
-		b = append([]byte{digits[i%36]}, b...)
-		i /= 36
-	}
-	return string(b)
-}
+// blank nodes relabelled (testgraph.Shuffled).
+func shuffled(d *rdf.Dataset, seed uint64) *rdf.Dataset { return testgraph.Shuffled(d, seed, true) }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/report/internal/reporttest"
 )
 
 func evalYAML(t *testing.T, src string, in Input) []Result {
@@ -152,55 +153,15 @@ func TestParseCriteriaErrors(t *testing.T) {
 	}
 }
 
-// paperRun builds observations with the discordant counts the ISOLDA paper
-// reports for its confirmatory run (§5, criterion 3: isolda right only
-// against b-ttl-ids right only, 257 questions per model) and for criterion
-// 4 (outgoing aggregation with degree above 4: Gemma 4 E4B 15 against 1,
-// Gemma 4 31B 3 against 13; multi-hop on Gemma 4 E4B 0 against 34).
-// b-json and b-ttl answer nothing right, so b-ttl-ids is the best baseline.
-func paperRun() []Observation {
-	type seg struct {
-		family      string
-		count       int
-		iRight, bOK bool
+// paperRun is reporttest.PaperRun as observations.
+func paperRun() []Observation { return observations(reporttest.PaperRun()) }
+
+// observations converts the shared fixtures' observations.
+func observations(in []reporttest.Observation) (out []Observation) {
+	for _, o := range in {
+		out = append(out, Observation{Arm: o.Arm, Model: o.Model, Family: o.Family, Graph: o.Graph, QuestionID: o.QuestionID, Correct: o.Correct, InputTokens: o.InputTokens, OutputTokens: o.OutputTokens})
 	}
-	const n = 257
-	models := map[string][]seg{
-		"gemma-4-31b": {{"outgoing_aggregation_deg_gt4", 3, true, false}, {"outgoing_aggregation_deg_gt4", 13, false, true},
-			{"lookup", 7, true, false}, {"lookup", 69, false, true}},
-		"gemma-4-e4b": {{"outgoing_aggregation_deg_gt4", 15, true, false}, {"outgoing_aggregation_deg_gt4", 1, false, true},
-			{"multi_hop", 34, false, true}, {"lookup", 16, true, false}, {"lookup", 32, false, true}},
-		"qwen3-4b":    {{"lookup", 22, true, false}, {"lookup", 45, false, true}},
-		"qwen3.8-27b": {{"lookup", 11, true, false}, {"lookup", 45, false, true}},
-	}
-	var obs []Observation
-	for _, m := range []string{"gemma-4-31b", "gemma-4-e4b", "qwen3-4b", "qwen3.8-27b"} {
-		segs := models[m]
-		used := 0
-		for _, s := range segs {
-			used += s.count
-		}
-		segs = append(segs, seg{"incoming_aggregation", n - used, true, true})
-		q := 0
-		for _, s := range segs {
-			for range s.count {
-				q++
-				graph := "dcat"
-				if q%2 == 0 {
-					graph = "municipalities"
-				}
-				id := fmt.Sprintf("q%03d", q)
-				add := func(arm string, ok bool, tok int) {
-					obs = append(obs, Observation{Arm: arm, Model: m, Family: s.family, Graph: graph, QuestionID: id, Correct: ok, InputTokens: tok})
-				}
-				add("isolda-0.1", s.iRight, 700)
-				add("b-ttl-ids", s.bOK, 1000)
-				add("b-json", false, 900)
-				add("b-ttl", false, 800)
-			}
-		}
-	}
-	return obs
+	return out
 }
 
 func TestPaperConfirmatory(t *testing.T) {

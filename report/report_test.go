@@ -8,33 +8,12 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/isolda/isolda/report/internal/reporttest"
 )
 
-// small builds the synthetic set used by several tests: model m, graph g,
-// ten questions q01..q10 (q01-q05 family f1, q06-q10 family f2).
-// Arm A is right on q01-q08 (8/10), arm B on q01-q04 and q09 (5/10), arm C
-// on q01-q09 (9/10). Input tokens: A 100, B 200, C 150 (+ question number,
-// to give a spread); output tokens 5.
-func small() []Observation {
-	var obs []Observation
-	right := map[string]func(int) bool{
-		"A": func(i int) bool { return i <= 8 },
-		"B": func(i int) bool { return i <= 4 || i == 9 },
-		"C": func(i int) bool { return i <= 9 },
-	}
-	tokens := map[string]int{"A": 100, "B": 200, "C": 150}
-	for _, arm := range []string{"C", "B", "A"} { // unsorted on purpose
-		for i := 1; i <= 10; i++ {
-			fam := "f1"
-			if i > 5 {
-				fam = "f2"
-			}
-			obs = append(obs, Observation{Arm: arm, Model: "m", Family: fam, Graph: "g", QuestionID: fmt.Sprintf("q%02d", i),
-				Correct: right[arm](i), InputTokens: tokens[arm] + i, OutputTokens: 5})
-		}
-	}
-	return obs
-}
+// small is reporttest.Small as observations.
+func small() []Observation { return observations(reporttest.Small()) }
 
 func near(t *testing.T, what string, got Num, want, tol float64) {
 	t.Helper()

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/bench/internal/benchtest"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/turtle"
@@ -14,7 +14,7 @@ import (
 // counted here one by one: each construct gets the tokens of its own text,
 // and the parts sum to the document's count.
 func TestExplainByHand(t *testing.T) {
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	doc := "# ISOLDA 0.4: RDF as text; bare names are @vocab terms.\n" +
 		"\n" +
 		"@vocab http://schema.org/\n" +
@@ -67,7 +67,7 @@ func TestExplainByHand(t *testing.T) {
 // TestExplainSums checks that the parts sum to the total on the encodings
 // of a graph in every version.
 func TestExplainSums(t *testing.T) {
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	d := rdf.NewDataset()
 	src := `@prefix s: <http://schema.org/> .
 <http://e/r> a s:Recipe ; s:name "R, one" ; s:author [ a s:Person ; s:name "Ana" ] ;

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/token"
 )
 
@@ -35,7 +35,7 @@ func runCase(t *testing.T, name string) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(name, []token.Tokenizer{benchtest.O200K(t), cl})
+	r, err := Run(name, []token.Tokenizer{testgraph.O200k(t), cl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestFailureIdentifierLeakage(t *testing.T) {
 // TestWriteNoTrailingSpaces: the failure table has a header and ends no
 // line with a space.
 func TestWriteNoTrailingSpaces(t *testing.T) {
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	var b strings.Builder
 	var results []*Result
 	for _, c := range Cases() {

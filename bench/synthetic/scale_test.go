@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/bench"
-	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats/graphrag"
 	"github.com/isolda/isolda/internal/cputime"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/token"
 )
 
@@ -16,7 +16,7 @@ import (
 // formats, o200k_base tokens, no budget study. Run it with -benchtime=1x
 // -benchmem; BENCHMARKS.md records a run.
 func BenchmarkSyntheticSweep(b *testing.B) {
-	tok := benchtest.O200K(b)
+	tok := testgraph.O200k(b)
 	for _, n := range []int{40, 400, 4000, 40000, 100000} {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
 			p := graphrag.DefaultParameters()
@@ -39,7 +39,7 @@ func BenchmarkSyntheticSweep(b *testing.B) {
 // BenchmarkSyntheticBudgets adds the full budget study (five budgets, five
 // orderings, two policies, six formats) to the sweep.
 func BenchmarkSyntheticBudgets(b *testing.B) {
-	tok := benchtest.O200K(b)
+	tok := testgraph.O200k(b)
 	for _, n := range []int{40, 4000, 40000} {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
 			p := graphrag.DefaultParameters()

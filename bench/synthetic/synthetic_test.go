@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/bench"
-	"github.com/isolda/isolda/bench/internal/benchtest"
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/token"
 )
 
@@ -48,7 +48,7 @@ func TestSyntheticMatchesReferenceProgram(t *testing.T) {
 	if err := json.Unmarshal(data, &ref); err != nil {
 		t.Fatal(err)
 	}
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	pass, fail := 0, 0
 	for _, ps := range ref.ParamSets {
 		name := fmt.Sprintf("services=%d,noise=%d,seed=%d", ps.Services, ps.NoiseEdges, ps.Seed)
@@ -125,7 +125,7 @@ func TestSyntheticReportKeepsReferenceStructure(t *testing.T) {
 	if err := json.Unmarshal(data, &want); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(Options{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{benchtest.O200K(t)},
+	rep, err := Run(Options{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{testgraph.O200k(t)},
 		Extra: true, Budgets: []int{512, 4096}})
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +187,7 @@ func TestSyntheticReportKeepsReferenceStructure(t *testing.T) {
 // TestSyntheticTokensAreThoseOfTheReferenceText checks that the tokens
 // reported are the tokenizer's count of the reference program's text.
 func TestSyntheticTokensAreThoseOfTheReferenceText(t *testing.T) {
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	rep, err := Run(Options{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{tok}})
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +217,7 @@ func TestSyntheticTokensAreThoseOfTheReferenceText(t *testing.T) {
 func TestSyntheticCSVSeeds(t *testing.T) {
 	p := graphrag.DefaultParameters()
 	p.Services, p.NoiseEdges, p.Seed = 12, 10, 5
-	rep, err := Run(Options{Parameters: p, Tokenizers: []token.Tokenizer{benchtest.O200K(t)},
+	rep, err := Run(Options{Parameters: p, Tokenizers: []token.Tokenizer{testgraph.O200k(t)},
 		Budgets: []int{256}, ShuffleSeed: 11})
 	if err != nil {
 		t.Fatal(err)
@@ -254,7 +254,7 @@ func TestSyntheticCSVSeeds(t *testing.T) {
 // TestTableNoTrailingSpaces: the synthetic tables, budget study included,
 // end no line with a space.
 func TestTableNoTrailingSpaces(t *testing.T) {
-	tok := benchtest.O200K(t)
+	tok := testgraph.O200k(t)
 	var b strings.Builder
 	syn, err := Run(Options{Parameters: graphrag.DefaultParameters(), Tokenizers: []token.Tokenizer{tok},
 		Extra: true, Budgets: []int{500, 1000}, Orderings: []string{bench.OrderCanonical}})

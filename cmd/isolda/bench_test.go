@@ -54,15 +54,7 @@ func TestBenchDefaultRun(t *testing.T) {
 	if len(rep.Graphs) != len(examples.Names()) || len(rep.Results) != len(rep.Graphs)*nf || rep.Tokenizers[0] != "o200k_base" {
 		t.Errorf("JSON: %d graphs, %d results, tokenizers %v", len(rep.Graphs), len(rep.Results), rep.Tokenizers)
 	}
-	f, err := os.Open(csvFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSV(t, csvFile)
 	if len(rows) != len(rep.Results)+1 {
 		t.Errorf("CSV has %d rows for %d results", len(rows), len(rep.Results))
 	}
@@ -355,15 +347,7 @@ func TestBenchOrderingsOnRDF(t *testing.T) {
 			t.Errorf("cell %+v: the whole graph fits, every gold path must survive", c)
 		}
 	}
-	f, err := os.Open(csvFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSV(t, csvFile)
 	col := map[string]int{}
 	for i, h := range rows[0] {
 		col[h] = i
@@ -389,4 +373,19 @@ func TestBenchOrderingsOnRDF(t *testing.T) {
 	if code, _, errs := runCLI(t, "", "bench", ttl, "--orderings", "sideways"); code != exitBadInput || !strings.Contains(errs, `unknown ordering "sideways"`) {
 		t.Errorf("unknown ordering: exit %d, %s", code, errs)
 	}
+}
+
+// readCSV reads a whole CSV file.
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }

@@ -14,30 +14,17 @@ import (
 
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/eval/runner"
+	"github.com/isolda/isolda/examples"
 )
 
-// listingTurtle is the graph of the ISOLDA paper's Listing 1: 23 triples
-// (hand-counted: 6 typed entities with their names, plus the links and
-// values), not the 28 of the embedded demo graph.
-const listingTurtle = `@prefix schema: <http://schema.org/> .
-@prefix xv: <https://xaviviro.com/#> .
-xv:me a schema:Person ; schema:name "Xavier Vinaixa Roselló" ;
-  schema:hasOccupation xv:cto, xv:sci ; schema:memberOf xv:role1, xv:role2 .
-xv:cto a schema:Occupation ; schema:name "Chief Technology Officer" ;
-  schema:skills "Computer Vision", "Machine Learning" ;
-  schema:occupationLocation xv:bcn ; schema:occupationalCategory "15-1252.00" .
-xv:sci a schema:Occupation ; schema:name "Science Communicator" .
-xv:role1 a schema:OrganizationRole ; schema:roleName "Technical Lead" .
-xv:role2 a schema:OrganizationRole ; schema:roleName "President" ; schema:memberOf xv:abat .
-xv:abat a schema:Organization ; schema:name "ABAT" .
-xv:bcn a schema:Place ; schema:name "Barcelona, Spain" .
-`
-
 // TestPipedInputIsRead checks that every command that reads a graph reads
-// piped standard input, with no FILE or with -, instead of the demo graph.
+// piped standard input, with no FILE or with -, instead of the demo graph:
+// the paper's Listing 1 (examples.Listing1), 23 triples (hand-counted: 6
+// typed entities with their names, plus the links and values), not the 28
+// of the embedded demo graph.
 func TestPipedInputIsRead(t *testing.T) {
 	for _, args := range [][]string{{"stats"}, {"stats", "-"}, {"stats", "--count"}} {
-		code, out, errs := runCLI(t, listingTurtle, args...)
+		code, out, errs := runCLI(t, examples.Listing1(), args...)
 		if code != 0 || !strings.HasPrefix(out, "23\n") {
 			t.Errorf("%v: exit %d, %q %s", args, code, firstLine(out), errs)
 		}
@@ -46,26 +33,26 @@ func TestPipedInputIsRead(t *testing.T) {
 	if code, out, errs := runCLI(t, `{"@id": "http://e/a", "http://e/p": "x"}`, "stats"); code != 0 || !strings.HasPrefix(out, "1\n") {
 		t.Errorf("JSON-LD on stdin: exit %d, %q %s", code, firstLine(out), errs)
 	}
-	code, out, _ := runCLI(t, listingTurtle, "convert", "-t", "ntriples")
+	code, out, _ := runCLI(t, examples.Listing1(), "convert", "-t", "ntriples")
 	if code != 0 || strings.Count(out, "\n") != 23 || strings.Contains(out, "example.org/ada") {
 		t.Errorf("convert: exit %d, %d lines", code, strings.Count(out, "\n"))
 	}
-	code, out, _ = runCLI(t, listingTurtle, "encode")
+	code, out, _ = runCLI(t, examples.Listing1(), "encode")
 	if code != 0 || !strings.Contains(out, "Xavier Vinaixa Roselló") {
 		t.Errorf("encode: exit %d\n%s", code, out)
 	}
-	if code, out, _ := runCLI(t, listingTurtle, "check"); code != 0 || !strings.HasPrefix(out, "ok: 23 quads") {
+	if code, out, _ := runCLI(t, examples.Listing1(), "check"); code != 0 || !strings.HasPrefix(out, "ok: 23 quads") {
 		t.Errorf("check: exit %d, %q", code, out)
 	}
-	if code, out, errs := runCLI(t, listingTurtle, "questions", "-o", "-", "--families", "lookup"); code != 0 ||
+	if code, out, errs := runCLI(t, examples.Listing1(), "questions", "-o", "-", "--families", "lookup"); code != 0 ||
 		!strings.Contains(out, "Chief Technology Officer") || !strings.Contains(errs, "lookup:") {
 		t.Errorf("questions: exit %d, %s", code, errs)
 	}
-	if code, out, errs := runCLI(t, listingTurtle, "bench", "--formats", "isolda,turtle"); code != 0 || !strings.Contains(out, "# stdin: 23 statements") {
+	if code, out, errs := runCLI(t, examples.Listing1(), "bench", "--formats", "isolda,turtle"); code != 0 || !strings.Contains(out, "# stdin: 23 statements") {
 		t.Errorf("bench: exit %d, %s\n%s", code, errs, out)
 	}
 	// A lab format on standard input, read with -f.
-	_, doc, _ := runCLI(t, listingTurtle, "encode")
+	_, doc, _ := runCLI(t, examples.Listing1(), "encode")
 	if code, out, errs := runCLI(t, doc, "stats", "-f", "isolda"); code != 0 || !strings.HasPrefix(out, "23\n") {
 		t.Errorf("stats -f isolda: exit %d, %q %s", code, firstLine(out), errs)
 	}
@@ -100,7 +87,7 @@ func TestStdinPiped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer devnull.Close()
-	file, err := os.Open(writeFile(t, "x.ttl", listingTurtle))
+	file, err := os.Open(writeFile(t, "x.ttl", examples.Listing1()))
 	if err != nil {
 		t.Fatal(err)
 	}

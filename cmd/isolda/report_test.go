@@ -12,6 +12,20 @@ import (
 	"github.com/isolda/isolda/llm/llmtest"
 )
 
+// isoldaRightServer is a scripted model server that answers "2" to a
+// prompt holding an ISOLDA "T[2]" table header (the right count of the
+// tests' count question) and "7" to any other.
+func isoldaRightServer() *llmtest.Server {
+	return llmtest.New(func(r llmtest.Request) llmtest.Reply {
+		for _, m := range r.Messages {
+			if strings.Contains(m.Content, "T[2]") {
+				return llmtest.Reply{Text: "2"}
+			}
+		}
+		return llmtest.Reply{Text: "7"}
+	})
+}
+
 // TestReportOfAnEvalRun runs a small experiment against the in-process
 // server, whose scripted answers make one arm right and the other wrong on
 // every question, then reports it and evaluates two criteria whose outcome
@@ -23,14 +37,7 @@ func TestReportOfAnEvalRun(t *testing.T) {
 	}
 	// The ISOLDA arm's prompt contains "Type[" headers; that arm gets the
 	// right count (2), the Turtle arm a wrong one.
-	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
-		for _, m := range r.Messages {
-			if strings.Contains(m.Content, "T[2]") {
-				return llmtest.Reply{Text: "2"}
-			}
-		}
-		return llmtest.Reply{Text: "7"}
-	})
+	srv := isoldaRightServer()
 	defer srv.Close()
 	exp := filepath.Join(dir, "exp.yaml")
 	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}, {name: I, format: isolda}]\n" +

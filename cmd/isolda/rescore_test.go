@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/isolda/isolda/llm/llmtest"
 )
 
 // TestReportRescoreWith: two runs about two graphs (g and h); the ISOLDA
@@ -16,14 +14,7 @@ import (
 // scores every answer wrong, so A fails; --with adds the other run's graph.
 func TestReportRescoreWith(t *testing.T) {
 	dir := t.TempDir()
-	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
-		for _, m := range r.Messages {
-			if strings.Contains(m.Content, "T[2]") {
-				return llmtest.Reply{Text: "2"}
-			}
-		}
-		return llmtest.Reply{Text: "7"}
-	})
+	srv := isoldaRightServer()
 	defer srv.Close()
 	runs := map[string]string{}
 	for _, g := range []string{"g", "h"} {

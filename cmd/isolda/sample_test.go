@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
-	"github.com/isolda/isolda/token"
 )
 
 // TestSampleCLI: the demo graph's three people (Ada, Charles, Mary in IRI
@@ -15,10 +15,7 @@ import (
 // is written, stderr gives the sizes of both prefixes and they agree with
 // the formats' own encodings counted again here.
 func TestSampleCLI(t *testing.T) {
-	tok, err := token.NewRegistry(token.Options{ModelsDir: t.TempDir()}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := testgraph.O200k(t)
 	code, out, errs := runCLI(t, "", "sample", "--unit", "schema:Person", "--budget", "230", "--formats", "b-ttl,isolda", "-t", "ntriples")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

@@ -512,13 +512,9 @@ func newSelectCompareCmd(env *Env) *cobra.Command {
 			"  isolda select compare sel -t html > sel.html",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := report.FromSelectRun(args[0])
+			pr, err := selectPolicyReport(args[0], seed, resamples)
 			if err != nil {
-				return badInput(err)
-			}
-			pr, err := report.BuildPolicyReport(res, report.Options{Seed: seed, Resamples: resamples})
-			if err != nil {
-				return badInput(err)
+				return err
 			}
 			w := bufio.NewWriter(env.Stdout)
 			switch format {
@@ -549,17 +545,27 @@ func newSelectCompareCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
+// selectPolicyReport reads the select run folder dir and builds its
+// policy comparison; either failure is bad input.
+func selectPolicyReport(dir string, seed uint64, resamples int) (*report.PolicyReport, error) {
+	res, err := report.FromSelectRun(dir)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	pr, err := report.BuildPolicyReport(res, report.Options{Seed: seed, Resamples: resamples})
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return pr, nil
+}
+
 // selectReport is `isolda report RUNDIR` on a select run folder: the policy
 // comparison as Markdown, and with out the files policies.md,
 // policies.json, policies.html and one CSV per table.
 func selectReport(env *Env, dir string, seed uint64, resamples int, out string) error {
-	res, err := report.FromSelectRun(dir)
+	pr, err := selectPolicyReport(dir, seed, resamples)
 	if err != nil {
-		return badInput(err)
-	}
-	pr, err := report.BuildPolicyReport(res, report.Options{Seed: seed, Resamples: resamples})
-	if err != nil {
-		return badInput(err)
+		return err
 	}
 	w := bufio.NewWriter(env.Stdout)
 	if err := pr.WriteMarkdown(w); err != nil {

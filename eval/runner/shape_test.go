@@ -9,8 +9,8 @@ import (
 
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/eval/internal/evaltest"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/llm/llmtest"
-	"github.com/isolda/isolda/token"
 )
 
 // TestBudgetOrderingRun runs an experiment whose arms have budgets and
@@ -27,7 +27,7 @@ func TestBudgetOrderingRun(t *testing.T) {
 	if p.Manifest.RunID != p2.Manifest.RunID {
 		t.Fatal("two preparations differ")
 	}
-	tok := o200k(t)
+	tok := testgraph.O200k(t)
 	// Every record carries the ordering and budget of its context, and the
 	// model saw that context.
 	byText := map[string]*eval.Context{}
@@ -75,13 +75,4 @@ func TestBudgetOrderingRun(t *testing.T) {
 			t.Errorf("record %+v does not match its context %+v", r, c)
 		}
 	}
-}
-
-func o200k(t *testing.T) token.Tokenizer {
-	t.Helper()
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
 }

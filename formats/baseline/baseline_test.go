@@ -43,8 +43,8 @@ func readExample(t testing.TB, path string) *rdf.Dataset {
 	return d
 }
 
-// roundTrip encodes d, decodes the text and checks isomorphism.
-func roundTrip(t *testing.T, d *rdf.Dataset, name string) []byte {
+// encodeDecode encodes d in the baseline name and decodes the text back.
+func encodeDecode(t *testing.T, d *rdf.Dataset, name string) ([]byte, *rdf.Dataset) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := baseline.Encode(&buf, d, name); err != nil {
@@ -54,14 +54,21 @@ func roundTrip(t *testing.T, d *rdf.Dataset, name string) []byte {
 	if err != nil {
 		t.Fatalf("%s: decode: %v\n%s", name, err, buf.Bytes())
 	}
+	return buf.Bytes(), back
+}
+
+// roundTrip encodes d, decodes the text and checks isomorphism.
+func roundTrip(t *testing.T, d *rdf.Dataset, name string) []byte {
+	t.Helper()
+	text, back := encodeDecode(t, d, name)
 	iso, err := canon.Isomorphic(d, back)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !iso {
-		t.Errorf("%s: not isomorphic after round trip (%d quads in, %d out)\n%s", name, d.Len(), back.Len(), buf.Bytes())
+		t.Errorf("%s: not isomorphic after round trip (%d quads in, %d out)\n%s", name, d.Len(), back.Len(), text)
 	}
-	return buf.Bytes()
+	return text
 }
 
 func TestExamplesRoundTrip(t *testing.T) {

@@ -10,17 +10,12 @@ import (
 	"github.com/isolda/isolda/rdf"
 )
 
-func hostileDataset(seed uint64, named bool) *rdf.Dataset { return testgraph.Hostile(seed, named) }
-
-// shuffled copies d with its quads in random order and its blank nodes renamed.
-func shuffled(d *rdf.Dataset, seed uint64) *rdf.Dataset { return testgraph.Shuffled(d, seed, true) }
-
 func TestHostileRoundTrip(t *testing.T) {
 	for _, name := range baseline.Names() {
 		roundTrip(t, rdf.NewDataset(), name) // the empty dataset
 	}
 	for seed := range uint64(60) {
-		d := hostileDataset(seed, seed%2 == 1)
+		d := testgraph.Hostile(seed, seed%2 == 1)
 		for _, name := range baseline.Names() {
 			t.Run(fmt.Sprintf("%d/%s", seed, name), func(t *testing.T) {
 				roundTrip(t, d, name)
@@ -31,13 +26,13 @@ func TestHostileRoundTrip(t *testing.T) {
 
 func TestDeterministic(t *testing.T) {
 	for seed := range uint64(20) {
-		d := hostileDataset(seed, seed%2 == 1)
+		d := testgraph.Hostile(seed, seed%2 == 1)
 		for _, name := range baseline.Names() {
 			var a, b bytes.Buffer
 			if err := baseline.Encode(&a, d, name); err != nil {
 				t.Fatal(err)
 			}
-			if err := baseline.Encode(&b, shuffled(d, seed), name); err != nil {
+			if err := baseline.Encode(&b, testgraph.Shuffled(d, seed, true), name); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(a.Bytes(), b.Bytes()) {

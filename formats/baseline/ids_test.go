@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/baseline"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestIDsAreCommentsOnly(t *testing.T) {
 	trailing := regexp.MustCompile(`(?m)  # [^\n]*$`)
 	for seed := range uint64(30) {
-		d := hostileDataset(seed, seed%2 == 0)
+		d := testgraph.Hostile(seed, seed%2 == 0)
 		var ttl, ids bytes.Buffer
 		if err := baseline.Encode(&ttl, d, baseline.TTL); err != nil {
 			t.Fatal(err)
@@ -91,7 +92,7 @@ func TestDecodeErrors(t *testing.T) {
 		t.Errorf("b-json: %v, want a ParseError with a line", err)
 	}
 	var big bytes.Buffer
-	if err := baseline.Encode(&big, hostileDataset(3, true), baseline.TTL); err != nil {
+	if err := baseline.Encode(&big, testgraph.Hostile(3, true), baseline.TTL); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range baseline.Names() {

@@ -6,29 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats/baseline"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
 
-// specExample is the first example of docs/SPEC.md; its ISOLDA text there
-// declares "@vocab http://schema.org/" and "@prefix xv: https://xaviviro.com/#".
-const specExample = `@prefix schema: <http://schema.org/> .
-@prefix xv: <https://xaviviro.com/#> .
-xv:me a schema:Person ; schema:name "Xavier Vinaixa Roselló" ;
-  schema:hasOccupation xv:cto, xv:sci ; schema:memberOf xv:role1, xv:role2 .
-xv:cto a schema:Occupation ; schema:name "Chief Technology Officer" ;
-  schema:skills "Computer Vision", "Machine Learning" ;
-  schema:occupationLocation xv:bcn ; schema:occupationalCategory "15-1252.00" .
-xv:sci a schema:Occupation ; schema:name "Science Communicator" .
-xv:role1 a schema:OrganizationRole ; schema:roleName "Technical Lead" .
-xv:role2 a schema:OrganizationRole ; schema:roleName "President" ; schema:memberOf xv:abat .
-xv:abat a schema:Organization ; schema:name "ABAT" .
-xv:bcn a schema:Place ; schema:name "Barcelona, Spain" .
-`
-
+// TestNamespacesSpecExample reads the first example of docs/SPEC.md, the
+// paper's Listing 1 (examples.Listing1); its ISOLDA text there declares
+// "@vocab http://schema.org/" and "@prefix xv: https://xaviviro.com/#".
 func TestNamespacesSpecExample(t *testing.T) {
-	d, err := rdfio.Read(strings.NewReader(specExample), rdfio.Options{Format: rdfio.Turtle})
+	d, err := rdfio.Read(strings.NewReader(examples.Listing1()), rdfio.Options{Format: rdfio.Turtle})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,70 +138,54 @@ func (w *writer) flush() error {
 // EncodePrettyJSON writes the reference program's pretty_json:
 // json.dumps({"nodes": [...], "edges": [...]}, indent=2, ensure_ascii=False).
 func EncodePrettyJSON(out io.Writer, g Graph) error {
-	if err := checkUTF8(g); err != nil {
-		return err
-	}
-	w := bufio.NewWriter(out)
-	d := py.NewDumper(w, 2, false)
-	d.OpenObject()
-	d.Key("nodes")
-	d.OpenArray()
-	for _, n := range g.Nodes {
-		d.OpenObject()
-		d.Key("id")
-		d.String(n.ID)
-		d.Key("type")
-		d.String(n.Type)
-		d.Close()
-	}
-	d.Close()
-	d.Key("edges")
-	d.OpenArray()
-	for _, e := range g.Edges {
-		d.OpenObject()
-		d.Key("source")
-		d.String(e.Source)
-		d.Key("relation")
-		d.String(e.Relation)
-		d.Key("target")
-		d.String(e.Target)
-		d.Close()
-	}
-	d.Close()
-	d.Close()
-	return w.Flush() // a bufio.Writer keeps its first write error
+	return encodeJSONGraph(out, g, 2, "nodes", "edges", []string{"id", "type"}, []string{"source", "relation", "target"})
 }
 
 // EncodeCompactJSON writes the reference program's compact_json:
 // {"n":[[id,type],...],"e":[[source,relation,target],...]} without spaces.
 func EncodeCompactJSON(out io.Writer, g Graph) error {
+	return encodeJSONGraph(out, g, 0, "n", "e", nil, nil)
+}
+
+// encodeJSONGraph writes {nodesKey: [...], edgesKey: [...]} as json.dumps
+// with this indent and ensure_ascii=False does: each node and edge an object
+// with the keys nodeKeys or edgeKeys, or an array of its strings when they
+// are nil.
+func encodeJSONGraph(out io.Writer, g Graph, indent int, nodesKey, edgesKey string, nodeKeys, edgeKeys []string) error {
 	if err := checkUTF8(g); err != nil {
 		return err
 	}
 	w := bufio.NewWriter(out)
-	d := py.NewDumper(w, 0, false)
+	d := py.NewDumper(w, indent, false)
+	record := func(keys []string, values ...string) {
+		if keys == nil {
+			d.OpenArray()
+		} else {
+			d.OpenObject()
+		}
+		for i, v := range values {
+			if keys != nil {
+				d.Key(keys[i])
+			}
+			d.String(v)
+		}
+		d.Close()
+	}
 	d.OpenObject()
-	d.Key("n")
+	d.Key(nodesKey)
 	d.OpenArray()
 	for _, n := range g.Nodes {
-		d.OpenArray()
-		d.String(n.ID)
-		d.String(n.Type)
-		d.Close()
+		record(nodeKeys, n.ID, n.Type)
 	}
 	d.Close()
-	d.Key("e")
+	d.Key(edgesKey)
 	d.OpenArray()
 	for _, e := range g.Edges {
-		d.OpenArray()
-		d.String(e.Source)
-		d.String(e.Relation)
-		d.String(e.Target)
-		d.Close()
+		record(edgeKeys, e.Source, e.Relation, e.Target)
 	}
 	d.Close()
 	d.Close()
-	return w.Flush()
+	return w.Flush() // a bufio.Writer keeps its first write error
 }
 
 // EncodeJSONL writes the reference program's jsonl: one compact object per
@@ -565,42 +549,30 @@ func (d *decoder) topArrays(v *jsonValue, nodesKey, edgesKey string) (*jsonValue
 // "edges" (objects with exactly "source", "relation" and "target"), all
 // values strings.
 func DecodePrettyJSON(r io.Reader, opts DecodeOptions) (Graph, error) {
-	d, err := start(r, opts)
-	if err != nil {
-		return Graph{}, err
-	}
-	v, err := d.parseJSON(d.src, 0)
-	if err != nil {
-		return Graph{}, err
-	}
-	nodes, edges, err := d.topArrays(v, "nodes", "edges")
-	if err != nil {
-		return Graph{}, err
-	}
-	for _, it := range nodes.items {
-		f, err := d.fields(it, 0, "a node", "id", "type")
-		if err != nil {
-			return Graph{}, err
+	return decodeJSONGraph(r, opts, "nodes", "edges", func(d *decoder, v *jsonValue, edge bool) ([]string, error) {
+		if edge {
+			return d.fields(v, 0, "an edge", "source", "relation", "target")
 		}
-		if err := d.addNode(it.off, Node{f[0], f[1]}); err != nil {
-			return Graph{}, err
-		}
-	}
-	for _, it := range edges.items {
-		f, err := d.fields(it, 0, "an edge", "source", "relation", "target")
-		if err != nil {
-			return Graph{}, err
-		}
-		if err := d.addEdge(it.off, Edge{f[0], f[1], f[2]}); err != nil {
-			return Graph{}, err
-		}
-	}
-	return d.finish()
+		return d.fields(v, 0, "a node", "id", "type")
+	})
 }
 
 // DecodeCompactJSON reads compact_json: an object with exactly "n" (arrays
 // of two strings) and "e" (arrays of three strings).
 func DecodeCompactJSON(r io.Reader, opts DecodeOptions) (Graph, error) {
+	return decodeJSONGraph(r, opts, "n", "e", func(d *decoder, v *jsonValue, edge bool) ([]string, error) {
+		if edge {
+			return d.tuple(v, 0, 3, "an edge")
+		}
+		return d.tuple(v, 0, 2, "a node")
+	})
+}
+
+// decodeJSONGraph reads a JSON document whose top object holds exactly the
+// arrays nodesKey and edgesKey; item reads the strings of one node (two)
+// or edge (three).
+func decodeJSONGraph(r io.Reader, opts DecodeOptions, nodesKey, edgesKey string,
+	item func(d *decoder, v *jsonValue, edge bool) ([]string, error)) (Graph, error) {
 	d, err := start(r, opts)
 	if err != nil {
 		return Graph{}, err
@@ -609,12 +581,12 @@ func DecodeCompactJSON(r io.Reader, opts DecodeOptions) (Graph, error) {
 	if err != nil {
 		return Graph{}, err
 	}
-	nodes, edges, err := d.topArrays(v, "n", "e")
+	nodes, edges, err := d.topArrays(v, nodesKey, edgesKey)
 	if err != nil {
 		return Graph{}, err
 	}
 	for _, it := range nodes.items {
-		f, err := d.tuple(it, 0, 2, "a node")
+		f, err := item(d, it, false)
 		if err != nil {
 			return Graph{}, err
 		}
@@ -623,7 +595,7 @@ func DecodeCompactJSON(r io.Reader, opts DecodeOptions) (Graph, error) {
 		}
 	}
 	for _, it := range edges.items {
-		f, err := d.tuple(it, 0, 3, "an edge")
+		f, err := item(d, it, true)
 		if err != nil {
 			return Graph{}, err
 		}
@@ -894,28 +866,37 @@ func DecodeTypedEdges(r io.Reader, opts DecodeOptions) (Graph, error) {
 	return d.finish()
 }
 
+// code translates a type code, or a relation code if rel, through dict
+// (the code itself when dict is nil).
+func (d *decoder) code(dict *dictMaps, rel bool, code string, off int) (string, error) {
+	if dict == nil {
+		return code, nil
+	}
+	names, what := dict.types, "type"
+	if rel {
+		names, what = dict.rels, "relation"
+	}
+	name, ok := names[code]
+	if !ok {
+		return "", d.errAt(off, "unknown %s code %q", what, code)
+	}
+	return name, nil
+}
+
 // typedRecord adds one N or E record, translating codes through dict when
 // it is not nil.
 func (d *decoder) typedRecord(f []string, offs []int, off int, dict *dictMaps) error {
 	switch {
 	case f[0] == "N" && len(f) == 3:
-		typ := f[2]
-		if dict != nil {
-			name, ok := dict.types[typ]
-			if !ok {
-				return d.errAt(offs[2], "unknown type code %q", typ)
-			}
-			typ = name
+		typ, err := d.code(dict, false, f[2], offs[2])
+		if err != nil {
+			return err
 		}
 		return d.addNode(off, Node{f[1], typ})
 	case f[0] == "E" && len(f) == 4:
-		rel := f[2]
-		if dict != nil {
-			name, ok := dict.rels[rel]
-			if !ok {
-				return d.errAt(offs[2], "unknown relation code %q", rel)
-			}
-			rel = name
+		rel, err := d.code(dict, true, f[2], offs[2])
+		if err != nil {
+			return err
 		}
 		return d.addEdge(off, Edge{f[1], rel, f[3]})
 	case f[0] == "N":

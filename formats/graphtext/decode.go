@@ -75,6 +75,17 @@ func (sc *scanner) err(msg string, a ...any) error { return sc.l.errAt(sc.line, 
 
 func (sc *scanner) eof() bool { return sc.pos >= len(sc.s) }
 
+// listSep reads the separator before an item of a node list: " " before
+// the first, ", " before the others.
+func (sc *scanner) listSep(first bool) error {
+	if !first {
+		if err := sc.lit(","); err != nil {
+			return err
+		}
+	}
+	return sc.lit(" ")
+}
+
 func (sc *scanner) lit(want string) error {
 	if !strings.HasPrefix(sc.s[sc.pos:], want) {
 		return sc.err("want %q", want)
@@ -169,12 +180,7 @@ func decEdgeList(r io.Reader) (*graph.Graph, error) {
 		return nil, err
 	}
 	for !sc.eof() {
-		if len(g.Nodes) > 0 {
-			if err := sc.lit(","); err != nil {
-				return nil, err
-			}
-		}
-		if err := sc.lit(" "); err != nil {
+		if err := sc.listSep(len(g.Nodes) == 0); err != nil {
 			return nil, err
 		}
 		var n graph.Node
@@ -351,12 +357,7 @@ func decMarkdown(r io.Reader) (*graph.Graph, error) {
 			return nil, err
 		}
 		for !sc.eof() {
-			if len(g.Nodes) > 0 {
-				if err := sc.lit(","); err != nil {
-					return nil, err
-				}
-			}
-			if err := sc.lit(" "); err != nil {
+			if err := sc.listSep(len(g.Nodes) == 0); err != nil {
 				return nil, err
 			}
 			id, err := sc.word()

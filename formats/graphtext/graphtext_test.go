@@ -12,6 +12,7 @@ import (
 
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/jsonld"
 	"github.com/isolda/isolda/rdf/turtle"
@@ -377,61 +378,10 @@ func TestLossyFormatsLoseWhatTheySay(t *testing.T) {
 	t.Logf("lossy formats: %d (format, direction) cases checked against %d transforms", checked, len(transforms))
 }
 
-// hostileAtoms are the pieces hostile identifiers are made of.
-var hostileAtoms = []string{"a", "b", "Z9", "|", "\t", "\n", "\r", "\\", "\"", "'", "->", "--", "-[", "]-", ",", ", ", " ", "ü", "日本", "\u200b", "\u2028", "\x00", "\x7f", "\xff", "[", "]", "(", ")", "#", ":", "**", "`", "=", ";", "{", "}", "\\s", "\\0", "0", "-1.5", "N0", "node", "graph", "#quot;", "<br>", "x7c", "\U0001F600"}
-
-func hostileString(r *rand.Rand, allowEmpty bool) string {
-	n := r.IntN(4)
-	if !allowEmpty && n == 0 {
-		n = 1
-	}
-	var sb strings.Builder
-	for range n {
-		sb.WriteString(hostileAtoms[r.IntN(len(hostileAtoms))])
-	}
-	return sb.String()
-}
-
-// hostileGraph makes a labelled graph with hostile ids, labels, types and
-// edge types, duplicate labels and ids, self-loops, orphan edges and
-// parallel edges.
+// hostileGraph is testgraph's hostile labelled graph with identifiers that
+// are not UTF-8 too (the formats refuse them).
 func hostileGraph(r *rand.Rand) *graph.Graph {
-	g := &graph.Graph{Directed: r.IntN(2) == 0}
-	n := r.IntN(8)
-	for range n {
-		nd := graph.Node{ID: hostileString(r, true)}
-		if r.IntN(2) == 0 {
-			nd.Label = hostileString(r, false)
-		}
-		for range r.IntN(3) {
-			nd.Types = append(nd.Types, hostileString(r, true))
-		}
-		g.Nodes = append(g.Nodes, nd)
-	}
-	if n > 1 && r.IntN(3) == 0 {
-		g.Nodes[1].ID = g.Nodes[0].ID // duplicate id
-		g.Nodes[1].Label = g.Nodes[0].Label
-	}
-	pick := func() string {
-		if n == 0 || r.IntN(6) == 0 {
-			return hostileString(r, true) // orphan end
-		}
-		return g.Nodes[r.IntN(n)].ID
-	}
-	for range r.IntN(10) {
-		e := graph.Edge{From: pick(), To: pick()}
-		if r.IntN(2) == 0 {
-			e.Type = hostileString(r, false)
-		}
-		if r.IntN(8) == 0 {
-			e.To = e.From // self-loop
-		}
-		g.Edges = append(g.Edges, e)
-		if r.IntN(8) == 0 {
-			g.Edges = append(g.Edges, e) // parallel edge
-		}
-	}
-	return g
+	return testgraph.Labelled(r, testgraph.LabelledOptions{NotUTF8: true})
 }
 
 func losslessNames() []string {

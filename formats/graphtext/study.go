@@ -541,14 +541,15 @@ func namespace(opts Options) string {
 	return opts.Namespace
 }
 
-// iriRef writes a name in the namespace as a prefixed name ":local" when
-// local is a plain Turtle local name, otherwise as a full <IRI> with the
-// name percent-encoded.
-func iriRef(ns, local string) string {
+// IRIRef writes a name in the namespace ns as Turtle: the prefixed name
+// ":local" (the empty prefix bound to ns) when local is a plain Turtle
+// local name, otherwise the full <IRI> with the name percent-encoded. The
+// study's RDF formats and the ontology formats write their names with it.
+func IRIRef(ns, local string) string {
 	if plainLocal(local) {
 		return ":" + local
 	}
-	return "<" + ns + pctEncode(local) + ">"
+	return "<" + ns + PercentEncode(local) + ">"
 }
 
 func plainLocal(s string) bool {
@@ -566,8 +567,9 @@ func plainLocal(s string) bool {
 	return s[len(s)-1] != '.'
 }
 
-// pctEncode percent-encodes every byte outside RFC 3986's unreserved set.
-func pctEncode(s string) string {
+// PercentEncode percent-encodes every byte outside RFC 3986's unreserved
+// set.
+func PercentEncode(s string) string {
 	const hex = "0123456789ABCDEF"
 	var sb strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -637,7 +639,7 @@ func encTurtle(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	ns := namespace(opts)
 	fmt.Fprintf(w, "@prefix : <%s> .\n@prefix rdfs: <%s> .\n\n", ns, rdfsNS)
 	for _, s := range subjects(g) {
-		w.WriteString(iriRef(ns, s.id))
+		w.WriteString(IRIRef(ns, s.id))
 		sep := " "
 		if s.node != nil && len(s.node.Types) > 0 {
 			w.WriteString(" a ")
@@ -645,7 +647,7 @@ func encTurtle(w *bufio.Writer, g *graph.Graph, opts Options) error {
 				if i > 0 {
 					w.WriteString(", ")
 				}
-				w.WriteString(iriRef(ns, t))
+				w.WriteString(IRIRef(ns, t))
 			}
 			sep = " ;\n    "
 		}
@@ -657,13 +659,13 @@ func encTurtle(w *bufio.Writer, g *graph.Graph, opts Options) error {
 		}
 		for _, p := range s.preds {
 			w.WriteString(sep)
-			w.WriteString(iriRef(ns, p))
+			w.WriteString(IRIRef(ns, p))
 			w.WriteByte(' ')
 			for i, o := range s.objs[p] {
 				if i > 0 {
 					w.WriteString(", ")
 				}
-				w.WriteString(iriRef(ns, o))
+				w.WriteString(IRIRef(ns, o))
 			}
 			sep = " ;\n    "
 		}
@@ -677,7 +679,7 @@ func encTurtle(w *bufio.Writer, g *graph.Graph, opts Options) error {
 
 func encJSONLD(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	ns := namespace(opts)
-	id := func(s string) string { return "n:" + pctEncode(s) }
+	id := func(s string) string { return "n:" + PercentEncode(s) }
 	ctx := jsonobj.Object{{Key: "@vocab", Value: ns}, {Key: "n", Value: ns}, {Key: "label", Value: rdfsNS + "label"}}
 	var nodes []any
 	for _, s := range subjects(g) {
@@ -723,12 +725,12 @@ func encSHACL(w *bufio.Writer, g *graph.Graph, opts Options) error {
 		if idx[n.ID] != i {
 			continue
 		}
-		w.WriteString(iriRef(ns, "Shape_"+n.ID))
+		w.WriteString(IRIRef(ns, "Shape_"+n.ID))
 		w.WriteString(" a sh:NodeShape ;\n    sh:targetNode ")
-		w.WriteString(iriRef(ns, n.ID))
+		w.WriteString(IRIRef(ns, n.ID))
 		for _, t := range n.Types {
 			w.WriteString(" ;\n    sh:class ")
-			w.WriteString(iriRef(ns, t))
+			w.WriteString(IRIRef(ns, t))
 		}
 		var order []string
 		objs := map[string][]int{}
@@ -742,10 +744,10 @@ func encSHACL(w *bufio.Writer, g *graph.Graph, opts Options) error {
 			}
 		}
 		for _, r := range order {
-			fmt.Fprintf(w, " ;\n    sh:property [ sh:path %s ; sh:minCount %d ; sh:maxCount %d ; sh:in (", iriRef(ns, r), len(objs[r]), len(objs[r]))
+			fmt.Fprintf(w, " ;\n    sh:property [ sh:path %s ; sh:minCount %d ; sh:maxCount %d ; sh:in (", IRIRef(ns, r), len(objs[r]), len(objs[r]))
 			for _, v := range objs[r] {
 				w.WriteByte(' ')
-				w.WriteString(iriRef(ns, g.Nodes[v].ID))
+				w.WriteString(IRIRef(ns, g.Nodes[v].ID))
 			}
 			w.WriteString(" ) ]")
 		}

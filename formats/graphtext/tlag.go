@@ -200,36 +200,31 @@ func tlagIncident(w *bufio.Writer, g *graph.Graph, opts Options) error {
 }
 
 func tlagFriendship(list string) func(w *bufio.Writer, g *graph.Graph, opts Options) error {
-	return func(w *bufio.Writer, g *graph.Graph, opts Options) error {
-		x, names, ns, err := tlagPrep(g, list, opts, "Friendship")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "G describes a friendship graph among nodes %s.\n", py.Strip(ns))
-		es := x.edges()
-		if len(es) > 0 {
-			w.WriteString("We have the following edges in G:\n")
-		}
-		for _, e := range es {
-			fmt.Fprintf(w, "%s and %s are friends.\n", names[e[0]], names[e[1]])
-		}
-		return nil
-	}
+	return tlagLines(list, "Friendship", "G describes a friendship graph among nodes %s.\n",
+		"We have the following edges in G:\n", "%s and %s are friends.\n")
 }
 
 func tlagSocial(list string) func(w *bufio.Writer, g *graph.Graph, opts Options) error {
+	return tlagLines(list, "Social network", "G describes a social network graph among nodes %s.\n",
+		"We have the following edges in G:\n", "%s and %s are connected.\n")
+}
+
+// tlagLines is the encoder that writes head (with the node string), then,
+// when there are edges, intro and one line per edge (line with the two
+// names). undirectedOnly names an encoder that refuses directed graphs.
+func tlagLines(list, undirectedOnly, head, intro, line string) func(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	return func(w *bufio.Writer, g *graph.Graph, opts Options) error {
-		x, names, ns, err := tlagPrep(g, list, opts, "Social network")
+		x, names, ns, err := tlagPrep(g, list, opts, undirectedOnly)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "G describes a social network graph among nodes %s.\n", py.Strip(ns))
+		fmt.Fprintf(w, head, py.Strip(ns))
 		es := x.edges()
 		if len(es) > 0 {
-			w.WriteString("We have the following edges in G:\n")
+			w.WriteString(intro)
 		}
 		for _, e := range es {
-			fmt.Fprintf(w, "%s and %s are connected.\n", names[e[0]], names[e[1]])
+			fmt.Fprintf(w, line, names[e[0]], names[e[1]])
 		}
 		return nil
 	}
@@ -255,18 +250,8 @@ func tlagCoauthorship(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	return nil
 }
 
+// tlagExpert is the expert encoder (directed graphs too).
 func tlagExpert(w *bufio.Writer, g *graph.Graph, opts Options) error {
-	x, names, ns, err := tlagPrep(g, "expert", opts, "")
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "You are a graph analyst and you have been given a graph G among nodes %s.\n", py.Strip(ns))
-	es := x.edges()
-	if len(es) > 0 {
-		w.WriteString("G has the following undirected edges:\n")
-	}
-	for _, e := range es {
-		fmt.Fprintf(w, "%s -> %s\n", names[e[0]], names[e[1]])
-	}
-	return nil
+	return tlagLines("expert", "", "You are a graph analyst and you have been given a graph G among nodes %s.\n",
+		"G has the following undirected edges:\n", "%s -> %s\n")(w, g, opts)
 }

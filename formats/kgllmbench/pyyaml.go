@@ -285,6 +285,25 @@ func checkSimpleKey(s string) bool {
 	return yamlStrTagLen+len(r) < 128 && !a.empty && !a.multiline
 }
 
+// writeRun writes a run of a scalar's characters with no line break.
+func (e *yamlEmitter) writeRun(run []rune) {
+	e.column += len(run)
+	e.write(string(run))
+}
+
+// writeBreaks writes a run of line breaks inside a scalar as PyYAML does:
+// one more "\n" before a run that starts with '\n', then the breaks and
+// the indent.
+func (e *yamlEmitter) writeBreaks(run []rune) {
+	if run[0] == '\n' {
+		e.writeLineBreak("\n")
+	}
+	for _, br := range run {
+		e.writeLineBreak(string(br))
+	}
+	e.writeIndent()
+}
+
 func (e *yamlEmitter) writePlain(text []rune, split bool) {
 	if len(text) == 0 {
 		return
@@ -310,28 +329,20 @@ func (e *yamlEmitter) writePlain(text []rune, split bool) {
 					e.whitespace = false
 					e.indention = false
 				} else {
-					e.column += end - start
-					e.write(string(text[start:end]))
+					e.writeRun(text[start:end])
 				}
 				start = end
 			}
 		case breaks:
 			if ch == -1 || !isYAMLBreak(ch) {
-				if text[start] == '\n' {
-					e.writeLineBreak("\n")
-				}
-				for _, br := range text[start:end] {
-					e.writeLineBreak(string(br))
-				}
-				e.writeIndent()
+				e.writeBreaks(text[start:end])
 				e.whitespace = false
 				e.indention = false
 				start = end
 			}
 		default:
 			if ch == -1 || ch == ' ' || isYAMLBreak(ch) {
-				e.column += end - start
-				e.write(string(text[start:end]))
+				e.writeRun(text[start:end])
 				start = end
 			}
 		}
@@ -357,27 +368,19 @@ func (e *yamlEmitter) writeSingleQuoted(text []rune, split bool) {
 				if start+1 == end && e.column > yamlBestWidth && split && start != 0 && end != len(text) {
 					e.writeIndent()
 				} else {
-					e.column += end - start
-					e.write(string(text[start:end]))
+					e.writeRun(text[start:end])
 				}
 				start = end
 			}
 		case breaks:
 			if ch == -1 || !isYAMLBreak(ch) {
-				if text[start] == '\n' {
-					e.writeLineBreak("\n")
-				}
-				for _, br := range text[start:end] {
-					e.writeLineBreak(string(br))
-				}
-				e.writeIndent()
+				e.writeBreaks(text[start:end])
 				start = end
 			}
 		default:
 			if ch == -1 || ch == ' ' || isYAMLBreak(ch) || ch == '\'' {
 				if start < end {
-					e.column += end - start
-					e.write(string(text[start:end]))
+					e.writeRun(text[start:end])
 					start = end
 				}
 			}
@@ -412,8 +415,7 @@ func (e *yamlEmitter) writeDoubleQuoted(text []rune, split bool) {
 		if ch == -1 || ch == '"' || ch == '\\' || ch == '\x85' || ch == '\u2028' || ch == '\u2029' ||
 			ch == '\uFEFF' || !(0x20 <= ch && ch <= 0x7E) {
 			if start < end {
-				e.column += end - start
-				e.write(string(text[start:end]))
+				e.writeRun(text[start:end])
 				start = end
 			}
 			if ch != -1 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/isolda/isolda/formats/graphtext"
 	"github.com/isolda/isolda/internal/jsonobj"
 	"github.com/isolda/isolda/rdf"
 )
@@ -18,24 +19,29 @@ func conceptLabels(o *Ontology) []string {
 	return out
 }
 
+// conceptsThenRelations writes head, the concept labels joined by ", ",
+// mid, then one line per relation.
+func conceptsThenRelations(w *bufio.Writer, o *Ontology, head, mid string, line func(r Relation)) {
+	w.WriteString(head)
+	w.WriteString(strings.Join(conceptLabels(o), ", "))
+	w.WriteString(mid)
+	for _, r := range o.Relations {
+		line(r)
+	}
+}
+
 // encEdgeList: CONCEPTS line, then "Domain --[rel]--> Range" per relation.
 func encEdgeList(w *bufio.Writer, o *Ontology) {
-	w.WriteString("CONCEPTS: ")
-	w.WriteString(strings.Join(conceptLabels(o), ", "))
-	w.WriteString("\nRELATIONS (domain --[rel]--> range):\n")
-	for _, r := range o.Relations {
+	conceptsThenRelations(w, o, "CONCEPTS: ", "\nRELATIONS (domain --[rel]--> range):\n", func(r Relation) {
 		fmt.Fprintf(w, "%s --[%s]--> %s\n", r.Domain, r.Label, r.Range)
-	}
+	})
 }
 
 // encRelationIndexed: CONCEPTS line, then "rel: Domain --> Range".
 func encRelationIndexed(w *bufio.Writer, o *Ontology) {
-	w.WriteString("CONCEPTS: ")
-	w.WriteString(strings.Join(conceptLabels(o), ", "))
-	w.WriteString("\nRELATIONS (relation -> domain --> range):\n")
-	for _, r := range o.Relations {
+	conceptsThenRelations(w, o, "CONCEPTS: ", "\nRELATIONS (relation -> domain --> range):\n", func(r Relation) {
 		fmt.Fprintf(w, "%s: %s --> %s\n", r.Label, r.Domain, r.Range)
-	}
+	})
 }
 
 // domains returns the concept labels, then any other domain used by a
@@ -130,12 +136,9 @@ func encMermaid(w *bufio.Writer, o *Ontology) {
 
 // encNLSummary: prose.
 func encNLSummary(w *bufio.Writer, o *Ontology) {
-	w.WriteString("This ontology defines the entity types: ")
-	w.WriteString(strings.Join(conceptLabels(o), ", "))
-	w.WriteString(".\nThe following typed relations are defined:\n")
-	for _, r := range o.Relations {
+	conceptsThenRelations(w, o, "This ontology defines the entity types: ", ".\nThe following typed relations are defined:\n", func(r Relation) {
 		fmt.Fprintf(w, "- A %s can be related via %q to a %s.\n", r.Domain, r.Label, r.Range)
-	}
+	})
 }
 
 // encText2KG: the ontology block of the Text2KGBench prompts
@@ -186,33 +189,8 @@ func encToon(w *bufio.Writer, o *Ontology) {
 // jsonld and shacl_lite formats.
 const Namespace = "http://example.org/ontology/"
 
-func iriRef(local string) string {
-	plain := local != "" && !strings.HasSuffix(local, ".")
-	for i := 0; i < len(local) && plain; i++ {
-		c := local[i]
-		plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || (c == '-' || c == '.') && i > 0
-	}
-	if plain {
-		return ":" + local
-	}
-	return "<" + Namespace + pctEncode(local) + ">"
-}
-
-func pctEncode(s string) string {
-	const hex = "0123456789ABCDEF"
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			sb.WriteByte(c)
-		} else {
-			sb.WriteByte('%')
-			sb.WriteByte(hex[c>>4])
-			sb.WriteByte(hex[c&15])
-		}
-	}
-	return sb.String()
-}
+// iriRef writes a name in Namespace as Turtle (graphtext.IRIRef).
+func iriRef(local string) string { return graphtext.IRIRef(Namespace, local) }
 
 func literal(s string) string { return rdf.QuoteLiteral(strings.ToValidUTF8(s, "\uFFFD")) }
 
@@ -253,7 +231,7 @@ func encSHACL(w *bufio.Writer, o *Ontology) {
 
 // encJSONLD: the same statements as turtle, as JSON-LD with a context.
 func encJSONLD(w *bufio.Writer, o *Ontology) {
-	ref := func(s string) string { return pctEncode(s) }
+	ref := graphtext.PercentEncode
 	ctx := jsonobj.Object{
 		{Key: "@base", Value: Namespace}, {Key: "@vocab", Value: Namespace},
 		{Key: "owl", Value: "http://www.w3.org/2002/07/owl#"},

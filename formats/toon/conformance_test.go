@@ -95,7 +95,15 @@ func mustUnmarshal(t *testing.T, data []byte, v any) {
 
 // equalValues compares two values of the JSON model: object keys in order,
 // numbers by value (through their canonical form).
-func equalValues(a, b Value) bool {
+func equalValues(a, b Value) bool { return valuesEqual(a, b, true) }
+
+// unorderedEqual compares values ignoring object key order, the equality
+// spec §2 grants tabular and keyed forms (they reorder keys to the header).
+func unorderedEqual(a, b Value) bool { return valuesEqual(a, b, false) }
+
+// valuesEqual compares two values of the JSON model, object keys in order
+// when ordered, numbers by value (through their canonical form).
+func valuesEqual(a, b Value, ordered bool) bool {
 	switch x := a.(type) {
 	case *Object:
 		y, ok := b.(*Object)
@@ -103,7 +111,8 @@ func equalValues(a, b Value) bool {
 			return false
 		}
 		for i, k := range x.Keys {
-			if y.Keys[i] != k || !equalValues(x.Values[k], y.Values[k]) {
+			yv, ok := y.Values[k]
+			if !ok || ordered && y.Keys[i] != k || !valuesEqual(x.Values[k], yv, ordered) {
 				return false
 			}
 		}
@@ -114,7 +123,7 @@ func equalValues(a, b Value) bool {
 			return false
 		}
 		for i := range x {
-			if !equalValues(x[i], y[i]) {
+			if !valuesEqual(x[i], y[i], ordered) {
 				return false
 			}
 		}

@@ -113,18 +113,13 @@ type keyInfo struct {
 func newParser(o DecodeOptions) (*parser, error) {
 	p := &parser{file: o.File, strict: !o.NonStrict, indent: o.IndentSize, expand: o.ExpandPaths,
 		marker: o.LengthMarker, limits: o.Limits.WithDefaults()}
-	switch o.Version {
-	case "", V4:
-		p.v4 = true
-	case V33:
-	default:
-		return nil, fmt.Errorf("toon: unsupported spec version %q (want %q or %q)", o.Version, V4, V33)
+	version, err := specVersion(o.Version)
+	if err != nil {
+		return nil, err
 	}
-	if p.indent == 0 {
-		p.indent = 2
-	}
-	if p.indent < 0 {
-		return nil, errors.New("toon: negative indent size")
+	p.v4 = version == V4
+	if p.indent, err = indentSize(p.indent); err != nil {
+		return nil, err
 	}
 	if p.expand && p.v4 {
 		return nil, errors.New("toon: path expansion exists only in spec 3.3")
@@ -1004,48 +999,69 @@ func (p *parser) nextRow(depth int) (i int, ln *line, err error) {
 // tableRows reads the rows of a tabular array at depth.
 func (p *parser) tableRows(hl *line, h *header, depth int) (Value, error) {
 	arr := make([]any, 0, min(h.n, 1024))
+	ends := func(ln *line, s string, c int) bool {
+		if c < 0 {
+			return false
+		}
+		d, _ := p.findUnquoted(ln, s, 0, h.delim)
+		return d < 0 || c < d // a key-value line ends the rows
+	}
+	err := p.eachRow(depth, ends, func(ln *line, s string, _ int, open func()) error {
+		open()
+		row, err := p.row(ln, 0, s, h)
+		if err != nil {
+			return err
+		}
+		arr = append(arr, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p.strict && len(arr) != h.n {
+		return nil, p.errf(hl, hl.indent, "table declares %d rows but has %d", h.n, len(arr))
+	}
+	return arr, nil
+}
+
+// eachRow calls fn for each row line of a table at depth, with its content
+// s and the offset of its first unquoted ':' (-1: none), after taking the
+// line; ends, if not nil, ends the rows at a line before it is taken. fn
+// calls open for a line that counts in the rows' span (opened once, at
+// the first such line, and closed when eachRow returns).
+func (p *parser) eachRow(depth int, ends func(ln *line, s string, c int) bool, fn func(ln *line, s string, c int, open func()) error) error {
 	opened := false
 	defer func() {
 		if opened {
 			p.spans--
 		}
 	}()
-	for {
-		i, ln, err := p.nextRow(depth)
-		if err != nil {
-			return nil, err
-		}
-		if ln == nil {
-			break
-		}
-		s := ln.content()
-		c, err := p.findUnquoted(ln, s, 0, ':')
-		if err != nil {
-			return nil, err
-		}
-		if c >= 0 {
-			d, _ := p.findUnquoted(ln, s, 0, h.delim)
-			if d < 0 || c < d {
-				break // a key-value line ends the rows
-			}
-		}
-		if err := p.take(i); err != nil {
-			return nil, err
-		}
+	open := func() {
 		if !opened {
 			opened = true
 			p.openSpan()
 		}
-		row, err := p.row(ln, 0, s, h)
-		if err != nil {
-			return nil, err
+	}
+	for {
+		i, ln, err := p.nextRow(depth)
+		if err != nil || ln == nil {
+			return err
 		}
-		arr = append(arr, row)
+		s := ln.content()
+		c, err := p.findUnquoted(ln, s, 0, ':')
+		if err != nil {
+			return err
+		}
+		if ends != nil && ends(ln, s, c) {
+			return nil
+		}
+		if err := p.take(i); err != nil {
+			return err
+		}
+		if err := fn(ln, s, c, open); err != nil {
+			return err
+		}
 	}
-	if p.strict && len(arr) != h.n {
-		return nil, p.errf(hl, hl.indent, "table declares %d rows but has %d", h.n, len(arr))
-	}
-	return arr, nil
 }
 
 // row decodes one row of cells (s at content offset off) into an object.
@@ -1092,50 +1108,27 @@ func (p *parser) row(ln *line, off int, s string, h *header) (*Object, error) {
 // keyedRows reads the entry rows of a keyed tabular object at depth.
 func (p *parser) keyedRows(hl *line, h *header, depth int) (Value, error) {
 	obj := NewObject(min(h.n, 1024))
-	opened := false
-	defer func() {
-		if opened {
-			p.spans--
-		}
-	}()
-	for {
-		i, ln, err := p.nextRow(depth)
-		if err != nil {
-			return nil, err
-		}
-		if ln == nil {
-			break
-		}
-		s := ln.content()
-		c, err := p.findUnquoted(ln, s, 0, ':')
-		if err != nil {
-			return nil, err
-		}
-		if err := p.take(i); err != nil {
-			return nil, err
-		}
+	err := p.eachRow(depth, nil, func(ln *line, s string, c int, open func()) error {
 		if c < 0 {
 			if p.strict {
-				return nil, p.errf(ln, ln.indent, "entry row without a key")
+				return p.errf(ln, ln.indent, "entry row without a key")
 			}
-			continue
+			return nil
 		}
-		if !opened {
-			opened = true
-			p.openSpan()
-		}
+		open()
 		key, unq, err := p.key(ln, 0, s[:c])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		rest, roff := trimSpaces(s, c+1)
 		row, err := p.row(ln, roff, rest, h)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if err := p.set(obj, ln, 0, key, unq, row); err != nil {
-			return nil, err
-		}
+		return p.set(obj, ln, 0, key, unq, row)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if p.strict && obj.Len() != h.n {
 		return nil, p.errf(hl, hl.indent, "keyed header declares %d entries but has %d", h.n, obj.Len())

@@ -58,20 +58,38 @@ type EncodeOptions struct {
 
 const defaultMaxDepth = 1000
 
-func (o EncodeOptions) resolve() (EncodeOptions, error) {
-	switch o.Version {
+// specVersion reads a Version option: V4, V33, or "" for V4.
+func specVersion(v string) (string, error) {
+	switch v {
 	case "":
-		o.Version = V4
+		return V4, nil
 	case V4, V33:
-	default:
-		return o, fmt.Errorf("toon: unsupported spec version %q (want %q or %q)", o.Version, V4, V33)
+		return v, nil
 	}
-	if o.IndentSize == 0 {
-		o.IndentSize = 2
+	return "", fmt.Errorf("toon: unsupported spec version %q (want %q or %q)", v, V4, V33)
+}
+
+// indentSize reads an indent size option: 0 is 2, negative an error.
+func indentSize(n int) (int, error) {
+	switch {
+	case n == 0:
+		return 2, nil
+	case n < 0:
+		return 0, errors.New("toon: negative indent size")
 	}
-	if o.IndentSize < 0 {
-		return o, errors.New("toon: negative indent size")
+	return n, nil
+}
+
+func (o EncodeOptions) resolve() (EncodeOptions, error) {
+	version, err := specVersion(o.Version)
+	if err != nil {
+		return o, err
 	}
+	indent, err := indentSize(o.IndentSize)
+	if err != nil {
+		return o, err
+	}
+	o.Version, o.IndentSize = version, indent
 	switch o.Delimiter {
 	case 0:
 		o.Delimiter = Comma

@@ -249,37 +249,6 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
-// unorderedEqual compares values ignoring object key order, the equality
-// spec §2 grants tabular and keyed forms (they reorder keys to the header).
-func unorderedEqual(a, b Value) bool {
-	switch x := a.(type) {
-	case *Object:
-		y, ok := b.(*Object)
-		if !ok || x.Len() != y.Len() {
-			return false
-		}
-		for _, k := range x.Keys {
-			yv, ok := y.Values[k]
-			if !ok || !unorderedEqual(x.Values[k], yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !unorderedEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return equalValues(a, b)
-}
-
 // TestRoundTripFixtures encodes every JSON value found in the fixtures
 // (encode inputs, decode expectations) with each delimiter, indent and
 // version, decodes the text and compares with the original value.

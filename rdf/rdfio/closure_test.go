@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testgraph"
 	"github.com/isolda/isolda/internal/w3c"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
@@ -527,7 +528,7 @@ func FuzzClosure(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d := hostileGraph(&byteChooser{b: data})
+		d := hostileGraph(testgraph.FromBytes(data))
 		for _, s := range closureSyntaxes {
 			if cannotHold(s, d) != "" {
 				continue

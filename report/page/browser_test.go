@@ -31,24 +31,12 @@ func TestReportInBrowser(t *testing.T) {
 	dir := t.TempDir()
 
 	// The paper's report: criteria and all charts.
-	obs := paperRun()
-	paper, err := report.Build(obs, report.Options{Seed: 1, Resamples: 500, Reference: []string{"b-ttl-ids"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := report.ParseCriteria(strings.NewReader("criteria:\n  - {id: \"3\", kind: not_worse, arm: isolda-0.1, than: [b-json, b-ttl, b-ttl-ids], best: true}\n"), "c.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := set.Evaluate(report.Input{Observations: obs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	paper := paperPage(t, "isolda report: the paper's four models")
 	var page bytes.Buffer
-	must(t, Page{Title: "isolda report: the paper's four models", Report: paper, Results: res}.WriteHTML(&page))
+	must(t, paper.WriteHTML(&page))
 	paperPath := filepath.Join(dir, "paper.html")
 	must(t, os.WriteFile(paperPath, page.Bytes(), 0o644))
-	charts, err := Charts(paper)
+	charts, err := Charts(paper.Report)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,62 +1,42 @@
 package page
 
 import (
-	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/isolda/isolda/report"
 	"github.com/isolda/isolda/report/internal/reporttest"
 )
 
-// paperRun builds observations with the discordant counts the ISOLDA paper
-// reports for its confirmatory run (§5, criterion 3: isolda right only
-// against b-ttl-ids right only, 257 questions per model) and for criterion
-// 4 (outgoing aggregation with degree above 4: Gemma 4 E4B 15 against 1,
-// Gemma 4 31B 3 against 13; multi-hop on Gemma 4 E4B 0 against 34).
-// b-json and b-ttl answer nothing right, so b-ttl-ids is the best baseline.
-func paperRun() []report.Observation {
-	type seg struct {
-		family      string
-		count       int
-		iRight, bOK bool
+// paperPage is the page of the paper's run (paperRun): its report and the
+// result of its criterion 3 (ISOLDA 0.1 not worse than the baselines).
+func paperPage(t *testing.T, title string) Page {
+	t.Helper()
+	obs := paperRun()
+	r, err := report.Build(obs, report.Options{Seed: 1, Resamples: 500, Reference: []string{"b-ttl-ids"}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	const n = 257
-	models := map[string][]seg{
-		"gemma-4-31b": {{"outgoing_aggregation_deg_gt4", 3, true, false}, {"outgoing_aggregation_deg_gt4", 13, false, true},
-			{"lookup", 7, true, false}, {"lookup", 69, false, true}},
-		"gemma-4-e4b": {{"outgoing_aggregation_deg_gt4", 15, true, false}, {"outgoing_aggregation_deg_gt4", 1, false, true},
-			{"multi_hop", 34, false, true}, {"lookup", 16, true, false}, {"lookup", 32, false, true}},
-		"qwen3-4b":    {{"lookup", 22, true, false}, {"lookup", 45, false, true}},
-		"qwen3.8-27b": {{"lookup", 11, true, false}, {"lookup", 45, false, true}},
+	set, err := report.ParseCriteria(strings.NewReader("criteria:\n  - {id: \"3\", kind: not_worse, arm: isolda-0.1, than: [b-json, b-ttl, b-ttl-ids], best: true}\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
 	}
-	var obs []report.Observation
-	for _, m := range []string{"gemma-4-31b", "gemma-4-e4b", "qwen3-4b", "qwen3.8-27b"} {
-		segs := models[m]
-		used := 0
-		for _, s := range segs {
-			used += s.count
-		}
-		segs = append(segs, seg{"incoming_aggregation", n - used, true, true})
-		q := 0
-		for _, s := range segs {
-			for range s.count {
-				q++
-				graph := "dcat"
-				if q%2 == 0 {
-					graph = "municipalities"
-				}
-				id := fmt.Sprintf("q%03d", q)
-				add := func(arm string, ok bool, tok int) {
-					obs = append(obs, report.Observation{Arm: arm, Model: m, Family: s.family, Graph: graph, QuestionID: id, Correct: ok, InputTokens: tok})
-				}
-				add("isolda-0.1", s.iRight, 700)
-				add("b-ttl-ids", s.bOK, 1000)
-				add("b-json", false, 900)
-				add("b-ttl", false, 800)
-			}
-		}
+	res, err := set.Evaluate(report.Input{Observations: obs})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return obs
+	return Page{Title: title, Report: r, Results: res}
+}
+
+// paperRun is reporttest.PaperRun as observations.
+func paperRun() []report.Observation { return observations(reporttest.PaperRun()) }
+
+// observations converts the shared fixtures' observations.
+func observations(in []reporttest.Observation) (out []report.Observation) {
+	for _, o := range in {
+		out = append(out, report.Observation{Arm: o.Arm, Model: o.Model, Family: o.Family, Graph: o.Graph, QuestionID: o.QuestionID, Correct: o.Correct, InputTokens: o.InputTokens, OutputTokens: o.OutputTokens})
+	}
+	return out
 }
 
 func must(t *testing.T, err error) {
@@ -84,28 +64,5 @@ func readRun(t *testing.T, tr *reporttest.Run) (*report.Run, *report.Report) {
 	return run, r
 }
 
-// small builds the synthetic set used by several tests: model m, graph g,
-// ten questions q01..q10 (q01-q05 family f1, q06-q10 family f2).
-// Arm A is right on q01-q08 (8/10), arm B on q01-q04 and q09 (5/10), arm C
-// on q01-q09 (9/10). Input tokens: A 100, B 200, C 150 (+ question number,
-// to give a spread); output tokens 5.
-func small() []report.Observation {
-	var obs []report.Observation
-	right := map[string]func(int) bool{
-		"A": func(i int) bool { return i <= 8 },
-		"B": func(i int) bool { return i <= 4 || i == 9 },
-		"C": func(i int) bool { return i <= 9 },
-	}
-	tokens := map[string]int{"A": 100, "B": 200, "C": 150}
-	for _, arm := range []string{"C", "B", "A"} { // unsorted on purpose
-		for i := 1; i <= 10; i++ {
-			fam := "f1"
-			if i > 5 {
-				fam = "f2"
-			}
-			obs = append(obs, report.Observation{Arm: arm, Model: "m", Family: fam, Graph: "g", QuestionID: fmt.Sprintf("q%02d", i),
-				Correct: right[arm](i), InputTokens: tokens[arm] + i, OutputTokens: 5})
-		}
-	}
-	return obs
-}
+// small is reporttest.Small as observations.
+func small() []report.Observation { return observations(reporttest.Small()) }

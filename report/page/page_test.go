@@ -85,21 +85,10 @@ func noExternal(t *testing.T, s string) {
 }
 
 func TestReportHTML(t *testing.T) {
-	obs := paperRun()
-	r, err := report.Build(obs, report.Options{Seed: 1, Resamples: 500, Reference: []string{"b-ttl-ids"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := report.ParseCriteria(strings.NewReader("criteria:\n  - {id: \"3\", kind: not_worse, arm: isolda-0.1, than: [b-json, b-ttl, b-ttl-ids], best: true}\n"), "c.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := set.Evaluate(report.Input{Observations: obs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := paperPage(t, "ISOLDA <report>")
+	r := p.Report
 	var b bytes.Buffer
-	must(t, Page{Title: "ISOLDA <report>", Report: r, Results: res}.WriteHTML(&b))
+	must(t, p.WriteHTML(&b))
 	s := b.String()
 	counts := xmlElements(t, s)
 	noExternal(t, s)

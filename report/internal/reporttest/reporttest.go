@@ -1,6 +1,7 @@
 // Package reporttest holds the runs that the tests of report and
-// report/page share: an eval run against a scripted server and a select
-// run with the paper's figures. Tests only.
+// report/page share: an eval run against a scripted server, a select run
+// with the paper's figures, and observations (PaperRun, Small). Tests
+// only.
 package reporttest
 
 import (
