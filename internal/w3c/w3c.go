@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/ntriples"
 	"github.com/isolda/isolda/rdf/turtle"
 )
 
@@ -56,6 +57,24 @@ func (t Test) Negative() bool {
 type Base struct {
 	IRI    string
 	Folder string // absolute local path, ending in a path separator
+}
+
+// ReadResult reads the expected result of a test: an N-Quads file when its
+// name ends in ".nq", else N-Triples. The file name given to the reader,
+// for its errors, is the path's base name.
+func ReadResult(path string) (*rdf.Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	syn := ntriples.NTriples
+	if strings.HasSuffix(path, ".nq") {
+		syn = ntriples.NQuads
+	}
+	d := rdf.NewDataset()
+	err = ntriples.Parse(bufio.NewReader(f), syn, d, rdf.ReadOptions{File: filepath.Base(path)})
+	return d, err
 }
 
 // Bases reads bases.tsv from the conformance folder dir.

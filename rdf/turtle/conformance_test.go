@@ -16,7 +16,6 @@ import (
 	"github.com/isolda/isolda/internal/w3c"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
-	"github.com/isolda/isolda/rdf/ntriples"
 	"github.com/isolda/isolda/rdf/turtle"
 )
 
@@ -41,20 +40,8 @@ func parseFile(path string, syntax turtle.Syntax, base string, strict bool) (d *
 	return d, warnings, err
 }
 
-func parseExpected(path string) (*rdf.Dataset, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	syn := ntriples.NTriples
-	if strings.HasSuffix(path, ".nq") {
-		syn = ntriples.NQuads
-	}
-	d := rdf.NewDataset()
-	err = ntriples.Parse(bufio.NewReader(f), syn, d, rdf.ReadOptions{File: filepath.Base(path)})
-	return d, err
-}
+// parseExpected reads the expected result of a test (w3c.ReadResult).
+func parseExpected(path string) (*rdf.Dataset, error) { return w3c.ReadResult(path) }
 
 // runTest runs one manifest entry and returns "" when it passes, else why
 // not. The W3C suites test a conforming parser, which this reader is with
