@@ -47,16 +47,23 @@ func bitsLen(x int) int {
 	return n
 }
 
+// randomFits returns a size n under 60 and a random, not monotone table of
+// whether each size up to n+1 fits (two in three do).
+func randomFits(r *rand.Rand) (int, []bool) {
+	n := r.IntN(60)
+	table := make([]bool, n+2)
+	for i := range table {
+		table[i] = r.IntN(3) > 0
+	}
+	return n, table
+}
+
 // TestLargestFitNotMonotone checks the documented guarantee when fits is
 // not monotone: the result was seen to fit (or is 0) and is at an edge.
 func TestLargestFitNotMonotone(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 2000; trial++ {
-		n := r.IntN(60)
-		table := make([]bool, n+2)
-		for i := range table {
-			table[i] = r.IntN(3) > 0
-		}
+		n, table := randomFits(r)
 		got := LargestFit(n, func(k int) bool { return table[k] })
 		if got < 0 || got > n {
 			t.Fatalf("%v: %d outside [0, %d]", table, got, n)
@@ -172,11 +179,7 @@ func TestSearchFrom(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 2000; trial++ {
-		n := r.IntN(60)
-		table := make([]bool, n+2)
-		for i := range table {
-			table[i] = r.IntN(3) > 0
-		}
+		n, table := randomFits(r)
 		got := searchFrom(n, r.IntN(n+1), func(k int) bool { return table[k] })
 		if got < 0 || got > n || (got > 0 && !table[got]) || (got < n && table[got+1]) {
 			t.Errorf("%v: %d is not a fitting edge", table, got)

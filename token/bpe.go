@@ -99,6 +99,39 @@ func (sc *scratch) pop() cand {
 	return top
 }
 
+// mergeAll pops the candidates of the heap, lowest rank first, and merges
+// each that still stands for two adjacent symbols of sc.syms (the merged
+// symbol takes the candidate's id); after each merge, pair is called on
+// the two new pairs of adjacent symbols l, r, to push their candidates.
+func (sc *scratch) mergeAll(pair func(l, r int32)) {
+	syms := sc.syms
+	queue := func(l int32) {
+		if l >= 0 && syms[l].next >= 0 {
+			pair(l, syms[l].next)
+		}
+	}
+	for len(sc.heap) > 0 {
+		c := sc.pop()
+		l := &syms[c.left]
+		if l.end < 0 || l.next < 0 {
+			continue
+		}
+		r := &syms[l.next]
+		if r.end-l.start != c.size {
+			continue
+		}
+		l.end = r.end
+		l.next = r.next
+		l.id = c.id
+		if r.next >= 0 {
+			syms[r.next].prev = c.left
+		}
+		r.end = -1
+		queue(l.prev)
+		queue(c.left)
+	}
+}
+
 // initBytes makes one symbol per byte of a word of n bytes.
 func (sc *scratch) initBytes(n int) {
 	syms := sc.syms[:0]
@@ -120,37 +153,11 @@ func rankBPEHeap(sc *scratch, piece string, ranks *rankTable, dst []int) []int {
 			sc.push(cand{rank: r, left: int32(i), size: 2})
 		}
 	}
-	queue := func(l int32) {
-		if l < 0 {
-			return
-		}
-		r := syms[l].next
-		if r < 0 {
-			return
-		}
+	sc.mergeAll(func(l, r int32) {
 		if rk, ok := ranks.get(piece[syms[l].start:syms[r].end]); ok {
 			sc.push(cand{rank: rk, left: l, size: syms[r].end - syms[l].start})
 		}
-	}
-	for len(sc.heap) > 0 {
-		c := sc.pop()
-		l := &syms[c.left]
-		if l.end < 0 || l.next < 0 {
-			continue
-		}
-		r := &syms[l.next]
-		if r.end-l.start != c.size {
-			continue
-		}
-		l.end = r.end
-		l.next = r.next
-		if r.next >= 0 {
-			syms[r.next].prev = c.left
-		}
-		r.end = -1
-		queue(l.prev)
-		queue(c.left)
-	}
+	})
 	for i := int32(0); i >= 0; i = syms[i].next {
 		dst = append(dst, int(ranks.at(piece[syms[i].start:syms[i].end])))
 	}
@@ -223,41 +230,17 @@ func mergeVal(rank, id int32) uint64 { return uint64(uint32(rank))<<32 | uint64(
 func mergeBPE(sc *scratch, merges map[uint64]uint64, dst []int) []int {
 	syms := sc.syms
 	sc.heap = sc.heap[:0]
-	queue := func(l int32) {
-		if l < 0 {
-			return
-		}
-		r := syms[l].next
-		if r < 0 {
-			return
-		}
+	pair := func(l, r int32) {
 		if v, ok := merges[mergeKey(syms[l].id, syms[r].id)]; ok {
 			sc.push(cand{rank: int32(v >> 32), left: l, size: syms[r].end - syms[l].start, id: int32(uint32(v))})
 		}
 	}
 	for i := range syms {
-		queue(int32(i))
+		if r := syms[i].next; r >= 0 {
+			pair(int32(i), r)
+		}
 	}
-	for len(sc.heap) > 0 {
-		c := sc.pop()
-		l := &syms[c.left]
-		if l.end < 0 || l.next < 0 {
-			continue
-		}
-		r := &syms[l.next]
-		if r.end-l.start != c.size {
-			continue
-		}
-		l.end = r.end
-		l.next = r.next
-		l.id = c.id
-		if r.next >= 0 {
-			syms[r.next].prev = c.left
-		}
-		r.end = -1
-		queue(l.prev)
-		queue(c.left)
-	}
+	sc.mergeAll(pair)
 	if len(syms) == 0 {
 		return dst
 	}

@@ -158,14 +158,7 @@ func (s *jscan) skip(depth int) ([]byte, error) {
 
 // object calls member for each member of an object.
 func (s *jscan) object(member func(key string) error) error {
-	if err := s.expect('{'); err != nil {
-		return err
-	}
-	if s.peek() == '}' {
-		s.pos++
-		return nil
-	}
-	for {
+	return s.list('{', '}', func() error {
 		key, err := s.str()
 		if err != nil {
 			return err
@@ -173,35 +166,34 @@ func (s *jscan) object(member func(key string) error) error {
 		if err := s.expect(':'); err != nil {
 			return err
 		}
-		if err := member(key); err != nil {
-			return err
-		}
-		if s.peek() == ',' {
-			s.pos++
-			continue
-		}
-		return s.expect('}')
-	}
+		return member(key)
+	})
 }
 
 // array calls elem for each element of an array.
 func (s *jscan) array(elem func() error) error {
-	if err := s.expect('['); err != nil {
+	return s.list('[', ']', elem)
+}
+
+// list calls item for each comma-separated item between the brackets
+// opening and closing.
+func (s *jscan) list(opening, closing byte, item func() error) error {
+	if err := s.expect(opening); err != nil {
 		return err
 	}
-	if s.peek() == ']' {
+	if s.peek() == closing {
 		s.pos++
 		return nil
 	}
 	for {
-		if err := elem(); err != nil {
+		if err := item(); err != nil {
 			return err
 		}
 		if s.peek() == ',' {
 			s.pos++
 			continue
 		}
-		return s.expect(']')
+		return s.expect(closing)
 	}
 }
 

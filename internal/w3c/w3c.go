@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/ntriples"
 	"github.com/isolda/isolda/rdf/turtle"
 )
 
@@ -58,6 +59,24 @@ type Base struct {
 	Folder string // absolute local path, ending in a path separator
 }
 
+// ReadResult reads the expected result of a test: an N-Quads file when its
+// name ends in ".nq", else N-Triples. The file name given to the reader,
+// for its errors, is the path's base name.
+func ReadResult(path string) (*rdf.Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	syn := ntriples.NTriples
+	if strings.HasSuffix(path, ".nq") {
+		syn = ntriples.NQuads
+	}
+	d := rdf.NewDataset()
+	err = ntriples.Parse(bufio.NewReader(f), syn, d, rdf.ReadOptions{File: filepath.Base(path)})
+	return d, err
+}
+
 // Bases reads bases.tsv from the conformance folder dir.
 func Bases(dir string) ([]Base, error) {
 	f, err := os.Open(filepath.Join(dir, "bases.tsv"))
@@ -88,12 +107,7 @@ func Bases(dir string) ([]Base, error) {
 // LocalPath maps a published IRI to a local path by the longest matching
 // prefix; ok is false when no prefix matches.
 func LocalPath(bases []Base, iri string) (string, bool) {
-	best := -1
-	for i, b := range bases {
-		if strings.HasPrefix(iri, b.IRI) && (best < 0 || len(b.IRI) > len(bases[best].IRI)) {
-			best = i
-		}
-	}
+	best := longestPrefix(bases, iri, func(b Base) string { return b.IRI })
 	if best < 0 {
 		return "", false
 	}
@@ -111,16 +125,23 @@ func PublishedIRI(bases []Base, path string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	best := -1
-	for i, b := range bases {
-		if strings.HasPrefix(abs, b.Folder) && (best < 0 || len(b.Folder) > len(bases[best].Folder)) {
-			best = i
-		}
-	}
+	best := longestPrefix(bases, abs, func(b Base) string { return b.Folder })
 	if best < 0 {
 		return "", false
 	}
 	return bases[best].IRI + filepath.ToSlash(abs[len(bases[best].Folder):]), true
+}
+
+// longestPrefix returns the index of the base whose key (its IRI or its
+// folder) is the longest prefix of s (the first of equals), or -1.
+func longestPrefix(bases []Base, s string, key func(Base) string) int {
+	best := -1
+	for i, b := range bases {
+		if strings.HasPrefix(s, key(b)) && (best < 0 || len(key(b)) > len(key(bases[best]))) {
+			best = i
+		}
+	}
+	return best
 }
 
 // findConformanceDir returns the nearest folder above path holding bases.tsv.
@@ -185,13 +206,10 @@ type loader struct {
 
 func (l *loader) suiteOf(path string) string {
 	abs, _ := filepath.Abs(path)
-	best := ""
-	for _, b := range l.bases {
-		if strings.HasPrefix(abs, b.Folder) && len(b.Folder) > len(best) {
-			best = b.Folder
-		}
+	if i := longestPrefix(l.bases, abs, func(b Base) string { return b.Folder }); i >= 0 {
+		return l.bases[i].Folder
 	}
-	return best
+	return ""
 }
 
 func (l *loader) load(path, suiteFolder string) error {

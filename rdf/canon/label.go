@@ -427,24 +427,7 @@ func (l *labeller) refine(p *partition, dirty []int32) error {
 			i = j
 		}
 		// The next round recomputes the neighbours of recoloured vertices.
-		next := dirty[:0]
-		for _, u := range changed {
-			for _, qi := range c.adj[c.adjOff[u]:c.adjOff[u+1]] {
-				for _, x := range c.quads[qi] {
-					if x&blankBit == 0 {
-						continue
-					}
-					w := int32(x &^ blankBit)
-					if !l.mark[w] {
-						l.mark[w] = true
-						next = append(next, w)
-					}
-				}
-			}
-		}
-		for _, w := range next {
-			l.mark[w] = false
-		}
+		next := c.appendNeighbours(dirty[:0], changed, l.mark)
 		l.next = changed
 		dirty = next
 	}
@@ -794,22 +777,30 @@ func compareQuads(a, b [4]uint32) int {
 
 // neighbours returns the blank nodes sharing a quad with v (v included).
 func (s *searcher) neighbours(v int32) []int32 {
-	c := s.c
-	var out []int32
-	for _, qi := range c.adj[c.adjOff[v]:c.adjOff[v+1]] {
-		for _, x := range c.quads[qi] {
-			if x&blankBit == 0 {
-				continue
-			}
-			w := int32(x &^ blankBit)
-			if !s.mark[w] {
-				s.mark[w] = true
-				out = append(out, w)
+	return s.c.appendNeighbours(nil, []int32{v}, s.mark)
+}
+
+// appendNeighbours appends to out, each once, the blank nodes sharing a
+// quad with one of vs. mark, indexed by blank node, must be all false; it
+// is all false again on return.
+func (c *component) appendNeighbours(out, vs []int32, mark []bool) []int32 {
+	from := len(out)
+	for _, v := range vs {
+		for _, qi := range c.adj[c.adjOff[v]:c.adjOff[v+1]] {
+			for _, x := range c.quads[qi] {
+				if x&blankBit == 0 {
+					continue
+				}
+				w := int32(x &^ blankBit)
+				if !mark[w] {
+					mark[w] = true
+					out = append(out, w)
+				}
 			}
 		}
 	}
-	for _, w := range out {
-		s.mark[w] = false
+	for _, w := range out[from:] {
+		mark[w] = false
 	}
 	return out
 }

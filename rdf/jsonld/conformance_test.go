@@ -163,14 +163,7 @@ func runEntry(dir string, e manifestEntry, html bool) string {
 	}
 	switch {
 	case e.is("NegativeEvaluationTest"):
-		if err == nil {
-			return "expected error " + e.ExpectErrorCode + ", got none"
-		}
-		var je *Error
-		if !errors.As(err, &je) || je.Code != e.ExpectErrorCode {
-			return fmt.Sprintf("expected error %q, got %v", e.ExpectErrorCode, err)
-		}
-		return ""
+		return e.checkError(err)
 	case err != nil:
 		return "unexpected error: " + err.Error()
 	case e.is("PositiveSyntaxTest"):
@@ -190,7 +183,23 @@ func runEntry(dir string, e manifestEntry, html bool) string {
 	return ""
 }
 
-func runSuite(t *testing.T, name, manifestFile string, html bool) {
+// checkError returns why err does not pass the negative test e, or "" when
+// it is an *Error with the expected code.
+func (e manifestEntry) checkError(err error) string {
+	if err == nil {
+		return "expected error " + e.ExpectErrorCode + ", got none"
+	}
+	var je *Error
+	if !errors.As(err, &je) || je.Code != e.ExpectErrorCode {
+		return fmt.Sprintf("expected error %q, got %v", e.ExpectErrorCode, err)
+	}
+	return ""
+}
+
+// runSuite runs the entries of type testType listed in manifestFile (in
+// the JSON-LD suite folder) with run, and reports the JSON-LD 1.1 entries
+// and, run in json-ld-1.0 mode, the JSON-LD 1.0 ones.
+func runSuite(t *testing.T, name, manifestFile, testType string, run func(dir string, e manifestEntry) string) {
 	dir := shared.MustPath(t, "conformance", "jsonld")
 	data, err := os.ReadFile(filepath.Join(dir, manifestFile))
 	if err != nil {
@@ -206,7 +215,7 @@ func runSuite(t *testing.T, name, manifestFile string, html bool) {
 	v11 := &tally{name: name}
 	v10 := &tally{name: name + " (specVersion json-ld-1.0 tests, run in json-ld-1.0 mode)"}
 	for _, e := range m.Sequence {
-		if !e.is("ToRDFTest") {
+		if !e.is(testType) {
 			continue
 		}
 		c := v11
@@ -214,7 +223,7 @@ func runSuite(t *testing.T, name, manifestFile string, html bool) {
 			c = v10
 			e.Option.ProcessingMode = JSONLD10
 		}
-		c.record(t, name+e.ID, e.Name, runEntry(dir, e, html))
+		c.record(t, name+e.ID, e.Name, run(dir, e))
 	}
 	v11.report(t)
 	if v10.total > 0 {
@@ -223,9 +232,13 @@ func runSuite(t *testing.T, name, manifestFile string, html bool) {
 }
 
 func TestConformanceToRDF(t *testing.T) {
-	runSuite(t, "toRdf", "toRdf-manifest.jsonld", false)
+	runSuite(t, "toRdf", "toRdf-manifest.jsonld", "ToRDFTest", func(dir string, e manifestEntry) string {
+		return runEntry(dir, e, false)
+	})
 }
 
 func TestConformanceHTML(t *testing.T) {
-	runSuite(t, "html", "html-manifest.jsonld", true)
+	runSuite(t, "html", "html-manifest.jsonld", "ToRDFTest", func(dir string, e manifestEntry) string {
+		return runEntry(dir, e, true)
+	})
 }

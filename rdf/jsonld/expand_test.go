@@ -1,14 +1,11 @@
 package jsonld
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
 )
@@ -91,14 +88,7 @@ func runExpandEntry(dir string, e manifestEntry) string {
 		err = st.err
 	}
 	if e.is("NegativeEvaluationTest") {
-		if err == nil {
-			return "expected error " + e.ExpectErrorCode + ", got none"
-		}
-		var je *Error
-		if !errors.As(err, &je) || je.Code != e.ExpectErrorCode {
-			return fmt.Sprintf("expected error %q, got %v", e.ExpectErrorCode, err)
-		}
-		return ""
+		return e.checkError(err)
 	}
 	if err != nil {
 		return "unexpected error: " + err.Error()
@@ -118,28 +108,5 @@ func runExpandEntry(dir string, e manifestEntry) string {
 }
 
 func TestConformanceExpand(t *testing.T) {
-	dir := shared.MustPath(t, "conformance", "jsonld")
-	var m manifest
-	data, err := os.ReadFile(filepath.Join(dir, "expand-manifest.jsonld"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
-	v11 := &tally{name: "expand"}
-	v10 := &tally{name: "expand (specVersion json-ld-1.0 tests, run in json-ld-1.0 mode)"}
-	for _, e := range m.Sequence {
-		if !e.is("ExpandTest") {
-			continue
-		}
-		c := v11
-		if isJSONLD10(e) {
-			c = v10
-			e.Option.ProcessingMode = JSONLD10
-		}
-		c.record(t, "expand"+e.ID, e.Name, runExpandEntry(dir, e))
-	}
-	v11.report(t)
-	v10.report(t)
+	runSuite(t, "expand", "expand-manifest.jsonld", "ExpandTest", runExpandEntry)
 }

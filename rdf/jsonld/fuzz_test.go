@@ -3,6 +3,7 @@ package jsonld
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,17 +21,25 @@ func fuzzOptions() Options {
 
 // addSeeds adds the files matching pattern under the JSON-LD suite.
 func addSeeds(f *testing.F, pattern string) {
+	for _, data := range seedFiles(f, pattern) {
+		f.Add(data)
+	}
+}
+
+// seedFiles returns the contents of the files matching pattern under the
+// JSON-LD suite, in lexical order.
+func seedFiles(f *testing.F, pattern string) [][]byte {
 	files, err := filepath.Glob(filepath.Join(shared.MustPath(f, "conformance", "jsonld"), pattern))
 	if err != nil {
 		f.Fatal(err)
 	}
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
+	out := make([][]byte, len(files))
+	for i, name := range files {
+		if out[i], err = os.ReadFile(name); err != nil {
 			f.Fatal(err)
 		}
-		f.Add(data)
 	}
+	return out
 }
 
 // checkQuads verifies the shape of every quad a reader produced.
@@ -72,16 +81,27 @@ func checkError(t *testing.T, err error, data []byte) {
 	}
 }
 
+// parseChecked reads data with parse (Parse or ParseHTML) under
+// fuzzOptions and checks the error, or else the quads; it reports whether
+// data was read.
+func parseChecked(t *testing.T, data []byte, parse func(io.Reader, rdf.Sink, Options) error) (*rdf.Dataset, bool) {
+	d := rdf.NewDataset()
+	if err := parse(bytes.NewReader(data), d, fuzzOptions()); err != nil {
+		checkError(t, err, data)
+		return nil, false
+	}
+	checkQuads(t, d.Quads())
+	return d, true
+}
+
 func FuzzParseJSONLD(f *testing.F) {
 	addSeeds(f, "toRdf/*-in.jsonld")
 	f.Add([]byte(`{"@context": "https://schema.org", "@type": "Event", "name": "x"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d := rdf.NewDataset()
-		if err := Parse(bytes.NewReader(data), d, fuzzOptions()); err != nil {
-			checkError(t, err, data)
+		d, ok := parseChecked(t, data, Parse)
+		if !ok {
 			return
 		}
-		checkQuads(t, d.Quads())
 		// What was read can be written and read back to as many quads.
 		var buf bytes.Buffer
 		if err := Write(&buf, d, WriteOptions{}); err != nil {
@@ -101,12 +121,7 @@ func FuzzParseHTML(f *testing.F) {
 	addSeeds(f, "html/*-in.html")
 	f.Add([]byte(`<script type="application/ld+json">{"@id": "_:a", "http://x/p": 1}</script><base href="http://x/">`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d := rdf.NewDataset()
-		if err := ParseHTML(bytes.NewReader(data), d, fuzzOptions()); err != nil {
-			checkError(t, err, data)
-			return
-		}
-		checkQuads(t, d.Quads())
+		parseChecked(t, data, ParseHTML)
 	})
 }
 
@@ -114,15 +129,7 @@ func FuzzParseHTML(f *testing.F) {
 // algorithms (json-ld-1.0 mode, rdfDirection, generalized RDF, DropInvalid,
 // Strict): no panic, well-formed quads, and the same output twice.
 func FuzzParseJSONLDOptions(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join(shared.MustPath(f, "conformance", "jsonld"), "toRdf", "*-in.jsonld"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for i, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for i, data := range seedFiles(f, filepath.Join("toRdf", "*-in.jsonld")) {
 		// The first byte selects the options: cycle through them.
 		f.Add(append([]byte{byte(i % 64)}, data...))
 	}

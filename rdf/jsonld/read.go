@@ -351,27 +351,42 @@ func (o loc) parseError(file, msg string) *rdf.ParseError {
 	return &rdf.ParseError{File: file, Line: o.line, Column: o.col, Offset: o.off, Msg: msg}
 }
 
+// jsonStrings follows a byte-by-byte walk over JSON text to tell the bytes
+// of strings from the others.
+type jsonStrings struct{ in, escaped bool }
+
+// outside takes the next byte c and reports whether it stands outside
+// every string (a quotation mark that opens or closes one does not).
+func (s *jsonStrings) outside(c byte) bool {
+	if s.in {
+		switch {
+		case s.escaped:
+			s.escaped = false
+		case c == '\\':
+			s.escaped = true
+		case c == '"':
+			s.in = false
+		}
+		return false
+	}
+	if c == '"' {
+		s.in = true
+		return false
+	}
+	return true
+}
+
 // depthExceeded returns the offset of the first bracket that nests deeper
 // than max, or -1. It skips strings and ignores syntax errors (the decoder
 // reports them).
 func depthExceeded(data []byte, max int) int {
 	depth := 0
-	inString, escaped := false, false
+	var js jsonStrings
 	for i, c := range data {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+		if !js.outside(c) {
 			continue
 		}
 		switch c {
-		case '"':
-			inString = true
 		case '[', '{':
 			depth++
 			if depth > max {
@@ -387,22 +402,10 @@ func depthExceeded(data []byte, max int) int {
 // findNumber returns the offset of the first number token lit outside
 // strings in data, or len(data).
 func findNumber(data []byte, lit string) int {
-	inString, escaped := false, false
+	var js jsonStrings
 	for i := 0; i < len(data); i++ {
 		c := data[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		if c == '"' {
-			inString = true
+		if !js.outside(c) {
 			continue
 		}
 		if i > 0 && strings.IndexByte("0123456789.eE+-", data[i-1]) >= 0 {

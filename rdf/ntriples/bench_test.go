@@ -13,20 +13,27 @@ import (
 	"github.com/isolda/isolda/rdf"
 )
 
+// openNomisma opens the gzipped Nomisma N-Triples dump of the shared
+// data folder, unpacking as it is read; it is closed when tb ends.
+func openNomisma(tb testing.TB) io.Reader {
+	tb.Helper()
+	f, err := os.Open(shared.MustPath(tb, "data", "big", "nomisma.nt.gz"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { f.Close() })
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return zr
+}
+
 // bigFile unpacks the Nomisma N-Triples dump into a temporary folder and
 // returns its path.
 func bigFile(b *testing.B) string {
 	b.Helper()
-	src := shared.MustPath(b, "data", "big", "nomisma.nt.gz")
-	f, err := os.Open(src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
+	zr := openNomisma(b)
 	dst := filepath.Join(b.TempDir(), "nomisma.nt")
 	out, err := os.Create(dst)
 	if err != nil {

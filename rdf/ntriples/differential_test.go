@@ -3,12 +3,8 @@ package ntriples
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,26 +83,10 @@ func TestDifferentialGonum(t *testing.T) {
 	root := shared.MustPath(t, "conformance")
 	files, statements := 0, 0
 	for _, dir := range []string{"ntriples", "nquads", "turtle", "trig", "rdfxml", "rdf-canon"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() {
-				return err
-			}
-			syntax := NTriples
-			switch {
-			case strings.HasSuffix(path, ".nq"):
-				syntax = NQuads
-			case !strings.HasSuffix(path, ".nt"):
-				return nil
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
+		err := walkQuadFiles(root, dir, func(rel string, data []byte, syntax Syntax) error {
 			if Parse(bytes.NewReader(data), syntax, rdf.SinkFunc(func(rdf.Quad) error { return nil }), rdf.ReadOptions{Strict: true}) != nil {
 				return nil // a negative test: the conformance test covers it
 			}
-			rel, _ := filepath.Rel(root, path)
-			rel = filepath.ToSlash(rel)
 			n, err := compareWithGonum(data, syntax)
 			if want, ok := gonumDiffers[rel]; ok {
 				// Check this package's reading of the file against the
@@ -138,17 +118,8 @@ func TestDifferentialGonum(t *testing.T) {
 		}
 	}
 
-	f, err := os.Open(shared.MustPath(t, "data", "big", "nomisma.nt.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var head bytes.Buffer
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(openNomisma(t))
 	sc.Buffer(nil, 1<<20)
 	for i := 0; i < 100000 && sc.Scan(); i++ {
 		head.Write(sc.Bytes())

@@ -2,17 +2,14 @@ package ntriples
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"testing/iotest"
 
-	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/internal/grammar"
 )
@@ -387,15 +384,7 @@ func TestNomisma(t *testing.T) {
 	if testing.Short() {
 		t.Skip("91 MB input; run without -short")
 	}
-	f, err := os.Open(shared.MustPath(t, "data", "big", "nomisma.nt.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := openNomisma(t)
 	in, out := sha256.New(), sha256.New()
 	w := NewWriter(out, NTriples)
 	n := 0

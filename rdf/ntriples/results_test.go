@@ -20,6 +20,30 @@ var resultExceptions = map[string]string{
 	"jsonld/toRdf/e075-out.nq": "generalized RDF (produceGeneralizedRdf): a blank node as predicate",
 }
 
+// walkQuadFiles calls fn, in lexical order, with every N-Triples (.nt)
+// and N-Quads (.nq) file below root/dir: its path relative to root
+// (slash-separated), its bytes and its syntax.
+func walkQuadFiles(root, dir string, fn func(rel string, data []byte, syntax Syntax) error) error {
+	return filepath.WalkDir(filepath.Join(root, dir), func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		syntax := NTriples
+		switch {
+		case strings.HasSuffix(path, ".nq"):
+			syntax = NQuads
+		case !strings.HasSuffix(path, ".nt"):
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return fn(filepath.ToSlash(rel), data, syntax)
+	})
+}
+
 // TestOtherSuitesResults parses the expected results of the RDF 1.1
 // Turtle, TriG and RDF/XML suites, the JSON-LD toRdf suite and the RDF
 // canonicalization suite: every one is N-Triples or N-Quads written by the
@@ -28,23 +52,7 @@ func TestOtherSuitesResults(t *testing.T) {
 	root := shared.MustPath(t, "conformance")
 	for _, dir := range []string{"turtle", "trig", "rdfxml", "jsonld/toRdf", "rdf-canon"} {
 		ok, bad, quads := 0, 0, 0
-		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() {
-				return err
-			}
-			syntax := NTriples
-			switch {
-			case strings.HasSuffix(path, ".nq"):
-				syntax = NQuads
-			case !strings.HasSuffix(path, ".nt"):
-				return nil
-			}
-			rel, _ := filepath.Rel(root, path)
-			rel = filepath.ToSlash(rel)
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
+		err := walkQuadFiles(root, dir, func(rel string, data []byte, syntax Syntax) error {
 			n := 0
 			perr := Parse(bytes.NewReader(data), syntax, rdf.SinkFunc(func(rdf.Quad) error { n++; return nil }), rdf.ReadOptions{File: rel})
 			reason, listed := resultExceptions[rel]

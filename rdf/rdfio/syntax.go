@@ -73,59 +73,47 @@ type StreamWriter interface {
 // graphsOnly is what the syntaxes without named graphs lose.
 const graphsOnly = "named graphs cannot be written (encoding a dataset with named graphs is an error)"
 
+// ntriplesRow is the row of N-Triples or N-Quads (syn).
+func ntriplesRow(name Format, short, alias string, syn ntriples.Syntax, rank int, note, loses string) Syntax {
+	return Syntax{
+		Name: name, Short: short, Aliases: []string{alias}, Extensions: []string{short},
+		Read: func(in io.Reader, sink rdf.Sink, opts Options) error {
+			return ntriples.Parse(in, syn, sink, opts.ReadOptions)
+		},
+		Views: true,
+		Write: func(_ context.Context, w io.Writer, d *rdf.Dataset, _ WriteOptions) error {
+			return ntriples.Write(w, d, syn)
+		},
+		WriteRank: rank,
+		Stream:    func(w io.Writer) StreamWriter { return ntriples.NewWriter(w, syn) },
+		Note:      note,
+		Loses:     loses,
+	}
+}
+
+// turtleRow is the row of Turtle or TriG (syn).
+func turtleRow(name Format, short string, syn turtle.Syntax, rank int, loses string) Syntax {
+	return Syntax{
+		Name: name, Short: short, Extensions: []string{short},
+		Read: func(in io.Reader, sink rdf.Sink, opts Options) error {
+			return turtle.Parse(in, syn, sink, opts.ReadOptions)
+		},
+		Views: true,
+		Write: func(ctx context.Context, w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
+			return turtle.WriteContext(ctx, w, d, syn, turtle.WriteOptions{Prefixes: opts.Prefixes, Base: opts.Base})
+		},
+		WriteRank: rank,
+		Stream:    func(w io.Writer) StreamWriter { return turtle.NewStreamWriter(w, syn, nil) },
+		Loses:     loses,
+	}
+}
+
 // syntaxTable is the syntax table, in the order of Readable.
 var syntaxTable = []Syntax{
-	{
-		Name: NTriples, Short: "nt", Aliases: []string{"n-triples"}, Extensions: []string{"nt"},
-		Read: func(in io.Reader, sink rdf.Sink, opts Options) error {
-			return ntriples.Parse(in, ntriples.NTriples, sink, opts.ReadOptions)
-		},
-		Views: true,
-		Write: func(_ context.Context, w io.Writer, d *rdf.Dataset, _ WriteOptions) error {
-			return ntriples.Write(w, d, ntriples.NTriples)
-		},
-		WriteRank: 1,
-		Stream:    func(w io.Writer) StreamWriter { return ntriples.NewWriter(w, ntriples.NTriples) },
-		Note:      "canonical RDF 1.2 form with language tags as written, sorted",
-		Loses:     graphsOnly,
-	},
-	{
-		Name: NQuads, Short: "nq", Aliases: []string{"n-quads"}, Extensions: []string{"nq"},
-		Read: func(in io.Reader, sink rdf.Sink, opts Options) error {
-			return ntriples.Parse(in, ntriples.NQuads, sink, opts.ReadOptions)
-		},
-		Views: true,
-		Write: func(_ context.Context, w io.Writer, d *rdf.Dataset, _ WriteOptions) error {
-			return ntriples.Write(w, d, ntriples.NQuads)
-		},
-		WriteRank: 0,
-		Stream:    func(w io.Writer) StreamWriter { return ntriples.NewWriter(w, ntriples.NQuads) },
-	},
-	{
-		Name: Turtle, Short: "ttl", Extensions: []string{"ttl"},
-		Read: func(in io.Reader, sink rdf.Sink, opts Options) error {
-			return turtle.Parse(in, turtle.Turtle, sink, opts.ReadOptions)
-		},
-		Views: true,
-		Write: func(ctx context.Context, w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
-			return turtle.WriteContext(ctx, w, d, turtle.Turtle, turtle.WriteOptions{Prefixes: opts.Prefixes, Base: opts.Base})
-		},
-		WriteRank: 2,
-		Stream:    func(w io.Writer) StreamWriter { return turtle.NewStreamWriter(w, turtle.Turtle, nil) },
-		Loses:     graphsOnly,
-	},
-	{
-		Name: TriG, Short: "trig", Extensions: []string{"trig"},
-		Read: func(in io.Reader, sink rdf.Sink, opts Options) error {
-			return turtle.Parse(in, turtle.TriG, sink, opts.ReadOptions)
-		},
-		Views: true,
-		Write: func(ctx context.Context, w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
-			return turtle.WriteContext(ctx, w, d, turtle.TriG, turtle.WriteOptions{Prefixes: opts.Prefixes, Base: opts.Base})
-		},
-		WriteRank: 3,
-		Stream:    func(w io.Writer) StreamWriter { return turtle.NewStreamWriter(w, turtle.TriG, nil) },
-	},
+	ntriplesRow(NTriples, "nt", "n-triples", ntriples.NTriples, 1, "canonical RDF 1.2 form with language tags as written, sorted", graphsOnly),
+	ntriplesRow(NQuads, "nq", "n-quads", ntriples.NQuads, 0, "", ""),
+	turtleRow(Turtle, "ttl", turtle.Turtle, 2, graphsOnly),
+	turtleRow(TriG, "trig", turtle.TriG, 3, ""),
 	{
 		Name: RDFXML, Short: "rdfxml", Aliases: []string{"rdf/xml"}, Extensions: []string{"rdf", "xml", "owl"},
 		Sniff: func(s, lower []byte) bool { return xmlStart(s) && !bytes.Contains(lower, []byte("<html")) },
@@ -215,23 +203,15 @@ func Lookup(name string) (Syntax, bool) {
 
 // Readable returns the syntaxes Read accepts, in a fixed order.
 func Readable() []Format {
-	var out []Format
-	for _, s := range syntaxTable {
-		if s.Read != nil {
-			out = append(out, s.Name)
-		}
-	}
-	return out
+	return names(rows(func(s Syntax) bool { return s.Read != nil }))
 }
 
 // ReadableNames returns the short names of the syntaxes Read accepts, in
 // the order of Readable (nt, nq, ttl, ...), for help text.
 func ReadableNames() []string {
 	var out []string
-	for _, s := range syntaxTable {
-		if s.Read != nil {
-			out = append(out, s.Short)
-		}
+	for _, s := range rows(func(s Syntax) bool { return s.Read != nil }) {
+		out = append(out, s.Short)
 	}
 	return out
 }
@@ -239,28 +219,34 @@ func ReadableNames() []string {
 // Writable returns the syntaxes Write produces, in the order of their
 // WriteRank.
 func Writable() []Format {
-	var rows []Syntax
-	for _, s := range syntaxTable {
-		if s.Write != nil {
-			rows = append(rows, s)
-		}
-	}
-	slices.SortStableFunc(rows, func(a, b Syntax) int { return cmp.Compare(a.WriteRank, b.WriteRank) })
-	out := make([]Format, len(rows))
-	for i, s := range rows {
-		out[i] = s.Name
-	}
-	return out
+	w := rows(func(s Syntax) bool { return s.Write != nil })
+	slices.SortStableFunc(w, func(a, b Syntax) int { return cmp.Compare(a.WriteRank, b.WriteRank) })
+	return names(w)
 }
 
 // Streamable returns the syntaxes that have a Stream writer, in table
 // order.
 func Streamable() []Format {
-	var out []Format
+	return names(rows(func(s Syntax) bool { return s.Stream != nil }))
+}
+
+// rows returns the rows of the syntax table that keep accepts, in table
+// order.
+func rows(keep func(Syntax) bool) []Syntax {
+	var out []Syntax
 	for _, s := range syntaxTable {
-		if s.Stream != nil {
-			out = append(out, s.Name)
+		if keep(s) {
+			out = append(out, s)
 		}
+	}
+	return out
+}
+
+// names returns the names of rows, in order.
+func names(rows []Syntax) []Format {
+	out := make([]Format, len(rows))
+	for i, s := range rows {
+		out[i] = s.Name
 	}
 	return out
 }

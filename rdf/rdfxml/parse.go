@@ -429,46 +429,45 @@ func isWhitespace(s string) bool {
 
 // document parses the whole input.
 func (p *parser) document() error {
-	for {
-		tok, err := p.nextBlank()
-		if err != nil {
-			return err
-		}
-		switch tok.kind {
-		case tokEOF:
-			return p.errorf(p.at, "no root element")
-		case tokStart:
-			e := tok.elem
-			if isRDF(e.ns, e.local, nameRDF) {
-				for _, a := range e.attrs {
-					if !p.ignorable(a) {
-						return p.errorf(a.at, "attribute %s is not allowed on rdf:RDF", a.qname())
-					}
-				}
-				if err := p.nodeElementList(); err != nil {
-					return err
-				}
-			} else if _, err := p.nodeElement(e); err != nil {
-				return err
-			}
-			return p.epilogue()
-		}
+	e, err := p.topElement()
+	if err != nil {
+		return err
 	}
+	if e == nil {
+		return p.errorf(p.at, "no root element")
+	}
+	if isRDF(e.ns, e.local, nameRDF) {
+		for _, a := range e.attrs {
+			if !p.ignorable(a) {
+				return p.errorf(a.at, "attribute %s is not allowed on rdf:RDF", a.qname())
+			}
+		}
+		err = p.nodeElementList()
+	} else {
+		_, err = p.nodeElement(e)
+	}
+	if err != nil {
+		return err
+	}
+	// Nothing but comments, processing instructions and white space may
+	// follow the root element.
+	if e, err = p.topElement(); err == nil && e != nil {
+		err = p.errorf(e.at, "second root element <%s>", e.qname())
+	}
+	return err
 }
 
-// epilogue checks that nothing but comments, processing instructions and
-// white space follows the root element.
-func (p *parser) epilogue() error {
+// topElement reads up to the next start tag outside the root element,
+// skipping comments, processing instructions and white space; it returns
+// nil at the end of the input.
+func (p *parser) topElement() (*element, error) {
 	for {
 		tok, err := p.nextBlank()
-		if err != nil {
-			return err
+		if err != nil || tok.kind == tokEOF {
+			return nil, err
 		}
-		switch tok.kind {
-		case tokEOF:
-			return nil
-		case tokStart:
-			return p.errorf(tok.elem.at, "second root element <%s>", tok.elem.qname())
+		if tok.kind == tokStart {
+			return tok.elem, nil
 		}
 	}
 }
@@ -508,8 +507,10 @@ func qualify(a *attr) bool {
 	return false
 }
 
-// nodeElementList parses node elements up to the end of the enclosing element.
-func (p *parser) nodeElementList() error {
+// children reads the content of the current element up to its end tag,
+// skipping white space and comments: each child element goes to child,
+// and text other than white space is an error saying textMsg.
+func (p *parser) children(textMsg string, child func(*element) error) error {
 	for {
 		tok, err := p.nextBlank()
 		if err != nil {
@@ -518,16 +519,37 @@ func (p *parser) nodeElementList() error {
 		switch tok.kind {
 		case tokText:
 			if !isWhitespace(tok.text) {
-				return p.errorf(p.at, "text where a node element is expected")
+				return p.errorf(p.at, "%s", textMsg)
 			}
 		case tokStart:
-			if _, err := p.nodeElement(tok.elem); err != nil {
+			if err := child(tok.elem); err != nil {
 				return err
 			}
 		case tokEnd:
 			return nil
 		}
 	}
+}
+
+// nodeElementList parses node elements up to the end of the enclosing element.
+func (p *parser) nodeElementList() error {
+	return p.children("text where a node element is expected", func(e *element) error {
+		_, err := p.nodeElement(e)
+		return err
+	})
+}
+
+// usable reports whether attribute a takes part in the graph: not an
+// ignorable one, and qualified (an unqualified one is ignored with a
+// warning, the error of which is returned).
+func (p *parser) usable(a *attr) (bool, error) {
+	if p.ignorable(*a) {
+		return false, nil
+	}
+	if !qualify(a) {
+		return false, p.warnf(a.at, "unqualified attribute %s ignored", a.local)
+	}
+	return true, nil
 }
 
 // nodeElement parses a node element whose start tag has been read, up to
@@ -545,16 +567,13 @@ func (p *parser) nodeElement(e *element) (rdf.Term, error) {
 		props []attr
 	)
 	for _, a := range e.attrs {
-		if p.ignorable(a) {
-			continue
-		}
-		if !qualify(&a) {
-			if err := p.warnf(a.at, "unqualified attribute %s ignored", a.local); err != nil {
+		if ok, err := p.usable(&a); !ok {
+			if err != nil {
 				return rdf.Term{}, err
 			}
 			continue
 		}
-		if a.ns != rdf.RDFNS {
+		if a.ns != rdf.RDFNS || a.local == nameType {
 			props = append(props, a)
 			continue
 		}
@@ -576,8 +595,6 @@ func (p *parser) nodeElement(e *element) (rdf.Term, error) {
 			if err != nil {
 				return rdf.Term{}, err
 			}
-		case nameType:
-			props = append(props, a)
 		default:
 			if isCoreSyntaxTerm(a.local) || isOldTerm(a.local) || a.local == nameLi ||
 				a.local == nameDescription || a.local == nameAnnotation || a.local == nameAnnotationNode {
@@ -631,24 +648,9 @@ func (p *parser) propertyAttrs(e *element, subj rdf.Term, props []attr) error {
 // node element.
 func (p *parser) propertyEltList(subj rdf.Term) error {
 	li := 1
-	for {
-		tok, err := p.nextBlank()
-		if err != nil {
-			return err
-		}
-		switch tok.kind {
-		case tokText:
-			if !isWhitespace(tok.text) {
-				return p.errorf(p.at, "text where a property element is expected")
-			}
-		case tokStart:
-			if err := p.propertyElt(subj, tok.elem, &li); err != nil {
-				return err
-			}
-		case tokEnd:
-			return nil
-		}
-	}
+	return p.children("text where a property element is expected", func(e *element) error {
+		return p.propertyElt(subj, e, &li)
+	})
 }
 
 // propertyElt parses one property element whose start tag has been read.
@@ -672,16 +674,13 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 		props                                     []attr
 	)
 	for _, a := range e.attrs {
-		if p.ignorable(a) {
-			continue
-		}
-		if !qualify(&a) {
-			if err := p.warnf(a.at, "unqualified attribute %s ignored", a.local); err != nil {
+		if ok, err := p.usable(&a); !ok {
+			if err != nil {
 				return err
 			}
 			continue
 		}
-		if a.ns != rdf.RDFNS {
+		if a.ns != rdf.RDFNS || a.local == nameType {
 			props = append(props, a)
 			continue
 		}
@@ -701,8 +700,6 @@ func (p *parser) propertyElt(subj rdf.Term, e *element, li *int) error {
 			annotation = &v
 		case nameAnnotationNode:
 			annotationNode = &v
-		case nameType:
-			props = append(props, a)
 		default:
 			if isCoreSyntaxTerm(a.local) || isOldTerm(a.local) || a.local == nameLi || a.local == nameDescription {
 				return p.errorf(a.at, "rdf:%s is not allowed as an attribute of a property element", a.local)
@@ -865,72 +862,48 @@ func (p *parser) emptyPropertyElt(e *element, emit func(rdf.Term) error, resourc
 
 // endAfterNode reads the end of a property element after its node element.
 func (p *parser) endAfterNode(e *element) error {
-	for {
-		tok, err := p.nextBlank()
-		if err != nil {
-			return err
-		}
-		switch tok.kind {
-		case tokText:
-			if !isWhitespace(tok.text) {
-				return p.errorf(p.at, "property element <%s> mixes text and elements", e.qname())
-			}
-		case tokStart:
-			return p.errorf(tok.elem.at, "property element <%s> contains more than one node element", e.qname())
-		case tokEnd:
-			return nil
-		}
-	}
+	return p.children("property element <"+e.qname()+"> mixes text and elements", func(c *element) error {
+		return p.errorf(c.at, "property element <%s> contains more than one node element", e.qname())
+	})
 }
 
 // collection parses the node elements of rdf:parseType="Collection" and
 // emits them as an RDF list.
 func (p *parser) collection(emit func(rdf.Term) error) error {
 	var items []rdf.Term
-	for {
-		tok, err := p.nextBlank()
-		if err != nil {
+	err := p.children("text inside rdf:parseType=\"Collection\"", func(e *element) error {
+		n, err := p.nodeElement(e)
+		items = append(items, n)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	nilTerm := rdf.NewIRI(rdf.RDFNil)
+	if len(items) == 0 {
+		return emit(nilTerm)
+	}
+	cells := make([]rdf.Term, len(items))
+	for i := range cells {
+		cells[i] = p.fresh()
+	}
+	if err := emit(cells[0]); err != nil {
+		return err
+	}
+	first, rest := rdf.NewIRI(rdf.RDFFirst), rdf.NewIRI(rdf.RDFRest)
+	for i, c := range cells {
+		if err := p.emit(c, first, items[i]); err != nil {
 			return err
 		}
-		switch tok.kind {
-		case tokText:
-			if !isWhitespace(tok.text) {
-				return p.errorf(p.at, "text inside rdf:parseType=\"Collection\"")
-			}
-		case tokStart:
-			n, err := p.nodeElement(tok.elem)
-			if err != nil {
-				return err
-			}
-			items = append(items, n)
-		case tokEnd:
-			nilTerm := rdf.NewIRI(rdf.RDFNil)
-			if len(items) == 0 {
-				return emit(nilTerm)
-			}
-			cells := make([]rdf.Term, len(items))
-			for i := range cells {
-				cells[i] = p.fresh()
-			}
-			if err := emit(cells[0]); err != nil {
-				return err
-			}
-			first, rest := rdf.NewIRI(rdf.RDFFirst), rdf.NewIRI(rdf.RDFRest)
-			for i, c := range cells {
-				if err := p.emit(c, first, items[i]); err != nil {
-					return err
-				}
-				next := nilTerm
-				if i+1 < len(cells) {
-					next = cells[i+1]
-				}
-				if err := p.emit(c, rest, next); err != nil {
-					return err
-				}
-			}
-			return nil
+		next := nilTerm
+		if i+1 < len(cells) {
+			next = cells[i+1]
+		}
+		if err := p.emit(c, rest, next); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // tripleTerm reads the content of rdf:parseType="Triple", which must

@@ -131,6 +131,18 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 	}
 	ew.str(">\n")
 
+	// subject ends the start tag of a node element with the attribute
+	// that names its subject s.
+	subject := func(s rdf.Term) {
+		if s.Kind == rdf.BlankKind {
+			ew.str(`rdf:nodeID="` + labels[s.Value] + `">` + "\n")
+			return
+		}
+		ew.str(`rdf:about="`)
+		ew.attr(s.Value)
+		ew.str("\">\n")
+	}
+
 	// prop writes the property element of p and o at the given depth; a
 	// triple term object is rdf:parseType="Triple" around a node element
 	// with its one triple.
@@ -152,13 +164,7 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 		case rdf.TripleKind:
 			ts, tp, to, _ := o.Triple() // checked by collect
 			ew.str(` rdf:parseType="Triple">` + "\n" + pad + indent + "<rdf:Description ")
-			if ts.Kind == rdf.BlankKind {
-				ew.str(`rdf:nodeID="` + labels[ts.Value] + `">` + "\n")
-			} else {
-				ew.str(`rdf:about="`)
-				ew.attr(ts.Value)
-				ew.str("\">\n")
-			}
+			subject(ts)
 			prop(level+2, tp, to)
 			ew.str(pad + indent + "</rdf:Description>\n" + pad + "</" + name + ">\n")
 			return
@@ -186,13 +192,7 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 	for i := 0; i < len(quads); {
 		s := quads[i].S
 		ew.str(indent + "<rdf:Description ")
-		if s.Kind == rdf.BlankKind {
-			ew.str(`rdf:nodeID="` + labels[s.Value] + `">` + "\n")
-		} else {
-			ew.str(`rdf:about="`)
-			ew.attr(s.Value)
-			ew.str("\">\n")
-		}
+		subject(s)
 		for ; i < len(quads) && quads[i].S == s; i++ {
 			prop(2, quads[i].P, quads[i].O)
 		}
@@ -314,25 +314,12 @@ func (e *errWriter) escaped(s string, attr bool) {
 	start := 0
 	for i := 0; i < len(s) && e.err == nil; {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		var rep string
+		rep := xmlEscape(r, attr)
 		switch {
 		case r == utf8.RuneError && size == 1:
 			e.err = fmt.Errorf("rdfxml: invalid UTF-8 in %q", s)
 			return
-		case r == '&':
-			rep = "&amp;"
-		case r == '<':
-			rep = "&lt;"
-		case r == '>' && !attr:
-			rep = "&gt;"
-		case r == '"' && attr:
-			rep = "&quot;"
-		case r == '\r':
-			rep = "&#xD;"
-		case r == '\n' && attr:
-			rep = "&#xA;"
-		case r == '\t' && attr:
-			rep = "&#x9;"
+		case rep != "":
 		case r < 0x20 && r != '\t' && r != '\n', r == 0xFFFE, r == 0xFFFF:
 			e.err = fmt.Errorf("rdfxml: the character U+%04X cannot be written in XML 1.0", r)
 			return

@@ -3,7 +3,6 @@ package rdfxml
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/isolda/isolda/internal/w3c"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
-	"github.com/isolda/isolda/rdf/ntriples"
 )
 
 // TestWriteGolden compares the writer's output with a document written by
@@ -158,13 +156,7 @@ func writeRoundTripSuite(t *testing.T, suite string) {
 			t.Errorf("%s: reading the written document: %v\n%s", tc.Name, err, out.String())
 			continue
 		}
-		want := rdf.NewDataset()
-		f, err := os.Open(tc.Result)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = ntriples.Parse(f, ntriples.NTriples, want, rdf.ReadOptions{})
-		f.Close()
+		want, err := w3c.ReadResult(tc.Result)
 		if err != nil {
 			t.Fatal(err)
 		}

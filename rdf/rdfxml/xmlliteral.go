@@ -127,41 +127,42 @@ func (p *parser) visibleNamespaces(el *element, rendered [][]nsBinding) []nsBind
 }
 
 // escapeText writes character data the way canonical XML does.
-func escapeText(b *strings.Builder, s string) {
+func escapeText(b *strings.Builder, s string) { escapeCanonical(b, s, false) }
+
+// escapeAttr writes an attribute value the way canonical XML does.
+func escapeAttr(b *strings.Builder, s string) { escapeCanonical(b, s, true) }
+
+// escapeCanonical writes s escaped the way canonical XML does in an
+// attribute value (inAttr) or in character data.
+func escapeCanonical(b *strings.Builder, s string, inAttr bool) {
 	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '\r':
-			b.WriteString("&#xD;")
-		default:
+		if esc := xmlEscape(r, inAttr); esc != "" {
+			b.WriteString(esc)
+		} else {
 			b.WriteRune(r)
 		}
 	}
 }
 
-// escapeAttr writes an attribute value the way canonical XML does.
-func escapeAttr(b *strings.Builder, s string) {
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\t':
-			b.WriteString("&#x9;")
-		case '\n':
-			b.WriteString("&#xA;")
-		case '\r':
-			b.WriteString("&#xD;")
-		default:
-			b.WriteRune(r)
-		}
+// xmlEscape returns the reference canonical XML writes for r in an
+// attribute value (inAttr) or in character data, or "" when r stands as
+// itself.
+func xmlEscape(r rune, inAttr bool) string {
+	switch {
+	case r == '&':
+		return "&amp;"
+	case r == '<':
+		return "&lt;"
+	case r == '\r':
+		return "&#xD;"
+	case r == '>' && !inAttr:
+		return "&gt;"
+	case r == '"' && inAttr:
+		return "&quot;"
+	case r == '\t' && inAttr:
+		return "&#x9;"
+	case r == '\n' && inAttr:
+		return "&#xA;"
 	}
+	return ""
 }

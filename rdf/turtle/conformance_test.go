@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"iter"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,7 +16,6 @@ import (
 	"github.com/isolda/isolda/internal/w3c"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
-	"github.com/isolda/isolda/rdf/ntriples"
 	"github.com/isolda/isolda/rdf/turtle"
 )
 
@@ -39,20 +40,8 @@ func parseFile(path string, syntax turtle.Syntax, base string, strict bool) (d *
 	return d, warnings, err
 }
 
-func parseExpected(path string) (*rdf.Dataset, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	syn := ntriples.NTriples
-	if strings.HasSuffix(path, ".nq") {
-		syn = ntriples.NQuads
-	}
-	d := rdf.NewDataset()
-	err = ntriples.Parse(bufio.NewReader(f), syn, d, rdf.ReadOptions{File: filepath.Base(path)})
-	return d, err
-}
+// parseExpected reads the expected result of a test (w3c.ReadResult).
+func parseExpected(path string) (*rdf.Dataset, error) { return w3c.ReadResult(path) }
 
 // runTest runs one manifest entry and returns "" when it passes, else why
 // not. The W3C suites test a conforming parser, which this reader is with
@@ -62,10 +51,7 @@ func parseExpected(path string) (*rdf.Dataset, error) {
 // reader policy of package rdf), which *lenient counts, never accepted
 // silently.
 func runTest(tc w3c.Test, lenient *int) string {
-	syntax := turtle.Turtle
-	if strings.Contains(tc.Type, "Trig") {
-		syntax = turtle.TriG
-	}
+	syntax := testSyntax(tc)
 	got, _, err := parseFile(tc.Action, syntax, tc.ActionIRI, true)
 	switch {
 	case tc.Negative():
@@ -114,13 +100,41 @@ func runTest(tc w3c.Test, lenient *int) string {
 	return ""
 }
 
-func TestConformance(t *testing.T) {
+// report prints a summary line (which .ci/run collects) and logs it.
+func report(t *testing.T, format string, args ...any) {
+	t.Helper()
+	line := fmt.Sprintf(format, args...)
+	fmt.Println(line)
+	t.Log(line)
+}
+
+// suites yields the tests of the Turtle and TriG suites, RDF 1.1 and 1.2,
+// by suite folder.
+func suites(t *testing.T) iter.Seq2[string, []w3c.Test] {
 	dir := shared.MustPath(t, "conformance")
-	for _, suite := range []string{"turtle", "trig", "rdf12-turtle", "rdf12-trig"} {
-		tests, err := w3c.Load(filepath.Join(dir, suite, "manifest.ttl"))
-		if err != nil {
-			t.Fatal(err)
+	return func(yield func(string, []w3c.Test) bool) {
+		for _, suite := range []string{"turtle", "trig", "rdf12-turtle", "rdf12-trig"} {
+			tests, err := w3c.Load(filepath.Join(dir, suite, "manifest.ttl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !yield(suite, tests) {
+				return
+			}
 		}
+	}
+}
+
+// testSyntax is the syntax of a Turtle or TriG suite test's input.
+func testSyntax(tc w3c.Test) turtle.Syntax {
+	if strings.Contains(tc.Type, "Trig") {
+		return turtle.TriG
+	}
+	return turtle.Turtle
+}
+
+func TestConformance(t *testing.T) {
+	for suite, tests := range suites(t) {
 		pass, fail, known, lenient := 0, 0, 0, 0
 		byType := map[string]*[2]int{} // passed, failed
 		for _, tc := range tests {
@@ -149,29 +163,13 @@ func TestConformance(t *testing.T) {
 				t.Errorf("%s %q (%s): %s", key, tc.Name, tc.Type, why)
 			}
 		}
-		line := fmt.Sprintf("conformance %-13s %3d tests: %3d passed, %3d failed (%d known, listed in knownFailures); %d negative tests rejected only with Strict (kept with a warning without it)", suite, len(tests), pass, fail, known, lenient)
-		fmt.Println(line)
-		t.Log(line)
-		types := make([]string, 0, len(byType))
-		for typ := range byType {
-			types = append(types, typ)
-		}
-		sort.Strings(types)
-		for _, typ := range types {
-			line := fmt.Sprintf("conformance %-13s   %-26s %3d passed, %3d failed", suite, typ, byType[typ][0], byType[typ][1])
-			fmt.Println(line)
-			t.Log(line)
+		report(t, "conformance %-13s %3d tests: %3d passed, %3d failed (%d known, listed in knownFailures); %d negative tests rejected only with Strict (kept with a warning without it)", suite, len(tests), pass, fail, known, lenient)
+		for _, typ := range slices.Sorted(maps.Keys(byType)) {
+			report(t, "conformance %-13s   %-26s %3d passed, %3d failed", suite, typ, byType[typ][0], byType[typ][1])
 		}
 	}
-	keys := make([]string, 0, len(knownFailures))
-	for k := range knownFailures {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		line := fmt.Sprintf("known failure %-45s %s", k, knownFailures[k])
-		fmt.Println(line)
-		t.Log(line)
+	for _, k := range slices.Sorted(maps.Keys(knownFailures)) {
+		report(t, "known failure %-45s %s", k, knownFailures[k])
 	}
 }
 
@@ -179,12 +177,7 @@ func TestConformance(t *testing.T) {
 // and TriG eval tests (RDF 1.2 triple terms included), parses the output
 // back and checks isomorphism.
 func TestWriterRoundTripExpected(t *testing.T) {
-	dir := shared.MustPath(t, "conformance")
-	for _, suite := range []string{"turtle", "trig", "rdf12-turtle", "rdf12-trig"} {
-		tests, err := w3c.Load(filepath.Join(dir, suite, "manifest.ttl"))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for suite, tests := range suites(t) {
 		pass := 0
 		for _, tc := range tests {
 			if tc.Result == "" {
@@ -195,19 +188,13 @@ func TestWriterRoundTripExpected(t *testing.T) {
 				t.Errorf("%s: %v", tc.Result, err)
 				continue
 			}
-			syntax := turtle.Turtle
-			if strings.HasSuffix(tc.Result, ".nq") {
-				syntax = turtle.TriG
-			}
-			if msg := roundTrip(want, syntax); msg != "" {
+			if msg := roundTrip(want, resultSyntax(tc.Result)); msg != "" {
 				t.Errorf("%s: %s", tc.Result, msg)
 				continue
 			}
 			pass++
 		}
-		line := fmt.Sprintf("writer round trip %-13s %3d expected results passed", suite, pass)
-		fmt.Println(line)
-		t.Log(line)
+		report(t, "writer round trip %-13s %3d expected results passed", suite, pass)
 	}
 }
 
@@ -241,7 +228,5 @@ func TestNTriplesAsTurtle(t *testing.T) {
 		}
 		pass++
 	}
-	line := fmt.Sprintf("N-Triples positive syntax tests read as Turtle: %d passed", pass)
-	fmt.Println(line)
-	t.Log(line)
+	report(t, "N-Triples positive syntax tests read as Turtle: %d passed", pass)
 }

@@ -645,40 +645,7 @@ func (p *parser) reifiedTriple() rdf.Term {
 		p.errorf(start, "a triple term <<( ... )>> may only be an object")
 	}
 	p.pos += 2
-	p.ws()
-	var s rdf.Term
-	switch c := p.cur(); {
-	case c == '<' && p.peek(1) == '<':
-		s = p.reifiedTriple()
-	case c == '[':
-		s = p.anon()
-	case c == '_' || c == '<':
-		s = p.subjectTerm()
-	default:
-		if t, ok := p.pname(); ok {
-			s = t
-		} else {
-			p.expected("the subject of a reified triple (an IRI, a blank node or a reified triple)")
-		}
-	}
-	pr := p.verb()
-	p.ws()
-	var o rdf.Term
-	switch c := p.cur(); {
-	case c == '<' && p.peek(1) == '<':
-		if p.peek(2) == '(' {
-			o = p.tripleTerm()
-		} else {
-			o = p.reifiedTriple()
-		}
-	case c == '[':
-		o = p.anon()
-	case c == '(':
-		p.expected("the object of a reified triple (collections are not allowed)")
-	default:
-		o = p.object()
-	}
-	p.ws()
+	s, pr, o := p.innerTriple(true)
 	var r rdf.Term
 	if p.cur() == '~' {
 		p.pos++
@@ -694,6 +661,55 @@ func (p *parser) reifiedTriple() rdf.Term {
 	p.emit(r, rdfReifies, p.tripleTermOf(s, pr, o))
 	p.depth--
 	return r
+}
+
+// innerTriple parses the subject, verb and object inside "<<" ">>" of a
+// reified triple (reified) or "<<(" ")>>" of a triple term, where no
+// reified triple may stand, with the white space around them.
+func (p *parser) innerTriple(reified bool) (s, pr, o rdf.Term) {
+	what, subjects := "a triple term", "an IRI or a blank node"
+	if reified {
+		what, subjects = "a reified triple", "an IRI, a blank node or a reified triple"
+	}
+	p.ws()
+	switch c := p.cur(); {
+	case c == '<' && p.peek(1) == '<':
+		if !reified {
+			p.expected("the subject of " + what + " (" + subjects + ")")
+		}
+		s = p.reifiedTriple()
+	case c == '[':
+		s = p.anon()
+	case c == '_' || c == '<':
+		s = p.subjectTerm()
+	default:
+		t, ok := p.pname()
+		if !ok {
+			p.expected("the subject of " + what + " (" + subjects + ")")
+		}
+		s = t
+	}
+	pr = p.verb()
+	p.ws()
+	switch c := p.cur(); {
+	case c == '<' && p.peek(1) == '<':
+		switch {
+		case p.peek(2) == '(':
+			o = p.tripleTerm()
+		case reified:
+			o = p.reifiedTriple()
+		default:
+			p.expected("the object of a triple term (a reified triple << >> is not allowed inside <<( )>>)")
+		}
+	case c == '[':
+		o = p.anon()
+	case c == '(':
+		p.expected("the object of " + what + " (collections are not allowed)")
+	default:
+		o = p.object()
+	}
+	p.ws()
+	return s, pr, o
 }
 
 // anon parses '[' ']' and returns a fresh blank node.
@@ -723,39 +739,7 @@ func (p *parser) tripleTerm() rdf.Term {
 		p.limitf(p.pos, "triple terms nested more than %d deep", rdf.MaxTripleTermNesting)
 	}
 	p.pos += 3
-	p.ws()
-	var s rdf.Term
-	switch c := p.cur(); {
-	case c == '<' && p.peek(1) == '<':
-		p.expected("the subject of a triple term (an IRI or a blank node)")
-	case c == '[':
-		s = p.anon()
-	case c == '_' || c == '<':
-		s = p.subjectTerm()
-	default:
-		t, ok := p.pname()
-		if !ok {
-			p.expected("the subject of a triple term (an IRI or a blank node)")
-		}
-		s = t
-	}
-	pr := p.verb()
-	p.ws()
-	var o rdf.Term
-	switch c := p.cur(); {
-	case c == '<' && p.peek(1) == '<':
-		if p.peek(2) != '(' {
-			p.expected("the object of a triple term (a reified triple << >> is not allowed inside <<( )>>)")
-		}
-		o = p.tripleTerm()
-	case c == '[':
-		o = p.anon()
-	case c == '(':
-		p.expected("the object of a triple term (collections are not allowed)")
-	default:
-		o = p.object()
-	}
-	p.ws()
+	s, pr, o := p.innerTriple(false)
 	if p.cur() != ')' || p.peek(1) != '>' || p.peek(2) != '>' {
 		p.expected(`")>>" at the end of the triple term`)
 	}
@@ -860,18 +844,7 @@ func (p *parser) blankLabel() rdf.Term {
 	}
 	p.pos += size
 	endOff := p.pos - p.mark
-	for {
-		r, size := p.peekRune(0)
-		if r == eof || !(grammar.IsPNChars(r) || r == '.') || r == utf8.RuneError && size == 1 {
-			break
-		}
-		p.pos += size
-		if r != '.' {
-			endOff = p.pos - p.mark
-		}
-		if p.maxTerm >= 0 && p.pos-p.mark > p.maxTerm {
-			p.limitf(p.mark, "blank node label longer than %d bytes", p.maxTerm)
-		}
+	for p.pnCharOrDot(&endOff, "blank node label") {
 	}
 	p.pos = p.mark + endOff
 	label := p.buf[p.mark+2 : p.pos]
@@ -899,19 +872,30 @@ func (p *parser) prefixName() {
 				continue
 			}
 		}
-		r, size := p.peekRune(0)
-		if r == eof || !(grammar.IsPNChars(r) || r == '.') || r == utf8.RuneError && size == 1 {
+		if !p.pnCharOrDot(&endOff, "prefix name") {
 			break
-		}
-		p.pos += size
-		if r != '.' {
-			endOff = p.pos - p.mark
-		}
-		if p.maxTerm >= 0 && p.pos-p.mark > p.maxTerm {
-			p.limitf(p.mark, "prefix name longer than %d bytes", p.maxTerm)
 		}
 	}
 	p.pos = p.mark + endOff
+}
+
+// pnCharOrDot advances pos over one PN_CHARS character or '.' of the name
+// (a blank node label or a prefix name, what) that starts at mark, and
+// reports whether there was one. *endOff becomes the name's length up to
+// there when that character is not a '.', which cannot end the name.
+func (p *parser) pnCharOrDot(endOff *int, what string) bool {
+	r, size := p.peekRune(0)
+	if r == eof || !(grammar.IsPNChars(r) || r == '.') || r == utf8.RuneError && size == 1 {
+		return false
+	}
+	p.pos += size
+	if r != '.' {
+		*endOff = p.pos - p.mark
+	}
+	if p.maxTerm >= 0 && p.pos-p.mark > p.maxTerm {
+		p.limitf(p.mark, "%s longer than %d bytes", what, p.maxTerm)
+	}
+	return true
 }
 
 // pname parses a prefixed name; ok is false (nothing consumed) when pos

@@ -5,13 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/internal/w3c"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/turtle"
@@ -48,21 +45,13 @@ func streamRoundTrip(syntax turtle.Syntax, want *rdf.Dataset, feed func(*turtle.
 // expected N-Triples/N-Quads result in its line order. Both outputs must
 // parse back to a dataset isomorphic to the expected result.
 func TestStreamWriterConformance(t *testing.T) {
-	dir := shared.MustPath(t, "conformance")
-	for _, suite := range []string{"turtle", "trig", "rdf12-turtle", "rdf12-trig"} {
-		tests, err := w3c.Load(filepath.Join(dir, suite, "manifest.ttl"))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for suite, tests := range suites(t) {
 		n := 0
 		for _, tc := range tests {
 			if tc.Negative() || !strings.HasSuffix(tc.Type, "Eval") {
 				continue
 			}
-			syntax := turtle.Turtle
-			if strings.Contains(tc.Type, "Trig") {
-				syntax = turtle.TriG
-			}
+			syntax := testSyntax(tc)
 			want, err := parseExpected(tc.Result)
 			if err != nil {
 				t.Fatalf("%s: %v", tc.Result, err)

@@ -1055,45 +1055,31 @@ func plainLocal(local string) bool {
 }
 
 func validPrefixName(name string) bool {
-	if name == "" {
-		return true
-	}
-	for i, r := range name {
-		switch {
-		case i == 0:
-			if !isPNCharsBase(r) {
-				return false
-			}
-		case r == '.':
-			if i == len(name)-1 {
-				return false
-			}
-		case !isPNChars(r):
-			return false
-		}
-	}
-	return utf8.ValidString(name)
+	return name == "" || validPNName(name, isPNCharsBase)
 }
 
 func validBlankLabel(label string) bool {
-	if label == "" || !utf8.ValidString(label) {
-		return false
-	}
-	for i, r := range label {
+	return label != "" && validPNName(label, func(r rune) bool { return isPNCharsU(r) || r >= '0' && r <= '9' })
+}
+
+// validPNName reports whether s is valid UTF-8 made of a first character
+// that first accepts, then PN_CHARS and '.', not ending with '.'.
+func validPNName(s string, first func(rune) bool) bool {
+	for i, r := range s {
 		switch {
 		case i == 0:
-			if !isPNCharsU(r) && !(r >= '0' && r <= '9') {
+			if !first(r) {
 				return false
 			}
 		case r == '.':
-			if i == len(label)-1 {
+			if i == len(s)-1 {
 				return false
 			}
 		case !isPNChars(r):
 			return false
 		}
 	}
-	return true
+	return utf8.ValidString(s)
 }
 
 func (w *writer) literal(t rdf.Term) {
