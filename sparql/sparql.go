@@ -268,23 +268,14 @@ func (c *Client) httpClient() *http.Client {
 	return &cp
 }
 
-// formatOf maps a response media type to a syntax.
+// formatOf maps a response media type to a syntax: rdfio's table, and
+// text/plain, which SPARQL endpoints use for N-Triples.
 func formatOf(mediaType string) (rdfio.Format, bool) {
-	switch strings.ToLower(mediaType) {
-	case "application/n-triples", "text/plain", "text/ntriples", "application/ntriples":
+	if strings.EqualFold(mediaType, "text/plain") {
 		return rdfio.NTriples, true
-	case "text/turtle", "application/turtle", "application/x-turtle":
-		return rdfio.Turtle, true
-	case "application/ld+json", "application/json":
-		return rdfio.JSONLD, true
-	case "application/rdf+xml":
-		return rdfio.RDFXML, true
-	case "application/n-quads", "text/x-nquads":
-		return rdfio.NQuads, true
-	case "application/trig":
-		return rdfio.TriG, true
 	}
-	return "", false
+	s, ok := rdfio.ByMediaType(mediaType)
+	return s.Name, ok
 }
 
 // answerError reads the start of a refused answer into an *HTTPError.

@@ -29,6 +29,9 @@ type Syntax struct {
 	// Extensions are the file name extensions, without the dot (a name
 	// is also looked up as an extension, and an extension as a name).
 	Extensions []string
+	// MediaTypes are the media types of the syntax in lower case, the
+	// registered one first (HTTP answers are read by ByMediaType).
+	MediaTypes []string
 	// Sniff reports whether the first bytes of a document (byte order
 	// mark and leading white space removed; lower is the first 512 of
 	// them in lower case) are in this syntax; nil for syntaxes that are
@@ -74,9 +77,9 @@ type StreamWriter interface {
 const graphsOnly = "named graphs cannot be written (encoding a dataset with named graphs is an error)"
 
 // ntriplesRow is the row of N-Triples or N-Quads (syn).
-func ntriplesRow(name Format, short, alias string, syn ntriples.Syntax, rank int, note, loses string) Syntax {
+func ntriplesRow(name Format, short, alias string, mediaTypes []string, syn ntriples.Syntax, rank int, note, loses string) Syntax {
 	return Syntax{
-		Name: name, Short: short, Aliases: []string{alias}, Extensions: []string{short},
+		Name: name, Short: short, Aliases: []string{alias}, Extensions: []string{short}, MediaTypes: mediaTypes,
 		Read: func(in io.Reader, sink rdf.Sink, opts Options) error {
 			return ntriples.Parse(in, syn, sink, opts.ReadOptions)
 		},
@@ -92,9 +95,9 @@ func ntriplesRow(name Format, short, alias string, syn ntriples.Syntax, rank int
 }
 
 // turtleRow is the row of Turtle or TriG (syn).
-func turtleRow(name Format, short string, syn turtle.Syntax, rank int, loses string) Syntax {
+func turtleRow(name Format, short string, mediaTypes []string, syn turtle.Syntax, rank int, loses string) Syntax {
 	return Syntax{
-		Name: name, Short: short, Extensions: []string{short},
+		Name: name, Short: short, Extensions: []string{short}, MediaTypes: mediaTypes,
 		Read: func(in io.Reader, sink rdf.Sink, opts Options) error {
 			return turtle.Parse(in, syn, sink, opts.ReadOptions)
 		},
@@ -110,13 +113,14 @@ func turtleRow(name Format, short string, syn turtle.Syntax, rank int, loses str
 
 // syntaxTable is the syntax table, in the order of Readable.
 var syntaxTable = []Syntax{
-	ntriplesRow(NTriples, "nt", "n-triples", ntriples.NTriples, 1, "canonical RDF 1.2 form with language tags as written, sorted", graphsOnly),
-	ntriplesRow(NQuads, "nq", "n-quads", ntriples.NQuads, 0, "", ""),
-	turtleRow(Turtle, "ttl", turtle.Turtle, 2, graphsOnly),
-	turtleRow(TriG, "trig", turtle.TriG, 3, ""),
+	ntriplesRow(NTriples, "nt", "n-triples", []string{"application/n-triples", "text/ntriples", "application/ntriples"}, ntriples.NTriples, 1, "canonical RDF 1.2 form with language tags as written, sorted", graphsOnly),
+	ntriplesRow(NQuads, "nq", "n-quads", []string{"application/n-quads", "text/x-nquads"}, ntriples.NQuads, 0, "", ""),
+	turtleRow(Turtle, "ttl", []string{"text/turtle", "application/turtle", "application/x-turtle"}, turtle.Turtle, 2, graphsOnly),
+	turtleRow(TriG, "trig", []string{"application/trig"}, turtle.TriG, 3, ""),
 	{
 		Name: RDFXML, Short: "rdfxml", Aliases: []string{"rdf/xml"}, Extensions: []string{"rdf", "xml", "owl"},
-		Sniff: func(s, lower []byte) bool { return xmlStart(s) && !bytes.Contains(lower, []byte("<html")) },
+		MediaTypes: []string{"application/rdf+xml"},
+		Sniff:      func(s, lower []byte) bool { return xmlStart(s) && !bytes.Contains(lower, []byte("<html")) },
 		Read: func(in io.Reader, sink rdf.Sink, opts Options) error {
 			return rdfxml.Parse(in, sink, opts.ReadOptions)
 		},
@@ -128,7 +132,8 @@ var syntaxTable = []Syntax{
 	},
 	{
 		Name: JSONLD, Short: "jsonld", Aliases: []string{"json-ld"}, Extensions: []string{"jsonld", "json"},
-		Sniff: func(s, _ []byte) bool { return bytes.HasPrefix(s, []byte("{")) || bytes.HasPrefix(s, []byte("[")) },
+		MediaTypes: []string{"application/ld+json", "application/json"},
+		Sniff:      func(s, _ []byte) bool { return bytes.HasPrefix(s, []byte("{")) || bytes.HasPrefix(s, []byte("[")) },
 		Read: func(in io.Reader, sink rdf.Sink, opts Options) error {
 			return jsonld.Parse(in, sink, jsonldOptions(opts))
 		},
@@ -195,6 +200,18 @@ func Lookup(name string) (Syntax, bool) {
 	key := strings.ToLower(strings.TrimSpace(name))
 	for _, s := range syntaxTable {
 		if string(s.Name) == key || s.Short == key || slices.Contains(s.Aliases, key) || slices.Contains(s.Extensions, key) {
+			return s, true
+		}
+	}
+	return Syntax{}, false
+}
+
+// ByMediaType returns the readable syntax of a media type (any case,
+// parameters such as charset already removed), for HTTP answers.
+func ByMediaType(mediaType string) (Syntax, bool) {
+	key := strings.ToLower(strings.TrimSpace(mediaType))
+	for _, s := range syntaxTable {
+		if s.Read != nil && slices.Contains(s.MediaTypes, key) {
 			return s, true
 		}
 	}
