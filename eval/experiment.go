@@ -307,9 +307,9 @@ type Task struct {
 	// Generate generates KG questions from every graph file (not from
 	// collections).
 	Generate *Generate `yaml:"generate"`
-	// Scorer is kg, graphqa, final, kgllm_strict, kgllm_lenient,
-	// kgllm_adapted (the Catalan study's), impact or text2kg; empty: chosen
-	// by each question's family.
+	// Scorer is one of ScorerNames (kg, graphqa, final, kgllm_strict, ...);
+	// empty: chosen by each question's family (the scorer of the benchmark
+	// that owns it, kg's when none does).
 	Scorer string `yaml:"scorer"`
 	// Prompt is the template of this task's questions, for every arm
 	// without its own (it overrides the experiment's).
@@ -508,8 +508,6 @@ func (v *validator) addf(p, format string, args ...any) {
 	v.problems = append(v.problems, pe)
 }
 
-var scorerNames = []string{"kg", "graphqa", "final", "kgllm_strict", "kgllm_lenient", "kgllm_adapted", "impact", "text2kg"}
-
 func (v *validator) check(e *Experiment) {
 	if e.Name != "" && !validTitle(e.Name) {
 		v.addf("$.name", "experiment name %q: at most 200 bytes of UTF-8 text without path separators, '..' or control characters", e.Name)
@@ -690,8 +688,10 @@ func (v *validator) check(e *Experiment) {
 		if t.Prompt != nil {
 			v.checkTaskPrompt(e, i, t)
 		}
-		if t.Scorer != "" && !contains(scorerNames, t.Scorer) {
-			v.addf(p+".scorer", "unknown scorer %q (one of %s)", t.Scorer, strings.Join(scorerNames, ", "))
+		if t.Scorer != "" {
+			if _, err := LookupScorer(t.Scorer); err != nil {
+				v.addf(p+".scorer", "%v", err)
+			}
 		}
 		n := t.TaskName()
 		if taskNames[n] {
@@ -880,7 +880,7 @@ func checkSyntax(s string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown syntax %q: an RDF syntax (nt, nq, ttl, trig, rdfxml, jsonld), a registry format with a decoder, or %s", s, SyntaxOntology)
+	return fmt.Errorf("unknown syntax %q: an RDF syntax (%s), a registry format with a decoder, or %s", s, strings.Join(rdfio.ReadableNames(), ", "), SyntaxOntology)
 }
 
 func (v *validator) checkBudget(p string, b *Budget, models []Model) {

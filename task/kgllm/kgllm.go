@@ -244,6 +244,17 @@ var Strict task.Scorer = task.ScorerFunc(scoreStrict)
 // forgivingly.
 var Lenient task.Scorer = task.ScorerFunc(scoreLenient)
 
+// Scoring declares KG-LLM-Bench's scorers: "kgllm_strict" (Strict, the
+// default of its task families), "kgllm_lenient" (Lenient) and
+// "kgllm_adapted" (Adapted, the Catalan study's).
+func Scoring() task.Scoring {
+	return task.Scoring{
+		Scorers: []task.NamedScorer{{Name: "kgllm_strict", Scorer: Strict}, {Name: "kgllm_lenient", Scorer: Lenient},
+			{Name: "kgllm_adapted", Scorer: Adapted}},
+		Owns: IsFamily,
+	}
+}
+
 func goldList(a task.Answer) []string {
 	return append([]string{a.Value}, a.Alternatives...)
 }
