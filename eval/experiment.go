@@ -508,6 +508,22 @@ func (v *validator) addf(p, format string, args ...any) {
 	v.problems = append(v.problems, pe)
 }
 
+// checkName checks the name n of a graph, arm or task (kind) at p: unique
+// among seen (to which it is added) and made of valid characters.
+func (v *validator) checkName(p, kind, n string, seen map[string]bool) {
+	if seen[n] {
+		if kind == "arm" {
+			v.addf(p, "arm name %q used twice (or reserved)", n)
+		} else {
+			v.addf(p, "%s name %q used twice", kind, n)
+		}
+	}
+	seen[n] = true
+	if !validName(n) {
+		v.addf(p, "%s name %q: use letters, digits, '.', '_' and '-'", kind, n)
+	}
+}
+
 func (v *validator) check(e *Experiment) {
 	if e.Name != "" && !validTitle(e.Name) {
 		v.addf("$.name", "experiment name %q: at most 200 bytes of UTF-8 text without path separators, '..' or control characters", e.Name)
@@ -544,14 +560,7 @@ func (v *validator) check(e *Experiment) {
 		}
 		v.checkFile(p+".file", "graph "+g.GraphName(), g.File)
 		v.checkFile(p+".set", "graph "+g.GraphName()+" set", g.Set)
-		n := g.GraphName()
-		if graphNames[n] {
-			v.addf(p, "graph name %q used twice", n)
-		}
-		graphNames[n] = true
-		if !validName(n) {
-			v.addf(p, "graph name %q: use letters, digits, '.', '_' and '-'", n)
-		}
+		v.checkName(p, "graph", g.GraphName(), graphNames)
 	}
 	if len(e.Arms) == 0 && len(e.Graphs) > 0 {
 		v.addf("$.arms", "no arms")
@@ -596,14 +605,7 @@ func (v *validator) check(e *Experiment) {
 			}
 		}
 		v.checkPrompt(e, i, a)
-		n := a.ArmName()
-		if armNames[n] {
-			v.addf(p, "arm name %q used twice (or reserved)", n)
-		}
-		armNames[n] = true
-		if !validName(n) {
-			v.addf(p, "arm name %q: use letters, digits, '.', '_' and '-'", n)
-		}
+		v.checkName(p, "arm", a.ArmName(), armNames)
 	}
 	if e.Prompt != nil {
 		if e.Layout != "" {
@@ -693,14 +695,7 @@ func (v *validator) check(e *Experiment) {
 				v.addf(p+".scorer", "%v", err)
 			}
 		}
-		n := t.TaskName()
-		if taskNames[n] {
-			v.addf(p, "task name %q used twice", n)
-		}
-		taskNames[n] = true
-		if !validName(n) {
-			v.addf(p, "task name %q: use letters, digits, '.', '_' and '-'", n)
-		}
+		v.checkName(p, "task", t.TaskName(), taskNames)
 	}
 	switch e.Layout {
 	case "", LayoutSystemUser, LayoutUser:
