@@ -47,6 +47,22 @@ func calRight() map[string][2]int {
 	}
 }
 
+// scriptedCalibration is the calibration of calRight's answers to 4
+// questions of each task.
+func scriptedCalibration(t *testing.T) *Calibration {
+	t.Helper()
+	var obs []Observation
+	for f, r := range calRight() {
+		obs = append(obs, obsFrom(taskA, f, r[0], 4, 0)...)
+		obs = append(obs, obsFrom(taskB, f, r[1], 4, 0)...)
+	}
+	cal, err := FromObservations(obs, "scripted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cal
+}
+
 // Test answers per test question (0..5 = graph 0 A, graph 0 B, graph 1 A,
 // ...) and format: C right, W1 gold+1, W2 gold+2, N no FINAL: line. Formats
 // not listed answer W1 (or what "*" says).
@@ -569,17 +585,9 @@ func TestFailedCallsRetried(t *testing.T) {
 		return good(r)
 	})
 	defer srv.Close()
-	var obs []Observation
-	for f, r := range calRight() {
-		obs = append(obs, obsFrom(taskA, f, r[0], 4, 0)...)
-		obs = append(obs, obsFrom(taskB, f, r[1], 4, 0)...)
-	}
-	cal, err := FromObservations(obs, "scripted")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cal := scriptedCalibration(t)
 	dir := t.TempDir()
-	_, err = Run(context.Background(), &Config{Model: newModel(srv.URL), Dir: dir}, cal, w.test, RunOptions{Band: 5})
+	_, err := Run(context.Background(), &Config{Model: newModel(srv.URL), Dir: dir}, cal, w.test, RunOptions{Band: 5})
 	var fe *FailedCallsError
 	if !errors.As(err, &fe) || fe.Failed != 2 || fe.Total != 30 {
 		t.Fatalf("first run: %v", err)
@@ -641,15 +649,7 @@ func TestResumeOldLog(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, LogFile), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var obs []Observation
-	for f, r := range calRight() {
-		obs = append(obs, obsFrom(taskA, f, r[0], 4, 0)...)
-		obs = append(obs, obsFrom(taskB, f, r[1], 4, 0)...)
-	}
-	cal, err := FromObservations(obs, "scripted")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cal := scriptedCalibration(t)
 	res, err := Run(context.Background(), &Config{Model: newModel(srv.URL), Dir: dir}, cal, w.test, RunOptions{Band: 5})
 	if err != nil {
 		t.Fatal(err)

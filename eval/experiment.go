@@ -307,9 +307,9 @@ type Task struct {
 	// Generate generates KG questions from every graph file (not from
 	// collections).
 	Generate *Generate `yaml:"generate"`
-	// Scorer is kg, graphqa, final, kgllm_strict, kgllm_lenient,
-	// kgllm_adapted (the Catalan study's), impact or text2kg; empty: chosen
-	// by each question's family.
+	// Scorer is one of ScorerNames (kg, graphqa, final, kgllm_strict, ...);
+	// empty: chosen by each question's family (the scorer of the benchmark
+	// that owns it, kg's when none does).
 	Scorer string `yaml:"scorer"`
 	// Prompt is the template of this task's questions, for every arm
 	// without its own (it overrides the experiment's).
@@ -508,7 +508,21 @@ func (v *validator) addf(p, format string, args ...any) {
 	v.problems = append(v.problems, pe)
 }
 
-var scorerNames = []string{"kg", "graphqa", "final", "kgllm_strict", "kgllm_lenient", "kgllm_adapted", "impact", "text2kg"}
+// checkName checks the name n of a graph, arm or task (kind) at p: unique
+// among seen (to which it is added) and made of valid characters.
+func (v *validator) checkName(p, kind, n string, seen map[string]bool) {
+	if seen[n] {
+		if kind == "arm" {
+			v.addf(p, "arm name %q used twice (or reserved)", n)
+		} else {
+			v.addf(p, "%s name %q used twice", kind, n)
+		}
+	}
+	seen[n] = true
+	if !validName(n) {
+		v.addf(p, "%s name %q: use letters, digits, '.', '_' and '-'", kind, n)
+	}
+}
 
 func (v *validator) check(e *Experiment) {
 	if e.Name != "" && !validTitle(e.Name) {
@@ -546,14 +560,7 @@ func (v *validator) check(e *Experiment) {
 		}
 		v.checkFile(p+".file", "graph "+g.GraphName(), g.File)
 		v.checkFile(p+".set", "graph "+g.GraphName()+" set", g.Set)
-		n := g.GraphName()
-		if graphNames[n] {
-			v.addf(p, "graph name %q used twice", n)
-		}
-		graphNames[n] = true
-		if !validName(n) {
-			v.addf(p, "graph name %q: use letters, digits, '.', '_' and '-'", n)
-		}
+		v.checkName(p, "graph", g.GraphName(), graphNames)
 	}
 	if len(e.Arms) == 0 && len(e.Graphs) > 0 {
 		v.addf("$.arms", "no arms")
@@ -598,14 +605,7 @@ func (v *validator) check(e *Experiment) {
 			}
 		}
 		v.checkPrompt(e, i, a)
-		n := a.ArmName()
-		if armNames[n] {
-			v.addf(p, "arm name %q used twice (or reserved)", n)
-		}
-		armNames[n] = true
-		if !validName(n) {
-			v.addf(p, "arm name %q: use letters, digits, '.', '_' and '-'", n)
-		}
+		v.checkName(p, "arm", a.ArmName(), armNames)
 	}
 	if e.Prompt != nil {
 		if e.Layout != "" {
@@ -690,17 +690,12 @@ func (v *validator) check(e *Experiment) {
 		if t.Prompt != nil {
 			v.checkTaskPrompt(e, i, t)
 		}
-		if t.Scorer != "" && !contains(scorerNames, t.Scorer) {
-			v.addf(p+".scorer", "unknown scorer %q (one of %s)", t.Scorer, strings.Join(scorerNames, ", "))
+		if t.Scorer != "" {
+			if _, err := LookupScorer(t.Scorer); err != nil {
+				v.addf(p+".scorer", "%v", err)
+			}
 		}
-		n := t.TaskName()
-		if taskNames[n] {
-			v.addf(p, "task name %q used twice", n)
-		}
-		taskNames[n] = true
-		if !validName(n) {
-			v.addf(p, "task name %q: use letters, digits, '.', '_' and '-'", n)
-		}
+		v.checkName(p, "task", t.TaskName(), taskNames)
 	}
 	switch e.Layout {
 	case "", LayoutSystemUser, LayoutUser:
@@ -880,7 +875,7 @@ func checkSyntax(s string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown syntax %q: an RDF syntax (nt, nq, ttl, trig, rdfxml, jsonld), a registry format with a decoder, or %s", s, SyntaxOntology)
+	return fmt.Errorf("unknown syntax %q: an RDF syntax (%s), a registry format with a decoder, or %s", s, strings.Join(rdfio.ReadableNames(), ", "), SyntaxOntology)
 }
 
 func (v *validator) checkBudget(p string, b *Budget, models []Model) {

@@ -17,11 +17,7 @@ import (
 	"github.com/isolda/isolda/llm"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/task"
-	"github.com/isolda/isolda/task/graphqa"
-	"github.com/isolda/isolda/task/graphrag"
 	"github.com/isolda/isolda/task/kg"
-	"github.com/isolda/isolda/task/kgllm"
-	"github.com/isolda/isolda/task/text2kg"
 	"github.com/isolda/isolda/token"
 )
 
@@ -843,10 +839,23 @@ func (a Arm) isoldaOptions(anchor string) isolda.Options {
 	if opts.Anchor == "" {
 		opts.Hops = 0 // bfs without an anchor: the whole graph
 	}
-	if v, ok := formats.IsoldaVersion(a.Format); ok && a.Format != "isolda" {
+	if v, ok := pinnedVersion(a.Format); ok {
 		opts.Version = v // a pinned version wins over the arm's spec option
 	}
 	return opts
+}
+
+// pinnedVersion returns the ISOLDA version a format pins (isolda-0.2 pins
+// 0.2). The format of the notation's default version (isolda) pins none:
+// its version is the arm's spec option, the default when that is empty.
+// (A field of formats.Format saying whether the name pins its Version
+// would state this in the registry row.)
+func pinnedVersion(format string) (string, bool) {
+	f, ok := formats.Get(format)
+	if !ok || f.Version == "" || f.Version == isolda.V04 {
+		return "", false
+	}
+	return f.Version, true
 }
 
 // render renders a graph in an arm's format; anchor, for an ISOLDA
@@ -863,40 +872,6 @@ func render(a Arm, in *formats.Input, d *rdf.Dataset, anchor string) (string, er
 		return "", err
 	}
 	return b.String(), nil
-}
-
-func defaultScorer(family string) string {
-	switch {
-	case strings.HasPrefix(family, "graphqa"):
-		return "graphqa"
-	case kgllm.IsFamily(family):
-		return "kgllm_strict"
-	case family == graphrag.Family:
-		return "impact"
-	}
-	return "kg"
-}
-
-// Scorer returns the scorer an experiment names name (see the scorer
-// field of a task), kg's for an unknown name.
-func Scorer(name string) task.Scorer {
-	switch name {
-	case "graphqa":
-		return graphqa.Score
-	case "final":
-		return graphqa.ScoreFinal
-	case "kgllm_strict":
-		return kgllm.Strict
-	case "kgllm_lenient":
-		return kgllm.Lenient
-	case "impact":
-		return graphrag.Scorer
-	case "kgllm_adapted":
-		return kgllm.Adapted
-	case "text2kg":
-		return text2kg.StudyScorer
-	}
-	return task.ScoreKG
 }
 
 // resolvePath resolves a file named in an experiment: an absolute path as

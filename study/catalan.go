@@ -47,7 +47,7 @@ func catalanStudy() *Study {
 		Paper: "\"ISOLDA: Indexed Subject-Ordered Linked Data for AI\" (spec 000) §4.7, KG-LLM-Bench in Catalan (planned, pre-registered criteria)",
 		Title: "KG-LLM-Bench's 500 instances in Catalan (real names with Catalan labels; pseudonyms with Catalan relations, instructions and questions), with the English answers of an existing run rescored with the adapted scorer (variant full: asked again), in the benchmark's formats and ISOLDA 0.2",
 		Data: []DataSlot{
-			{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script (the folder of <Task>.<variant>.jsonl.gz files, ../shared/data/kgllmbench/instances/instances from the repository root, or a folder above it)"},
+			kgllmbenchSlot(),
 			{Name: "labels", What: "Catalan labels of the instances' entities and relations: tab-separated lines <Wikidata id><TAB><label> (Q… and P… ids), e.g. exported from the Wikidata query service"},
 		},
 		Variants: []string{catalanOnly, catalanFull},

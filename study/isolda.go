@@ -468,7 +468,7 @@ func validationStudy() *Study {
 		Data: []DataSlot{
 			{Name: "writers", What: "the writers graph (any RDF syntax): people who are writers and write in Catalan in Wikidata, with Catalan, Spanish and English labels (§4.6); a graph over 20,000 o200k tokens is cut to the longest prefix of writers (Q5, human) that fits (§4.1)",
 				Unit: "http://www.wikidata.org/entity/Q5", SampleFormats: []string{"b-json", "b-ttl", "b-ttl-ids", "isolda-0.1", "isolda-0.2"}},
-			{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script (the folder of <Task>.<variant>.jsonl.gz files, ../shared/data/kgllmbench/instances/instances from the repository root, or a folder above it)"},
+			kgllmbenchSlot(),
 		},
 		Parts: []Part{{Graph: "writers", Questions: 201, Arms: validationWriterArms()},
 			{Graph: "kgllmbench-real", Questions: 500, Arms: validationKGLLMArms()}},

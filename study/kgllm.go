@@ -193,6 +193,13 @@ func isoldaArm(name, format string, langs []string, o *eval.IsoldaOptions) eval.
 	return eval.Arm{Name: name, Format: format, Options: o, Vars: v}
 }
 
+// kgllmbenchSlot is the data slot of the studies that read KG-LLM-Bench's
+// instances.
+func kgllmbenchSlot() DataSlot {
+	return DataSlot{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script " +
+		"(the folder of <Task>.<variant>.jsonl.gz files, ../shared/data/kgllmbench/instances/instances from the repository root, or a folder above it)"}
+}
+
 // kgllmbenchArms are the eight formats of §4.5: the benchmark's five,
 // rdf_turtle2, json_ld2 and ISOLDA 0.1.
 func kgllmbenchArms() []string {
@@ -260,8 +267,7 @@ func kgllmbenchStudy() *Study {
 		Title: "KG-LLM-Bench's 500 regenerated instances with its prompt and scoring, in its five formats, rdf_turtle2, json_ld2, " +
 			"and ISOLDA 0.1 encoded from the RDF of rdf_turtle2 (the variants +isolda-0.2 add ISOLDA 0.2)",
 		Variants: []string{kgllm.VariantPseudo, kgllm.VariantReal, kgllm.VariantPseudo + kgllmWith02, kgllm.VariantReal + kgllmWith02},
-		Data: []DataSlot{{Name: "kgllmbench", What: "the KG-LLM-Bench instances regenerated with the benchmark's own script " +
-			"(the folder of <Task>.<variant>.jsonl.gz files, ../shared/data/kgllmbench/instances/instances from the repository root, or a folder above it)"}},
+		Data:     []DataSlot{kgllmbenchSlot()},
 		Parts:    []Part{{Graph: "kgllmbench", Questions: 500, Arms: kgllmbenchArms()}},
 		Models:   kgllmModels(),
 		Criteria: "R, K1, K2, K3 (§4.5)",

@@ -387,25 +387,15 @@ func testCatalanRescore(t *testing.T, dir, runDir string, want map[string]report
 			ca = append(ca, o)
 		}
 	}
+	man, err := report.ReadManifest(runDir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	eval := func(obs []report.Observation) map[string]report.Outcome {
-		f, err := os.Open(filepath.Join(dir, CriteriaFile))
-		if err != nil {
+		if _, err := os.Stat(filepath.Join(dir, CriteriaFile)); err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
-		set, err := report.ParseCriteria(f, CriteriaFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		man, err := report.ReadManifest(runDir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := set.Evaluate(report.Input{Observations: obs, RoundTrips: report.RoundTripsFromManifest(man)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return outcomes(res)
+		return outcomes(evalCriteria(t, dir, man, obs))
 	}
 	if oc := eval(ca); oc["C5"] != report.NotEvaluated {
 		t.Errorf("C5 without the English answers: %s", oc["C5"])

@@ -11,38 +11,11 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/eval"
-	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/task/text2kg"
+	"github.com/isolda/isolda/task/text2kg/text2kgtest"
 	"github.com/isolda/isolda/task/wikidata"
 )
-
-// text2kgSample lays out the shared 57-sentence sample of Text2KGBench (the
-// first three test sentences of each ontology) as the benchmark's folder.
-func text2kgSample(t *testing.T) string {
-	t.Helper()
-	src := shared.MustPath(t, "data", "text2kgbench")
-	dir := t.TempDir()
-	cp := func(from, to string) {
-		b, err := os.ReadFile(from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(to, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	onts, _ := filepath.Glob(filepath.Join(src, "ontologies", "*_ontology.json"))
-	for _, p := range onts {
-		cp(p, filepath.Join(dir, "ontologies", filepath.Base(p)))
-	}
-	cp(filepath.Join(src, "sample", "test_sample.jsonl"), filepath.Join(dir, "test", "sample.jsonl"))
-	cp(filepath.Join(src, "sample", "ground_truth_sample.jsonl"), filepath.Join(dir, "ground_truth", "sample.jsonl"))
-	return dir
-}
 
 // TestText2KGStudy: the calls of the nine configurations, the H.4 prompt
 // byte for byte (text2kg.StudyTemplate), the ontology size table, and a
@@ -50,7 +23,7 @@ func text2kgSample(t *testing.T) string {
 // triple only with markdown_table, prose with the others.
 func TestText2KGStudy(t *testing.T) {
 	s, _ := Get("text2kgbench")
-	data := text2kgSample(t)
+	data := text2kgtest.SampleSplit(t)
 	_, paper := initStudy(t, s.Name, Options{Data: map[string]string{"text2kgbench": data}})
 	n := len(paper.Entries)
 	if n != 57 {

@@ -102,9 +102,16 @@ func reportOf(t *testing.T, dir, runDir string) (*report.Report, []report.Result
 		t.Fatal(err)
 	}
 	rep.Arms = report.ArmRows(man)
+	return rep, evalCriteria(t, dir, man, obs)
+}
+
+// evalCriteria evaluates the criteria of the study folder dir (nil when it
+// has none) on observations of the run of manifest man.
+func evalCriteria(t *testing.T, dir string, man *eval.Manifest, obs []report.Observation) []report.Result {
+	t.Helper()
 	f, err := os.Open(filepath.Join(dir, CriteriaFile))
 	if os.IsNotExist(err) {
-		return rep, nil
+		return nil
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +125,7 @@ func reportOf(t *testing.T, dir, runDir string) (*report.Report, []report.Result
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rep, res
+	return res
 }
 
 // overall returns the overall accuracy row of an arm and model.

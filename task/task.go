@@ -182,6 +182,27 @@ type Scorer interface {
 // message. A runner sends them as they are, adding no wrapper of its own.
 type PromptFunc func(contextText string, q Question) (system, user string)
 
+// NamedScorer is a scorer with the name experiments give it (the scorer
+// field of a task, a log line's scorer).
+type NamedScorer struct {
+	Name   string
+	Scorer Scorer
+}
+
+// Scoring is what a benchmark package declares of its scoring: its named
+// scorers and the question families it owns. Package eval composes every
+// benchmark's Scoring into one table, so that a benchmark's scorer is
+// named in its own package and in one row of that table, nowhere else.
+type Scoring struct {
+	// Scorers are the benchmark's scorers; the first is the default of
+	// the families it owns.
+	Scorers []NamedScorer
+	// Owns reports whether a question family is the benchmark's (its
+	// questions get Scorers[0] when their task names no scorer); nil for
+	// a benchmark whose scorers are only chosen by name.
+	Owns func(family string) bool
+}
+
 // ScorerFunc adapts a function to Scorer.
 type ScorerFunc func(q Question, response string) Result
 

@@ -223,10 +223,11 @@ type RunResult struct {
 const ConnectionFailuresToStop = 5
 
 type job struct {
-	en    *eval.Entry
-	c     *eval.Context
-	trial int
-	key   string
+	en     *eval.Entry
+	scorer task.Scorer // the scorer en.Scorer names
+	c      *eval.Context
+	trial  int
+	key    string
 }
 
 // Run freezes the plan's inputs into opts.Out (or verifies them against a
@@ -236,6 +237,16 @@ type job struct {
 // set and ctx's error; running again resumes.
 func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) {
 	var res RunResult
+	scorers := map[string]task.Scorer{}
+	for _, en := range p.Entries {
+		if _, ok := scorers[en.Scorer]; !ok {
+			sc, err := eval.LookupScorer(en.Scorer)
+			if err != nil {
+				return res, fmt.Errorf("question %s: %w", en.Key, err)
+			}
+			scorers[en.Scorer] = sc
+		}
+	}
 	phase := opts.Phase
 	if phase == nil {
 		phase = func(string) {}
@@ -352,7 +363,7 @@ func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) 
 						if done[k] || (allowed != nil && !allowed[k]) {
 							continue
 						}
-						if !fn(job{en: en, c: c, trial: t, key: k}) {
+						if !fn(job{en: en, scorer: scorers[en.Scorer], c: c, trial: t, key: k}) {
 							return
 						}
 					}
@@ -531,7 +542,7 @@ func call(ctx context.Context, client *llm.Client, p *eval.Plan, m eval.Model, t
 	if err != nil {
 		return r, true
 	}
-	sc := eval.Scorer(j.en.Scorer).Score(j.en.Q, resp.Text)
+	sc := j.scorer.Score(j.en.Q, resp.Text)
 	r.Scorer, r.Rule, r.Parsed, r.Correct, r.Score = j.en.Scorer, sc.Rule, sc.Parsed, sc.Correct, sc.Score
 	r.Partial = sc.Partial
 	return r, true

@@ -9,6 +9,15 @@ import (
 	"github.com/isolda/isolda/task"
 )
 
+// Scoring declares GraphQA's scorers: "graphqa" (Score, the default of
+// every family named graphqa…) and "final" (ScoreFinal).
+func Scoring() task.Scoring {
+	return task.Scoring{
+		Scorers: []task.NamedScorer{{Name: "graphqa", Scorer: Score}, {Name: "final", Scorer: ScoreFinal}},
+		Owns:    func(family string) bool { return strings.HasPrefix(family, FamilyGraphQA) },
+	}
+}
+
 // Rules of the GraphQA scorers.
 const (
 	// RuleYesNoAccuracy is graph_metrics.yes_no_accuracy of the

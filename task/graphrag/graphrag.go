@@ -470,6 +470,15 @@ var LenientScorer task.Scorer = task.ScorerFunc(func(q task.Question, response s
 	return scoreQuestion(q, response, ParseAnswerLenient, RuleLenient)
 })
 
+// Scoring declares the dependency-impact scorer, named "impact" (Scorer),
+// the default of Family.
+func Scoring() task.Scoring {
+	return task.Scoring{
+		Scorers: []task.NamedScorer{{Name: "impact", Scorer: Scorer}},
+		Owns:    func(family string) bool { return family == Family },
+	}
+}
+
 func scoreQuestion(q task.Question, response string, parse func(string) (Answer, error), rule string) task.Result {
 	var gold Answer
 	if err := json.Unmarshal([]byte(q.Gold.Text), &gold); err != nil {

@@ -90,6 +90,14 @@ func SplitSubfamilies(set *task.Set) *task.Set {
 	return &out
 }
 
+// Scoring declares the scorer of the KG questions, named "kg"
+// (task.ScoreKG). It owns no family by name: package eval gives it to
+// every question whose family no benchmark owns (these generated
+// questions, a user's own sets).
+func Scoring() task.Scoring {
+	return task.Scoring{Scorers: []task.NamedScorer{{Name: "kg", Scorer: task.ScoreKG}}}
+}
+
 // Families lists the KG question families in generation order.
 func Families() []string {
 	return []string{FamilyLookup, FamilyMultiHop, FamilyTypeCount, FamilyOutAgg, FamilyInAgg, FamilyLanguage,

@@ -237,12 +237,23 @@ func taskCounts(qs []task.Question) []task.FamilyCount {
 // Eval* functions). Where the benchmark would raise an exception (an
 // empty TripleRetrieval response, a ShortestPath response that evaluates to
 // a number), the score is 0.
-var Strict task.Scorer = task.ScorerFunc(scoreStrict)
+var Strict task.Scorer = task.ScorerFunc(rules{EvalTripleRetrieval, EvalShortestPath, EvalHighestDegreeNode, EvalAggregation}.score)
 
 // Lenient scores a response with the lenient rule of the question's
 // task (see the Lenient* functions): the same gold answers, read more
 // forgivingly.
-var Lenient task.Scorer = task.ScorerFunc(scoreLenient)
+var Lenient task.Scorer = task.ScorerFunc(rules{LenientTripleRetrieval, LenientShortestPath, LenientHighestDegreeNode, LenientAggregation}.score)
+
+// Scoring declares KG-LLM-Bench's scorers: "kgllm_strict" (Strict, the
+// default of its task families), "kgllm_lenient" (Lenient) and
+// "kgllm_adapted" (Adapted, the Catalan study's).
+func Scoring() task.Scoring {
+	return task.Scoring{
+		Scorers: []task.NamedScorer{{Name: "kgllm_strict", Scorer: Strict}, {Name: "kgllm_lenient", Scorer: Lenient},
+			{Name: "kgllm_adapted", Scorer: Adapted}},
+		Owns: IsFamily,
+	}
+}
 
 func goldList(a task.Answer) []string {
 	return append([]string{a.Value}, a.Alternatives...)
@@ -255,30 +266,26 @@ func goldLabels(a task.Answer) []string {
 	return goldList(a)
 }
 
-func scoreStrict(q task.Question, response string) task.Result {
-	switch q.Task {
-	case TripleRetrieval:
-		return EvalTripleRetrieval(response, q.Gold.Text)
-	case ShortestPath:
-		return EvalShortestPath(response, goldList(q.Gold))
-	case HighestDegreeNode:
-		return EvalHighestDegreeNode(response, goldLabels(q.Gold))
-	case AggByRelation, AggNeighborProperties:
-		return EvalAggregation(response, q.Gold.Value)
-	}
-	return task.Result{Rule: task.RuleNoAnswer}
+// rules are a scorer's rule for each task: Strict's (Eval*) or
+// Lenient's (Lenient*).
+type rules struct {
+	triple func(response, answer string) task.Result
+	path   func(response string, answers []string) task.Result
+	degree func(response string, labels []string) task.Result
+	agg    func(response, answer string) task.Result
 }
 
-func scoreLenient(q task.Question, response string) task.Result {
+// score scores a response with the rule of the question's task.
+func (r rules) score(q task.Question, response string) task.Result {
 	switch q.Task {
 	case TripleRetrieval:
-		return LenientTripleRetrieval(response, q.Gold.Text)
+		return r.triple(response, q.Gold.Text)
 	case ShortestPath:
-		return LenientShortestPath(response, goldList(q.Gold))
+		return r.path(response, goldList(q.Gold))
 	case HighestDegreeNode:
-		return LenientHighestDegreeNode(response, goldLabels(q.Gold))
+		return r.degree(response, goldLabels(q.Gold))
 	case AggByRelation, AggNeighborProperties:
-		return LenientAggregation(response, q.Gold.Value)
+		return r.agg(response, q.Gold.Value)
 	}
 	return task.Result{Rule: task.RuleNoAnswer}
 }

@@ -1,14 +1,11 @@
 package kgllm
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/isolda/isolda/formats/kgllmbench"
-	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/task"
 )
@@ -25,9 +22,11 @@ const (
 	LangCatalan = "ca" // ISOLDA paper §4.7: Catalan instructions, questions and labels
 )
 
-// FormatISOLDA is the Arm.Format of ISOLDA arms: the RDF graph of
-// rdf_turtle2 (entity ids with rdfs:label, readable relation IRIs) encoded
-// in ISOLDA, as the ISOLDA paper's KG-LLM-Bench study does (§4.5).
+// FormatISOLDA is the format name of the ISOLDA arms in Description,
+// UserMessage and Template: the RDF graph of rdf_turtle2 (entity ids with
+// rdfs:label, readable relation IRIs; see RDF) encoded in ISOLDA, as the
+// ISOLDA paper's KG-LLM-Bench study does (§4.5). The encoding is not this
+// package's: package eval renders the study's ISOLDA arms from RDF's graph.
 const FormatISOLDA = "isolda"
 
 // DescriptionISOLDA is the DESCRIPTION of the benchmark's prompt for the
@@ -39,22 +38,12 @@ const DescriptionISOLDA = "The knowledge graph is presented in the ISOLDA format
 // Arm is one arm of a KG-LLM-Bench study: a textualization of every
 // instance's subgraph.
 type Arm struct {
-	// Name identifies the arm: the format's name, or "isolda-<version>".
+	// Name identifies the arm: the format's name.
 	Name string
-	// Format is a kgllmbench format name (kgllmbench.Formats) or
-	// FormatISOLDA.
+	// Format is a kgllmbench format name (kgllmbench.Formats).
 	Format string
-	// Version is the ISOLDA version of an ISOLDA arm ("0.1", "0.2", ...);
-	// it overrides ISOLDA.Version.
-	Version string
-	// ISOLDA are the encoder options of an ISOLDA arm (the ablations of
-	// ISOLDA 0.2, ids, glossary, layout, ...).
-	ISOLDA isolda.Options
 	// Paper is true for the five formats of the benchmark's paper.
 	Paper bool
-	// Lossless is true for arms whose every context is decoded and
-	// checked isomorphic to the instance's RDF when a set is built.
-	Lossless bool
 }
 
 // PaperFormats are the five formats of the benchmark's paper, in its
@@ -72,25 +61,16 @@ func FormatArm(format string) Arm {
 	return a
 }
 
-// ISOLDAArm returns the ISOLDA arm of a version.
-func ISOLDAArm(version string) Arm {
-	return Arm{Name: "isolda-" + version, Format: FormatISOLDA, Version: version, Lossless: true}
-}
-
-// StudyArms are the arms of the ISOLDA paper's KG-LLM-Bench studies
-// (§4.5–4.7): the paper's five formats, rdf_turtle2 and json_ld2 (the
-// variants the benchmark's code also writes), then one ISOLDA arm per
-// version given.
-func StudyArms(isoldaVersions ...string) []Arm {
+// StudyArms are the benchmark-format arms of the ISOLDA paper's
+// KG-LLM-Bench studies (§4.5–4.7): the paper's five formats, then
+// rdf_turtle2 and json_ld2 (the variants the benchmark's code also
+// writes). The studies' ISOLDA arms are package study's.
+func StudyArms() []Arm {
 	var arms []Arm
 	for _, f := range PaperFormats() {
 		arms = append(arms, FormatArm(f))
 	}
-	arms = append(arms, FormatArm("rdf_turtle2"), FormatArm("json_ld2"))
-	for _, v := range isoldaVersions {
-		arms = append(arms, ISOLDAArm(v))
-	}
-	return arms
+	return append(arms, FormatArm("rdf_turtle2"), FormatArm("json_ld2"))
 }
 
 // Description returns the DESCRIPTION of the benchmark's prompt for a
@@ -191,55 +171,10 @@ func RDF(inst kgllmbench.Instance) (*rdf.Dataset, error) {
 	return d, nil
 }
 
-// ErrNotIsomorphic reports an ISOLDA context that does not decode to its
-// instance's RDF graph.
-var ErrNotIsomorphic = errors.New("kgllm: ISOLDA context does not decode to the instance's graph")
-
-// ISOLDAContext encodes an instance's RDF graph (RDF) in ISOLDA with the
-// given version's defaults, decodes the text and checks that it is
-// isomorphic to the graph.
-func ISOLDAContext(inst kgllmbench.Instance, version string) (string, error) {
-	return ISOLDAContextWith(inst, isolda.Options{Version: version})
-}
-
-// ISOLDAContextWith is ISOLDAContext with any encoder options. Options
-// that crop the document (Anchor with Hops) are refused: a study context
-// must hold the whole graph.
-func ISOLDAContextWith(inst kgllmbench.Instance, opts isolda.Options) (string, error) {
-	if opts.Hops != 0 {
-		return "", fmt.Errorf("kgllm: %s: hops crop the graph; a study context holds all of it", instanceKey(inst))
-	}
-	d, err := RDF(inst)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	if err := isolda.Encode(&b, d, opts); err != nil {
-		return "", fmt.Errorf("kgllm: %s: %w", instanceKey(inst), err)
-	}
-	back, err := isolda.Decode(strings.NewReader(b.String()))
-	if err != nil {
-		return "", fmt.Errorf("kgllm: %s: ISOLDA %s does not decode: %w", instanceKey(inst), opts.Version, err)
-	}
-	iso, err := canon.Isomorphic(d, back)
-	if err != nil {
-		return "", fmt.Errorf("kgllm: %s: %w", instanceKey(inst), err)
-	}
-	if !iso {
-		return "", fmt.Errorf("%w (%s, ISOLDA %s)", ErrNotIsomorphic, instanceKey(inst), opts.Version)
-	}
-	return b.String(), nil
-}
-
 // Context returns the context of instance i in an arm: the KG text the
 // prompt's "Knowledge Graph:" section holds.
 func (s *Study) Context(i int, arm Arm) (string, error) {
 	inst := s.Instances[i]
-	if arm.Format == FormatISOLDA {
-		opts := arm.ISOLDA
-		opts.Version = arm.Version
-		return ISOLDAContextWith(inst, opts)
-	}
 	var b strings.Builder
 	if err := kgllmbench.Textualize(&b, &inst.KG, arm.Format); err != nil {
 		return "", err
@@ -251,7 +186,7 @@ func (s *Study) Context(i int, arm Arm) (string, error) {
 // instance (its KG text in the arm) and one question per instance, whose
 // Meta records the arm, format, language, variant and the instance key
 // that pairs it across arms and languages. Question ids are the same in
-// every arm. ISOLDA contexts are checked lossless (ISOLDAContext).
+// every arm.
 func (s *Study) Set(arm Arm) (*task.Set, error) {
 	set := &task.Set{Name: s.SetName(arm)}
 	for i, q := range s.Questions {
@@ -261,11 +196,7 @@ func (s *Study) Set(arm Arm) (*task.Set, error) {
 		}
 		q = q.WithMeta("arm", arm.Name, "format", arm.Format)
 		q.ContextID = q.ID + "-" + arm.Name
-		src := "kgllmbench " + arm.Format
-		if arm.Format == FormatISOLDA {
-			src = "kgllmbench rdf_turtle2 graph, ISOLDA " + arm.Version
-		}
-		set.Contexts = append(set.Contexts, task.Context{ID: q.ContextID, Text: text, Source: src})
+		set.Contexts = append(set.Contexts, task.Context{ID: q.ContextID, Text: text, Source: "kgllmbench " + arm.Format})
 		set.Questions = append(set.Questions, q)
 	}
 	set.Counts = taskCounts(set.Questions)

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/token"
 )
@@ -109,49 +108,17 @@ func TestStudyTemplateMatchesBenchmark(t *testing.T) {
 	}
 }
 
-// TestStudyISOLDADecodes encodes every instance's rdf_turtle2 graph in
-// ISOLDA 0.1 and 0.2 and checks that every context decodes to a graph
-// isomorphic to it (ISOLDA paper §4.5–4.6: 500/500 in each variant).
-func TestStudyISOLDADecodes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("encodes 2,000 contexts")
-	}
-	for _, variant := range []string{VariantPseudo, VariantReal} {
-		s := loadTestStudy(t, variant)
-		for _, v := range []string{"0.1", "0.2"} {
-			ok := 0
-			for i := range s.Instances {
-				text, err := s.Context(i, ISOLDAArm(v))
-				if err != nil {
-					t.Errorf("%s: %v", s.Questions[i].ID, err)
-					continue
-				}
-				if !strings.Contains(text, "Country") {
-					t.Errorf("%s: ISOLDA %s context without the Country type", s.Questions[i].ID, v)
-				}
-				ok++
-			}
-			msg := fmt.Sprintf("KG-LLM-Bench %s ISOLDA %s contexts decoded isomorphic: %d/%d", variant, v, ok, len(s.Instances))
-			t.Log(msg)
-			fmt.Println(msg)
-			if ok != 500 {
-				t.Errorf("%s", msg)
-			}
-		}
-	}
-}
-
 // TestStudySets writes the frozen sets of two arms and reads them back:
 // question ids pair across arms, contexts differ, hashes verify.
 func TestStudySets(t *testing.T) {
 	s := loadTestStudy(t, VariantPseudo)
 	dir := t.TempDir()
-	arms := []Arm{FormatArm("list_of_edges"), ISOLDAArm("0.2")}
+	arms := []Arm{FormatArm("list_of_edges"), FormatArm("rdf_turtle2")}
 	names, err := s.WriteSets(dir, arms)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(names, ",") != "kgllmbench-en-pseudo-list_of_edges.jsonl,kgllmbench-en-pseudo-isolda-0.2.jsonl" {
+	if strings.Join(names, ",") != "kgllmbench-en-pseudo-list_of_edges.jsonl,kgllmbench-en-pseudo-rdf_turtle2.jsonl" {
 		t.Fatalf("files %v", names)
 	}
 	var sets []*task.Set
@@ -175,7 +142,7 @@ func TestStudySets(t *testing.T) {
 		if qa.ID != qb.ID || qa.Text != qb.Text || qa.Meta["instance_key"] != qb.Meta["instance_key"] || qa.ContextSHA1 == qb.ContextSHA1 {
 			t.Fatalf("question %d does not pair across arms: %+v / %+v", i, qa, qb)
 		}
-		if qa.Meta["arm"] != "list_of_edges" || qb.Meta["arm"] != "isolda-0.2" || qb.Meta["format"] != FormatISOLDA {
+		if qa.Meta["arm"] != "list_of_edges" || qb.Meta["arm"] != "rdf_turtle2" || qb.Meta["format"] != "rdf_turtle2" {
 			t.Fatalf("meta %v / %v", qa.Meta, qb.Meta)
 		}
 	}
@@ -189,27 +156,14 @@ func TestStudySets(t *testing.T) {
 func TestStudyArms(t *testing.T) {
 	var names []string
 	paper := 0
-	for _, a := range StudyArms("0.1", "0.2") {
+	for _, a := range StudyArms() {
 		names = append(names, a.Name)
 		if a.Paper {
 			paper++
 		}
 	}
-	if strings.Join(names, " ") != "list_of_edges structured_yaml structured_json rdf_turtle3 json_ld3 rdf_turtle2 json_ld2 isolda-0.1 isolda-0.2" || paper != 5 {
+	if strings.Join(names, " ") != "list_of_edges structured_yaml structured_json rdf_turtle3 json_ld3 rdf_turtle2 json_ld2" || paper != 5 {
 		t.Errorf("arms %v (%d paper)", names, paper)
-	}
-	s := loadTestStudy(t, VariantPseudo)
-	crop := ISOLDAArm("0.2")
-	crop.ISOLDA = isolda.Options{Anchor: "http://example.org/countries#0", Hops: 1}
-	if _, err := s.Context(0, crop); err == nil || !strings.Contains(err.Error(), "hops crop the graph") {
-		t.Errorf("cropping arm: %v", err)
-	}
-	slug := ISOLDAArm("0.2")
-	slug.ISOLDA = isolda.Options{IDs: isolda.IDsSlug}
-	a, err1 := s.Context(0, slug)
-	b, err2 := s.Context(0, ISOLDAArm("0.2"))
-	if err1 != nil || err2 != nil || a == b {
-		t.Errorf("slug ids option not applied: %v %v", err1, err2)
 	}
 	if _, err := LoadStudy(t.TempDir(), "fake"); err == nil {
 		t.Error("unknown variant accepted")
@@ -226,7 +180,7 @@ func TestStudyArms(t *testing.T) {
 // ISOLDA paper §3.6).
 func TestStudyTokens(t *testing.T) {
 	if testing.Short() {
-		t.Skip("tokenizes 9 × 500 prompts")
+		t.Skip("tokenizes 7 × 500 prompts")
 	}
 	b, err := os.ReadFile(shared.MustPath(t, "data", "kgllmbench", "instances", "token_counts_o200k.summary.json"))
 	if err != nil {
@@ -245,7 +199,7 @@ func TestStudyTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := loadTestStudy(t, VariantPseudo)
-	for _, arm := range StudyArms("0.1", "0.2") {
+	for _, arm := range StudyArms() {
 		total := 0
 		for i, q := range s.Questions {
 			text, err := s.Context(i, arm)
@@ -256,13 +210,10 @@ func TestStudyTokens(t *testing.T) {
 			total += tok.Count(user)
 		}
 		mean := float64(total) / float64(len(s.Questions))
-		msg := fmt.Sprintf("KG-LLM-Bench pseudo %-15s mean o200k prompt tokens %8.1f", arm.Name, mean)
-		if arm.Format != FormatISOLDA {
-			want := summary.Groups[arm.Format+"|pseudo|ALL"].MeanPrompt
-			msg += fmt.Sprintf(" (npm tiktoken %.1f)", want)
-			if math.Abs(mean-want) > 0.051 {
-				t.Errorf("%s: mean %.2f tokens, tiktoken %.1f", arm.Name, mean, want)
-			}
+		want := summary.Groups[arm.Format+"|pseudo|ALL"].MeanPrompt
+		msg := fmt.Sprintf("KG-LLM-Bench pseudo %-15s mean o200k prompt tokens %8.1f (npm tiktoken %.1f)", arm.Name, mean, want)
+		if math.Abs(mean-want) > 0.051 {
+			t.Errorf("%s: mean %.2f tokens, tiktoken %.1f", arm.Name, mean, want)
 		}
 		t.Log(msg)
 		fmt.Println(msg)

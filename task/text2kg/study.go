@@ -359,6 +359,12 @@ const RuleMatch = "text2kg_hopcroft_karp_0.60"
 // and ParseOK says whether any triple was read.
 var StudyScorer task.Scorer = task.ScorerFunc(scoreStudy)
 
+// Scoring declares Text2KGBench's scorer, named "text2kg" (StudyScorer);
+// it owns no family, so a task chooses it by name.
+func Scoring() task.Scoring {
+	return task.Scoring{Scorers: []task.NamedScorer{{Name: "text2kg", Scorer: StudyScorer}}}
+}
+
 func scoreStudy(q task.Question, response string) task.Result {
 	var rows [][3]string
 	if err := json.Unmarshal([]byte(q.Gold.Text), &rows); err != nil {

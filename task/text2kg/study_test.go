@@ -12,40 +12,12 @@ import (
 	"github.com/isolda/isolda/formats/ontology"
 	"github.com/isolda/isolda/internal/shared"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/text2kg/text2kgtest"
 	"github.com/isolda/isolda/token"
 )
 
-// sampleSplit lays out the shared 57-sentence sample (the first three test
-// sentences of each of the 19 ontologies) as the benchmark's folder.
-func sampleSplit(t *testing.T) string {
-	t.Helper()
-	src := shared.MustPath(t, "data", "text2kgbench")
-	dir := t.TempDir()
-	for _, sub := range []string{"ontologies", "test", "ground_truth"} {
-		if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	copyFile := func(from, to string) {
-		b, err := os.ReadFile(from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(to, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	onts, _ := filepath.Glob(filepath.Join(src, "ontologies", "*_ontology.json"))
-	for _, p := range onts {
-		copyFile(p, filepath.Join(dir, "ontologies", filepath.Base(p)))
-	}
-	copyFile(filepath.Join(src, "sample", "test_sample.jsonl"), filepath.Join(dir, "test", "sample.jsonl"))
-	copyFile(filepath.Join(src, "sample", "ground_truth_sample.jsonl"), filepath.Join(dir, "ground_truth", "sample.jsonl"))
-	return dir
-}
-
 func TestLoadSplitSample(t *testing.T) {
-	sp, err := LoadSplit(sampleSplit(t))
+	sp, err := LoadSplit(text2kgtest.SampleSplit(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +54,7 @@ func TestLoadSplitSample(t *testing.T) {
 		}
 	}
 	// Errors name file and line.
-	dir := sampleSplit(t)
+	dir := text2kgtest.SampleSplit(t)
 	if err := os.WriteFile(filepath.Join(dir, "test", "bad.jsonl"), []byte("{\"id\": \"ont_1_university_test_999\", \"sent\": \"x\"}\n{oops\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +101,7 @@ func TestParseTripleLines(t *testing.T) {
 // TestOntologySizes checks the concept and relation counts against the
 // ontology files read as plain JSON, and that every format has tokens.
 func TestOntologySizes(t *testing.T) {
-	sp, err := LoadSplit(sampleSplit(t))
+	sp, err := LoadSplit(text2kgtest.SampleSplit(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -323,8 +323,14 @@ func Hallucination(o *ontology.Ontology, sentence string, triples []Triple) (sub
 // system output divided by the number of all gold sentences (a missing
 // output counts 0 on every score, conformance included).
 func Average(scores []Scores, goldSentences int) Scores {
+	return sumOver(scores, goldSentences)
+}
+
+// sumOver returns the sum of the scores divided by n (the zero Scores when
+// n is not positive).
+func sumOver(scores []Scores, n int) Scores {
 	var a Scores
-	if goldSentences <= 0 {
+	if n <= 0 {
 		return a
 	}
 	for _, s := range scores {
@@ -336,14 +342,14 @@ func Average(scores []Scores, goldSentences int) Scores {
 		a.SubjectHallucination += s.SubjectHallucination
 		a.ObjectHallucination += s.ObjectHallucination
 	}
-	n := float64(goldSentences)
-	a.Precision /= n
-	a.Recall /= n
-	a.F1 /= n
-	a.OntologyConformance /= n
-	a.RelationHallucination /= n
-	a.SubjectHallucination /= n
-	a.ObjectHallucination /= n
+	d := float64(n)
+	a.Precision /= d
+	a.Recall /= d
+	a.F1 /= d
+	a.OntologyConformance /= d
+	a.RelationHallucination /= d
+	a.SubjectHallucination /= d
+	a.ObjectHallucination /= d
 	return a
 }
 
@@ -971,26 +977,5 @@ func PublishedOntoList() []string {
 // per-ontology averages of the config's onto_list (see
 // PublishedOntoList for the published weighting).
 func GlobalAverage(perOntology []Scores) Scores {
-	var g Scores
-	if len(perOntology) == 0 {
-		return g
-	}
-	for _, s := range perOntology {
-		g.Precision += s.Precision
-		g.Recall += s.Recall
-		g.F1 += s.F1
-		g.OntologyConformance += s.OntologyConformance
-		g.RelationHallucination += s.RelationHallucination
-		g.SubjectHallucination += s.SubjectHallucination
-		g.ObjectHallucination += s.ObjectHallucination
-	}
-	n := float64(len(perOntology))
-	g.Precision /= n
-	g.Recall /= n
-	g.F1 /= n
-	g.OntologyConformance /= n
-	g.RelationHallucination /= n
-	g.SubjectHallucination /= n
-	g.ObjectHallucination /= n
-	return g
+	return sumOver(perOntology, len(perOntology))
 }

@@ -1,0 +1,49 @@
+package eval
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphrag"
+	"github.com/isolda/isolda/task/kgllm"
+)
+
+// TestScorerTable checks the composed scorer table: every name once, an
+// unknown name an error (not kg's scorer), and the default scorer of each
+// benchmark's families.
+func TestScorerTable(t *testing.T) {
+	names := ScorerNames()
+	if got := strings.Join(names, " "); got != "kg graphqa final kgllm_strict kgllm_lenient kgllm_adapted impact text2kg" {
+		t.Errorf("ScorerNames = %s", got)
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			t.Errorf("scorer %q declared twice", n)
+		}
+		seen[n] = true
+		if _, err := LookupScorer(n); err != nil {
+			t.Errorf("LookupScorer(%q): %v", n, err)
+		}
+	}
+	if sc, err := LookupScorer("kg_typo"); err == nil || sc != nil || !strings.Contains(err.Error(), `unknown scorer "kg_typo"`) {
+		t.Errorf("LookupScorer(kg_typo) = %v, %v; want an error", sc, err)
+	}
+	for family, want := range map[string]string{
+		"graphqa": "graphqa", "graphqa_hardened": "graphqa", "graphqa_topology": "graphqa",
+		kgllm.Tasks()[0]: "kgllm_strict", graphrag.Family: "impact",
+		"lookup": "kg", "relation_aggregation": "kg", "": "kg",
+	} {
+		if got := defaultScorer(family); got != want {
+			t.Errorf("defaultScorer(%q) = %s, want %s", family, got, want)
+		}
+	}
+	// The names reach the right scorers: "final" reads the FINAL: line,
+	// "graphqa" the first integer.
+	q := task.Question{Family: "graphqa", Task: "node_count", Gold: task.Answer{Text: " 7.", Kind: task.KindInt, Value: "7"}}
+	resp := "3 nodes are isolated.\nFINAL: 7"
+	if !Scorer("final").Score(q, resp).Correct || Scorer("graphqa").Score(q, resp).Correct {
+		t.Errorf("final/graphqa on %q: %+v / %+v", resp, Scorer("final").Score(q, resp), Scorer("graphqa").Score(q, resp))
+	}
+}
