@@ -46,17 +46,6 @@ func LookupScorer(name string) (task.Scorer, error) {
 	return nil, fmt.Errorf("unknown scorer %q (one of %s)", name, strings.Join(ScorerNames(), ", "))
 }
 
-// Scorer returns the scorer named name, which must be one of ScorerNames
-// (as an experiment's validation makes sure); it panics on another name.
-// Use LookupScorer for a name not checked yet.
-func Scorer(name string) task.Scorer {
-	s, err := LookupScorer(name)
-	if err != nil {
-		panic("eval: " + err.Error())
-	}
-	return s
-}
-
 // defaultScorer returns the name of the scorer of a family's questions
 // when their task names none: the first scorer of the benchmark that owns
 // the family, kg's when none does.

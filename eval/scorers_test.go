@@ -43,7 +43,12 @@ func TestScorerTable(t *testing.T) {
 	// "graphqa" the first integer.
 	q := task.Question{Family: "graphqa", Task: "node_count", Gold: task.Answer{Text: " 7.", Kind: task.KindInt, Value: "7"}}
 	resp := "3 nodes are isolated.\nFINAL: 7"
-	if !Scorer("final").Score(q, resp).Correct || Scorer("graphqa").Score(q, resp).Correct {
-		t.Errorf("final/graphqa on %q: %+v / %+v", resp, Scorer("final").Score(q, resp), Scorer("graphqa").Score(q, resp))
+	final, err1 := LookupScorer("final")
+	graphqa, err2 := LookupScorer("graphqa")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if !final.Score(q, resp).Correct || graphqa.Score(q, resp).Correct {
+		t.Errorf("final/graphqa on %q: %+v / %+v", resp, final.Score(q, resp), graphqa.Score(q, resp))
 	}
 }

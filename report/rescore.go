@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/eval/runner"
@@ -13,16 +12,16 @@ import (
 
 // FromRunRescored reads the observations of an eval run folder as FromRun
 // does, but scores every successful answer again with the named scorer
-// (one of eval.ScorerNames) against its question's gold answer, instead of
+// (one of eval.ScorerNames; another name is an error) against its question's gold answer, instead of
 // keeping the score logged when the call was made. No model is called and
 // the run folder is not changed. This is how the ISOLDA paper's Catalan
 // study (§4.7) reuses its English runs: "The English runs are rescored with
 // the same scorer" (kgllm_adapted) rather than asked again.
 func FromRunRescored(dir, scorer string) ([]Observation, error) {
-	if !slices.Contains(eval.ScorerNames(), scorer) {
-		return nil, fmt.Errorf("unknown scorer %q (one of %s)", scorer, strings.Join(eval.ScorerNames(), ", "))
+	sc, err := eval.LookupScorer(scorer)
+	if err != nil {
+		return nil, err
 	}
-	sc := eval.Scorer(scorer)
 	qpath := filepath.Join(dir, runner.QuestionsFile)
 	questions, err := runQuestions(qpath)
 	if err != nil {
