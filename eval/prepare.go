@@ -846,13 +846,12 @@ func (a Arm) isoldaOptions(anchor string) isolda.Options {
 }
 
 // pinnedVersion returns the ISOLDA version a format pins (isolda-0.2 pins
-// 0.2). The format of the notation's default version (isolda) pins none:
-// its version is the arm's spec option, the default when that is empty.
-// (A field of formats.Format saying whether the name pins its Version
-// would state this in the registry row.)
+// 0.2: formats.Format.Pinned). The format of the notation's default
+// version (isolda) pins none: its version is the arm's spec option, the
+// default when that is empty.
 func pinnedVersion(format string) (string, bool) {
 	f, ok := formats.Get(format)
-	if !ok || f.Version == "" || f.Version == isolda.V04 {
+	if !ok || !f.Pinned {
 		return "", false
 	}
 	return f.Version, true

@@ -114,6 +114,11 @@ type Format struct {
 	// Version is the ISOLDA version of an ISOLDA format (isolda.V04 for
 	// isolda); empty for every other format.
 	Version string
+	// Pinned is true when the name fixes the version (isolda-0.2 is 0.2
+	// whatever a caller's options say); false for isolda, whose Version is
+	// the notation's default that options may change, and for the other
+	// formats.
+	Pinned bool
 	// Cost is the class of the encoder's working set (what a server
 	// reserves per quad to write it).
 	Cost Cost
@@ -236,10 +241,10 @@ func dataset(in *Input) (*rdf.Dataset, error) {
 // rdfFormats are the formats of RDF datasets: ISOLDA, the RDF syntaxes, the
 // baselines and TOON.
 func rdfFormats() []Format {
-	isoldaFormat := func(name, version string, cost Cost) Format {
+	isoldaFormat := func(name, version string, pinned bool, cost Cost) Format {
 		return Format{
 			Name: name, Family: FamilyTabular, Source: SourceISOLDA, Lossless: true, Input: InputRDF,
-			Version: version, Cost: cost,
+			Version: version, Pinned: pinned, Cost: cost,
 			Encode: func(w io.Writer, in *Input) error {
 				d, err := dataset(in)
 				if err != nil {
@@ -263,13 +268,13 @@ func rdfFormats() []Format {
 		}
 	}
 	fs := []Format{
-		isoldaFormat("isolda", isolda.V04, CostLight),
-		isoldaFormat("isolda-0.1", isolda.V01, CostLight),
+		isoldaFormat("isolda", isolda.V04, false, CostLight),
+		isoldaFormat("isolda-0.1", isolda.V01, true, CostLight),
 		// 0.2's working set has not been measured (BenchmarkMemoryPerQuad
 		// serializes the default version): the server reserves the full
 		// cost for it.
-		isoldaFormat("isolda-0.2", isolda.V02, CostFull),
-		isoldaFormat("isolda-0.3", isolda.V03, CostLight),
+		isoldaFormat("isolda-0.2", isolda.V02, true, CostFull),
+		isoldaFormat("isolda-0.3", isolda.V03, true, CostLight),
 	}
 	for _, syn := range rdfio.Syntaxes() {
 		if syn.Write == nil {

@@ -347,3 +347,24 @@ func TestClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestPinnedVersions: a registry name isolda-X pins version X; isolda (the
+// notation's default) and the formats that are not ISOLDA pin none.
+func TestPinnedVersions(t *testing.T) {
+	pinned := 0
+	for _, f := range formats.All() {
+		v, hasV := strings.CutPrefix(f.Name, "isolda-")
+		switch {
+		case hasV && (!f.Pinned || f.Version != v):
+			t.Errorf("%s: Pinned %v, Version %q; want pinned %q", f.Name, f.Pinned, f.Version, v)
+		case !hasV && f.Pinned:
+			t.Errorf("%s is pinned (Version %q); only isolda-X names pin", f.Name, f.Version)
+		}
+		if f.Pinned {
+			pinned++
+		}
+	}
+	if pinned < 3 {
+		t.Errorf("%d pinned formats; want isolda-0.1, 0.2 and 0.3 at least", pinned)
+	}
+}
