@@ -20,7 +20,7 @@
 //	                      uintptr_t *h, char **out, size_t *out_len);
 //	int isolda_chunk_next(uintptr_t h, char **out, size_t *out_len);
 //	int64_t isolda_chunk_written(uintptr_t h);
-//	void isolda_chunk_close(uintptr_t h);
+//	int64_t isolda_chunk_close(uintptr_t h);
 //
 // isolda_call returns a status (0 ok, 1 parse error as JSON with the line,
 // column and byte offset, 2 bad argument, 3 other error, 4 a panic, which
@@ -41,7 +41,9 @@
 // them) as they are written, an empty result at the end, or the status
 // of the operation's failure; isolda_chunk_written is the number of
 // documents handed over so far; isolda_chunk_close stops the operation
-// and frees the stream. Documents not yet read wait in a bounded buffer:
+// (the chunker's context is cancelled), waits for it to end, frees the
+// stream and returns the number of documents the chunker encoded (-1 for
+// a handle that is not a stream). Documents not yet read wait in a bounded buffer:
 // the operation waits for the reader (see stream.go).
 //
 // A tokenizer registry (isolda_registry) loads each tokenizer once; its

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -338,7 +339,7 @@ func chunkDocs(r chunkRequest, data []byte) ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := job.run(&buf); err != nil {
+	if _, err := job.run(context.Background(), &buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -351,10 +352,10 @@ type chunkJob struct {
 	opts chunk.RunOptions
 }
 
-// run writes the documents to w as JSON lines, as isolda chunk does.
-func (j chunkJob) run(w io.Writer) error {
-	_, err := j.c.Run(j.read, w, j.opts)
-	return err
+// run writes the documents to w as JSON lines, as isolda chunk does,
+// until ctx is done.
+func (j chunkJob) run(ctx context.Context, w io.Writer) (chunk.Stats, error) {
+	return j.c.RunContext(ctx, j.read, w, j.opts)
 }
 
 // newChunkJob checks a chunk request (options, classes, tokenizer) and

@@ -142,3 +142,39 @@ func TestChunkStream(t *testing.T) {
 		t.Errorf("hops 0: status %d (%s), want a value error", st, out)
 	}
 }
+
+// Closing a chunk stream early cancels the chunker: close returns once the
+// job has ended, having encoded only the documents ahead of the reader.
+func TestChunkStreamCancel(t *testing.T) {
+	h := cgo.NewHandle(token.NewRegistry(token.Options{}))
+	defer h.Delete()
+	const n = 30000
+	var nt strings.Builder
+	for i := range n {
+		fmt.Fprintf(&nt, "<http://e/x%05d> <http://schema.org/name> \"entity %d with a name\" .\n", i, i)
+	}
+	req := fmt.Sprintf(`{"source":{"kind":"text","format":"nt"},"registry":%d,"options":{"format":"isolda","tokenizer":"o200k_base","budget":64,"hops":1,"glossary":"full","languages":["en",""]},"classes":[]}`, uintptr(h))
+	st, out, s := chunkOpen([]byte(req), []byte(nt.String()))
+	if st != statusOK || s == nil {
+		t.Fatalf("open: status %d: %s", st, out)
+	}
+	first := <-s.blocks
+	encoded := s.close()
+	select {
+	case _, ok := <-s.blocks:
+		if ok {
+			// at most the block the writer had ready
+			if _, ok := <-s.blocks; ok {
+				t.Errorf("blocks still sent after close")
+			}
+		}
+	default:
+		t.Errorf("close returned before the job ended")
+	}
+	if s.status != statusOK || encoded <= 0 || encoded >= n || len(first) == 0 {
+		t.Errorf("closed early: status %d (%s), %d of %d documents encoded, first block %d bytes", s.status, s.result, encoded, n, len(first))
+	}
+	if again := s.close(); again != encoded {
+		t.Errorf("close again: %d documents, want %d", again, encoded)
+	}
+}

@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"runtime/cgo"
@@ -28,7 +29,12 @@ var errClosed = errors.New("isolda: the chunk stream was closed")
 type chunkStream struct {
 	blocks   chan []byte   // whole lines, in order; closed when the job ends
 	done     chan struct{} // closed by close: the writer gives up
+	ctx      context.Context
+	cancel   context.CancelFunc // called by close: the chunker stops
+	ended    chan struct{}      // closed when the job has returned
+	encoded  int64              // documents the chunker encoded, read after ended
 	closeOne sync.Once
+	freeOne  sync.Once
 	partial  []byte       // the end of the last write, not yet a whole line
 	written  atomic.Int64 // documents (lines) handed to blocks so far
 	status   int          // the job's outcome, read after blocks is closed
@@ -62,23 +68,34 @@ func (s *chunkStream) Write(p []byte) (int, error) {
 
 // run runs the job and records its outcome; a panic is recovered.
 func (s *chunkStream) run(job chunkJob) {
+	defer close(s.ended)
 	defer close(s.blocks)
 	defer func() {
 		if v := recover(); v != nil {
 			s.status, s.result = statusPanic, fmt.Appendf(nil, "isolda: internal error (please report it): %v\n%s", v, debug.Stack())
 		}
 	}()
-	err := job.run(s)
+	st, err := job.run(s.ctx, s)
+	s.encoded = st.Entities
 	if err == nil && len(s.partial) > 0 {
 		err = fmt.Errorf("isolda: chunk: %d bytes after the last document", len(s.partial))
 	}
-	if err != nil && !errors.Is(err, errClosed) {
+	if err != nil && !errors.Is(err, errClosed) && !errors.Is(err, context.Canceled) {
 		s.status, s.result = failure(err, nil)
 	}
 }
 
-// close makes the writer give up; the job ends at its next write.
-func (s *chunkStream) close() { s.closeOne.Do(func() { close(s.done) }) }
+// close stops the job (the writer gives up, the chunker's context is
+// cancelled), waits for it to return and returns the number of documents
+// the chunker encoded.
+func (s *chunkStream) close() int64 {
+	s.closeOne.Do(func() {
+		close(s.done)
+		s.cancel()
+	})
+	<-s.ended
+	return s.encoded
+}
 
 //export isolda_chunk_open
 func isolda_chunk_open(req *C.char, reqLen C.size_t, data *C.char, dataLen C.size_t, h *C.uintptr_t, out **C.char, outLen *C.size_t) C.int {
@@ -110,7 +127,8 @@ func chunkOpen(req, data []byte) (status int, out []byte, s *chunkStream) {
 		st, res := failure(err, data)
 		return st, res, nil
 	}
-	s = &chunkStream{blocks: make(chan []byte, 1), done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	s = &chunkStream{blocks: make(chan []byte, 1), done: make(chan struct{}), ctx: ctx, cancel: cancel, ended: make(chan struct{})}
 	go s.run(job)
 	return statusOK, nil, s
 }
@@ -156,9 +174,11 @@ func isolda_chunk_written(h C.uintptr_t) C.int64_t {
 }
 
 //export isolda_chunk_close
-func isolda_chunk_close(h C.uintptr_t) {
-	if s := stream(h); s != nil {
-		s.close()
-		cgo.Handle(h).Delete()
+func isolda_chunk_close(h C.uintptr_t) C.int64_t {
+	s := stream(h)
+	if s == nil {
+		return -1
 	}
+	s.freeOne.Do(func() { cgo.Handle(h).Delete() })
+	return C.int64_t(s.close())
 }

@@ -3,6 +3,7 @@ package chunk
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -62,15 +63,24 @@ type Stats struct {
 // Run reads a graph with read (which sends every statement to the sink it
 // is given), and writes the document of every entity to w as JSON lines
 // sorted by entity IRI (bytewise). Memory stays within opts.Memory for the
-// sorts, plus what the documents being encoded hold.
+// sorts, plus what the documents being encoded hold. It is RunContext
+// with a context that is never cancelled.
 func (c *Chunker) Run(read func(rdf.Sink) error, w io.Writer, opts RunOptions) (Stats, error) {
+	return c.RunContext(context.Background(), read, w, opts)
+}
+
+// RunContext is Run that stops when ctx is done: the sink given to read
+// then refuses statements, and the phases stop between entities, so the
+// run returns ctx's error soon after (the documents written until then
+// are whole; Stats count the work done).
+func (c *Chunker) RunContext(ctx context.Context, read func(rdf.Sink) error, w io.Writer, opts RunOptions) (Stats, error) {
 	if opts.Memory <= 0 {
 		opts.Memory = DefaultMemory
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	r := &runner{c: c, opts: opts, start: time.Now(), last: time.Now()}
+	r := &runner{c: c, ctx: ctx, opts: opts, start: time.Now(), last: time.Now()}
 	defer r.close()
 	if err := r.read(read); err != nil {
 		return r.stats, err
@@ -91,6 +101,7 @@ func (c *Chunker) Run(read func(rdf.Sink) error, w io.Writer, opts RunOptions) (
 
 type runner struct {
 	c        *Chunker
+	ctx      context.Context
 	opts     RunOptions
 	stmts    *extsort.Sorted
 	msgs     []*extsort.Sorted
@@ -163,11 +174,20 @@ func (r *runner) read(read func(rdf.Sink) error) error {
 		r.stats.Statements++
 		r.prog.Statements++
 		if n++; n&4095 == 0 {
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
 			r.tick(false)
 		}
 		return m.Map(q, s.Add)
 	})
 	if err := read(sink); err != nil {
+		if cerr := r.ctx.Err(); cerr != nil {
+			return cerr // the reader's error is the refusal of the sink
+		}
+		return err
+	}
+	if err := r.ctx.Err(); err != nil {
 		return err
 	}
 	r.tick(true)
@@ -178,7 +198,7 @@ func (r *runner) read(read func(rdf.Sink) error) error {
 
 // groups calls f for each group of equal keys of the merged sets, with
 // the group's values; it skips what f leaves unread. It counts records
-// in r.prog.
+// in r.prog, and stops with r.ctx's error when r.ctx is done.
 func (r *runner) groups(sets []*extsort.Sorted, f func(key []byte, vals Values) error) error {
 	it := extsort.Merge(sets...)
 	r.prog.Records, r.prog.RecordsTotal = 0, 0
@@ -187,7 +207,12 @@ func (r *runner) groups(sets []*extsort.Sorted, f func(key []byte, vals Values) 
 	}
 	ok := it.Next()
 	var key []byte
-	for ok {
+	for n := 0; ok; n++ {
+		if n&255 == 0 {
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+		}
 		key = append(key[:0], it.Key()...)
 		vals := func(yield func([]byte) bool) {
 			for ok && bytes.Equal(it.Key(), key) {

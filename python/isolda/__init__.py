@@ -228,12 +228,16 @@ class Chunks:
     not made.
 
     The first block is read when the iterator is made, so that an error
-    of the input (a ParseError) is raised by chunk() itself."""
+    of the input (a ParseError) is raised by chunk() itself. Breaking out
+    of a for loop does not close the iterator: close it (or use a with
+    block) to stop the core at once; otherwise it stops when the iterator
+    is collected."""
 
     def __init__(self, handle, raw=False):
         self._h = handle
         self._raw = raw
         self._written = 0
+        self._encoded = None
         self._docs = []
         self._pos = 0
         self._next_block()
@@ -275,13 +279,20 @@ class Chunks:
         the reader before that)."""
         return lib().chunk_written(self._h) if self._h else self._written
 
+    def encoded(self):
+        """The number of documents the core encoded, once the iterator is
+        closed or exhausted (None before): all of them at the end; fewer
+        when it was closed early, since closing cancels the core's work."""
+        return self._encoded
+
     def close(self):
-        """Stops the work and frees its memory; the iterator ends."""
+        """Stops the work (the core's chunker is cancelled and this waits
+        for it to end) and frees its memory; the iterator ends."""
         h, self._h = self._h, 0
         self._docs, self._pos = [], 0
         if h:
             self._written = lib().chunk_written(h)
-            lib().chunk_close(h)
+            self._encoded = lib().chunk_close(h)
 
     def __enter__(self):
         return self

@@ -121,7 +121,7 @@ class _Library:
         lib.isolda_chunk_written.argtypes = [ctypes.c_size_t]
         lib.isolda_chunk_written.restype = ctypes.c_int64
         lib.isolda_chunk_close.argtypes = [ctypes.c_size_t]
-        lib.isolda_chunk_close.restype = None
+        lib.isolda_chunk_close.restype = ctypes.c_int64
         self._lib = lib
         self._lock = threading.Lock()
         self._registries = {}
@@ -194,8 +194,10 @@ class _Library:
         return self._lib.isolda_chunk_written(h)
 
     def chunk_close(self, h):
-        """Stops a chunk operation and frees its stream."""
-        self._lib.isolda_chunk_close(h)
+        """Stops a chunk operation (the Go chunker is cancelled), waits
+        for it to end and frees its stream; returns the number of
+        documents the chunker encoded."""
+        return self._lib.isolda_chunk_close(h)
 
     def registry(self, models_dir="", special=False):
         """The handle of the tokenizer registry for these settings."""

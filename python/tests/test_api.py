@@ -327,11 +327,22 @@ def test_chunk_streams(cli, tmp_path):
     assert 0 < docs.written() < 2000, docs.written()
     rest = list(docs)
     assert [first] + rest == want
-    assert docs.written() == 4000
-    # closed early: the iterator ends, and the core stops writing
+    assert docs.written() == 4000 and docs.encoded() == 4000
+    # closed early: the iterator ends, the core stops writing, and its
+    # chunker is cancelled: it encoded the documents ahead of the reader
+    # (two blocks and a few batches), not all 4,000
     with isolda.chunk(str(nt), budget=64) as docs:
+        assert docs.encoded() is None
         assert next(docs) == want[0]
     assert docs.written() < 2000 and list(docs) == []
+    assert 0 < docs.encoded() < 3000, docs.encoded()
+    docs = isolda.chunk(str(nt), budget=64)
+    for d in docs:
+        assert d == want[0]
+        break
+    docs.close()
+    assert 0 < docs.encoded() < 3000, docs.encoded()
+    docs.close()  # a second close does nothing
     # python -m isolda chunk streams the same lines
     out = subprocess.run([sys.executable, "-m", "isolda", "chunk", "--budget", "64", str(nt)], capture_output=True, check=True).stdout
     assert out == run_cli(cli, "chunk", "--budget", "64", str(nt)).stdout
