@@ -164,6 +164,6 @@ func TestReferenceCorpus(t *testing.T) {
 		})
 	}
 	for _, l := range summary {
-		fmt.Println(l)
+		t.Log(l)
 	}
 }
