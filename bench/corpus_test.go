@@ -148,7 +148,6 @@ func TestCorpusTable(t *testing.T) {
 		mt, mi := 100*sumTurtle/float64(len(graphs)), 100*sumIDs/float64(len(graphs))
 		line := fmt.Sprintf("%s: 0.4 mean saving %.1f%% against Turtle (TriG with named graphs), %.1f%% against b-ttl-ids, over %d graphs", tn, mt, mi, len(graphs))
 		t.Log(line)
-		fmt.Println(line)
 		if mt < 20 || mi < 30 {
 			t.Errorf("%s", line)
 		}

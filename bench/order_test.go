@@ -280,8 +280,7 @@ func TestGoldPathsSurvive(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("gold paths: %d of %d cells keep every gold path", survived, cells)
-	fmt.Printf("bench: gold-path survival: %d of %d cells (budgets 25 and 2^20) keep every gold path\n", survived, cells)
+	t.Logf("bench: gold-path survival: %d of %d cells (budgets 25 and 2^20) keep every gold path", survived, cells)
 }
 
 // TestBFSOrderingKeepsNeighbourhood: at a small budget the breadth-first

@@ -3,7 +3,6 @@ package formats_test
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -82,8 +81,7 @@ func TestRegistry(t *testing.T) {
 	if _, ok := formats.Get("no-such-format"); ok {
 		t.Error("Get of an unknown name succeeds")
 	}
-	t.Logf("%d formats registered", len(all))
-	fmt.Printf("registry: %d formats\n", len(all))
+	t.Logf("registry: %d formats", len(all))
 }
 
 func exampleDatasets(t *testing.T) map[string]*rdf.Dataset {
@@ -216,8 +214,7 @@ func TestRDFRoundTrip(t *testing.T) {
 					unwritable++
 				}
 			}
-			t.Logf("%s: %d round trips, %d datasets it cannot write (as documented)", f.Name, ok, unwritable)
-			fmt.Printf("round trip %-16s %3d ok, %2d unwritable as documented, failed: %v\n", f.Name, ok, unwritable, t.Failed())
+			t.Logf("round trip %-16s %3d ok, %2d unwritable as documented, failed: %v", f.Name, ok, unwritable, t.Failed())
 		})
 	}
 }
@@ -270,8 +267,7 @@ func TestGraphRoundTrip(t *testing.T) {
 				}
 				ok++
 			}
-			t.Logf("%s: %d/%d graph round trips", f.Name, ok, len(inputs))
-			fmt.Printf("graph round trip %-20s %d/%d\n", f.Name, ok, len(inputs))
+			t.Logf("graph round trip %-20s %d/%d", f.Name, ok, len(inputs))
 		})
 	}
 }

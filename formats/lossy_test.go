@@ -1,7 +1,6 @@
 package formats_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -75,6 +74,5 @@ func TestLossy(t *testing.T) {
 		}
 		checked++
 	}
-	t.Logf("%d lossy formats checked", checked)
-	fmt.Printf("lossy formats checked: %d\n", checked)
+	t.Logf("lossy formats checked: %d", checked)
 }

@@ -495,7 +495,6 @@ func TestAlgorithmsAgainstBruteForce(t *testing.T) {
 	slices.Sort(names)
 	for _, k := range names {
 		c := counts[k]
-		t.Logf("%-14s %6d checks, %6d passed, %d failed", k, c[0], c[0]-c[1], c[1])
-		fmt.Printf("graph brute-force %-14s %6d checks, %6d passed, %d failed\n", k, c[0], c[0]-c[1], c[1])
+		t.Logf("graph brute-force %-14s %6d checks, %6d passed, %d failed", k, c[0], c[0]-c[1], c[1])
 	}
 }

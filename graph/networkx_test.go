@@ -2,7 +2,6 @@ package graph
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -106,5 +105,4 @@ func TestAgainstNetworkx(t *testing.T) {
 		check(slices.Equal(lens, c.YenLengths) || (len(lens) == 0 && len(c.YenLengths) == 0), "case %d: Yen lengths %v, networkx %v", i, lens, c.YenLengths)
 	}
 	t.Logf("graph vs networkx: %d graphs, %d checks, %d passed, %d failed", len(f.Cases), checks, checks-fails, fails)
-	fmt.Printf("graph vs networkx: %d graphs, %d checks, %d passed, %d failed\n", len(f.Cases), checks, checks-fails, fails)
 }

@@ -71,7 +71,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 				continue
 			}
 			if os.Getenv("ISOLDA_TRACE") != "" {
-				fmt.Println("file", rel)
+				t.Log("file", rel)
 			}
 			ok := true
 			for _, v := range versions {
@@ -100,10 +100,9 @@ func TestConformanceRoundTrip(t *testing.T) {
 		msg := fmt.Sprintf("suite %-12s files %4d: pass %4d, fail %d, known failures %d, not readable by the RDF layer %d, refused (RDF 1.2 triple terms) %d",
 			s.name, len(files), pass, fail, known, unreadable, refused)
 		t.Log(msg)
-		fmt.Println(msg)
 	}
 	for f, why := range knownFailures {
-		fmt.Printf("known failure: %s: %s\n", f, why)
+		t.Logf("known failure: %s: %s", f, why)
 	}
 }
 

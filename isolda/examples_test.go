@@ -30,7 +30,6 @@ func TestRealExamples(t *testing.T) {
 			msg := fmt.Sprintf("example %s: %d quads, ISOLDA %s %d bytes (Turtle source %d bytes), round trip isomorphic",
 				name, d.Len(), v, len(text), len(src))
 			t.Log(msg)
-			fmt.Println(msg)
 		}
 	}
 }

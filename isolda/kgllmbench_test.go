@@ -110,7 +110,6 @@ func TestKGLLMBenchTokens(t *testing.T) {
 			line += fmt.Sprintf(" %s %.0f;", k, mean(k))
 		}
 		t.Log(line)
-		fmt.Println(line)
 		if m := mean(V04); m > 5400 {
 			t.Errorf("%s: 0.4 mean %.0f tokens, want 5,400 or fewer", tok.Name(), m)
 		}

@@ -134,7 +134,6 @@ func TestOptionMatrix(t *testing.T) {
 	}
 	msg := fmt.Sprintf("option matrix: %d combinations, %d round trips, pass %d, fail %d", len(all), runs, pass, runs-pass)
 	t.Log(msg)
-	fmt.Println(msg)
 }
 
 // TestOptionsRejected checks that unknown option values are errors.
@@ -218,7 +217,6 @@ func TestAnchor(t *testing.T) {
 	}
 	msg := fmt.Sprintf("anchor mode: %d documents checked", runs)
 	t.Log(msg)
-	fmt.Println(msg)
 }
 
 // withinHops returns the nodes at most k links from a, following links

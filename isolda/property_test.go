@@ -151,7 +151,6 @@ func TestHostileRoundTrip(t *testing.T) {
 	}
 	msg := fmt.Sprintf("hostile graphs: %d datasets x %d versions, %d failures", n, len(versions), fails)
 	t.Log(msg)
-	fmt.Println(msg)
 }
 
 var childSeed = flag.Int("isolda.childseed", -1, "internal: print the encoding of a shuffled test graph")
@@ -178,7 +177,6 @@ func TestDeterminismAcrossProcesses(t *testing.T) {
 	}
 	msg := fmt.Sprintf("determinism across processes: 2 child processes, %d bytes identical", len(want))
 	t.Log(msg)
-	fmt.Println(msg)
 }
 
 // TestChildEncode is the child side of TestDeterminismAcrossProcesses.

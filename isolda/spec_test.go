@@ -179,7 +179,6 @@ func TestSpecExamples(t *testing.T) {
 	}
 	msg := fmt.Sprintf("SPEC.md examples: %d, pass %d, fail %d", len(exs), pass, len(exs)-pass)
 	t.Log(msg)
-	fmt.Println(msg)
 }
 
 // TestSpecGlossary requires every glossary entry, with its exact wording,

@@ -61,7 +61,6 @@ func TestSymmetricBlankNodes(t *testing.T) {
 			}
 			msg := fmt.Sprintf("symmetric %s (%s): %d quads, %d bytes, %v", name, v, d.Len(), len(text), time.Since(start).Round(time.Millisecond))
 			t.Log(msg)
-			fmt.Println(msg)
 		}
 	}
 }

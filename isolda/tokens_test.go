@@ -94,7 +94,6 @@ func TestTokenTable(t *testing.T) {
 		head += " | " + v.name
 	}
 	t.Log(head + " |")
-	fmt.Println(head + " |")
 	for _, f := range files {
 		d := readGraphFile(t, f)
 		name := filepath.Base(f)
@@ -115,7 +114,6 @@ func TestTokenTable(t *testing.T) {
 			line += fmt.Sprintf(" | %d", counts[v.name])
 		}
 		t.Log(line + " |")
-		fmt.Println(line + " |")
 		if w, ok := want02[name]; ok && counts["0.2"] != w {
 			t.Errorf("%s: ISOLDA 0.2 gives %d o200k tokens, want %d: the 0.2 defaults changed", name, counts["0.2"], w)
 		}

@@ -202,7 +202,6 @@ func TestListRoundTrip(t *testing.T) {
 	}
 	msg := fmt.Sprintf("list graphs: %d datasets x %d option sets, %d failures, %d documents with (N) lists", n, len(opts), fails, withLists)
 	t.Log(msg)
-	fmt.Println(msg)
 	if withLists < n {
 		t.Errorf("only %d documents used the (N) syntax", withLists)
 	}

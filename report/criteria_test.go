@@ -208,7 +208,6 @@ func TestPaperConfirmatory(t *testing.T) {
 		}
 	}
 	t.Logf("paper §4.4 criteria on the reported discordant counts: %d/%d outcomes as published", agree, len(want))
-	fmt.Printf("paper §4.4 criteria on the reported discordant counts: %d/%d outcomes as published\n", agree, len(want))
 	for _, ch := range res[2].Checks {
 		if ch.Pass || ch.Than != "B-ttl-ids" {
 			t.Errorf("criterion 3 check %+v: want a failure against B-ttl-ids", ch)

@@ -75,7 +75,6 @@ func TestPolicyReportAgainstPaper(t *testing.T) {
 	line := fmt.Sprintf("study Table 3 oracle: selector vs fixed-best Δ %s pp, BCa [%s, %s] pp (study [+1.90, +16.19]), mid-p %.4f (study 0.013), b=%d c=%d",
 		pp(sel.Diff), pp(sel.BCaLo), pp(sel.BCaHi), float64(sel.MidP), sel.B, sel.C)
 	t.Log(line)
-	fmt.Println(line)
 
 	var md bytes.Buffer
 	if err := pr.WriteMarkdown(&md); err != nil {

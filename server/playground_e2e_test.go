@@ -313,7 +313,7 @@ func (e *e2e) checkOutputs(d *rdf.Dataset, names []string, tokName string, opts 
 		if mismatches > 0 {
 			verdict = fmt.Sprintf("%d MISMATCHES", mismatches)
 		}
-		fmt.Printf("playground e2e: %-20s %6d tokens (%s) %6d bytes, %s: %s\n", name, n, tokName, len(text), wantBadge, verdict)
+		t.Logf("playground e2e: %-20s %6d tokens (%s) %6d bytes, %s: %s", name, n, tokName, len(text), wantBadge, verdict)
 	}
 	e.checkChart(want)
 
@@ -336,7 +336,7 @@ func (e *e2e) checkOutputs(d *rdf.Dataset, names []string, tokName string, opts 
 		t.Errorf("round trip shown as %q (class %q); isolda.Check says not isomorphic (%d missing, %d extra)",
 			got, class, len(res.Missing), len(res.Extra))
 	}
-	fmt.Printf("playground e2e: ISOLDA round trip shown %q, isolda.Check isomorphic=%v\n", got, res.Isomorphic)
+	t.Logf("playground e2e: ISOLDA round trip shown %q, isolda.Check isomorphic=%v", got, res.Isomorphic)
 }
 
 // checkChart checks the chart against the oracle's token counts: one bar
@@ -393,7 +393,7 @@ func (e *e2e) checkChart(want map[string]int) {
 			t.Errorf("chart note %q, want the formats %v that wrote nothing", note, empty)
 		}
 	}
-	fmt.Printf("playground e2e: chart %v (fewest tokens first) %s\n", got, note)
+	t.Logf("playground e2e: chart %v (fewest tokens first) %s", got, note)
 }
 
 // firstDiff shows where two texts part.
@@ -440,7 +440,7 @@ func (e *e2e) checkDownload(i int, file, want string) {
 	if string(got) != want {
 		t.Errorf("download %s differs from the oracle: %s", file, firstDiff(string(got), want))
 	}
-	fmt.Printf("playground e2e: download %s: %d bytes = Go API\n", file, len(got))
+	t.Logf("playground e2e: download %s: %d bytes = Go API", file, len(got))
 }
 
 // pick selects the option with the given value of a drop-down by
@@ -628,7 +628,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 			t.Errorf("the page loaded %s, which is not an API call of its server", r)
 		}
 	}
-	fmt.Printf("playground e2e: %d resources loaded, all from %s/v1/ or its favicon\n", len(resources), srv.URL)
+	t.Logf("playground e2e: %d resources loaded, all from %s/v1/ or its favicon", len(resources), srv.URL)
 	for _, vp := range [][2]int{{1280, 800}, {400, 800}} {
 		size := fmt.Sprintf("%dx%d", vp[0], vp[1])
 		b.SetViewport(vp[0], vp[1])
@@ -679,7 +679,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		if badges := e.text(e.findIn(card, ".badges")); !strings.HasSuffix(badges, "cut") {
 			t.Errorf("%s: badges %q, want a cut badge", names[i], badges)
 		}
-		fmt.Printf("playground e2e: %s cut to %d tokens (budget %d of %d): %s\n", names[i], tok.Count(text), budget, full, cut)
+		t.Logf("playground e2e: %s cut to %d tokens (budget %d of %d): %s", names[i], tok.Count(text), budget, full, cut)
 	}
 	// The page spells the options as the CLI's flags, not with the
 	// deprecated API names.
@@ -729,7 +729,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if left != 0 {
 		t.Errorf("broken graph: %d elements left in the chart and round trip", left)
 	}
-	fmt.Printf("playground e2e: broken graph: the error %q %s shown once, after 1 request\n", pe.Msg, where)
+	t.Logf("playground e2e: broken graph: the error %q %s shown once, after 1 request", pe.Msg, where)
 	b.CheckLayout("broken graph 1280x800")
 	// The API's 400 answer is logged as a failed load; nothing else may be.
 	b.CheckConsole("broken graph", regexp.MustCompile(`/v1/serialize - Failed to load resource: the server responded with a status of 400`))
@@ -771,7 +771,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		t.Errorf("HTML page: status %q (error %v)", status, isErr)
 	}
 	e.checkOutputs(hd, names, token.O200KBase, nil)
-	fmt.Printf("playground e2e: HTML page with JSON-LD (%s): %d quads\n", filepath.Base(htmlPath), hd.Len())
+	t.Logf("playground e2e: HTML page with JSON-LD (%s): %d quads", filepath.Base(htmlPath), hd.Len())
 	b.SetViewport(400, 800)
 	b.CheckLayout("HTML page 400x800")
 	b.Screenshot("playground-html-400x800")
@@ -809,8 +809,8 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if err != nil {
 		t.Errorf("CSP probe: the refusal did not reach the console log: %v", err)
 	}
-	fmt.Printf("playground e2e: CSP probe: %s refused, and logged=%v\n", violation, seen)
+	t.Logf("playground e2e: CSP probe: %s refused, and logged=%v", violation, seen)
 
-	fmt.Printf("playground e2e: done in %v\n", time.Since(start).Round(time.Millisecond))
+	t.Logf("playground e2e: done in %v", time.Since(start).Round(time.Millisecond))
 	t.Logf("browser steps took %v", time.Since(start).Round(time.Millisecond))
 }

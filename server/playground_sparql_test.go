@@ -4,7 +4,6 @@ package server
 // playground's second data source besides pasted text.
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -87,7 +86,7 @@ func TestSPARQLGraph(t *testing.T) {
 		pass++
 	}
 	t.Logf("sparql graphs: %d/4 methods give the inline graph", pass)
-	fmt.Printf("server sparql graphs: %d/4 methods give the inline graph\n", pass)
+	t.Logf("server sparql graphs: %d/4 methods give the inline graph", pass)
 	// /v1/compare and /v1/check read the same way.
 	g := map[string]string{"endpoint": ep.URL + "/sparql", "query": query}
 	if code, _, body := call(t, h, "POST", "/v1/check", map[string]any{"graph": g}); code != 200 ||

@@ -173,7 +173,6 @@ func TestSerializeRoundTrip(t *testing.T) {
 			pass++
 		}
 		t.Logf("round trip %s: %d pass, %d fail", name, pass, fail)
-		fmt.Printf("round trip %s: %d pass, %d fail\n", name, pass, fail)
 		if pass < 8 {
 			t.Errorf("%s: only %d lossless formats round-tripped", name, pass)
 		}
@@ -439,7 +438,6 @@ func TestCompare(t *testing.T) {
 		checked++
 	}
 	t.Logf("compare: %d of %d formats checked", checked, len(all))
-	fmt.Printf("compare: %d of %d formats checked\n", checked, len(all))
 }
 
 // TestCheck runs the ISOLDA round trip check on real graphs.

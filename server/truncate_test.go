@@ -83,7 +83,6 @@ func TestBudgetInlineBlanks(t *testing.T) {
 		pass++
 	}
 	t.Logf("inline_blanks record truncations: %d/%d decode", pass, len(budgets))
-	fmt.Printf("inline_blanks record truncations: %d/%d decode\n", pass, len(budgets))
 }
 
 // TestTruncateRecordsBlankLines: in a line format a blank line is not a

@@ -3,7 +3,6 @@ package sparql
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -145,7 +144,7 @@ func TestMethods(t *testing.T) {
 		}
 	}
 	t.Logf("methods: %d/6 passed", pass)
-	fmt.Printf("sparql methods: %d/6 passed\n", pass)
+	t.Logf("sparql methods: %d/6 passed", pass)
 }
 
 // TestSyntaxes serves W3C test inputs with each media type and checks the
@@ -190,7 +189,7 @@ func TestSyntaxes(t *testing.T) {
 		pass++
 	}
 	t.Logf("media types: %d/%d passed", pass, len(cases))
-	fmt.Printf("sparql media types: %d/%d passed\n", pass, len(cases))
+	t.Logf("sparql media types: %d/%d passed", pass, len(cases))
 }
 
 // TestLongGet checks a query too long for a URL goes as a form POST.

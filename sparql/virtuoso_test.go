@@ -116,7 +116,7 @@ func TestVirtuoso(t *testing.T) {
 	t.Run("post-direct", func(t *testing.T) { testPostDirect(t, v, queries[0]) })
 	t.Run("errors", func(t *testing.T) { testErrors(t, v, examples) })
 	t.Logf("virtuoso integration test took %s (Virtuoso start and load included)", time.Since(begin).Round(time.Millisecond))
-	fmt.Printf("virtuoso: integration test took %s\n", time.Since(begin).Round(time.Millisecond))
+	t.Logf("virtuoso: integration test took %s", time.Since(begin).Round(time.Millisecond))
 }
 
 // loadExamples loads every RDF file of data/examples into its own named
@@ -172,11 +172,11 @@ func loadExamples(t *testing.T, v *virtuoso) []*example {
 	}
 	for _, ex := range out {
 		t.Logf("loaded %s into <%s>: %d triples locally, via %s", ex.name, ex.graph, ex.local.Len(), ex.via)
-		fmt.Printf("virtuoso-load: %s: %d triples into <%s> via %s\n", ex.name, ex.local.Len(), ex.graph, ex.via)
+		t.Logf("virtuoso-load: %s: %d triples into <%s> via %s", ex.name, ex.local.Len(), ex.graph, ex.via)
 	}
 	for _, s := range notLoaded {
 		t.Logf("not loaded: %s", s)
-		fmt.Printf("virtuoso-load: not loaded: %s\n", s)
+		t.Logf("virtuoso-load: not loaded: %s", s)
 	}
 	return out
 }
@@ -300,7 +300,6 @@ func testClient(t *testing.T, v *virtuoso, queries []vquery, direct map[string]*
 		line := fmt.Sprintf("virtuoso-sparql %s: %d/%d passed (%d isomorphic as fetched, %d after known Virtuoso rewrites, %d failed)",
 			ac.name, tl.exact+tl.rewritten, tl.total, tl.exact, tl.rewritten, tl.failed)
 		t.Log(line)
-		fmt.Println(line)
 	}
 }
 
@@ -387,7 +386,6 @@ func testServer(t *testing.T, v *virtuoso, queries []vquery, direct map[string]*
 		"the other %d are answers with known Virtuoso rewrites, hash = rdf/canon hash of the answer)",
 		passed, total, oracleHash, total-2*exactAnswers)
 	t.Log(line)
-	fmt.Println(line)
 }
 
 // knownFailures are the protocol cases Virtuoso 7.2 does not pass, with the
@@ -405,7 +403,7 @@ var knownFailures = []struct{ what, reason string }{
 func testPostDirect(t *testing.T, v *virtuoso, q vquery) {
 	for _, f := range knownFailures {
 		t.Logf("known failure: %s: %s", f.what, f.reason)
-		fmt.Printf("virtuoso known failure: %s: %s\n", f.what, f.reason)
+		t.Logf("virtuoso known failure: %s: %s", f.what, f.reason)
 	}
 	const limit = 2 * time.Second
 	c := &sparql.Client{Method: sparql.Post, Timeout: limit}
@@ -559,7 +557,6 @@ func testErrors(t *testing.T, v *virtuoso, examples []*example) {
 	line := fmt.Sprintf("virtuoso-errors: %d/%d passed (1ns client timeout, slow query under a %s client timeout and "+
 		"its control run, server time limit, query refused by Virtuoso's cost limit)", passed, total, limit)
 	t.Log(line)
-	fmt.Println(line)
 }
 
 // TestVirtuosoRewrites checks the comparison itself, without Virtuoso: each

@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 	"testing"
@@ -62,7 +61,6 @@ func TestMcNemarAgainstExactBinomialSums(t *testing.T) {
 		}
 	}
 	t.Logf("McNemar vs math/big: %d pairs, worst relative error %.3g", len(pairs), worst)
-	fmt.Printf("McNemar vs math/big: %d pairs, worst relative error %.3g\n", len(pairs), worst)
 }
 
 func TestMcNemarTextbookValues(t *testing.T) {

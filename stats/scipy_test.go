@@ -2,7 +2,6 @@ package stats
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -47,7 +46,7 @@ func TestScipyStatsmodels(t *testing.T) {
 	}
 	report := func(suite string, pass, total int, worst float64) {
 		t.Logf("%s: %d/%d passed, worst error %.3g", suite, pass, total, worst)
-		fmt.Printf("scipy/statsmodels %s: %d passed, %d failed (worst error %.3g)\n", suite, pass, total-pass, worst)
+		t.Logf("scipy/statsmodels %s: %d passed, %d failed (worst error %.3g)", suite, pass, total-pass, worst)
 	}
 
 	pass, worst := 0, 0.0

@@ -3,7 +3,6 @@ package stats
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -88,7 +87,6 @@ func TestWilsonFixtures(t *testing.T) {
 		}
 	}
 	t.Logf("Wilson: %d fixture intervals, worst absolute error %.3g", len(f.Wilson), worst)
-	fmt.Printf("Wilson: %d fixture intervals, worst absolute error %.3g\n", len(f.Wilson), worst)
 }
 
 func TestWilsonErrors(t *testing.T) {
@@ -107,7 +105,6 @@ func TestBCaFixtures(t *testing.T) {
 	passed := 0
 	defer func() {
 		t.Logf("BCa fixtures: %d/%d passed", passed, len(f.BCa))
-		fmt.Printf("BCa fixtures: %d/%d passed\n", passed, len(f.BCa))
 	}()
 	for _, c := range f.BCa {
 		passed++ // undone below on failure
@@ -173,7 +170,6 @@ func TestHolmFixtures(t *testing.T) {
 		}
 	}
 	t.Logf("Holm fixtures: %d/%d passed", passed, len(f.Holm))
-	fmt.Printf("Holm fixtures: %d/%d passed\n", passed, len(f.Holm))
 	got := Holm([]float64{0.01, math.NaN(), 0.04})
 	if got[0] != 0.02 || !math.IsNaN(got[1]) || got[2] != 0.04 {
 		t.Errorf("Holm with NaN = %v", got)
@@ -291,7 +287,7 @@ func TestPairedIntervalCoverage(t *testing.T) {
 	}
 	fp, fb := float64(coverPct)/sims, float64(coverBCa)/sims
 	t.Logf("coverage of the true difference over %d simulations (n=%d): percentile %.3f, BCa %.3f", sims, n, fp, fb)
-	fmt.Printf("bootstrap coverage (%d sims, n=%d, nominal 0.95): percentile %.3f, BCa %.3f\n", sims, n, fp, fb)
+	t.Logf("bootstrap coverage (%d sims, n=%d, nominal 0.95): percentile %.3f, BCa %.3f", sims, n, fp, fb)
 	// Binomial(300, 0.95) has sd 0.0126: accept 0.91–0.99.
 	for name, f := range map[string]float64{"percentile": fp, "BCa": fb} {
 		if f < 0.91 || f > 0.99 {

@@ -1,7 +1,6 @@
 package textbudget_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,7 +102,6 @@ func TestPrefixDecodes(t *testing.T) {
 		}
 	}
 	t.Logf("ISOLDA prefixes checked by the decoder: %d pass, %d fail", pass, fail)
-	fmt.Printf("ISOLDA prefixes checked by the decoder: %d pass, %d fail\n", pass, fail)
 }
 
 // TestFitTokenizer cuts a real document with o200k_base: the cut is

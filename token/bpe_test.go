@@ -168,7 +168,6 @@ func TestLongPiecesMatchPkoukk(t *testing.T) {
 		}
 		line := fmt.Sprintf("long inputs %-11s vs pkoukk/tiktoken-go: %d/%d agree", name, pass, len(inputs))
 		t.Log(line)
-		fmt.Println(line)
 	}
 }
 
@@ -253,7 +252,6 @@ func TestHFLongWordsMatchNaive(t *testing.T) {
 		}
 		line := fmt.Sprintf("long words %-6s heap vs naive BPE: %d/%d agree", name, pass, len(inputs))
 		t.Log(line)
-		fmt.Println(line)
 	}
 }
 
@@ -325,5 +323,4 @@ func TestGPT2SplitWithR50K(t *testing.T) {
 	}
 	line := fmt.Sprintf("r50k_base (GPT-2 split) vs pkoukk/tiktoken-go: %d/%d corpus texts agree", pass, len(sums))
 	t.Log(line)
-	fmt.Println(line)
 }

@@ -56,7 +56,6 @@ func TestMemoExact(t *testing.T) {
 			}
 			line := fmt.Sprintf("memo %-12s memoized == unmemoized == reference: %d/%d", name, pass, 2*len(refs))
 			t.Log(line)
-			fmt.Println(line)
 		})
 	}
 }

@@ -67,7 +67,6 @@ func TestQuirks(t *testing.T) {
 				excused++
 				msg := fmt.Sprintf("quirk exception %-28s %s", key, why)
 				t.Log(msg)
-				fmt.Println(msg)
 			default:
 				fail++
 				t.Errorf("%s: got %v, %s gives %v", key, got, authority[name], want)
@@ -79,5 +78,4 @@ func TestQuirks(t *testing.T) {
 	}
 	line := fmt.Sprintf("quirks: pass %d fail %d known-exceptions %d", pass, fail, excused)
 	t.Log(line)
-	fmt.Println(line)
 }

@@ -159,11 +159,10 @@ func TestReferenceCorpus(t *testing.T) {
 				t.Errorf("%s: count %d (Count %d), want %d; hash match %v", r.File, len(ids), n, r.Count, idsHash(ids) == r.IDsSHA256)
 			}
 			line := fmt.Sprintf("reference %-12s pass %d/%d fail %d known-exceptions %d tokens %d", name, pass, len(refs), fail, excused, total)
-			t.Log(line)
 			summary = append(summary, line)
 		})
 	}
 	for _, l := range summary {
-		fmt.Println(l)
+		t.Log(l)
 	}
 }

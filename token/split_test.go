@@ -113,7 +113,6 @@ func TestSplitMatchesRegexp2(t *testing.T) {
 		}
 		line := fmt.Sprintf("split %-6s vs regexp2: %d/%d inputs agree", c.name, len(inputs)-fails, len(inputs))
 		t.Log(line)
-		fmt.Println(line)
 	}
 }
 

@@ -35,7 +35,6 @@ func TestCountReaderCorpus(t *testing.T) {
 		}
 		line := fmt.Sprintf("CountReader %-12s %d/%d corpus texts exact at block sizes 1, 7, 64, 4096", name, pass, total)
 		t.Log(line)
-		fmt.Println(line)
 	}
 }
 

@@ -2,7 +2,6 @@ package failures
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,7 +43,7 @@ func runCase(t *testing.T, name string) *Result {
 	}
 	s := r.Survivors()
 	t.Logf("%s: %d of %d formats survive: %s", name, len(s), len(r.Outcomes), strings.Join(s, ", "))
-	fmt.Printf("bench: failure case %s: %d/%d formats survive\n", name, len(s), len(r.Outcomes))
+	t.Logf("bench: failure case %s: %d/%d formats survive", name, len(s), len(r.Outcomes))
 	return r
 }
 

@@ -101,7 +101,6 @@ func TestReferenceParameterSets(t *testing.T) {
 		}
 	}
 	t.Logf("graphrag reference parameter sets: %d passed, %d failed (5 formats each, byte counts and SHA-256)", pass, fail)
-	fmt.Printf("graphrag reference parameter sets: %d passed, %d failed (5 formats each, byte counts and SHA-256)\n", pass, fail)
 }
 
 func TestDefaultGraphTexts(t *testing.T) {

@@ -1,7 +1,6 @@
 package graphtext
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,5 +61,5 @@ func TestSharedDataRoundTrip(t *testing.T) {
 			t.Logf("%s (undirected=%v): %d nodes, %d edges", filepath.Base(path), undirected, len(g.Nodes), len(g.Edges))
 		}
 	}
-	fmt.Printf("shared data round trips: %d passed\n", n)
+	t.Logf("shared data round trips: %d passed", n)
 }

@@ -68,7 +68,6 @@ func TestHostileYAMLJSON(t *testing.T) {
 		} else {
 			msg := fmt.Sprintf("kgllmbench hostile %s: byte-exact (%d bytes, %d edges)", c.format, len(got), len(kg.Edges))
 			t.Log(msg)
-			fmt.Println(msg)
 		}
 	}
 }
@@ -142,7 +141,6 @@ func TestFormatExamples(t *testing.T) {
 	}
 	msg := fmt.Sprintf("kgllmbench format_examples.txt: %d/%d sections exact (JSON-LD up to node order)", pass, len(order))
 	t.Log(msg)
-	fmt.Println(msg)
 	if len(order) != 7 {
 		t.Errorf("%d sections, want 7", len(order))
 	}
@@ -169,7 +167,6 @@ func TestCountries(t *testing.T) {
 	msg := fmt.Sprintf("kgllmbench Countries: %d entities (%d core), %d relations, %d edges, %d self-loops",
 		len(kg.Entities), core, len(kg.Relations), len(kg.Edges), loops)
 	t.Log(msg)
-	fmt.Println(msg)
 	for _, c := range []struct {
 		what      string
 		got, want int
@@ -400,7 +397,6 @@ func TestHostileRDF(t *testing.T) {
 	}
 	msg := fmt.Sprintf("kgllmbench hostile RDF (rdflib %v): %d/7 formats exact", f.Texts["rdflib"], pass)
 	t.Log(msg)
-	fmt.Println(msg)
 }
 
 func sortLines(s string) string {

@@ -224,7 +224,6 @@ func TestInstanceTexts(t *testing.T) {
 			how := "byte-exact"
 			msg := fmt.Sprintf("kgllmbench instances %-16s %-6s: %d/%d %s (%d known mismatches)", format, variant, ok, len(recs), how, known)
 			t.Log(msg)
-			fmt.Println(msg)
 			if len(recs) != 500 {
 				t.Errorf("%s %s: %d texts, want 500", format, variant, len(recs))
 			}
@@ -232,7 +231,6 @@ func TestInstanceTexts(t *testing.T) {
 	}
 	msg := fmt.Sprintf("kgllmbench instances total: %d/%d", pass, total)
 	t.Log(msg)
-	fmt.Println(msg)
 }
 
 // TestPromptExamples checks Prompt and Description against the exact
@@ -263,7 +261,6 @@ func TestPromptExamples(t *testing.T) {
 	}
 	msg := fmt.Sprintf("kgllmbench prompt examples: %d/70 exact", n)
 	t.Log(msg)
-	fmt.Println(msg)
 }
 
 // TestCountriesMatchInstances checks the Countries loader's entities,
@@ -312,5 +309,4 @@ func TestCountriesMatchInstances(t *testing.T) {
 	}
 	msg := fmt.Sprintf("kgllmbench Countries vs real instances: %d entities, %d relations, %d edges checked", nEnt, nRel, nEdge)
 	t.Log(msg)
-	fmt.Println(msg)
 }

@@ -87,11 +87,9 @@ func TestAppendixH3(t *testing.T) {
 		}
 	}
 	t.Logf("appendix H.3: %d passed, %d failed", pass, total-pass)
-	fmt.Printf("appendix H.3: %d passed, %d failed\n", pass, total-pass)
 	for _, n := range Names() {
 		if why := noExampleH3[n]; why != "" {
 			t.Logf("  no example: %-13s %s", n, why)
-			fmt.Printf("  no example: %-13s %s\n", n, why)
 		}
 	}
 }
@@ -164,7 +162,6 @@ func TestText2KGBenchPrompts(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Text2KGBench prompts: %d passed, %d failed (%d known data-version differences)", pass, fail, known)
-	fmt.Printf("Text2KGBench prompts: %d passed, %d failed (%d known data-version differences)\n", pass, fail, known)
 	for _, id := range slices.Sorted(func(yield func(string) bool) {
 		for k := range promptMismatches {
 			if !yield(k) {
@@ -173,7 +170,6 @@ func TestText2KGBenchPrompts(t *testing.T) {
 		}
 	}) {
 		t.Logf("  differs: %-36s %s", id, promptMismatches[id])
-		fmt.Printf("  differs: %-36s %s\n", id, promptMismatches[id])
 	}
 }
 

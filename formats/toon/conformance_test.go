@@ -188,7 +188,7 @@ func runFixtureFile(t *testing.T, version, path string) suiteCount {
 			c.pass++
 		case known:
 			c.known++
-			fmt.Printf("KNOWN FAILURE %s: %s\n", id, reason)
+			t.Logf("KNOWN FAILURE %s: %s", id, reason)
 		default:
 			c.fail++
 			t.Errorf("%s: %s", id, problem)
@@ -259,7 +259,6 @@ func TestConformance(t *testing.T) {
 				line := fmt.Sprintf("toon v%s %s/%s: %d passed, %d failed, %d known failures",
 					version, cat, filepath.Base(f), c.pass, c.fail, c.known)
 				t.Log(line)
-				fmt.Println(line)
 				catTotal.pass += c.pass
 				catTotal.fail += c.fail
 				catTotal.known += c.known
@@ -267,7 +266,6 @@ func TestConformance(t *testing.T) {
 			line := fmt.Sprintf("toon v%s %s total: %d passed, %d failed, %d known failures",
 				version, cat, catTotal.pass, catTotal.fail, catTotal.known)
 			t.Log(line)
-			fmt.Println(line)
 			total.pass += catTotal.pass
 			total.fail += catTotal.fail
 			total.known += catTotal.known
@@ -275,7 +273,6 @@ func TestConformance(t *testing.T) {
 		line := fmt.Sprintf("toon v%s TOTAL: %d passed, %d failed, %d known failures",
 			version, total.pass, total.fail, total.known)
 		t.Log(line)
-		fmt.Println(line)
 	}
 }
 
@@ -316,7 +313,6 @@ func TestLegacyLengthMarker(t *testing.T) {
 	}
 	line := fmt.Sprintf("toon v1.5 lengthMarker fixtures: %d run", n)
 	t.Log(line)
-	fmt.Println(line)
 }
 
 // TestExamples checks the spec repository's examples: each conversion pair
@@ -378,6 +374,5 @@ func TestExamples(t *testing.T) {
 		}
 		line := fmt.Sprintf("toon v%s examples: %d passed of %d", version, pass, len(pairs)+len(valid)+len(invalid))
 		t.Log(line)
-		fmt.Println(line)
 	}
 }

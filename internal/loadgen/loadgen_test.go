@@ -2,7 +2,6 @@ package loadgen
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -352,7 +351,7 @@ func TestErrorCounting(t *testing.T) {
 	if rowErrors != res.Errors {
 		t.Errorf("rows count %d errors, the total %d", rowErrors, res.Errors)
 	}
-	fmt.Printf("errors: server %v; result status %v transport %v\n", out, res.Status, res.Transport)
+	t.Logf("errors: server %v; result status %v transport %v", out, res.Status, res.Transport)
 }
 
 // TestTimeoutAndUnsent checks that a request over time is a timeout error

@@ -145,7 +145,6 @@ func TestAgainstCPython(t *testing.T) {
 		check(got == c.After, "seed %s final uint32 = %d, want %d (stream out of step)", c.Seed, got, c.After)
 	}
 	t.Logf("random vs CPython: %d seeds, %d checks, %d passed, %d failed", len(cases), checks, checks-fails, fails)
-	fmt.Printf("random vs CPython: %d seeds, %d checks, %d passed, %d failed\n", len(cases), checks, checks-fails, fails)
 }
 
 func TestErrors(t *testing.T) {

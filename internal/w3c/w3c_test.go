@@ -59,7 +59,6 @@ func TestLoadCounts(t *testing.T) {
 			}
 		}
 		line := fmt.Sprintf("w3c: %-15s %4d entries %v", suite, len(tests), got)
-		fmt.Println(line)
 		t.Log(line)
 		for typ, n := range want[suite] {
 			if got[typ] != n {

@@ -79,7 +79,6 @@ func TestBig(t *testing.T) {
 	msg := fmt.Sprintf("big: %d quads; RDFC-1.0 hash %s: %v CPU (%v wall); hash + Isomorphic with a relabelled shuffled copy: %v CPU (%v wall)",
 		d.Len(), h1, ch.Round(time.Millisecond), th.Round(time.Millisecond), cpu.Round(time.Millisecond), total.Round(time.Millisecond))
 	t.Log(msg)
-	fmt.Println(msg)
 	h2, err := Hash(e)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package canon
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -105,10 +104,9 @@ func TestRDFC10Conformance(t *testing.T) {
 	for _, typ := range slices.Sorted(maps.Keys(counts)) {
 		c := counts[typ]
 		t.Logf("rdf-canon %s: %d/%d passed, %d failed", typ, c.pass, c.total, c.fail)
-		fmt.Printf("rdf-canon %s: %d/%d passed, %d failed\n", typ, c.pass, c.total, c.fail)
 	}
 	for _, id := range slices.Sorted(maps.Keys(knownFailures)) {
-		fmt.Printf("known failure %s: %s\n", id, knownFailures[id])
+		t.Logf("known failure %s: %s", id, knownFailures[id])
 	}
 }
 
@@ -139,5 +137,4 @@ func TestSuiteIsomorphism(t *testing.T) {
 		n++
 	}
 	t.Logf("rdf-canon inputs isomorphic to their outputs: %d", n)
-	fmt.Printf("rdf-canon inputs isomorphic to their outputs: %d\n", n)
 }

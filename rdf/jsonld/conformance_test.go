@@ -71,10 +71,8 @@ func (c *tally) report(t *testing.T) {
 	summary := fmt.Sprintf("jsonld %s: %d tests: %d passed, %d known failures, %d unexpected failures (%.1f%%)",
 		c.name, c.total, c.pass, c.known, c.fail, 100*float64(c.pass)/float64(max(c.total, 1)))
 	t.Log(summary)
-	fmt.Println(summary)
 	if len(c.failures) > 0 {
-		fmt.Printf("jsonld %s known failures:\n%s\n", c.name, strings.Join(c.failures, "\n"))
-		t.Logf("known failures:\n%s", strings.Join(c.failures, "\n"))
+		t.Logf("jsonld %s known failures:\n%s", c.name, strings.Join(c.failures, "\n"))
 	}
 }
 

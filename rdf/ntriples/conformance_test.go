@@ -179,16 +179,13 @@ func TestConformance(t *testing.T) {
 					line += fmt.Sprintf("  (%d of the passes reject a triple term as unsupported rather than as malformed)", byTT[typ])
 				}
 				t.Log(line)
-				fmt.Println(line)
 			}
 			line := fmt.Sprintf("conformance: %-15s %-28s pass %3d of %3d", s.dir, "ALL", total, len(tests))
 			t.Log(line)
-			fmt.Println(line)
 			sort.Strings(notPassed)
 			for _, np := range notPassed {
 				line := fmt.Sprintf("conformance:   not supported: %s", np)
 				t.Log(line)
-				fmt.Println(line)
 			}
 		})
 	}

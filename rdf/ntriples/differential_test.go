@@ -103,7 +103,6 @@ func TestDifferentialGonum(t *testing.T) {
 				}
 				line := fmt.Sprintf("gonum differential: %s differs as expected: %s", rel, want.reason)
 				t.Log(line)
-				fmt.Println(line)
 				return nil
 			}
 			if err != nil {
@@ -134,7 +133,6 @@ func TestDifferentialGonum(t *testing.T) {
 	}
 	line := fmt.Sprintf("gonum differential: %d W3C files (%d statements) and %d Nomisma triples read identically", files, statements, n)
 	t.Log(line)
-	fmt.Println(line)
 }
 
 // FuzzDifferentialGonum checks that whenever both this package and gonum

@@ -66,7 +66,6 @@ func TestOtherSuitesResults(t *testing.T) {
 				bad++
 				line := fmt.Sprintf("  rejected as expected: %s: %s", rel, reason)
 				t.Log(line)
-				fmt.Println(line)
 			default:
 				ok++
 				quads += n
@@ -78,7 +77,6 @@ func TestOtherSuitesResults(t *testing.T) {
 		}
 		line := fmt.Sprintf("expected results %-13s parsed %4d files (%5d statements), rejected %d", dir, ok, quads, bad)
 		t.Log(line)
-		fmt.Println(line)
 	}
 }
 
@@ -113,7 +111,6 @@ func TestCanonResultsRoundTrip(t *testing.T) {
 	}
 	line := fmt.Sprintf("rdf-canon expected outputs written back unchanged: %d of %d", same, len(files))
 	t.Log(line)
-	fmt.Println(line)
 	if len(files) == 0 {
 		t.Error("no rdf-canon result files found")
 	}

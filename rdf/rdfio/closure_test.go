@@ -348,7 +348,6 @@ func (c *closureTally) report(t *testing.T, what string) {
 	}
 	for _, l := range lines {
 		t.Log(l)
-		fmt.Println(l)
 	}
 	for _, r := range slices.Sorted(maps.Keys(c.skippedJSONLD)) {
 		t.Logf("closure %s: %d inputs JSON-LD cannot hold: %s:\n  %s", what, len(c.skippedJSONLD[r]), r,

@@ -74,14 +74,11 @@ func runSuite(t *testing.T, folder string) {
 		c := res.byType[ty]
 		line := fmt.Sprintf("suite %s: %s passed %d/%d", folder, ty, c[0], c[1])
 		t.Log(line)
-		fmt.Println(line)
 	}
 	line := fmt.Sprintf("suite %s: %d passed, %d failed, %d unsupported (of %d)", folder, res.pass, res.fail, res.unsupported, len(tests))
 	t.Log(line)
-	fmt.Println(line)
 	for _, n := range notes {
-		t.Log("unsupported: " + n)
-		fmt.Println("  unsupported: " + n)
+		t.Log("  unsupported: " + n)
 	}
 }
 

@@ -168,7 +168,6 @@ func writeRoundTripSuite(t *testing.T, suite string) {
 	}
 	line := fmt.Sprintf("suite %s: write round trip %d/%d", suite, pass, run)
 	t.Log(line)
-	fmt.Println(line)
 }
 
 // encoding/xml, which the reader uses, checks names against the character

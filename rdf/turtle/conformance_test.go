@@ -104,7 +104,6 @@ func runTest(tc w3c.Test, lenient *int) string {
 func report(t *testing.T, format string, args ...any) {
 	t.Helper()
 	line := fmt.Sprintf(format, args...)
-	fmt.Println(line)
 	t.Log(line)
 }
 

@@ -179,8 +179,7 @@ func checkFilters(t *testing.T, b *browsertest.Browser, run *report.Run, size st
 	if want(func(s report.Sample) bool { return s.Arm != "iso" }) == len(run.Samples) {
 		t.Fatal("the filter steps hide nothing: a useless test")
 	}
-	t.Logf("%s: answers shown after each click: %s", size, strings.Join(counts, ", "))
-	fmt.Printf("report browser %s: filters: %s\n", size, strings.Join(counts, ", "))
+	t.Logf("report browser %s: filters: %s", size, strings.Join(counts, ", "))
 }
 
 func indexOf(list []string, v string) int {
@@ -213,6 +212,6 @@ func TestOpenLargeReport(t *testing.T) {
 		var height int
 		b.Script(`return performance.getEntriesByType("navigation")[0].loadEventEnd;`, &load)
 		b.Script(`return document.documentElement.scrollHeight;`, &height)
-		fmt.Printf("open %s at %dx%d: load event at %.0f ms, laid out (%d px high) after %.2f s\n", path, vp[0], vp[1], load, height, time.Since(start).Seconds())
+		t.Logf("open %s at %dx%d: load event at %.0f ms, laid out (%d px high) after %.2f s", path, vp[0], vp[1], load, height, time.Since(start).Seconds())
 	}
 }

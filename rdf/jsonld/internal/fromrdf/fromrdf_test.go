@@ -135,5 +135,4 @@ func TestConformanceFromRDF(t *testing.T) {
 	}
 	msg := fmt.Sprintf("jsonld fromRdf: %d tests: %d passed", len(m.Sequence), pass)
 	t.Log(msg)
-	fmt.Println(msg)
 }
