@@ -332,3 +332,23 @@ func TestEmptyGlob(t *testing.T) {
 		t.Error("a shard was written")
 	}
 }
+
+// TestMissingInput checks that an input file that does not exist, given
+// by name (no glob), fails the run and writes no shard.
+func TestMissingInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the Prism runner")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "chunks")
+	p, err := build(config{Inputs: []string{filepath.Join(dir, "missing.nt")}, Output: out, Shards: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prism.Execute(context.Background(), p); err == nil {
+		t.Fatal("a missing input ran without error")
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("files written: %v", files)
+	}
+}
