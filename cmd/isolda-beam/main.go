@@ -1,6 +1,6 @@
 // Command isolda-beam runs isolda chunk as an Apache Beam pipeline (Go SDK),
 // for graphs too large for one machine: sharded N-Triples or N-Quads in
-// (local files or gs://; s3:// and hdfs:// are not linked in), one document
+// (local files, gs:// or s3://; Beam's Go SDK has no hdfs://), one document
 // per entity out, as sharded JSON lines. It runs the same steps as isolda
 // chunk (package chunk) with Beam's group-by in place of the external
 // sort, so its lines equal isolda chunk's once the shards are concatenated

@@ -315,13 +315,12 @@ func writeAtomic(ctx context.Context, name string, write func(io.Writer) error) 
 
 // checkScheme returns an error, naming the supported schemes, if path
 // has a scheme no file system is linked in for: Beam itself would panic
-// at start. Linked in are local paths (no scheme) and gs://. Beam's Go
-// SDK v2.77.0 has an s3:// file system, but linking it needs the AWS SDK,
-// which isolda does not depend on; it has none for hdfs://.
+// at start. Linked in are local paths (no scheme), gs:// and s3://; Beam's
+// Go SDK v2.77.0 has no file system for hdfs://.
 func checkScheme(path string) error {
 	scheme, _, ok := strings.Cut(path, "://")
-	if !ok || scheme == "" || scheme == "gs" {
+	if !ok || scheme == "" || scheme == "gs" || scheme == "s3" {
 		return nil
 	}
-	return fmt.Errorf("isolda-beam: %s: no file system for %s:// is linked in; supported: local paths and gs://", path, scheme)
+	return fmt.Errorf("isolda-beam: %s: no file system for %s:// is linked in (Beam's Go SDK v2.77.0 has none for hdfs://); supported: local paths, gs:// and s3://", path, scheme)
 }
