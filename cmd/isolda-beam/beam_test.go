@@ -299,17 +299,44 @@ func TestMain(m *testing.M) {
 // panic at start.
 func TestUnsupportedScheme(t *testing.T) {
 	for _, tc := range []struct{ in, out string }{
-		{"s3://bucket/shards/*.nt", "out/chunks"},
 		{"hdfs://namenode/shards/*.nt", "out/chunks"},
-		{"shards/*.nt", "s3://bucket/out/chunks"},
+		{"shards/*.nt", "hdfs://namenode/out/chunks"},
+		{"webhdfs://namenode/shards/*.nt", "out/chunks"},
 	} {
 		_, err := build(config{Inputs: []string{tc.in}, Output: tc.out, Shards: 1})
-		if err == nil || !strings.Contains(err.Error(), "supported: local paths and gs://") {
+		if err == nil || !strings.Contains(err.Error(), "supported: local paths, gs:// and s3://") {
 			t.Errorf("%s -> %s: %v, want an error naming the supported schemes", tc.in, tc.out, err)
 		}
 	}
-	if _, err := build(config{Inputs: []string{"gs://bucket/*.nt"}, Output: "gs://bucket/out", Shards: 1}); err != nil {
-		t.Errorf("gs://: %v", err)
+	for _, scheme := range []string{"gs", "s3"} {
+		if _, err := build(config{Inputs: []string{scheme + "://bucket/*.nt"}, Output: scheme + "://bucket/out", Shards: 1}); err != nil {
+			t.Errorf("%s://: %v", scheme, err)
+		}
+	}
+}
+
+// TestS3WithoutCredentials checks that an s3:// input without AWS
+// credentials fails the run with an error that says so, not a panic.
+func TestS3WithoutCredentials(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the Prism runner")
+	}
+	dir := t.TempDir()
+	for _, v := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
+		"AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "none"))
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true") // no instance role: no network
+	t.Setenv("AWS_REGION", "eu-west-1")
+	p, err := build(config{Inputs: []string{"s3://isolda-no-such-bucket/shards/*.nt"}, Output: filepath.Join(dir, "chunks"), Shards: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = prism.Execute(context.Background(), p)
+	if err == nil || !strings.Contains(err.Error(), "credentials") || strings.Contains(err.Error(), "panic") {
+		t.Fatalf("error %v, want one about credentials, without a panic", err)
 	}
 }
 
@@ -330,5 +357,25 @@ func TestEmptyGlob(t *testing.T) {
 	}
 	if _, err := os.Stat(shardName(out, 0, 2)); err == nil {
 		t.Error("a shard was written")
+	}
+}
+
+// TestMissingInput checks that an input file that does not exist, given
+// by name (no glob), fails the run and writes no shard.
+func TestMissingInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the Prism runner")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "chunks")
+	p, err := build(config{Inputs: []string{filepath.Join(dir, "missing.nt")}, Output: out, Shards: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prism.Execute(context.Background(), p); err == nil {
+		t.Fatal("a missing input ran without error")
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("files written: %v", files)
 	}
 }

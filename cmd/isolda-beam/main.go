@@ -1,6 +1,6 @@
 // Command isolda-beam runs isolda chunk as an Apache Beam pipeline (Go SDK),
 // for graphs too large for one machine: sharded N-Triples or N-Quads in
-// (local files or gs://; s3:// and hdfs:// are not linked in), one document
+// (local files, gs:// or s3://; Beam's Go SDK has no hdfs://), one document
 // per entity out, as sharded JSON lines. It runs the same steps as isolda
 // chunk (package chunk) with Beam's group-by in place of the external
 // sort, so its lines equal isolda chunk's once the shards are concatenated
@@ -46,8 +46,9 @@ func main() {
 	flag.Var(&inputs, "input", "glob of input shards: N-Triples or N-Quads, optionally gzipped (repeatable)")
 	flag.StringVar(&cfg.Output, "output", "", "prefix of the output shards: PREFIX-00000-of-00004.jsonl, ...")
 	flag.Int64Var(&cfg.SplitBytes, "split-bytes", DefaultSplitBytes, "size of the byte ranges uncompressed N-Triples and N-Quads files are read in, in parallel")
-	flag.IntVar(&cfg.Shards, "shards", 0, "number of output shards; 0: one per --shard-bytes of input")
+	flag.IntVar(&cfg.Shards, "shards", 0, "number of output shards, and of the buckets each worker sorts; 0: one per --shard-bytes of input")
 	flag.Int64Var(&cfg.ShardBytes, "shard-bytes", DefaultShardBytes, "input bytes per output shard when --shards is 0 (gzipped inputs count compressed bytes)")
+	flag.Int64Var(&cfg.SortMemory, "sort-memory", DefaultSortMemory, "memory, in bytes, of a worker's sort of one bucket before it spills to local disk")
 	flag.StringVar(&cfg.Opts.Format, "to", chunk.DefaultFormat, "format of the documents (see isolda formats)")
 	flag.StringVar(&cfg.Opts.Tokenizer, "tokenizer", chunk.DefaultTokenizer, "tokenizer of --budget and of the counts")
 	flag.IntVar(&cfg.Opts.Budget, "budget", 512, "most tokens of a document; 0 keeps every statement")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -95,7 +94,7 @@ func gzipped(ctx context.Context, path string) (bool, error) {
 }
 
 // readFn reads a range of an input file and emits the records of its
-// statements.
+// statements, batched by bucket (of n).
 type readFn struct {
 	Opts chunk.Options `json:"opts"`
 	c    *chunk.Chunker
@@ -106,14 +105,20 @@ func (f *readFn) Setup() (err error) {
 	return err
 }
 
-func (f *readFn) ProcessElement(ctx context.Context, r fileRange, emit func(string, []byte)) error {
+func (f *readFn) ProcessElement(ctx context.Context, r fileRange, n int, emit func(int, []byte)) error {
 	m := f.c.NewMapper()
-	return readRange(ctx, r, rdf.SinkFunc(func(q rdf.Quad) error {
+	b := newBatcher(n, emit)
+	err := readRange(ctx, r, rdf.SinkFunc(func(q rdf.Quad) error {
 		return m.Map(q, func(k, v []byte) error {
-			emit(string(k), bytes.Clone(v))
+			b.add(k, v)
 			return nil
 		})
 	}))
+	if err != nil {
+		return err
+	}
+	b.flush()
+	return nil
 }
 
 // readRange sends the statements of a range to sink. A whole file is read

@@ -1,0 +1,326 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/fnv"
+	"strings"
+
+	"github.com/isolda/isolda/chunk"
+	"github.com/isolda/isolda/chunk/extsort"
+)
+
+// The steps of package chunk read each node's records in ascending byte
+// order, as a sort-based group-by gives them. Beam's GroupByKey gives a
+// key's values unordered, and moving every record as an element of its
+// own costs a runner far more than the record. So records travel in
+// batches keyed by bucket (a hash of the node modulo the number of
+// buckets), and a worker sorts the records of one bucket with package
+// chunk/extsort, as isolda chunk does, in bounded memory (spilling to its
+// local disk), then runs the steps on each node's group in order.
+
+// batchBytes is the size at which a batch of records is emitted.
+const batchBytes = 1 << 20
+
+// bucketOf returns the bucket of a node key among n.
+func bucketOf(key []byte, n int) int {
+	h := fnv.New32a()
+	h.Write(key)
+	return int(h.Sum32() % uint32(n))
+}
+
+// appendRecord appends a record to a batch: the key and the value, each
+// with its length.
+func appendRecord(dst, key, val []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(key)))
+	dst = append(dst, key...)
+	dst = binary.AppendUvarint(dst, uint64(len(val)))
+	return append(dst, val...)
+}
+
+var errBatch = errors.New("isolda-beam: corrupt batch")
+
+// eachRecord calls f with each record of a batch.
+func eachRecord(b []byte, f func(key, val []byte) error) error {
+	field := func() ([]byte, bool) {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) {
+			return nil, false
+		}
+		v := b[k : k+int(n)]
+		b = b[k+int(n):]
+		return v, true
+	}
+	for len(b) > 0 {
+		key, ok := field()
+		if !ok {
+			return errBatch
+		}
+		val, ok := field()
+		if !ok {
+			return errBatch
+		}
+		if err := f(key, val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// batcher collects records into one batch per bucket and emits a batch
+// once it holds batchBytes.
+type batcher struct {
+	n    int
+	bufs map[int][]byte
+	emit func(int, []byte)
+}
+
+func newBatcher(n int, emit func(int, []byte)) *batcher {
+	return &batcher{n: n, bufs: map[int][]byte{}, emit: emit}
+}
+
+func (b *batcher) add(key, val []byte) {
+	i := bucketOf(key, b.n)
+	buf := appendRecord(b.bufs[i], key, val)
+	if len(buf) >= batchBytes {
+		b.emit(i, buf)
+		buf = nil
+	}
+	b.bufs[i] = buf
+}
+
+// flush emits the batches not yet emitted, in bucket order.
+func (b *batcher) flush() {
+	for i := range b.n {
+		if buf := b.bufs[i]; len(buf) > 0 {
+			b.emit(i, buf)
+		}
+	}
+	clear(b.bufs)
+}
+
+// sortBatches sorts the records of a bucket's batches: by key, then
+// value, identical records once.
+func sortBatches(batches func(*[]byte) bool, memory int64) (*extsort.Sorted, error) {
+	s := extsort.New(extsort.Config{Memory: memory})
+	var b []byte
+	for batches(&b) {
+		if err := eachRecord(b, s.Add); err != nil {
+			s.Finish(false)
+			return nil, err
+		}
+	}
+	return s.Finish(true)
+}
+
+// groups calls f with each key of a sorted set and its values, in order;
+// it skips what f leaves unread.
+func groups(s *extsort.Sorted, f func(key []byte, vals chunk.Values) error) error {
+	it := extsort.Merge(s)
+	ok := it.Next()
+	var key []byte
+	for ok {
+		key = append(key[:0], it.Key()...)
+		vals := func(yield func([]byte) bool) {
+			for ok && bytes.Equal(it.Key(), key) {
+				if !yield(it.Value()) {
+					return
+				}
+				ok = it.Next()
+			}
+		}
+		if err := f(key, vals); err != nil {
+			return err
+		}
+		for ok && bytes.Equal(it.Key(), key) {
+			ok = it.Next()
+		}
+	}
+	return it.Err()
+}
+
+// msgFilter keeps, of the messages one step sends to a node (in
+// ascending order), those its next steps can read, so that no more than
+// the bounds of --max-statements cross the shuffle. Each selection below
+// is the one of a chunk step, applied to part of the messages: what the
+// step reads of all of them is among what is kept of each part.
+//
+// For the next hop (Round), it keeps the first cap values of each of the
+// first cap+1 origins: Round forwards the first cap statements of the
+// first cap origins other than the node.
+//
+// For Gather, it drops the messages about the node itself (their origin,
+// subject or object is the node: Gather takes those from the node's own
+// records); of the messages from a neighbour (distance 1), it keeps the
+// first cap distinct statements of each origin (Gather reads those of
+// the neighbours within the node's bounds, which only the node knows:
+// none is left out); of the farther ones, the first cap distinct
+// statements in all. Gather keeps at most cap messages, each statement
+// once, in order: at most cap statements before a part can repeat them,
+// so the first cap distinct ones of a part hold all it takes of it.
+type msgFilter struct {
+	cap           int
+	round, gather bool
+
+	origin  []byte // of the last message
+	origins int    // seen
+	inOrig  int    // messages kept of the origin for the next hop
+	near    map[string]bool
+	far     map[string]bool
+}
+
+func newMsgFilter(cap int, round, gather bool) *msgFilter {
+	return &msgFilter{cap: cap, round: round, gather: gather, near: map[string]bool{}, far: map[string]bool{}}
+}
+
+// reset starts the messages of another node.
+func (m *msgFilter) reset() {
+	m.origin, m.origins, m.inOrig = m.origin[:0], 0, 0
+	clear(m.near)
+	clear(m.far)
+}
+
+// keep reports whether a message is kept.
+func (m *msgFilter) keep(v []byte) bool {
+	prefix, ok := chunk.MessageOrigin(v)
+	if !ok {
+		return true // not a message: the step reports it
+	}
+	if !bytes.Equal(prefix, m.origin) {
+		m.origin = append(m.origin[:0], prefix...)
+		m.origins++
+		m.inOrig = 0
+		clear(m.near)
+	}
+	keep := false
+	if m.round && m.origins <= m.cap+1 && m.inOrig < m.cap {
+		m.inOrig++
+		keep = true
+	}
+	if m.gather {
+		self, stmt, ok := msgStatement(v, len(prefix))
+		switch {
+		case !ok:
+			return true // the step reports it
+		case self:
+		case v[1] == 1:
+			keep = distinct(m.near, stmt, m.cap) || keep
+		default:
+			keep = distinct(m.far, stmt, m.cap) || keep
+		}
+	}
+	return keep
+}
+
+// distinct adds stmt to set unless it holds it or cap statements; it
+// reports whether it added it.
+func distinct(set map[string]bool, stmt []byte, cap int) bool {
+	if len(set) >= cap || set[string(stmt)] {
+		return false
+	}
+	set[string(stmt)] = true
+	return true
+}
+
+// Term kinds of chunk's record layout (chunk/record.go), read here only
+// to find a message's statement and whether it is about its target.
+const (
+	kindNone   = 0
+	kindKey    = 'K' // the node the record is keyed by
+	kindIRI    = 'I'
+	kindBlank  = 'B'
+	kindString = 'S'
+	kindLang   = 'L'
+	kindTyped  = 'T'
+	kindTriple = 'R'
+)
+
+// msgStatement reads a message whose origin part is val[:n]: self reports
+// that its origin, subject or object is the node it is sent to; stmt is
+// its statement as Gather tells statements apart (language tags folded to
+// lower case, as rdf.Quad.Key does).
+func msgStatement(val []byte, n int) (self bool, stmt []byte, ok bool) {
+	if val[2] == kindKey {
+		self = true
+	}
+	b := val[n:]
+	stmt = b
+	fold := false
+	for i := range 4 { // subject, predicate, object, graph
+		if len(b) == 0 {
+			return false, nil, false
+		}
+		kind := b[0]
+		if kind == kindKey && (i == 0 || i == 2) {
+			self = true
+		}
+		strs := 0
+		switch kind {
+		case kindNone, kindKey:
+		case kindIRI, kindBlank, kindString, kindTriple:
+			strs = 1
+		case kindTyped:
+			strs = 2
+		case kindLang:
+			strs = 3
+		default:
+			return false, nil, false
+		}
+		b = b[1:]
+		for s := range strs {
+			str, rest, ok := readString(b)
+			if !ok {
+				return false, nil, false
+			}
+			if kind == kindLang && s == 1 && hasUpper(str) {
+				fold = true
+			}
+			b = rest
+		}
+	}
+	if len(b) != 0 {
+		return false, nil, false
+	}
+	if fold {
+		stmt = foldStatement(stmt)
+	}
+	return self, stmt, true
+}
+
+// readString reads a string of the record layout: its length, then it.
+func readString(b []byte) (s, rest []byte, ok bool) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, nil, false
+	}
+	return b[k : k+int(n)], b[k+int(n):], true
+}
+
+// foldStatement returns an encoded statement (well formed) with its
+// language tags in lower case.
+func foldStatement(b []byte) []byte {
+	var out []byte
+	for len(b) > 0 {
+		kind := b[0]
+		out = append(out, kind)
+		b = b[1:]
+		strs := map[byte]int{kindIRI: 1, kindBlank: 1, kindString: 1, kindTriple: 1, kindTyped: 2, kindLang: 3}[kind]
+		for s := range strs {
+			str, rest, _ := readString(b)
+			if kind == kindLang && s == 1 && hasUpper(str) {
+				str = []byte(strings.ToLower(string(str)))
+			}
+			out = binary.AppendUvarint(out, uint64(len(str)))
+			out = append(out, str...)
+			b = rest
+		}
+	}
+	return out
+}
+
+// hasUpper reports whether s has an ASCII capital letter: rdf.Term.Key
+// folds such a language tag (with strings.ToLower), and only such.
+func hasUpper(s []byte) bool {
+	return bytes.ContainsFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+}
