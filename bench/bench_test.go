@@ -13,8 +13,8 @@ import (
 
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"

@@ -11,7 +11,7 @@ import (
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/graph"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/textbudget"

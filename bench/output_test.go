@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/examples"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/token"

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/cputime"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/token"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/graph"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/examples"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/token"
 )
 

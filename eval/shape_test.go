@@ -12,7 +12,7 @@ import (
 	"github.com/isolda/isolda/eval/internal/evaltest"
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"

@@ -8,7 +8,7 @@ import (
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/ontology"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
 

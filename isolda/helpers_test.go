@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/ntriples"

@@ -16,7 +16,7 @@ import (
 
 	"github.com/isolda/isolda/chunk"
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"

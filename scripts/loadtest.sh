@@ -18,7 +18,7 @@
 #   TRIPLES=1000          triples of the request
 #   HOSTILE=0             hostile requests started per second beside the load
 #                         (poison graphs, a 190k-quad graph, slow bodies,
-#                         malformed requests: internal/loadgen.Attacks); 0: none
+#                         malformed requests: internal/testkit/loadgen.Attacks); 0: none
 #   HOSTILE_MAX=16        most hostile requests in progress at once
 #   MEMORY_LIMIT          the server's --memory-limit (such as 1GiB); the run
 #                         then fails when the server's peak RSS reaches it

@@ -24,9 +24,9 @@ import (
 
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/internal/webdriver"
-	"github.com/isolda/isolda/internal/webdriver/browsertest"
+	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/webdriver"
+	"github.com/isolda/isolda/internal/testkit/webdriver/browsertest"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/examples"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/report"
 	"github.com/isolda/isolda/task"

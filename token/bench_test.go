@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/internal/cputime"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 )
 
 // benchText returns the first 3 MB of shared/data/big/nomisma.ttl, cut at a

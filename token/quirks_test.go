@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 )
 
 // TestQuirks runs shared/tokenizers/quirks/quirks.jsonl: inputs on which the

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 )
 
 // The oracle: /work/shared/tokenizers/reference/<t>.jsonl, made by the JS

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 )
 
 func TestRegistryAvailable(t *testing.T) {

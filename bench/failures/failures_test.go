@@ -10,7 +10,7 @@ import (
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/token"
 )
 

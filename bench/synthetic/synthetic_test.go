@@ -13,7 +13,7 @@ import (
 
 	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/formats/graphrag"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/token"
 )
 

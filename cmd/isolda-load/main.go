@@ -41,8 +41,8 @@ import (
 
 	"github.com/isolda/isolda/internal/atomicfile"
 	"github.com/isolda/isolda/internal/bytesize"
-	"github.com/isolda/isolda/internal/loadgen"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/loadgen"
+	"github.com/isolda/isolda/internal/testkit/shared"
 )
 
 func main() {

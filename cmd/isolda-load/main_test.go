@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 )
 
 // TestBuiltInRequest checks the built-in body against the data file: the

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/examples"
-	"github.com/isolda/isolda/internal/webdriver/browsertest"
+	"github.com/isolda/isolda/internal/testkit/webdriver/browsertest"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/eval/internal/evaltest"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/llm/llmtest"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/baseline"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"

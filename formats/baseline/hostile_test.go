@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/baseline"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 )
 

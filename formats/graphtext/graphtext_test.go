@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/graph"
-	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/jsonld"
 	"github.com/isolda/isolda/rdf/turtle"

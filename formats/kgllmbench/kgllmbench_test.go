@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/py"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 )
 

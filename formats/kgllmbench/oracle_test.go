@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 )
 
 // The seven formats the regenerated instances were textualized in.

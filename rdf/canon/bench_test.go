@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/internal/cputime"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 )
 

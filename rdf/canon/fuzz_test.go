@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 )
 

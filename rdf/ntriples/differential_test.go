@@ -10,7 +10,7 @@ import (
 
 	gonum "gonum.org/v1/gonum/graph/formats/rdf"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 )
 

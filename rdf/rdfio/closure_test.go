@@ -18,9 +18,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/internal/testgraph"
-	"github.com/isolda/isolda/internal/w3c"
+	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
+	"github.com/isolda/isolda/internal/testkit/w3c"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/internal/grammar"

@@ -1,7 +1,7 @@
 package rdfio
 
 import (
-	"github.com/isolda/isolda/internal/testgraph"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 )
 

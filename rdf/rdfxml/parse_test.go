@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/ntriples"

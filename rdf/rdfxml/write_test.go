@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
-	"github.com/isolda/isolda/internal/w3c"
+	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/w3c"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 )

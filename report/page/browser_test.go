@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/isolda/isolda/internal/webdriver/browsertest"
+	"github.com/isolda/isolda/internal/testkit/webdriver/browsertest"
 	"github.com/isolda/isolda/report"
 	"github.com/isolda/isolda/report/internal/reporttest"
 )

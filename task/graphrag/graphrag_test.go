@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/graphrag"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/task"
 )

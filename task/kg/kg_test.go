@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/graph"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/task"

@@ -15,7 +15,7 @@ import (
 	"github.com/isolda/isolda/formats/kgllmbench"
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/internal/py"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/task"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/ontology"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/task/text2kg/text2kgtest"
 	"github.com/isolda/isolda/token"

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/ontology"
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 )
 
 func readJSONL(t *testing.T, path string, each func(line []byte)) {

@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/internal/atomicfile"
-	"github.com/isolda/isolda/internal/webdriver"
+	"github.com/isolda/isolda/internal/testkit/webdriver"
 )
 
 // Tools returns the paths of chromium and chromedriver ($CHROMIUM and

@@ -10,10 +10,6 @@ import (
 // TestTracked: a path outside the current directory is spelled from it
 // (so that Go's test cache, which judges by the spelling, rechecks it)
 // and still names the same file.
-
-// TestTracked: a path outside the current directory is spelled from it
-// (so that Go's test cache, which judges by the spelling, rechecks it)
-// and still names the same file.
 func TestTracked(t *testing.T) {
 	wd, err := os.Getwd()
 	if err != nil {

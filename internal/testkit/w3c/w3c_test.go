@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/isolda/isolda/internal/shared"
+	"github.com/isolda/isolda/internal/testkit/shared"
 )
 
 // TestLoadCounts checks the entry counts per test type against the table in
