@@ -76,13 +76,18 @@ func nodeIDs(g *graph.Graph, f func(string) string) string {
 
 func ident(s string) string { return s }
 
+// directed returns d for a directed graph and u for an undirected one: the
+// study formats differ by direction only in their fixed words.
+func directed(g *graph.Graph, d, u string) string {
+	if g.Directed {
+		return d
+	}
+	return u
+}
+
 // encAdjacency: "Graph (adjacency list):" then "id: [n1, n2]" per node.
 func encAdjacency(w *bufio.Writer, g *graph.Graph, _ Options) error {
-	if g.Directed {
-		w.WriteString("Graph (directed adjacency list):\n")
-	} else {
-		w.WriteString("Graph (adjacency list):\n")
-	}
+	w.WriteString(directed(g, "Graph (directed adjacency list):\n", "Graph (adjacency list):\n"))
 	adj := adjacencyView(g, true)
 	for i, n := range g.Nodes {
 		w.WriteString(n.ID)
@@ -102,11 +107,7 @@ func encAdjacency(w *bufio.Writer, g *graph.Graph, _ Options) error {
 // line. Identifiers that are not plain words are quoted (see tok), so the
 // format is lossless.
 func encEdgeList(w *bufio.Writer, g *graph.Graph, _ Options) error {
-	if g.Directed {
-		w.WriteString("Graph (directed).\n")
-	} else {
-		w.WriteString("Graph (undirected).\n")
-	}
+	w.WriteString(directed(g, "Graph (directed).\n", "Graph (undirected).\n"))
 	w.WriteString("Nodes:")
 	for i, n := range g.Nodes {
 		if i > 0 {
@@ -141,11 +142,7 @@ func encEdgeList(w *bufio.Writer, g *graph.Graph, _ Options) error {
 		default:
 			w.WriteString("-[")
 			w.WriteString(tok(e.Type))
-			if g.Directed {
-				w.WriteString("]->")
-			} else {
-				w.WriteString("]-")
-			}
+			w.WriteString(directed(g, "]->", "]-"))
 		}
 		w.WriteByte(' ')
 		w.WriteString(tok(e.To))
@@ -178,10 +175,7 @@ func encMermaid(w *bufio.Writer, g *graph.Graph, _ Options) error {
 		if !ok1 || !ok2 {
 			continue
 		}
-		arrow := "---"
-		if g.Directed {
-			arrow = "-->"
-		}
+		arrow := directed(g, "-->", "---")
 		fmt.Fprintf(w, "  N%d %s", u, arrow)
 		if e.Type != "" {
 			w.WriteString("|")
@@ -303,11 +297,7 @@ func encToonStudy(w *bufio.Writer, g *graph.Graph, _ Options) error {
 		w.WriteByte(' ')
 		w.WriteString(nodeIDs(g, tok))
 	}
-	if g.Directed {
-		w.WriteString("\nEdges[from|to]:\n")
-	} else {
-		w.WriteString("\nEdges[u|v]:\n")
-	}
+	w.WriteString(directed(g, "\nEdges[from|to]:\n", "\nEdges[u|v]:\n"))
 	for _, e := range g.Edges {
 		w.WriteString("  ")
 		w.WriteString(tok(e.From))
@@ -342,18 +332,10 @@ func encNLSummary(w *bufio.Writer, g *graph.Graph, _ Options) error {
 		w.WriteString("Vertex ")
 		w.WriteString(n.ID)
 		if len(adj[i]) == 0 {
-			if g.Directed {
-				w.WriteString(" has no outgoing edges.\n")
-			} else {
-				w.WriteString(" is isolated.\n")
-			}
+			w.WriteString(directed(g, " has no outgoing edges.\n", " is isolated.\n"))
 			continue
 		}
-		if g.Directed {
-			w.WriteString(" has edges to ")
-		} else {
-			w.WriteString(" is connected to ")
-		}
+		w.WriteString(directed(g, " has edges to ", " is connected to "))
 		for j, m := range adj[i] {
 			if j > 0 {
 				w.WriteString(", ")
@@ -462,20 +444,12 @@ func encEntityCentric(w *bufio.Writer, g *graph.Graph, _ Options) error {
 		}
 		w.WriteByte('\n')
 		if len(adj[i]) == 0 {
-			if g.Directed {
-				w.WriteString("(no outgoing edges)\n")
-			} else {
-				w.WriteString("(no edges)\n")
-			}
+			w.WriteString(directed(g, "(no outgoing edges)\n", "(no edges)\n"))
 		}
 		for _, m := range adj[i] {
 			w.WriteString("--[")
 			w.WriteString(relName(m.typ))
-			if g.Directed {
-				w.WriteString("]--> ")
-			} else {
-				w.WriteString("]-- ")
-			}
+			w.WriteString(directed(g, "]--> ", "]-- "))
 			w.WriteString(g.Nodes[m.to].ID)
 			w.WriteByte('\n')
 		}
@@ -485,11 +459,7 @@ func encEntityCentric(w *bufio.Writer, g *graph.Graph, _ Options) error {
 
 // encStructured: set-builder notation, G = (V, E).
 func encStructured(w *bufio.Writer, g *graph.Graph, _ Options) error {
-	if g.Directed {
-		w.WriteString("G = (V, E), directed\n")
-	} else {
-		w.WriteString("G = (V, E), undirected\n")
-	}
+	w.WriteString(directed(g, "G = (V, E), directed\n", "G = (V, E), undirected\n"))
 	w.WriteString("V = {")
 	w.WriteString(nodeIDs(g, ident))
 	w.WriteString("}\nE = {")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/isolda/isolda/graph"
@@ -157,13 +158,7 @@ func tlagAdjacencyWith(list string) func(w *bufio.Writer, g *graph.Graph, opts O
 			sb.WriteString("In an undirected graph, (i,j) means that node i and node j are connected with an undirected edge. ")
 		}
 		fmt.Fprintf(&sb, "G describes a graph among nodes %s.\n", ns)
-		es := x.edges()
-		if len(es) > 0 {
-			sb.WriteString("The edges in G are: ")
-		}
-		for _, e := range es {
-			fmt.Fprintf(&sb, "(%s, %s) ", names[e[0]], names[e[1]])
-		}
+		writeEdges(&sb, x, names, "The edges in G are: ", "(%s, %s) ")
 		w.WriteString(py.Strip(sb.String()))
 		w.WriteString(".\n")
 		return nil
@@ -219,14 +214,20 @@ func tlagLines(list, undirectedOnly, head, intro, line string) func(w *bufio.Wri
 			return err
 		}
 		fmt.Fprintf(w, head, py.Strip(ns))
-		es := x.edges()
-		if len(es) > 0 {
-			w.WriteString(intro)
-		}
-		for _, e := range es {
-			fmt.Fprintf(w, line, names[e[0]], names[e[1]])
-		}
+		writeEdges(w, x, names, intro, line)
 		return nil
+	}
+}
+
+// writeEdges writes, when x has edges, intro and then one line per edge
+// (line with the names of its two ends).
+func writeEdges(w io.Writer, x *nxGraph, names []string, intro, line string) {
+	es := x.edges()
+	if len(es) > 0 {
+		io.WriteString(w, intro)
+	}
+	for _, e := range es {
+		fmt.Fprintf(w, line, names[e[0]], names[e[1]])
 	}
 }
 
@@ -237,13 +238,7 @@ func tlagCoauthorship(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "G describes a coauthorship graph among nodes %s.\n", py.Strip(ns))
-	es := x.edges()
-	if len(es) > 0 {
-		sb.WriteString("In this coauthorship graph:\n")
-	}
-	for _, e := range es {
-		fmt.Fprintf(&sb, "%s and %s wrote a paper together.\n", names[e[0]], names[e[1]])
-	}
+	writeEdges(&sb, x, names, "In this coauthorship graph:\n", "%s and %s wrote a paper together.\n")
 	// output.strip() + ".\n": the last line ends in "..".
 	w.WriteString(py.Strip(sb.String()))
 	w.WriteString(".\n")
