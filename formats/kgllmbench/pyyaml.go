@@ -106,7 +106,7 @@ func analyzeScalar(s []rune) yamlAnalysis {
 		return yamlAnalysis{empty: true, allowBlockPlain: true, allowSingleQuoted: true, allowDouble: true}
 	}
 	var blockIndicators, lineBreaks, specialCharacters bool
-	var leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
+	var edgeWhitespace, mixedWhitespace bool
 	if hasPrefixRunes(s, "---") || hasPrefixRunes(s, "...") {
 		blockIndicators = true
 	}
@@ -139,50 +139,29 @@ func analyzeScalar(s []rune) yamlAnalysis {
 			// allow_unicode is False: every other character is special.
 			specialCharacters = true
 		}
-		switch {
-		case ch == ' ':
-			if i == 0 {
-				leadingSpace = true
+		// PyYAML tracks leading/trailing spaces and breaks, and a space
+		// after a break or a break after a space, separately; the block
+		// context only asks whether any of them occurred.
+		if space, brk := ch == ' ', isYAMLBreak(ch); space || brk {
+			if i == 0 || i == len(s)-1 {
+				edgeWhitespace = true
 			}
-			if i == len(s)-1 {
-				trailingSpace = true
+			if space && previousBreak || brk && previousSpace {
+				mixedWhitespace = true
 			}
-			if previousBreak {
-				breakSpace = true
-			}
-			previousSpace, previousBreak = true, false
-		case isYAMLBreak(ch):
-			if i == 0 {
-				leadingBreak = true
-			}
-			if i == len(s)-1 {
-				trailingBreak = true
-			}
-			if previousSpace {
-				spaceBreak = true
-			}
-			previousSpace, previousBreak = false, true
-		default:
+			previousSpace, previousBreak = space, brk
+		} else {
 			previousSpace, previousBreak = false, false
 		}
 		precededByWhitespace = isYAMLSpaceOrBreak(ch)
 		followedByWhitespace = i+2 >= len(s) || isYAMLSpaceOrBreak(s[i+2])
 	}
 	a := yamlAnalysis{multiline: lineBreaks, allowBlockPlain: true, allowSingleQuoted: true, allowDouble: true}
-	if leadingSpace || leadingBreak || trailingSpace || trailingBreak {
+	if edgeWhitespace || lineBreaks || blockIndicators {
 		a.allowBlockPlain = false
 	}
-	if breakSpace {
+	if mixedWhitespace || specialCharacters {
 		a.allowBlockPlain, a.allowSingleQuoted = false, false
-	}
-	if spaceBreak || specialCharacters {
-		a.allowBlockPlain, a.allowSingleQuoted = false, false
-	}
-	if lineBreaks {
-		a.allowBlockPlain = false
-	}
-	if blockIndicators {
-		a.allowBlockPlain = false
 	}
 	return a
 }
