@@ -73,33 +73,28 @@ func NeedsQuote(s string, q Quoting, ctx int) bool {
 func AppendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	for _, r := range s {
-		switch r {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			if r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == '\u2028' || r == '\u2029' {
-				b = append(b, `\u`...)
-				h := strconv.FormatInt(int64(r), 16)
-				b = append(b, strings.Repeat("0", 4-len(h))...)
-				b = append(b, h...)
-			} else {
-				b = utf8.AppendRune(b, r)
-			}
+		if i := strings.IndexRune(jsonShortFrom, r); i >= 0 {
+			b = append(b, '\\', jsonShortTo[i])
+		} else if r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == '\u2028' || r == '\u2029' {
+			b = appendHexEscape(b, `\u`, r, 4)
+		} else {
+			b = utf8.AppendRune(b, r)
 		}
 	}
 	return append(b, '"')
+}
+
+// jsonShortFrom are the characters JSON writes with a two-character escape,
+// \ followed by the byte of jsonShortTo at the same index.
+const jsonShortFrom, jsonShortTo = "\"\\\n\r\t\b\f", "\"\\nrtbf"
+
+// appendHexEscape appends prefix and r in lower-case hexadecimal, padded
+// with zeros to width digits.
+func appendHexEscape(b []byte, prefix string, r rune, width int) []byte {
+	h := strconv.FormatInt(int64(r), 16)
+	b = append(b, prefix...)
+	b = append(b, strings.Repeat("0", width-len(h))...)
+	return append(b, h...)
 }
 
 // AppendText appends s, quoted when NeedsQuote says so.
@@ -137,15 +132,9 @@ func AppendAngleBody(b []byte, iri string) []byte {
 		if r <= 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == '\u2028' || r == '\u2029' ||
 			strings.ContainsRune("<>\"{}|^`\\,", r) {
 			if r > 0xffff {
-				h := strconv.FormatInt(int64(r), 16)
-				b = append(b, `\U`...)
-				b = append(b, strings.Repeat("0", 8-len(h))...)
-				b = append(b, h...)
+				b = appendHexEscape(b, `\U`, r, 8)
 			} else {
-				h := strconv.FormatInt(int64(r), 16)
-				b = append(b, `\u`...)
-				b = append(b, strings.Repeat("0", 4-len(h))...)
-				b = append(b, h...)
+				b = appendHexEscape(b, `\u`, r, 4)
 			}
 			continue
 		}
