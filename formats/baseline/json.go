@@ -331,42 +331,38 @@ func writeValue(w *bufio.Writer, v any, level int) {
 	case raw:
 		w.WriteString(string(v))
 	case obj:
-		if len(v) == 0 {
-			w.WriteString("{}")
-			return
-		}
-		w.WriteString("{\n")
-		for i, m := range v {
-			indent(w, level+1)
-			w.WriteString(string(jsonString(m.key)))
+		writeMembers(w, "{}", len(v), level, func(i int) {
+			w.WriteString(string(jsonString(v[i].key)))
 			w.WriteString(": ")
-			writeValue(w, m.val, level+1)
-			if i < len(v)-1 {
-				w.WriteByte(',')
-			}
-			w.WriteByte('\n')
-		}
-		indent(w, level)
-		w.WriteByte('}')
+			writeValue(w, v[i].val, level+1)
+		})
 	case arr:
-		if len(v) == 0 {
-			w.WriteString("[]")
-			return
-		}
-		w.WriteString("[\n")
-		for i, e := range v {
-			indent(w, level+1)
-			writeValue(w, e, level+1)
-			if i < len(v)-1 {
-				w.WriteByte(',')
-			}
-			w.WriteByte('\n')
-		}
-		indent(w, level)
-		w.WriteByte(']')
+		writeMembers(w, "[]", len(v), level, func(i int) { writeValue(w, v[i], level+1) })
 	default:
 		w.WriteString("null")
 	}
+}
+
+// writeMembers writes an object or array (brackets "{}" or "[]") of n
+// members at level: empty as the two brackets, else one member a line,
+// each written by member at level+1.
+func writeMembers(w *bufio.Writer, brackets string, n, level int, member func(i int)) {
+	if n == 0 {
+		w.WriteString(brackets)
+		return
+	}
+	w.WriteByte(brackets[0])
+	w.WriteByte('\n')
+	for i := range n {
+		indent(w, level+1)
+		member(i)
+		if i < n-1 {
+			w.WriteByte(',')
+		}
+		w.WriteByte('\n')
+	}
+	indent(w, level)
+	w.WriteByte(brackets[1])
 }
 
 func indent(w *bufio.Writer, level int) {

@@ -74,25 +74,23 @@ func writeTurtle(w io.Writer, d *rdf.Dataset, ids bool) error {
 				emit(s)
 			}
 		}
-		// Nodes cut by the nesting limit, then nodes on cycles of nestable
-		// blank nodes, which no root reaches.
-		for len(t.cut) > 0 {
-			s := t.cut[0]
-			t.cut = t.cut[1:]
-			if !t.emitted[s] {
-				emit(s)
+		// emitCut emits the nodes cut by the nesting limit so far.
+		emitCut := func() {
+			for len(t.cut) > 0 {
+				c := t.cut[0]
+				t.cut = t.cut[1:]
+				if !t.emitted[c] {
+					emit(c)
+				}
 			}
 		}
+		// Nodes cut by the nesting limit, then nodes on cycles of nestable
+		// blank nodes, which no root reaches.
+		emitCut()
 		for _, s := range g.subjects {
 			if !t.emitted[s] {
 				emit(s)
-				for len(t.cut) > 0 {
-					c := t.cut[0]
-					t.cut = t.cut[1:]
-					if !t.emitted[c] {
-						emit(c)
-					}
-				}
+				emitCut()
 			}
 		}
 		if !g.name.IsZero() {
