@@ -94,6 +94,20 @@ type Check struct {
 	Pass    bool   `json:"pass"`
 }
 
+// Line is the check as one line of text: pass or FAIL, the group, the arms
+// (Arm vs Than) and the figures.
+func (c Check) Line() string {
+	mark := "FAIL"
+	if c.Pass {
+		mark = "pass"
+	}
+	vs := c.Arm
+	if c.Than != "" {
+		vs += " vs " + c.Than
+	}
+	return fmt.Sprintf("%s %s, %s: %s", mark, c.Group, vs, c.Figures)
+}
+
 // Result is the evaluation of one criterion.
 type Result struct {
 	ID          string   `json:"id"`
@@ -768,15 +782,7 @@ func WriteCriteriaMarkdown(w io.Writer, results []Result) error {
 		for _, r := range rs {
 			fmt.Fprintf(&b, "### %s: %s\n\n", mdEscape(r.ID), r.Outcome)
 			for _, ch := range r.Checks {
-				mark := "FAIL"
-				if ch.Pass {
-					mark = "pass"
-				}
-				vs := ch.Arm
-				if ch.Than != "" {
-					vs += " vs " + ch.Than
-				}
-				fmt.Fprintf(&b, "- %s %s, %s: %s\n", mark, ch.Group, vs, ch.Figures)
+				fmt.Fprintf(&b, "- %s\n", ch.Line())
 			}
 			for _, n := range r.Notes {
 				fmt.Fprintf(&b, "- note: %s\n", n)

@@ -508,50 +508,37 @@ func creditPairRows(ix *index, opt Options) ([]CreditPairRow, error) {
 // model over the answer keys both have a value for, in key order, keeping
 // only observations accepted by keep (nil keeps all).
 func pairValues(ix *index, model, a, b, metric string, keep func(Observation) bool) (va, vb []float64) {
-	ma := make(map[answerKey]float64)
-	for _, o := range ix.byAM[armModel{a, model}] {
-		if keep == nil || keep(o) {
-			if v, ok := o.Value(metric); ok {
-				ma[answerKey{o.Graph, o.QuestionID, o.Trial}] = v
-			}
-		}
-	}
-	var keys []answerKey
-	mb := make(map[answerKey]float64)
-	for _, o := range ix.byAM[armModel{b, model}] {
-		ak := answerKey{o.Graph, o.QuestionID, o.Trial}
-		if _, ok := ma[ak]; ok && (keep == nil || keep(o)) {
-			if v, ok := o.Value(metric); ok {
-				mb[ak] = v
-				keys = append(keys, ak)
-			}
-		}
-	}
-	slices.SortFunc(keys, compareAnswerKeys)
-	for _, k := range keys {
-		va = append(va, ma[k])
-		vb = append(vb, mb[k])
-	}
-	return va, vb
+	return alignPair(ix, model, a, b, keep, func(o Observation) (float64, bool) { return o.Value(metric) })
 }
 
 // pairVectors returns the aligned correctness vectors of arms a and b of a
 // model over the answer keys both have, in key order, keeping only
 // observations accepted by keep (nil keeps all).
 func pairVectors(ix *index, model, a, b string, keep func(Observation) bool) (va, vb []bool) {
-	ma := make(map[answerKey]bool)
+	return alignPair(ix, model, a, b, keep, func(o Observation) (bool, bool) { return o.Correct, true })
+}
+
+// alignPair returns value of the observations of arms a and b of a model,
+// aligned on the answer keys both have a value for (value's second result),
+// in key order, keeping only observations accepted by keep (nil keeps all).
+func alignPair[T any](ix *index, model, a, b string, keep func(Observation) bool, value func(Observation) (T, bool)) (va, vb []T) {
+	ma := make(map[answerKey]T)
 	for _, o := range ix.byAM[armModel{a, model}] {
 		if keep == nil || keep(o) {
-			ma[answerKey{o.Graph, o.QuestionID, o.Trial}] = o.Correct
+			if v, ok := value(o); ok {
+				ma[answerKey{o.Graph, o.QuestionID, o.Trial}] = v
+			}
 		}
 	}
 	var keys []answerKey
-	mb := make(map[answerKey]bool)
+	mb := make(map[answerKey]T)
 	for _, o := range ix.byAM[armModel{b, model}] {
 		ak := answerKey{o.Graph, o.QuestionID, o.Trial}
 		if _, ok := ma[ak]; ok && (keep == nil || keep(o)) {
-			mb[ak] = o.Correct
-			keys = append(keys, ak)
+			if v, ok := value(o); ok {
+				mb[ak] = v
+				keys = append(keys, ak)
+			}
 		}
 	}
 	slices.SortFunc(keys, compareAnswerKeys)

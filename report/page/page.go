@@ -3,7 +3,6 @@ package page
 import (
 	"crypto/sha256"
 	"encoding/base64"
-	"fmt"
 	"html/template"
 	"io"
 	"math"
@@ -329,15 +328,7 @@ func newCriteria(results []report.Result) []criterionView {
 		for _, res := range rs {
 			var figs []string
 			for _, ch := range res.Checks {
-				mark := "FAIL"
-				if ch.Pass {
-					mark = "pass"
-				}
-				vs := ch.Arm
-				if ch.Than != "" {
-					vs += " vs " + ch.Than
-				}
-				figs = append(figs, fmt.Sprintf("%s %s, %s: %s", mark, ch.Group, vs, ch.Figures))
+				figs = append(figs, ch.Line())
 			}
 			for _, n := range res.Notes {
 				figs = append(figs, "note: "+n)
