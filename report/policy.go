@@ -184,12 +184,7 @@ func (p *PolicyReport) Tables() []Table { return []Table{p.Table(), p.picksTable
 
 // WriteMarkdown writes the tables as Markdown.
 func (p *PolicyReport) WriteMarkdown(w io.Writer) error {
-	for _, t := range p.Tables() {
-		if err := t.WriteMarkdown(w); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeMarkdownTables(w, p.Tables())
 }
 
 // WriteText writes the policy table as aligned plain text for a terminal.

@@ -165,12 +165,7 @@ func (t Table) WriteCSV(w io.Writer) error {
 // WriteMarkdown writes every table of the report as Markdown, as
 // DisplayTables shows them.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	for _, t := range r.DisplayTables() {
-		if err := t.WriteMarkdown(w); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeMarkdownTables(w, r.DisplayTables())
 }
 
 // WriteJSON writes the report as indented JSON; undefined figures are null.
@@ -223,4 +218,14 @@ func (r *Report) DisplayTables() []Table {
 		}
 	}
 	return tables
+}
+
+// writeMarkdownTables writes each of ts as Markdown, in order.
+func writeMarkdownTables(w io.Writer, ts []Table) error {
+	for _, t := range ts {
+		if err := t.WriteMarkdown(w); err != nil {
+			return err
+		}
+	}
+	return nil
 }
