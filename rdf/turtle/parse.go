@@ -204,44 +204,50 @@ func (p *parser) keyword(kw string, fold bool) bool {
 	return p.wordEnds(len(kw))
 }
 
+// directives returns Turtle's directives: the word after '@', the same
+// word in its SPARQL form, and what is expected after the @ form.
+func directives() [3]struct{ word, sparql, dot string } {
+	return [...]struct{ word, sparql, dot string }{
+		{"prefix", "PREFIX", `"." after @prefix`},
+		{"base", "BASE", `"." after @base`},
+		{"version", "VERSION", `"." after @version`},
+	}
+}
+
+// directive reads the rest of the directive word (one of directives).
+func (p *parser) directive(word string) {
+	switch word {
+	case "prefix":
+		p.prefixDecl()
+	case "base":
+		p.baseDecl()
+	default:
+		p.versionDecl()
+	}
+}
+
 func (p *parser) statement() {
 	c := p.cur()
 	switch {
 	case c == '@':
-		switch {
-		case p.atKeywordAt(1, "prefix"):
-			p.pos += 7
-			p.prefixDecl()
-			p.expect('.', `"." after @prefix`)
-		case p.atKeywordAt(1, "base"):
-			p.pos += 5
-			p.baseDecl()
-			p.expect('.', `"." after @base`)
-		case p.atKeywordAt(1, "version"):
-			p.pos += 8
-			p.versionDecl()
-			p.expect('.', `"." after @version`)
-		default:
-			p.expected("@prefix or @base")
+		for _, d := range directives() {
+			if p.atKeywordAt(1, d.word) {
+				p.pos += 1 + len(d.word)
+				p.directive(d.word)
+				p.expect('.', d.dot)
+				return
+			}
 		}
+		p.expected("@prefix or @base")
 		return
-	case c == 'P' || c == 'p':
-		if p.keyword("PREFIX", true) {
-			p.pos += 6
-			p.prefixDecl()
-			return
-		}
-	case c == 'B' || c == 'b':
-		if p.keyword("BASE", true) {
-			p.pos += 4
-			p.baseDecl()
-			return
-		}
-	case c == 'V' || c == 'v':
-		if p.keyword("VERSION", true) {
-			p.pos += 7
-			p.versionDecl()
-			return
+	case c == 'P' || c == 'p' || c == 'B' || c == 'b' || c == 'V' || c == 'v':
+		// The SPARQL forms: the word in any case, no "." after.
+		for _, d := range directives() {
+			if p.keyword(d.sparql, true) {
+				p.pos += len(d.sparql)
+				p.directive(d.word)
+				return
+			}
 		}
 	case c == 'G' || c == 'g':
 		if p.syntax == TriG && p.keyword("GRAPH", true) {
@@ -398,13 +404,7 @@ func (p *parser) trigBlock() {
 func (p *parser) graphLabel() rdf.Term {
 	switch c := p.cur(); {
 	case c == '[':
-		p.pos++
-		p.ws()
-		if p.cur() != ']' {
-			p.expected(`"]" (a graph name may be [] but not a property list)`)
-		}
-		p.pos++
-		return p.fresh()
+		return p.anon(`"]" (a graph name may be [] but not a property list)`)
 	case c == '_':
 		return p.blankLabel()
 	case c == '<':
@@ -483,13 +483,7 @@ func (p *parser) subject() rdf.Term {
 	case c == '(':
 		return p.collection()
 	case c == '[':
-		p.pos++
-		p.ws()
-		if p.cur() != ']' {
-			p.expected(`"]"`)
-		}
-		p.pos++
-		return p.fresh()
+		return p.anon(`"]"`)
 	}
 	if t, ok := p.pname(); ok {
 		return t
@@ -612,13 +606,7 @@ func (p *parser) reifierRest() rdf.Term {
 	case c == '_':
 		return p.blankLabel()
 	case c == '[':
-		p.pos++
-		p.ws()
-		if p.cur() != ']' {
-			p.expected(`"]" (a reifier may be [] but not a property list)`)
-		}
-		p.pos++
-		return p.fresh()
+		return p.anon(`"]" (a reifier may be [] but not a property list)`)
 	}
 	if t, ok := p.pname(); ok {
 		return t
@@ -679,7 +667,7 @@ func (p *parser) innerTriple(reified bool) (s, pr, o rdf.Term) {
 		}
 		s = p.reifiedTriple()
 	case c == '[':
-		s = p.anon()
+		s = p.anon(onlyAnon)
 	case c == '_' || c == '<':
 		s = p.subjectTerm()
 	default:
@@ -702,7 +690,7 @@ func (p *parser) innerTriple(reified bool) (s, pr, o rdf.Term) {
 			p.expected("the object of a triple term (a reified triple << >> is not allowed inside <<( )>>)")
 		}
 	case c == '[':
-		o = p.anon()
+		o = p.anon(onlyAnon)
 	case c == '(':
 		p.expected("the object of " + what + " (collections are not allowed)")
 	default:
@@ -712,12 +700,17 @@ func (p *parser) innerTriple(reified bool) (s, pr, o rdf.Term) {
 	return s, pr, o
 }
 
-// anon parses '[' ']' and returns a fresh blank node.
-func (p *parser) anon() rdf.Term {
+// onlyAnon is what anon expects where [] may stand but a property list may
+// not and no more specific reason applies.
+const onlyAnon = `"]" (only [] may stand here, not a property list)`
+
+// anon parses '[' ']' and returns a fresh blank node; without the ']' the
+// error says that expected is expected.
+func (p *parser) anon(expected string) rdf.Term {
 	p.pos++
 	p.ws()
 	if p.cur() != ']' {
-		p.expected(`"]" (only [] may stand here, not a property list)`)
+		p.expected(expected)
 	}
 	p.pos++
 	return p.fresh()
