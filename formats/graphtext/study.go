@@ -555,8 +555,6 @@ func PercentEncode(s string) string {
 	return sb.String()
 }
 
-const rdfsNS = "http://www.w3.org/2000/01/rdf-schema#"
-
 // subjectGroups returns, for each node (by first index of its id), its
 // outgoing edges grouped by relation in order of first use; undirected
 // edges count from their From end. Orphan subjects get their own group,
@@ -607,7 +605,7 @@ func subjects(g *graph.Graph) []*subjGroup {
 
 func encTurtle(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	ns := namespace(opts)
-	fmt.Fprintf(w, "@prefix : <%s> .\n@prefix rdfs: <%s> .\n\n", ns, rdfsNS)
+	fmt.Fprintf(w, "@prefix : <%s> .\n@prefix rdfs: <%s> .\n\n", ns, rdf.RDFSNS)
 	for _, s := range subjects(g) {
 		w.WriteString(IRIRef(ns, s.id))
 		sep := " "
@@ -650,7 +648,7 @@ func encTurtle(w *bufio.Writer, g *graph.Graph, opts Options) error {
 func encJSONLD(w *bufio.Writer, g *graph.Graph, opts Options) error {
 	ns := namespace(opts)
 	id := func(s string) string { return "n:" + PercentEncode(s) }
-	ctx := jsonobj.Object{{Key: "@vocab", Value: ns}, {Key: "n", Value: ns}, {Key: "label", Value: rdfsNS + "label"}}
+	ctx := jsonobj.Object{{Key: "@vocab", Value: ns}, {Key: "n", Value: ns}, {Key: "label", Value: rdf.RDFSNS + "label"}}
 	var nodes []any
 	for _, s := range subjects(g) {
 		o := jsonobj.Object{{Key: "@id", Value: id(s.id)}}

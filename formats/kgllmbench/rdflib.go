@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/isolda/isolda/internal/py"
+	"github.com/isolda/isolda/rdf"
 )
 
 // This file emulates what the benchmark's make_rdflib_graph builds and what
@@ -16,13 +17,9 @@ import (
 // serializer (plugins/serializers/jsonld.py) write for it.
 
 const (
-	exNS   = "http://example.org/countries#"
-	rdfNS  = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-	rdfsNS = "http://www.w3.org/2000/01/rdf-schema#"
-
-	rdfType     = rdfNS + "type"
-	rdfProperty = rdfNS + "Property"
-	rdfsLabel   = rdfsNS + "label"
+	exNS        = "http://example.org/countries#"
+	rdfProperty = rdf.RDFNS + "Property"
+	rdfsLabel   = rdf.RDFSNS + "label"
 	exCountry   = exNS + "Country"
 )
 
@@ -87,14 +84,14 @@ func makeRDFGraph(kg *KG, entityIDs, relationIDs bool) (*rdfGraph, error) {
 	if entityIDs {
 		for _, e := range kg.Entities {
 			iri := exNS + py.URLQuote(e.ID)
-			g.add(iri, rdfType, term{value: exCountry})
+			g.add(iri, rdf.RDFType, term{value: exCountry})
 			g.add(iri, rdfsLabel, term{value: e.Label, lit: true})
 		}
 	}
 	if relationIDs {
 		for _, r := range kg.Relations {
 			iri := exNS + py.URLQuote("R"+r.ID)
-			g.add(iri, rdfType, term{value: rdfProperty})
+			g.add(iri, rdf.RDFType, term{value: rdfProperty})
 			g.add(iri, rdfsLabel, term{value: r.Label, lit: true})
 		}
 	}
@@ -156,8 +153,8 @@ var rdflibDefaultPrefixes = [][2]string{
 	{"void", "http://rdfs.org/ns/void#"},
 	{"wgs", "https://www.w3.org/2003/01/geo/wgs84_pos#"},
 	{"owl", "http://www.w3.org/2002/07/owl#"},
-	{"rdf", rdfNS},
-	{"rdfs", rdfsNS},
+	{"rdf", rdf.RDFNS},
+	{"rdfs", rdf.RDFSNS},
 	{"xsd", "http://www.w3.org/2001/XMLSchema#"},
 	{"xml", "http://www.w3.org/XML/1998/namespace"},
 	{"ex", exNS},
@@ -296,7 +293,7 @@ func writeTurtle(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 			refs[t[2].value]++
 		}
 		m.qname(t[0].value, false)
-		if t[1].value != rdfType {
+		if t[1].value != rdf.RDFType {
 			m.qname(t[1].value, true)
 		}
 		if !t[2].lit {
@@ -304,7 +301,7 @@ func writeTurtle(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 		}
 	}
 	label := func(iri string, verb bool) string {
-		if verb && iri == rdfType {
+		if verb && iri == rdf.RDFType {
 			return "a"
 		}
 		if q := m.qname(iri, verb); q != "" {
@@ -365,7 +362,7 @@ func sortPredicates(preds []string) []string {
 	hasType, hasLabel := false, false
 	for _, p := range preds {
 		switch p {
-		case rdfType:
+		case rdf.RDFType:
 			hasType = true
 		case rdfsLabel:
 			hasLabel = true
@@ -374,7 +371,7 @@ func sortPredicates(preds []string) []string {
 		}
 	}
 	if hasType {
-		out = append(out, rdfType)
+		out = append(out, rdf.RDFType)
 	}
 	if hasLabel {
 		out = append(out, rdfsLabel)
@@ -399,7 +396,7 @@ func compareObjects(a, b term) int {
 
 // jsonLDContext is the benchmark's JSON-LD context, written under
 // "@context" as rdflib nests it, keys sorted.
-var jsonLDContext = [][2]string{{"ex", exNS}, {"label", "rdfs:label"}, {"rdf", rdfNS}, {"rdfs", rdfsNS}, {"type", "@type"}}
+var jsonLDContext = [][2]string{{"ex", exNS}, {"label", "rdfs:label"}, {"rdf", rdf.RDFNS}, {"rdfs", rdf.RDFSNS}, {"type", "@type"}}
 
 // shrinkIRI is rdflib's jsonld Context.shrink_iri / to_symbol for the
 // benchmark's context: split at the last '#', '/' or ':' and use the ex,
@@ -411,9 +408,9 @@ func shrinkIRI(iri string) string {
 			switch ns {
 			case exNS:
 				return "ex:" + name
-			case rdfNS:
+			case rdf.RDFNS:
 				return "rdf:" + name
-			case rdfsNS:
+			case rdf.RDFSNS:
 				return "rdfs:" + name
 			}
 			return iri
@@ -428,9 +425,9 @@ func jsonLDKey(p string) string {
 	switch p {
 	case exNS:
 		return "ex"
-	case rdfNS:
+	case rdf.RDFNS:
 		return "rdf"
-	case rdfsNS:
+	case rdf.RDFSNS:
 		return "rdfs"
 	case rdfsLabel:
 		return "label"
@@ -485,7 +482,7 @@ func writeJSONLD(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 				switch {
 				case p == rdfsLabel && o.lit:
 					addVal("label", jsonLDValue{str: o.value})
-				case p == rdfType && !o.lit:
+				case p == rdf.RDFType && !o.lit:
 					addVal("type", jsonLDValue{str: shrinkIRI(o.value)})
 				case o.lit:
 					addVal(jsonLDKey(p), jsonLDValue{str: o.value})
