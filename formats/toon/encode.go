@@ -781,37 +781,8 @@ func isNumericLike(s string, v4 bool) bool {
 
 // matchDecimal reports whether s[i:] is [0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?.
 func matchDecimal(s string, i int) bool {
-	st := i
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	if i == st {
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		fs := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == fs {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		es := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == es {
-			return false
-		}
-	}
-	return i == len(s)
+	_, _, _, _, ok := decimalParts(s, i)
+	return ok
 }
 
 // appendKey appends a key, quoted unless it matches the unquoted-key pattern.

@@ -271,48 +271,17 @@ const maxExponentDigits = 15
 // rounding). ok is false when s is not a number of that grammar or its
 // exponent has more than maxExponentDigits digits.
 func canonicalNumber(s string) (string, bool) {
+	neg := s != "" && s[0] == '-'
 	i := 0
-	neg := false
-	if i < len(s) && s[i] == '-' {
-		neg = true
+	if neg {
 		i++
 	}
-	intStart := i
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	intPart := s[intStart:i]
-	if intPart == "" {
+	intPart, fracPart, eneg, ed, ok := decimalParts(s, i)
+	if !ok {
 		return "", false
 	}
-	fracPart := ""
-	if i < len(s) && s[i] == '.' {
-		i++
-		fs := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		fracPart = s[fs:i]
-		if fracPart == "" {
-			return "", false
-		}
-	}
 	var exp int64
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		eneg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			eneg = s[i] == '-'
-			i++
-		}
-		es := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		ed := s[es:i]
-		if ed == "" {
-			return "", false
-		}
+	if ed != "" {
 		for len(ed) > 1 && ed[0] == '0' {
 			ed = ed[1:]
 		}
@@ -323,9 +292,6 @@ func canonicalNumber(s string) (string, bool) {
 		if eneg {
 			exp = -exp
 		}
-	}
-	if i != len(s) {
-		return "", false
 	}
 	// value = 0.digits × 10^point
 	digits := intPart + fracPart
@@ -382,3 +348,39 @@ func canonicalNumber(s string) (string, bool) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// digitRun returns the run of digits at s[i:] and the index after it.
+func digitRun(s string, i int) (string, int) {
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	return s[i:j], j
+}
+
+// decimalParts splits s[i:], when all of it is
+// [0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?, into its integer digits, fraction
+// digits, exponent sign (negative or not) and exponent digits (empty when it
+// has no exponent); ok is false when s[i:] is not of that grammar.
+func decimalParts(s string, i int) (intPart, fracPart string, expNeg bool, expDigits string, ok bool) {
+	intPart, i = digitRun(s, i)
+	if intPart == "" {
+		return
+	}
+	if i < len(s) && s[i] == '.' {
+		if fracPart, i = digitRun(s, i+1); fracPart == "" {
+			return
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			expNeg = s[i] == '-'
+			i++
+		}
+		if expDigits, i = digitRun(s, i); expDigits == "" {
+			return
+		}
+	}
+	return intPart, fracPart, expNeg, expDigits, i == len(s)
+}
