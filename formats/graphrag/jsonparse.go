@@ -123,17 +123,45 @@ func (p *jsonParser) enter() error {
 	return nil
 }
 
-func (p *jsonParser) object() (*jsonValue, error) {
-	v := &jsonValue{kind: jsonObject, off: p.pos}
+// open enters the object or array whose opening bracket is at pos and
+// reads it when it is empty (close follows): empty says so.
+func (p *jsonParser) open(close byte) (empty bool, err error) {
 	if err := p.enter(); err != nil {
-		return nil, err
+		return false, err
 	}
-	p.pos++ // {
+	p.pos++
 	p.skipSpace()
-	if p.pos < len(p.src) && p.src[p.pos] == '}' {
+	if p.pos < len(p.src) && p.src[p.pos] == close {
 		p.pos++
 		p.depth--
-		return v, nil
+		return true, nil
+	}
+	return false, nil
+}
+
+// next reads what follows a member of an object or array (in names which):
+// ',' before the next member, or close, which ends it (done).
+func (p *jsonParser) next(close byte, in string) (done bool, err error) {
+	p.skipSpace()
+	if p.pos >= len(p.src) {
+		return false, p.err(p.pos, "unexpected end of input in %s", in)
+	}
+	switch p.src[p.pos] {
+	case ',':
+		p.pos++
+		return false, nil
+	case close:
+		p.pos++
+		p.depth--
+		return true, nil
+	}
+	return false, p.err(p.pos, "expected ',' or '%c' in %s", close, in)
+}
+
+func (p *jsonParser) object() (*jsonValue, error) {
+	v := &jsonValue{kind: jsonObject, off: p.pos}
+	if empty, err := p.open('}'); err != nil || empty {
+		return v, err
 	}
 	for {
 		p.skipSpace()
@@ -163,34 +191,16 @@ func (p *jsonParser) object() (*jsonValue, error) {
 		v.keys = append(v.keys, k)
 		v.koffs = append(v.koffs, koff)
 		v.items = append(v.items, item)
-		p.skipSpace()
-		if p.pos >= len(p.src) {
-			return nil, p.err(p.pos, "unexpected end of input in an object")
-		}
-		switch p.src[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			p.depth--
-			return v, nil
-		default:
-			return nil, p.err(p.pos, "expected ',' or '}' in an object")
+		if done, err := p.next('}', "an object"); err != nil || done {
+			return v, err
 		}
 	}
 }
 
 func (p *jsonParser) array() (*jsonValue, error) {
 	v := &jsonValue{kind: jsonArray, off: p.pos}
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	p.pos++ // [
-	p.skipSpace()
-	if p.pos < len(p.src) && p.src[p.pos] == ']' {
-		p.pos++
-		p.depth--
-		return v, nil
+	if empty, err := p.open(']'); err != nil || empty {
+		return v, err
 	}
 	for {
 		p.skipSpace()
@@ -199,19 +209,8 @@ func (p *jsonParser) array() (*jsonValue, error) {
 			return nil, err
 		}
 		v.items = append(v.items, item)
-		p.skipSpace()
-		if p.pos >= len(p.src) {
-			return nil, p.err(p.pos, "unexpected end of input in an array")
-		}
-		switch p.src[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			p.depth--
-			return v, nil
-		default:
-			return nil, p.err(p.pos, "expected ',' or ']' in an array")
+		if done, err := p.next(']', "an array"); err != nil || done {
+			return v, err
 		}
 	}
 }
