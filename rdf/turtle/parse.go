@@ -267,7 +267,7 @@ func (p *parser) statement() {
 		return
 	}
 	p.triples()
-	p.expect('.', `"." at the end of the triples`)
+	p.expect('.', endOfTriples)
 }
 
 // keywordAt is keyword for a case-sensitive word k bytes ahead.
@@ -362,14 +362,7 @@ func (p *parser) trigBlock() {
 		p.ws()
 		if p.cur() == ']' {
 			p.pos++
-			b := p.fresh()
-			p.ws()
-			if p.cur() == '{' {
-				p.wrappedGraph(b)
-				return
-			}
-			p.predicateObjectList(b)
-			p.expect('.', `"." at the end of the triples`)
+			p.graphOrTriples(p.fresh())
 			return
 		}
 		s := p.bnodePropertyListRest()
@@ -377,27 +370,35 @@ func (p *parser) trigBlock() {
 		if p.cur() != '.' {
 			p.predicateObjectList(s)
 		}
-		p.expect('.', `"." at the end of the triples`)
+		p.expect('.', endOfTriples)
 		return
 	case '(':
 		p.triples()
-		p.expect('.', `"." at the end of the triples`)
+		p.expect('.', endOfTriples)
 		return
 	case '<':
 		if p.peek(1) == '<' {
 			p.triples()
-			p.expect('.', `"." at the end of the triples`)
+			p.expect('.', endOfTriples)
 			return
 		}
 	}
-	s := p.subject()
+	p.graphOrTriples(p.subject())
+}
+
+// endOfTriples is what is expected at the end of triples.
+const endOfTriples = `"." at the end of the triples`
+
+// graphOrTriples parses what follows the term s in a TriG block: a wrapped
+// graph named s, or the rest of triples with subject s.
+func (p *parser) graphOrTriples(s rdf.Term) {
 	p.ws()
 	if p.cur() == '{' {
 		p.wrappedGraph(s)
 		return
 	}
 	p.predicateObjectList(s)
-	p.expect('.', `"." at the end of the triples`)
+	p.expect('.', endOfTriples)
 }
 
 // graphLabel parses labelOrSubject: an IRI or a blank node.
