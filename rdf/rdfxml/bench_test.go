@@ -1,43 +1,16 @@
 package rdfxml
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"io"
-	"os"
 	"testing"
 
-	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/rdf/ntriples"
 )
 
 // nomismaSample returns the first n triples of the Nomisma.org graph.
-func nomismaSample(b *testing.B, n int) *rdf.Dataset {
-	b.Helper()
-	f, err := os.Open(shared.MustPath(b, "data", "big", "nomisma.nt.gz"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var head bytes.Buffer
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for i := 0; i < n && sc.Scan(); i++ {
-		head.Write(sc.Bytes())
-		head.WriteByte('\n')
-	}
-	d := rdf.NewDataset()
-	if err := ntriples.Parse(&head, ntriples.NTriples, d, rdf.ReadOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	return d
-}
+func nomismaSample(b *testing.B, n int) *rdf.Dataset { return testgraph.Nomisma(b, n) }
 
 // BenchmarkParse reads 100,000 Nomisma.org triples written as RDF/XML.
 func BenchmarkParse(b *testing.B) {
