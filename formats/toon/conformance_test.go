@@ -38,26 +38,17 @@ func encodeOptions(t *testing.T, version string, raw map[string]json.RawMessage)
 	for k, v := range raw {
 		switch k {
 		case "delimiter":
-			var d string
-			mustUnmarshal(t, v, &d)
-			o.Delimiter = Delimiter(d[0])
+			o.Delimiter = Delimiter(fixture[string](t, v)[0])
 		case "indent", "indentSize":
 			mustUnmarshal(t, v, &o.IndentSize)
 		case "keyFolding":
-			var m string
-			mustUnmarshal(t, v, &m)
-			o.KeyFolding = m == "safe"
+			o.KeyFolding = fixture[string](t, v) == "safe"
 		case "flattenDepth":
-			var n int
-			mustUnmarshal(t, v, &n)
-			o.FlattenDepth = n
-			if n == 0 {
+			if o.FlattenDepth = fixture[int](t, v); o.FlattenDepth == 0 {
 				o.FlattenDepth = 1 // spec: 0 folds nothing; our 0 means unlimited
 			}
 		case "lengthMarker":
-			var m string
-			mustUnmarshal(t, v, &m)
-			o.LengthMarker = m == "#"
+			o.LengthMarker = fixture[string](t, v) == "#"
 		default:
 			t.Fatalf("unknown encode option %q", k)
 		}
@@ -72,18 +63,22 @@ func decodeOptions(t *testing.T, version string, raw map[string]json.RawMessage)
 		case "indent", "indentSize":
 			mustUnmarshal(t, v, &o.IndentSize)
 		case "strict":
-			var b bool
-			mustUnmarshal(t, v, &b)
-			o.NonStrict = !b
+			o.NonStrict = !fixture[bool](t, v)
 		case "expandPaths":
-			var m string
-			mustUnmarshal(t, v, &m)
-			o.ExpandPaths = m == "safe"
+			o.ExpandPaths = fixture[string](t, v) == "safe"
 		default:
 			t.Fatalf("unknown decode option %q", k)
 		}
 	}
 	return o
+}
+
+// fixture returns data unmarshalled as a T.
+func fixture[T any](t *testing.T, data []byte) T {
+	t.Helper()
+	var v T
+	mustUnmarshal(t, data, &v)
+	return v
 }
 
 func mustUnmarshal(t *testing.T, data []byte, v any) {
