@@ -62,10 +62,7 @@ func TestBenchDefaultRun(t *testing.T) {
 
 func TestBenchTokenizerColumnsAndFiles(t *testing.T) {
 	dir := t.TempDir()
-	ttl := filepath.Join(dir, "g.ttl")
-	if err := os.WriteFile(ttl, []byte("@prefix ex: <http://example.org/> .\nex:a ex:knows ex:b .\nex:b ex:knows ex:c .\nex:a ex:name \"A\" .\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ttl := writeIn(t, dir, "g.ttl", "@prefix ex: <http://example.org/> .\nex:a ex:knows ex:b .\nex:b ex:knows ex:c .\nex:a ex:name \"A\" .\n")
 	code, out, errs := runCLI(t, "", "bench", "-t", "o200k_base", "-t", "cl100k_base", "--formats", "turtle,ntriples,isolda,typed_edges,list_of_edges", ttl, ttl)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -95,10 +92,7 @@ func TestBenchTokenizerColumnsAndFiles(t *testing.T) {
 
 func TestBenchErrors(t *testing.T) {
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.ttl")
-	if err := os.WriteFile(bad, []byte("@prefix ex: <http://example.org/> .\nex:a ex:b .\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bad := writeIn(t, dir, "bad.ttl", "@prefix ex: <http://example.org/> .\nex:a ex:b .\n")
 	for _, c := range []struct {
 		args []string
 		want string

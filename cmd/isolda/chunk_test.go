@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -100,10 +99,7 @@ func TestChunkShards(t *testing.T) {
 	nt := "<http://e/a> <http://e/p> _:x .\n_:x <http://e/q> \"1\" .\n<http://e/b> <http://e/p> _:x .\n"
 	lines := strings.SplitAfter(nt, "\n")
 	write := func(name, s string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		p := writeIn(t, dir, name, s)
 		return p
 	}
 	whole := write("all.nt", nt)

@@ -326,12 +326,9 @@ func TestBudgetsEmptyMeansSkip(t *testing.T) {
 func TestEvalFiles(t *testing.T) {
 	dir := t.TempDir()
 	graph := writeFile(t, "g.ttl", demoTurtle) // an absolute path in another folder
-	exp := filepath.Join(dir, "exp.yaml")
 	y := "graphs: [{file: " + graph + "}]\narms: [{format: isolda}]\n" +
 		"models: [{base_url: 'http://127.0.0.1:1/v1', model: x}]\ntasks: [{generate: {families: [count]}}]\n"
-	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exp := writeIn(t, dir, "exp.yaml", y)
 	if code, out, errs := runEval(t, "validate", "--prepare", exp); code != 0 || !strings.Contains(out, "ok: 1 contexts") {
 		t.Errorf("absolute graph path: exit %d, %s", code, errs)
 	}
@@ -356,16 +353,11 @@ func TestEvalRunEndpointDown(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now: connection refused
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTurtle), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exp := filepath.Join(dir, "exp.yaml")
+	writeIn(t, dir, "g.ttl", demoTurtle)
 	y := "graphs: [{file: g.ttl}]\narms: [{name: a, format: isolda}, {name: b, format: turtle}]\n" +
 		"models: [{name: m, base_url: 'http://" + addr + "/v1', model: x, max_concurrency: 1}]\n" +
 		"tasks: [{generate: {families: [count, lookup], per_family: 5}}]\ntrials: 3\nretries: -1\n"
-	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exp := writeIn(t, dir, "exp.yaml", y)
 	runDir := filepath.Join(dir, "run")
 	code, out, errs := runEval(t, "run", exp, "--out", runDir)
 	if code != exitCheckFail || !strings.Contains(errs, "model m: stopped after 5 calls in a row got no response") ||

@@ -46,14 +46,8 @@ func TestEvalInitValidate(t *testing.T) {
 	if code != 0 || !regexpLine(out, `demo +nt-shuffled-400 +shuffle +- +400 record +o200k_base +\d+ +\d+/\d+`) {
 		t.Fatalf("dry run of the example: %d %q %q", code, out, errs)
 	}
-	bad := filepath.Join(dir, "bad.yaml")
-	if err := os.WriteFile(bad, []byte("name: x\ngraphs: [{file: demo.ttl}]\narms:\n  - {format: nope}\nmodels: [{base_url: 'http://h/v1', model: m}]\ntasks: [{generate: {}}]\ntemperature: 3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	shapedBad := filepath.Join(dir, "shaped.yaml")
-	if err := os.WriteFile(shapedBad, []byte("graphs: [{file: demo.ttl}]\narms:\n  - format: turtle\n    ordering: {kind: shuffle, seed: 2}\nmodels: [{base_url: 'http://h/v1', model: m}]\ntasks: [{generate: {}}]\nbudget: {tokens: 100, policy: half}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bad := writeIn(t, dir, "bad.yaml", "name: x\ngraphs: [{file: demo.ttl}]\narms:\n  - {format: nope}\nmodels: [{base_url: 'http://h/v1', model: m}]\ntasks: [{generate: {}}]\ntemperature: 3\n")
+	shapedBad := writeIn(t, dir, "shaped.yaml", "graphs: [{file: demo.ttl}]\narms:\n  - format: turtle\n    ordering: {kind: shuffle, seed: 2}\nmodels: [{base_url: 'http://h/v1', model: m}]\ntasks: [{generate: {}}]\nbudget: {tokens: 100, policy: half}\n")
 	code, _, errs = runEval(t, "validate", shapedBad)
 	if code != exitBadInput || !strings.Contains(errs, shapedBad+":4:22: arm turtle: ordering shuffle needs a format whose records can be reordered") ||
 		!strings.Contains(errs, shapedBad+":7:31: budget policy must be record or raw") ||
@@ -69,21 +63,16 @@ func TestEvalInitValidate(t *testing.T) {
 
 func TestEvalRunAndDryRun(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTurtle), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeIn(t, dir, "g.ttl", demoTurtle)
 	// demoTurtle has one count question (2 entities of type T).
 	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
 		return llmtest.Reply{Text: "There are 2."}
 	})
 	defer srv.Close()
-	exp := filepath.Join(dir, "exp.yaml")
 	y := "graphs: [{file: g.ttl}]\narms: [{format: b-ttl}, {format: isolda}]\n" +
 		"models: [{name: m, base_url: '" + srv.URL + "', model: x, tokenizer: o200k_base}]\n" +
 		"tasks: [{generate: {families: [count]}}]\ntemperature: 0\n"
-	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exp := writeIn(t, dir, "exp.yaml", y)
 	code, out, errs := runEval(t, "run", exp, "--dry-run")
 	if code != 0 || !strings.Contains(out, "1 questions") {
 		t.Fatalf("dry run: %d %q %q", code, out, errs)
@@ -188,9 +177,7 @@ func atoi(s string) int {
 // tokenizer isolda does not have, with the fix.
 func TestEvalRunPaidRun(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTurtle), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeIn(t, dir, "g.ttl", demoTurtle)
 	var models []string
 	var mu sync.Mutex
 	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply {
@@ -200,13 +187,10 @@ func TestEvalRunPaidRun(t *testing.T) {
 		return llmtest.Reply{Text: "2"}
 	})
 	defer srv.Close()
-	exp := filepath.Join(dir, "exp.yaml")
 	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}, {name: I, format: isolda}]\n" +
 		"models: [{name: m, base_url: 'http://127.0.0.1:1/v1', model: x, tokenizer: o200k_base, price_in: 2000000, price_out: 1000000}]\n" +
 		"tasks: [{generate: {families: [count, lookup], per_family: 3}}]\nmax_tokens: 10\ntrials: 3\n"
-	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exp := writeIn(t, dir, "exp.yaml", y)
 	code, out, errs := runCLI(t, "", "eval", "run", exp, "--dry-run")
 	if code != 0 {
 		t.Fatalf("dry run: exit %d: %s", code, errs)

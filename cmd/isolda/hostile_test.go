@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,10 +13,7 @@ import (
 // gigabytes on it).
 func TestYAMLDepthBomb(t *testing.T) {
 	dir := t.TempDir()
-	bomb := filepath.Join(dir, "bomb.yaml")
-	if err := os.WriteFile(bomb, []byte(strings.Repeat("[", 100000)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bomb := writeIn(t, dir, "bomb.yaml", strings.Repeat("[", 100000))
 	want := bomb + ":1:64: YAML nested deeper than 64 levels"
 	for _, args := range [][]string{{"eval", "validate", bomb}, {"eval", "run", bomb, "--out", filepath.Join(dir, "r")}} {
 		if code, _, errs := runCLI(t, "", args...); code == 0 || !strings.Contains(errs, want) {
@@ -25,21 +21,14 @@ func TestYAMLDepthBomb(t *testing.T) {
 		}
 	}
 	// A real run folder for report.
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTurtle), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeIn(t, dir, "g.ttl", demoTurtle)
 	srv := llmtest.New(nil)
 	defer srv.Close()
-	exp := filepath.Join(dir, "exp.yaml")
 	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}]\n" +
 		"models: [{name: m, base_url: '" + srv.URL + "', model: x}]\ntasks: [{generate: {families: [count]}}]\n"
-	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exp := writeIn(t, dir, "exp.yaml", y)
 	runDir := filepath.Join(dir, "run")
-	if code, _, errs := runCLI(t, "", "eval", "run", exp, "--out", runDir); code != 0 {
-		t.Fatalf("eval run: exit %d: %s", code, errs)
-	}
+	evalRun(t, exp, runDir)
 	code, _, errs := runCLI(t, "", "report", runDir, "--criteria", bomb, "--out", filepath.Join(dir, "rep"))
 	if code == 0 || !strings.Contains(errs, want) {
 		t.Errorf("report --criteria: exit %d: %s", code, errs)

@@ -29,11 +29,26 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 
 func writeFile(t *testing.T, name, content string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
+	return writeIn(t, t.TempDir(), name, content)
+}
+
+// writeIn writes content to dir/name, which it returns.
+func writeIn(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// evalRun runs isolda eval run on the experiment exp into the folder out
+// and fails the test unless it exits 0.
+func evalRun(t *testing.T, exp, out string) {
+	t.Helper()
+	if code, _, errs := runCLI(t, "", "eval", "run", exp, "--out", out); code != 0 {
+		t.Fatalf("eval run: exit %d: %s", code, errs)
+	}
 }
 
 const demoTurtle = `@prefix ex: <http://example.org/> .

@@ -32,24 +32,17 @@ func isoldaRightServer() *llmtest.Server {
 // follows from those answers.
 func TestReportOfAnEvalRun(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTurtle), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeIn(t, dir, "g.ttl", demoTurtle)
 	// The ISOLDA arm's prompt contains "Type[" headers; that arm gets the
 	// right count (2), the Turtle arm a wrong one.
 	srv := isoldaRightServer()
 	defer srv.Close()
-	exp := filepath.Join(dir, "exp.yaml")
 	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}, {name: I, format: isolda}]\n" +
 		"models: [{name: m, base_url: '" + srv.URL + "', model: x, tokenizer: o200k_base}]\n" +
 		"tasks: [{generate: {families: [count]}}]\ntemperature: 0\ntrials: 3\n"
-	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exp := writeIn(t, dir, "exp.yaml", y)
 	runDir := filepath.Join(dir, "run")
-	if code, _, errs := runCLI(t, "", "eval", "run", exp, "--out", runDir); code != 0 {
-		t.Fatalf("eval run: exit %d: %s", code, errs)
-	}
+	evalRun(t, exp, runDir)
 	crit := filepath.Join(dir, "criteria.yaml")
 	c := "criteria:\n" +
 		"  - {id: A, kind: better, arm: I, than: [ttl], alpha: 0.5}\n" +
@@ -136,22 +129,15 @@ func TestReportNotARunFolder(t *testing.T) {
 // printed, and the page shows the long answer cut with its size.
 func TestReportForgedLog(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(demoTurtle), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeIn(t, dir, "g.ttl", demoTurtle)
 	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "2"} })
 	defer srv.Close()
-	exp := filepath.Join(dir, "exp.yaml")
 	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}]\n" +
 		"models: [{name: m, base_url: '" + srv.URL + "', model: x}]\n" +
 		"tasks: [{generate: {families: [count]}}]\ntemperature: 0\n"
-	if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	exp := writeIn(t, dir, "exp.yaml", y)
 	runDir := filepath.Join(dir, "run")
-	if code, _, errs := runCLI(t, "", "eval", "run", exp, "--out", runDir); code != 0 {
-		t.Fatalf("eval run: exit %d: %s", code, errs)
-	}
+	evalRun(t, exp, runDir)
 	code, _, errs := runCLI(t, "", "report", runDir, "--resamples", "50")
 	if code != 0 {
 		t.Fatalf("report of the honest log: exit %d: %s", code, errs)
@@ -219,10 +205,7 @@ func TestReportForgedLog(t *testing.T) {
 			t.Errorf("report.html lacks %q", want)
 		}
 	}
-	crit := filepath.Join(dir, "c.yaml")
-	if err := os.WriteFile(crit, []byte("criteria:\n  - {id: A, kind: better, arm: ttl, than: [ttl]}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	crit := writeIn(t, dir, "c.yaml", "criteria:\n  - {id: A, kind: better, arm: ttl, than: [ttl]}\n")
 	code, _, errs = runCLI(t, "", "report", runDir, "--criteria", crit)
 	if code != exitBadInput || !strings.Contains(errs, "refusing to judge the criteria") || strings.Contains(errs, "PASS") {
 		t.Errorf("--criteria on a forged log: exit %d, %s", code, errs)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,25 +17,15 @@ func TestReportRescoreWith(t *testing.T) {
 	defer srv.Close()
 	runs := map[string]string{}
 	for _, g := range []string{"g", "h"} {
-		if err := os.WriteFile(filepath.Join(dir, g+".ttl"), []byte(demoTurtle), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		exp := filepath.Join(dir, g+".yaml")
+		writeIn(t, dir, g+".ttl", demoTurtle)
 		y := "graphs: [{file: " + g + ".ttl}]\narms: [{name: ttl, format: b-ttl}, {name: I, format: isolda}]\n" +
 			"models: [{name: m, base_url: '" + srv.URL + "', model: x, tokenizer: o200k_base}]\n" +
 			"tasks: [{generate: {families: [count]}}]\ntemperature: 0\ntrials: 3\n"
-		if err := os.WriteFile(exp, []byte(y), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		exp := writeIn(t, dir, g+".yaml", y)
 		runs[g] = filepath.Join(dir, "run-"+g)
-		if code, _, errs := runCLI(t, "", "eval", "run", exp, "--out", runs[g]); code != 0 {
-			t.Fatalf("eval run: exit %d: %s", code, errs)
-		}
+		evalRun(t, exp, runs[g])
 	}
-	crit := filepath.Join(dir, "criteria.yaml")
-	if err := os.WriteFile(crit, []byte("criteria:\n  - {id: A, kind: better, arm: I, than: [ttl], alpha: 0.5}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	crit := writeIn(t, dir, "criteria.yaml", "criteria:\n  - {id: A, kind: better, arm: I, than: [ttl], alpha: 0.5}\n")
 	for _, c := range []struct {
 		args  []string
 		code  int
