@@ -732,17 +732,9 @@ func (c *Criterion) withinChecks(ix *index, r *Result) (missing bool) {
 		r.Notes = append(r.Notes, "no expected accuracies given")
 		return true
 	}
-	models := make([]string, 0, len(c.Expected))
-	for m := range c.Expected {
-		models = append(models, m)
-	}
-	slices.Sort(models)
+	models := slices.Sorted(maps.Keys(c.Expected))
 	for _, m := range models {
-		arms := make([]string, 0, len(c.Expected[m]))
-		for a := range c.Expected[m] {
-			arms = append(arms, a)
-		}
-		slices.Sort(arms)
+		arms := slices.Sorted(maps.Keys(c.Expected[m]))
 		for _, a := range arms {
 			want := c.Expected[m][a]
 			sum, n, _ := tally(ix, m, a, c.Metric, c.keep(group{Model: m}, true))

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,11 +52,7 @@ func FromRunRescored(dir, scorer string) ([]Observation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", apath, err)
 	}
-	keys := make([]string, 0, len(last))
-	for k := range last {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(last))
 	out := make([]Observation, 0, len(keys))
 	for _, k := range keys {
 		out = append(out, last[k])

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -305,11 +306,7 @@ func ReadRunWith(dir string, opt ReadOptions) (*Run, error) {
 		return cmp.Or(cmp.Compare(a.Graph, b.Graph), cmp.Compare(a.Family, b.Family), cmp.Compare(a.QuestionID, b.QuestionID),
 			cmp.Compare(a.Trial, b.Trial), cmp.Compare(a.Model, b.Model), cmp.Compare(a.Arm, b.Arm), cmp.Compare(a.Key, b.Key))
 	})
-	keys := make([]string, 0, len(scored))
-	for k := range scored {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // the order of the observations must not follow map order
+	keys := slices.Sorted(maps.Keys(scored)) // the order of the observations must not follow map order
 	r.Observations = make([]Observation, 0, len(keys))
 	for _, k := range keys {
 		r.Observations = append(r.Observations, scored[k])

@@ -3,6 +3,7 @@ package kgllmbench
 import (
 	"bufio"
 	"cmp"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -313,11 +314,7 @@ func writeTurtle(w *bufio.Writer, kg *KG, entityIDs, relationIDs bool) error {
 	slices.SortFunc(subjects, func(a, b string) int {
 		return cmp.Or(cmp.Compare(refs[a], refs[b]), strings.Compare(a, b))
 	})
-	prefixes := make([]string, 0, len(m.used))
-	for p := range m.used {
-		prefixes = append(prefixes, p)
-	}
-	slices.Sort(prefixes)
+	prefixes := slices.Sorted(maps.Keys(m.used))
 	for _, p := range prefixes {
 		w.WriteString("@prefix " + p + ": <" + m.used[p] + "> .\n")
 	}

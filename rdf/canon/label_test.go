@@ -3,6 +3,7 @@ package canon
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -249,11 +250,7 @@ func TestSymmetricStructures(t *testing.T) {
 		"4+4+2+2 cycles":  cycle("a", 4, "p") + cycle("b", 4, "p") + cycle("c", 2, "p") + cycle("d", 2, "p"),
 		"graph-name ring": "_:g0 <http://ex/p> _:g1 _:g1 .\n_:g1 <http://ex/p> _:g2 _:g2 .\n_:g2 <http://ex/p> _:g0 _:g0 .\n",
 	}
-	names := make([]string, 0, len(cases))
-	for n := range cases {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(cases))
 	for _, n := range names {
 		d := parseNQ(t, cases[n])
 		for range 5 {

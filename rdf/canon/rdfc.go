@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -275,11 +276,7 @@ func run(ctx context.Context, d *rdf.Dataset, opts Options) (*rdfc, error) {
 		h := c.hashFirstDegree(int32(b))
 		byHash[h] = append(byHash[h], int32(b))
 	}
-	hashes := make([]string, 0, len(byHash))
-	for h := range byHash {
-		hashes = append(hashes, h)
-	}
-	slices.Sort(hashes)
+	hashes := slices.Sorted(maps.Keys(byHash))
 	for _, h := range hashes {
 		if l := byHash[h]; len(l) == 1 {
 			c.canon.issue(l[0])

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,11 +117,7 @@ func Write(w io.Writer, d *rdf.Dataset, opts WriteOptions) error {
 	bw := bufio.NewWriter(w)
 	ew := &errWriter{w: bw}
 	ew.str(`<?xml version="1.0" encoding="utf-8"?>` + "\n<rdf:RDF")
-	nss := make([]string, 0, len(prefixes))
-	for ns := range prefixes {
-		nss = append(nss, ns)
-	}
-	slices.SortFunc(nss, func(a, b string) int { return strings.Compare(prefixes[a], prefixes[b]) })
+	nss := slices.SortedFunc(maps.Keys(prefixes), func(a, b string) int { return strings.Compare(prefixes[a], prefixes[b]) })
 	for _, ns := range nss {
 		ew.str("\n" + indent + "xmlns:" + prefixes[ns] + `="`)
 		ew.attr(ns)

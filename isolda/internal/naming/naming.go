@@ -5,6 +5,7 @@
 package naming
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -258,10 +259,5 @@ func Camel(label string, upper, limit bool) string {
 
 // SortedKeys returns a map's keys sorted.
 func SortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(m))
 }

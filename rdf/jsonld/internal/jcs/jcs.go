@@ -4,6 +4,7 @@ package jcs
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -49,11 +50,7 @@ func appendJCS(b *strings.Builder, v any) error {
 		}
 		b.WriteByte(']')
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, compareUTF16)
+		keys := slices.SortedFunc(maps.Keys(x), compareUTF16)
 		b.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {

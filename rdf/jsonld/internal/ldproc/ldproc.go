@@ -14,6 +14,7 @@ package ldproc
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 
@@ -191,12 +192,7 @@ func (c *Compactor) Document(nodes []any, cv any) (map[string]any, error) {
 
 // sortedKeys returns the keys of m in byte order.
 func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m))
 }
 
 // loadFailure says why a document loader failed (the message of an
