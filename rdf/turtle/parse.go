@@ -358,15 +358,11 @@ func (p *parser) trigBlock() {
 		return
 	case '[':
 		// "[]" may name a graph; "[ ... ]" starts triples.
-		p.pos++
-		p.ws()
-		if p.cur() == ']' {
-			p.pos++
-			p.graphOrTriples(p.fresh())
+		s, anon := p.bracketed()
+		if anon {
+			p.graphOrTriples(s)
 			return
 		}
-		s := p.bnodePropertyListRest()
-		p.ws()
 		if p.cur() != '.' {
 			p.predicateObjectList(s)
 		}
@@ -441,20 +437,30 @@ func (p *parser) wrappedGraph(g rdf.Term) {
 	p.graph = rdf.Term{}
 }
 
+// bracketed parses the '[' at pos as a subject: "[]", a fresh blank node
+// (anon), or a blankNodePropertyList and the white space after it.
+func (p *parser) bracketed() (s rdf.Term, anon bool) {
+	p.pos++
+	p.ws()
+	if p.cur() == ']' {
+		p.pos++
+		return p.fresh(), true
+	}
+	s = p.bnodePropertyListRest()
+	p.ws()
+	return s, false
+}
+
 // triples parses subject predicateObjectList | blankNodePropertyList
 // predicateObjectList?.
 func (p *parser) triples() {
 	p.ws()
 	if p.cur() == '[' {
-		p.pos++
-		p.ws()
-		if p.cur() == ']' {
-			p.pos++
-			p.predicateObjectList(p.fresh())
+		s, anon := p.bracketed()
+		if anon {
+			p.predicateObjectList(s)
 			return
 		}
-		s := p.bnodePropertyListRest()
-		p.ws()
 		if c := p.cur(); c != '.' && c != '}' && c != eof {
 			p.predicateObjectList(s)
 		}
