@@ -269,9 +269,12 @@ func (j *jsonWriter) id(x rdf.Term) string {
 // compact IRI: ASCII letters, digits, '_', '-' and '.', not starting with
 // '.' or '-'.
 func jsonTerm(s string) bool {
-	if s == "" || s[0] == '.' || s[0] == '-' {
-		return false
-	}
+	return s != "" && s[0] != '.' && s[0] != '-' && asciiNameChars(s)
+}
+
+// asciiNameChars reports whether every byte of s is an ASCII letter, a
+// digit, '_', '-' or '.'.
+func asciiNameChars(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {

@@ -269,14 +269,5 @@ func turtlePrefixName(s string) bool {
 		return false
 	}
 	c := s[0]
-	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') || s[len(s)-1] == '.' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
-			return false
-		}
-	}
-	return true
+	return (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') && s[len(s)-1] != '.' && asciiNameChars(s[1:])
 }
