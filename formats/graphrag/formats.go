@@ -235,6 +235,16 @@ func (w *writer) csvField(s string) {
 	w.str(`"`)
 }
 
+// csvRow writes a CSV row: kind, then each field (csvField), and "\n".
+func (w *writer) csvRow(kind string, fields ...string) {
+	w.str(kind)
+	for _, f := range fields {
+		w.str(",")
+		w.csvField(f)
+	}
+	w.str("\n")
+}
+
 // EncodeCSV writes the reference program's csv: the header kind,a,b,c, then
 // N,id,type, rows and E,source,relation,target rows, each ending in "\n".
 func EncodeCSV(out io.Writer, g Graph) error {
@@ -244,20 +254,10 @@ func EncodeCSV(out io.Writer, g Graph) error {
 	w := newWriter(out)
 	w.str("kind,a,b,c\n")
 	for _, n := range g.Nodes {
-		w.str("N,")
-		w.csvField(n.ID)
-		w.str(",")
-		w.csvField(n.Type)
-		w.str(",\n")
+		w.csvRow("N", n.ID, n.Type, "")
 	}
 	for _, e := range g.Edges {
-		w.str("E,")
-		w.csvField(e.Source)
-		w.str(",")
-		w.csvField(e.Relation)
-		w.str(",")
-		w.csvField(e.Target)
-		w.str("\n")
+		w.csvRow("E", e.Source, e.Relation, e.Target)
 	}
 	return w.flush()
 }
