@@ -483,20 +483,29 @@ func (p *parser) subject() rdf.Term {
 	switch c := p.cur(); {
 	case c == '<' && p.peek(1) == '<':
 		p.expected("a subject (a triple term <<( ... )>> may only be an object)")
-	case c == '<':
-		return rdf.NewIRI(p.iriRef())
-	case c == '_':
-		return p.blankLabel()
-	case c == '(':
-		return p.collection()
 	case c == '[':
 		return p.anon(`"]"`)
 	}
-	if t, ok := p.pname(); ok {
+	if t, ok := p.node(); ok {
 		return t
 	}
 	p.expected("a subject")
 	return rdf.Term{}
+}
+
+// node parses what may start a subject and an object alike: an IRI, a
+// labelled blank node, a collection or a prefixed name; ok is false when
+// none stands at pos (a "<<" is the caller's to handle first).
+func (p *parser) node() (rdf.Term, bool) {
+	switch p.cur() {
+	case '<':
+		return rdf.NewIRI(p.iriRef()), true
+	case '_':
+		return p.blankLabel(), true
+	case '(':
+		return p.collection(), true
+	}
+	return p.pname()
 }
 
 func (p *parser) predicateObjectList(s rdf.Term) {
@@ -757,12 +766,6 @@ func (p *parser) object() rdf.Term {
 			return p.tripleTerm()
 		}
 		return p.reifiedTriple()
-	case c == '<':
-		return rdf.NewIRI(p.iriRef())
-	case c == '_':
-		return p.blankLabel()
-	case c == '(':
-		return p.collection()
 	case c == '[':
 		p.pos++
 		p.ws()
@@ -782,7 +785,7 @@ func (p *parser) object() rdf.Term {
 		p.pos += 5
 		return rdf.NewLiteral("false", rdf.XSDBoolean)
 	}
-	if t, ok := p.pname(); ok {
+	if t, ok := p.node(); ok {
 		return t
 	}
 	p.expected("an object")
