@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/task"
-	"github.com/isolda/isolda/token"
 )
 
 func loadTestStudy(t testing.TB, variant string) *Study {
@@ -194,10 +194,7 @@ func TestStudyTokens(t *testing.T) {
 	if err := json.Unmarshal(b, &summary); err != nil {
 		t.Fatal(err)
 	}
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := testgraph.O200k(t)
 	s := loadTestStudy(t, VariantPseudo)
 	for _, arm := range StudyArms() {
 		total := 0
