@@ -252,5 +252,4 @@ func TestHardenedBruteForce(t *testing.T) {
 	}
 	msg := fmt.Sprintf("Hardened operators vs brute force: %d answers checked on 200 graphs", checked)
 	t.Log(msg)
-	fmt.Println(msg)
 }

@@ -3,7 +3,6 @@ package graphrag
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -86,7 +85,6 @@ func TestImpactGoldReference(t *testing.T) {
 		}
 	}
 	t.Logf("GraphRAG impact gold answers equal to the reference program's: %d/%d", ok, len(ref.ParamSets))
-	fmt.Printf("GraphRAG impact gold answers equal to the reference program's: %d/%d\n", ok, len(ref.ParamSets))
 	if len(ref.ParamSets) != 11 {
 		t.Errorf("%d parameter sets, want 11", len(ref.ParamSets))
 	}

@@ -326,7 +326,6 @@ func TestGenerateCrossCheck(t *testing.T) {
 		}
 		msg := fmt.Sprintf("%s: %d questions, %d agree with the oracle; %s", filepath.Base(f), len(set.Questions), agree, strings.Join(parts, ", "))
 		t.Log(msg)
-		fmt.Println(msg)
 		// Frozen round trip.
 		var buf bytes.Buffer
 		if err := task.WriteFrozen(&buf, set); err != nil {

@@ -61,7 +61,6 @@ func TestStudyGoldScores(t *testing.T) {
 		}
 		msg := fmt.Sprintf("KG-LLM-Bench %s gold responses: strict %d/500 %v, adapted %d/500", variant, strict, perTask, adapted)
 		t.Log(msg)
-		fmt.Println(msg)
 	}
 }
 
@@ -213,6 +212,5 @@ func TestStudyTokens(t *testing.T) {
 			t.Errorf("%s: mean %.2f tokens, tiktoken %.1f", arm.Name, mean, want)
 		}
 		t.Log(msg)
-		fmt.Println(msg)
 	}
 }
