@@ -17,6 +17,7 @@ import (
 	"github.com/isolda/isolda/internal/py"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/tasktest"
 )
 
 func testInstances(t *testing.T, taskName, variant string) []kgllmbench.Instance {
@@ -531,14 +532,7 @@ func TestKGLLMFrozenSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	if err := task.WriteFrozen(&b, set); err != nil {
-		t.Fatal(err)
-	}
-	back, err := task.ReadFrozen(strings.NewReader(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := tasktest.RoundTrip(t, set)
 	if len(back.Questions) != 5 || back.Questions[2].Text != insts[2].Question || back.Questions[2].Gold.Value == "" {
 		t.Errorf("frozen set read back as %+v", back.Questions)
 	}
