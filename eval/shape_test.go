@@ -3,7 +3,6 @@ package eval
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -264,7 +263,6 @@ func TestRecordBudget(t *testing.T) {
 		}
 	}
 	t.Logf("record budgets: %d/%d cuts fit, keep whole records and decode", pass, total)
-	fmt.Printf("record budgets: %d/%d cuts fit, keep whole records and decode\n", pass, total)
 }
 
 // TestRawBudget: a raw cut is the longest prefix within the budget.
@@ -480,5 +478,4 @@ func TestRecordBudgetInlineBlanks(t *testing.T) {
 		}
 	}
 	t.Logf("inline-entity record budgets: %d/%d cuts decode", pass, total)
-	fmt.Printf("inline-entity record budgets: %d/%d cuts decode\n", pass, total)
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/isolda/isolda/internal/testkit/oracle"
 )
 
 // Every algorithm is checked against a brute-force second implementation
@@ -35,72 +37,6 @@ func newBrute(n int, edges [][2]int, directed bool) *brute {
 		}
 	}
 	return b
-}
-
-func (b *brute) floyd() [][]int {
-	const inf = math.MaxInt32
-	d := make([][]int, b.n)
-	for i := range d {
-		d[i] = make([]int, b.n)
-		for j := range d[i] {
-			switch {
-			case i == j:
-				d[i][j] = 0
-			case b.m[i][j]:
-				d[i][j] = 1
-			default:
-				d[i][j] = inf
-			}
-		}
-	}
-	for k := 0; k < b.n; k++ {
-		for i := 0; i < b.n; i++ {
-			for j := 0; j < b.n; j++ {
-				if d[i][k] < inf && d[k][j] < inf && d[i][k]+d[k][j] < d[i][j] {
-					d[i][j] = d[i][k] + d[k][j]
-				}
-			}
-		}
-	}
-	for i := range d {
-		for j := range d[i] {
-			if d[i][j] == inf {
-				d[i][j] = -1
-			}
-		}
-	}
-	return d
-}
-
-// simplePaths returns every simple path from s to t along m, sorted by
-// (length, node sequence).
-func (b *brute) simplePaths(s, t int, m [][]bool) [][]int {
-	var out [][]int
-	on := make([]bool, b.n)
-	var dfs func(path []int)
-	dfs = func(path []int) {
-		u := path[len(path)-1]
-		if u == t {
-			out = append(out, slices.Clone(path))
-			return
-		}
-		for v := 0; v < b.n; v++ {
-			if m[u][v] && !on[v] {
-				on[v] = true
-				dfs(append(path, v))
-				on[v] = false
-			}
-		}
-	}
-	on[s] = true
-	dfs([]int{s})
-	slices.SortFunc(out, func(x, y []int) int {
-		if len(x) != len(y) {
-			return len(x) - len(y)
-		}
-		return slices.Compare(x, y)
-	})
-	return out
 }
 
 func (b *brute) components() []int {
@@ -202,7 +138,7 @@ func (b *brute) maxClique() []int {
 }
 
 func (b *brute) betweenness(normalized bool) []float64 {
-	d := b.floyd()
+	d := oracle.Distances(b.m)
 	cb := make([]float64, b.n)
 	for s := 0; s < b.n; s++ {
 		for t := 0; t < b.n; t++ {
@@ -210,7 +146,7 @@ func (b *brute) betweenness(normalized bool) []float64 {
 				continue
 			}
 			var shortest [][]int
-			for _, p := range b.simplePaths(s, t, b.m) {
+			for _, p := range oracle.SimplePaths(b.m, s, t) {
 				if len(p)-1 == d[s][t] {
 					shortest = append(shortest, p)
 				}
@@ -242,7 +178,7 @@ func (b *brute) hasCycle() bool {
 				return true
 			}
 			for u := 0; u < b.n; u++ {
-				if b.m[v][u] && len(b.simplePaths(u, v, b.m)) > 0 {
+				if b.m[v][u] && len(oracle.SimplePaths(b.m, u, v)) > 0 {
 					return true
 				}
 			}
@@ -259,7 +195,7 @@ func (b *brute) hasCycle() bool {
 			if !b.und[u][v] {
 				continue
 			}
-			for _, p := range b.simplePaths(u, v, b.und) {
+			for _, p := range oracle.SimplePaths(b.und, u, v) {
 				if len(p) >= 3 {
 					return true
 				}
@@ -359,7 +295,7 @@ func TestAlgorithmsAgainstBruteForce(t *testing.T) {
 		a := NewAdj(n, edges, directed)
 		b := newBrute(n, edges, directed)
 		desc := fmt.Sprintf("graph %d (n=%d directed=%v edges=%v)", gi, n, directed, edges)
-		fw := b.floyd()
+		fw := oracle.Distances(b.m)
 		for s := 0; s < n; s++ {
 			order, dist := a.BFS(s)
 			check("bfs", slices.Equal(dist, fw[s]), "%s: BFS(%d) dist %v, want %v", desc, s, dist, fw[s])
@@ -372,7 +308,7 @@ func TestAlgorithmsAgainstBruteForce(t *testing.T) {
 			sorted := slices.IsSortedFunc(order, func(x, y int) int { return dist[x] - dist[y] })
 			check("bfs", len(order) == reach && order[0] == s && sorted, "%s: BFS(%d) order %v", desc, s, order)
 			for tt := 0; tt < n; tt++ {
-				all := b.simplePaths(s, tt, b.m)
+				all := oracle.SimplePaths(b.m, s, tt)
 				var want []int
 				if len(all) > 0 {
 					want = all[0]

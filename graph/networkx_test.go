@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/isolda/isolda/internal/testkit/oracle"
 )
 
 // TestAgainstNetworkx compares the algorithms with networkx 3.6.1's answers
@@ -40,15 +42,8 @@ func TestAgainstNetworkx(t *testing.T) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatal(err)
 	}
-	checks, fails := 0, 0
-	check := func(ok bool, format string, args ...any) {
-		t.Helper()
-		checks++
-		if !ok {
-			fails++
-			t.Errorf(format, args...)
-		}
-	}
+	tally := oracle.NewTally(t)
+	check := tally.Check
 	near := func(a, b []float64) bool {
 		if len(a) != len(b) {
 			return false
@@ -104,5 +99,5 @@ func TestAgainstNetworkx(t *testing.T) {
 		}
 		check(slices.Equal(lens, c.YenLengths) || (len(lens) == 0 && len(c.YenLengths) == 0), "case %d: Yen lengths %v, networkx %v", i, lens, c.YenLengths)
 	}
-	t.Logf("graph vs networkx: %d graphs, %d checks, %d passed, %d failed", len(f.Cases), checks, checks-fails, fails)
+	t.Logf("graph vs networkx: %d graphs, %d checks, %d passed, %d failed", len(f.Cases), tally.Checks, tally.Checks-tally.Fails, tally.Fails)
 }

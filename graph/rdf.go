@@ -74,12 +74,16 @@ type Options struct {
 	Undirected bool
 }
 
-// compactor turns IRIs into prefixed names.
-type compactor struct {
+// Compactor writes IRIs as prefixed names the way FromRDF writes node and
+// edge ids: with the longest namespace that leaves a clean local name
+// (non-empty, of letters, digits and - _ . only, not ending in a dot).
+type Compactor struct {
 	prefixes []rdf.Prefix // longest namespace first
 }
 
-func newCompactor(lists ...[]rdf.Prefix) *compactor {
+// NewCompactor returns the Compactor of the prefix lists, in order of
+// precedence: the first prefix of each namespace and of each name counts.
+func NewCompactor(lists ...[]rdf.Prefix) *Compactor {
 	var all []rdf.Prefix
 	seenNS := map[string]bool{}
 	seenName := map[string]bool{}
@@ -93,7 +97,7 @@ func newCompactor(lists ...[]rdf.Prefix) *compactor {
 		}
 	}
 	slices.SortStableFunc(all, func(a, b rdf.Prefix) int { return cmp.Compare(len(b.IRI), len(a.IRI)) })
-	return &compactor{prefixes: all}
+	return &Compactor{prefixes: all}
 }
 
 // localOK reports whether local reads well after a prefix: non-empty, of
@@ -110,16 +114,26 @@ func localOK(local string) bool {
 	return true
 }
 
-func (c *compactor) iri(iri string) string {
+// Compact returns iri as a prefixed name, and false when no prefix
+// leaves a clean local name.
+func (c *Compactor) Compact(iri string) (string, bool) {
 	for _, p := range c.prefixes {
 		if local, ok := strings.CutPrefix(iri, p.IRI); ok && localOK(local) {
-			return p.Name + ":" + local
+			return p.Name + ":" + local, true
 		}
+	}
+	return "", false
+}
+
+// iri compacts iri, leaving it whole when no prefix fits.
+func (c *Compactor) iri(iri string) string {
+	if name, ok := c.Compact(iri); ok {
+		return name
 	}
 	return iri
 }
 
-func (c *compactor) term(t rdf.Term) string {
+func (c *Compactor) term(t rdf.Term) string {
 	if t.IsBlank() {
 		return "_:" + t.Value
 	}
@@ -149,7 +163,7 @@ func FromRDF(d *rdf.Dataset, opts Options) *Graph {
 	if !opts.NoCommonPrefixes {
 		common = CommonPrefixes()
 	}
-	c := newCompactor(d.Prefixes, opts.Prefixes, common)
+	c := NewCompactor(d.Prefixes, opts.Prefixes, common)
 	labelPreds := opts.LabelPredicates
 	if labelPreds == nil {
 		labelPreds = DefaultLabelPredicates()

@@ -93,3 +93,30 @@ func TestFromRDFCollisions(t *testing.T) {
 		t.Errorf("edges = %v", g.Edges)
 	}
 }
+
+// TestCompactor: the longest namespace that leaves a clean local name wins;
+// the first prefix of a namespace or a name counts; no fit gives false.
+func TestCompactor(t *testing.T) {
+	c := NewCompactor(
+		[]rdf.Prefix{{Name: "ex", IRI: "http://example.org/"}, {Name: "exv", IRI: "http://example.org/vocab#"}},
+		[]rdf.Prefix{{Name: "ex", IRI: "http://other.org/"}, {Name: "dup", IRI: "http://example.org/"}, {Name: "empty", IRI: ""}},
+	)
+	for _, tc := range []struct {
+		iri, want string
+		ok        bool
+	}{
+		{"http://example.org/alice", "ex:alice", true},
+		{"http://example.org/vocab#knows", "exv:knows", true},
+		{"http://example.org/vocab#", "", false}, // empty local after exv; "vocab#" is not clean after ex
+		{"http://example.org/a.b", "ex:a.b", true},
+		{"http://example.org/a.", "", false},
+		{"http://example.org/a/b", "", false},
+		{"http://other.org/x", "", false}, // "ex" names example.org first
+		{"http://example.org/été", "ex:été", true},
+	} {
+		got, ok := c.Compact(tc.iri)
+		if tc.ok != ok || (ok && got != tc.want) {
+			t.Errorf("Compact(%s) = %q, %v; want %q, %v", tc.iri, got, ok, tc.want, tc.ok)
+		}
+	}
+}

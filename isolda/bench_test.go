@@ -1,47 +1,16 @@
 package isolda
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
-	"os"
 	"testing"
 
-	"github.com/isolda/isolda/internal/testkit/shared"
-	"github.com/isolda/isolda/rdf"
-	"github.com/isolda/isolda/rdf/ntriples"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 )
-
-// bigSlice reads the first n triples (n <= 0: all) of the Nomisma file.
-func bigSlice(b *testing.B, n int) *rdf.Dataset {
-	b.Helper()
-	f, err := os.Open(shared.MustPath(b, "data", "big", "nomisma.nt.gz"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var buf bytes.Buffer
-	sc := bufio.NewScanner(z)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for i := 0; sc.Scan() && (n <= 0 || i < n); i++ {
-		buf.Write(sc.Bytes())
-		buf.WriteByte('\n')
-	}
-	d := rdf.NewDataset()
-	if err := ntriples.Parse(&buf, ntriples.NTriples, d, rdf.ReadOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	return d
-}
 
 func benchEncode(b *testing.B, n int) { benchEncodeWith(b, n, Options{Version: V02}) }
 
 func benchEncodeWith(b *testing.B, n int, opts Options) {
-	d := bigSlice(b, n)
+	d := testgraph.Nomisma(b, n)
 	var out bytes.Buffer
 	b.ResetTimer()
 	for b.Loop() {
@@ -57,7 +26,7 @@ func benchEncodeWith(b *testing.B, n int, opts Options) {
 func benchDecode(b *testing.B, n int) { benchDecodeWith(b, n, Options{Version: V02}) }
 
 func benchDecodeWith(b *testing.B, n int, opts Options) {
-	d := bigSlice(b, n)
+	d := testgraph.Nomisma(b, n)
 	var text bytes.Buffer
 	if err := Encode(&text, d, opts); err != nil {
 		b.Fatal(err)

@@ -2,10 +2,8 @@ package isolda
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -21,15 +19,8 @@ import (
 func kgllmTexts(t *testing.T) (texts []string, graphs []*rdf.Dataset) {
 	t.Helper()
 	path := shared.MustPath(t, "data", "kgllmbench", "instances", "textualized", "rdf_turtle2.pseudo.jsonl.gz")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := shared.OpenGzip(t, path)
+	defer zr.Close()
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {

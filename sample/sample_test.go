@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
-	"github.com/isolda/isolda/token"
 )
 
 // catalogue: three datasets written out of IRI order; d1 and d2 name the
@@ -154,10 +154,7 @@ func TestCutBoundary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := token.NewRegistry(token.Options{ModelsDir: t.TempDir()}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := testgraph.O200k(t)
 	fs := []string{"turtle", "isolda", "b-json"}
 	largest := make([]int, u.Len()+1)
 	for k := 1; k <= u.Len(); k++ {

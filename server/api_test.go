@@ -16,9 +16,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf/canon"
-	"github.com/isolda/isolda/token"
 )
 
 // TestContentType checks the POST endpoints take application/json only.
@@ -449,10 +449,7 @@ func TestSerializeParts(t *testing.T) {
 		if code != 200 || !strings.HasPrefix(r.Glossary, "# ISOLDA 0.4: ") || first != "@isolda 0.4" || r.Glossary+"\n"+rest != r.Text {
 			t.Fatalf("status %d, glossary %q, body %q, text %q", code, r.Glossary, r.Body, r.Text)
 		}
-		o200k, err := token.NewRegistry(token.Options{}).Get("o200k_base")
-		if err != nil {
-			t.Fatal(err)
-		}
+		o200k := testgraph.O200k(t)
 		if r.Tokenizer != "o200k_base" || r.GlossaryTokens != o200k.Count(r.Glossary) || r.BodyTokens != o200k.Count(r.Body) || r.GlossaryTokens == 0 || r.BodyTokens == 0 {
 			t.Errorf("glossary_tokens %d, body_tokens %d with %s; counted apart: %d and %d", r.GlossaryTokens, r.BodyTokens, r.Tokenizer, o200k.Count(r.Glossary), o200k.Count(r.Body))
 		}

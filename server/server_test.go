@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -42,15 +41,8 @@ func exampleTTL(t testing.TB, name string) string {
 // nomismaSlice returns the first n lines of the nomisma N-Triples dump.
 func nomismaSlice(t testing.TB, n int) string {
 	t.Helper()
-	f, err := os.Open(shared.MustPath(t, "data", "big", "nomisma.nt.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := shared.OpenGzip(t, shared.MustPath(t, "data", "big", "nomisma.nt.gz"))
+	defer zr.Close()
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(nil, 1<<20)
 	var b strings.Builder

@@ -10,6 +10,7 @@ import (
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/report"
 	"github.com/isolda/isolda/task"
@@ -163,10 +164,7 @@ func TestConfirmatoryStudy(t *testing.T) {
 	}
 	// Criterion 2 by hand: mean o200k tokens of I's and B-ttl-ids's
 	// messages on dcat.
-	tok, err := testTokenizers(t).Get("o200k_base")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := testgraph.O200k(t)
 	mean := func(arm string) float64 {
 		var sum, k float64
 		for _, en := range p.Entries {

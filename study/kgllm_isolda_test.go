@@ -9,10 +9,10 @@ import (
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/kgllmbench"
 	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/task/kgllm"
-	"github.com/isolda/isolda/token"
 )
 
 // kgllmISOLDAContext is an instance's context in the study's ISOLDA arm of
@@ -95,10 +95,7 @@ func TestPaperPromptSizes(t *testing.T) {
 		t.Skip("paper prompt sizes: 1,000 encodings, not in -short")
 	}
 	s := loadKGLLMStudy(t, kgllm.VariantPseudo)
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := testgraph.O200k(t)
 	for _, c := range []struct {
 		version      string
 		paper, aggBy float64 // the paper's means (0: not printed)

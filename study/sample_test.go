@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/sample"
-	"github.com/isolda/isolda/token"
 )
 
 // bigCatalogue writes a DCAT catalogue of n datasets sharing five
@@ -68,10 +68,7 @@ func TestInitCutsToBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := token.NewRegistry(token.Options{ModelsDir: t.TempDir()}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := testgraph.O200k(t)
 	res, err := u.Cut(sample.Options{Budget: SampleBudget, Formats: confirmatorySampleFormats(), Tokenizer: tok})
 	if err != nil {
 		t.Fatal(err)

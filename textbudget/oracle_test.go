@@ -12,7 +12,6 @@ import (
 	"github.com/isolda/isolda/rdf/ntriples"
 	"github.com/isolda/isolda/rdf/turtle"
 	"github.com/isolda/isolda/textbudget"
-	"github.com/isolda/isolda/token"
 )
 
 // nomisma returns the first n triples of the Nomisma thesaurus.
@@ -108,10 +107,7 @@ func TestPrefixDecodes(t *testing.T) {
 // within budget, its count is reported right, and one more record would
 // not fit (the count of these prefixes grows with k).
 func TestFitTokenizer(t *testing.T) {
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := testgraph.O200k(t)
 	for _, c := range []struct {
 		name, format, text string
 	}{

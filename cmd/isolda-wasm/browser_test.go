@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/internal/testkit/webdriver/browsertest"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
-	"github.com/isolda/isolda/token"
 )
 
 // browserPage loads the npm package's index.js as a module in the page, as
@@ -93,10 +93,7 @@ func TestPackageInBrowser(t *testing.T) {
 	if err := isolda.Encode(&want, d, isolda.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := testgraph.O200k(t)
 	_, perr := rdfio.Read(strings.NewReader(badTurtle), rdfio.Options{Format: rdfio.Turtle})
 	var pe *rdf.ParseError
 	if !errors.As(perr, &pe) || pe.Line == 0 {

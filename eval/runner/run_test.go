@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,7 +179,7 @@ func TestFullRun(t *testing.T) {
 	if err := WriteSummary(&sb, cells); err != nil {
 		t.Fatal(err)
 	}
-	fmt.Print(sb.String())
+	t.Logf("%s", sb.String())
 	if !strings.Contains(prog.String(), "eval: m: 16/16 done, 0 failed") {
 		t.Errorf("progress: %q", prog.String())
 	}
@@ -252,7 +251,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	if len(all) != 16 || len(keys) != 16 {
 		t.Fatalf("after resume: %d lines, %d keys", len(all), len(keys))
 	}
-	fmt.Printf("resume: first run %d calls, resumed run %d calls, 16 keys, no duplicates\n", len(first), res.Done)
+	t.Logf("resume: first run %d calls, resumed run %d calls, 16 keys, no duplicates", len(first), res.Done)
 }
 
 func TestFailedCallsRetriedOnResume(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"os"
 	"testing"
+
+	"github.com/isolda/isolda/internal/testkit/oracle"
 )
 
 // The fixtures in testdata/cpython_fixtures.json were produced by CPython
@@ -66,15 +68,8 @@ func seeded(t *testing.T, s string) *Rand {
 
 func TestAgainstCPython(t *testing.T) {
 	cases := loadFixtures(t)
-	checks, fails := 0, 0
-	check := func(ok bool, format string, args ...any) {
-		t.Helper()
-		checks++
-		if !ok {
-			fails++
-			t.Errorf(format, args...)
-		}
-	}
+	tally := oracle.NewTally(t)
+	check := tally.Check
 	for _, c := range cases {
 		r := seeded(t, c.Seed)
 		for i, want := range c.Uint32 {
@@ -144,7 +139,7 @@ func TestAgainstCPython(t *testing.T) {
 		got := r.Uint32()
 		check(got == c.After, "seed %s final uint32 = %d, want %d (stream out of step)", c.Seed, got, c.After)
 	}
-	t.Logf("random vs CPython: %d seeds, %d checks, %d passed, %d failed", len(cases), checks, checks-fails, fails)
+	t.Logf("random vs CPython: %d seeds, %d checks, %d passed, %d failed", len(cases), tally.Checks, tally.Checks-tally.Fails, tally.Fails)
 }
 
 func TestErrors(t *testing.T) {

@@ -120,7 +120,6 @@ func TestGeneratorsMatchNetworkx(t *testing.T) {
 	}
 	msg := fmt.Sprintf("generators vs networkx 3.6.1: %d/%d graphs identical", pass, len(cases))
 	t.Log(msg)
-	fmt.Println(msg)
 }
 
 func ask(t *testing.T, g *GenGraph, task string, a TaskArgs) TaskQuestion {
@@ -218,5 +217,4 @@ func TestTasksMatchNetworkx(t *testing.T) {
 	}
 	msg := fmt.Sprintf("GraphQA gold answers vs networkx 3.6.1: %d checked, %d differ", checked, failed)
 	t.Log(msg)
-	fmt.Println(msg)
 }

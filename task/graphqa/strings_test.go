@@ -212,7 +212,6 @@ func TestRegimes(t *testing.T) {
 		}
 		msg := fmt.Sprintf("regime %s: %d graphs, %d questions (%s)", r, len(set.Contexts), len(set.Questions), strings.Join(parts, ", "))
 		t.Log(msg)
-		fmt.Println(msg)
 		for _, q := range set.Questions {
 			if r := Score.Score(q, q.Gold.Text); !r.Correct {
 				t.Errorf("%s: gold %q scores 0 (%+v)", q.ID, q.Gold.Text, r)

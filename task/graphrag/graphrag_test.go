@@ -3,7 +3,6 @@ package graphrag
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/tasktest"
 )
 
 // TestImpactPromptArticle compares the prompt with the template printed in
@@ -86,7 +86,6 @@ func TestImpactGoldReference(t *testing.T) {
 		}
 	}
 	t.Logf("GraphRAG impact gold answers equal to the reference program's: %d/%d", ok, len(ref.ParamSets))
-	fmt.Printf("GraphRAG impact gold answers equal to the reference program's: %d/%d\n", ok, len(ref.ParamSets))
 	if len(ref.ParamSets) != 11 {
 		t.Errorf("%d parameter sets, want 11", len(ref.ParamSets))
 	}
@@ -267,14 +266,7 @@ func TestImpactFrozenSet(t *testing.T) {
 	if len(set.Questions) != 5 {
 		t.Fatalf("%d questions, want one per reference format", len(set.Questions))
 	}
-	var b strings.Builder
-	if err := task.WriteFrozen(&b, set); err != nil {
-		t.Fatal(err)
-	}
-	back, err := task.ReadFrozen(strings.NewReader(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := tasktest.RoundTrip(t, set)
 	for _, q := range back.Questions {
 		if r := Scorer.Score(q, q.Gold.Text); !r.Correct {
 			t.Errorf("%s: gold answer read back scores %+v", q.ID, r)

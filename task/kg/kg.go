@@ -365,7 +365,7 @@ type kgIndex struct {
 	predCache map[rdf.TermID][]rdf.TermID
 	typeNames map[rdf.TermID]string // type -> its name in questions ("" for none)
 	predNames map[rdf.TermID]string // predicate -> its name in questions ("" for none)
-	prefixes  []rdf.Prefix          // longest namespace first
+	compactor *graph.Compactor      // graph.FromRDF's compaction of IRIs
 	rank      []uint32              // TermID -> position in rdf.Compare order
 	rdfType   rdf.TermID
 	subjects  []rdf.TermID
@@ -466,7 +466,7 @@ func newKGIndex(d *rdf.Dataset, opts Options) *kgIndex {
 		}
 	}
 	// The names of the types and of the predicates, each role apart.
-	k.prefixes = compactPrefixes(d.Prefixes, graph.CommonPrefixes())
+	k.compactor = graph.NewCompactor(d.Prefixes, graph.CommonPrefixes())
 	k.typeNames = k.roleNames(sortedKeys(k, k.types))
 	preds := map[rdf.TermID]bool{}
 	for _, m := range k.out {
@@ -624,10 +624,8 @@ func (k *kgIndex) prefixedName(id rdf.TermID) string {
 	if t.Kind != rdf.IRIKind {
 		return k.bracketed(id)
 	}
-	for _, p := range k.prefixes {
-		if local, ok := strings.CutPrefix(t.Value, p.IRI); ok && localOK(local) {
-			return p.Name + ":" + local
-		}
+	if name, ok := k.compactor.Compact(t.Value); ok {
+		return name
 	}
 	return k.bracketed(id)
 }
@@ -638,38 +636,6 @@ func (k *kgIndex) bracketed(id rdf.TermID) string {
 		return "<" + t.Value + ">"
 	}
 	return k.iri(id)
-}
-
-// compactPrefixes lists the prefixes of graph.FromRDF's compaction: the
-// first of each namespace and of each name, longest namespace first.
-func compactPrefixes(lists ...[]rdf.Prefix) []rdf.Prefix {
-	var all []rdf.Prefix
-	seenNS, seenName := map[string]bool{}, map[string]bool{}
-	for _, l := range lists {
-		for _, p := range l {
-			if p.IRI == "" || seenNS[p.IRI] || seenName[p.Name] {
-				continue
-			}
-			seenNS[p.IRI], seenName[p.Name] = true, true
-			all = append(all, p)
-		}
-	}
-	slices.SortStableFunc(all, func(a, b rdf.Prefix) int { return len(b.IRI) - len(a.IRI) })
-	return all
-}
-
-// localOK reports whether local reads well after a prefix (graph.FromRDF's
-// rule): non-empty, of letters, digits and - _ . only, not ending in a dot.
-func localOK(local string) bool {
-	if local == "" || strings.HasSuffix(local, ".") {
-		return false
-	}
-	for _, r := range local {
-		if !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f) {
-			return false
-		}
-	}
-	return true
 }
 
 const (

@@ -13,6 +13,7 @@ import (
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/tasktest"
 )
 
 const handGraph = `@prefix ex: <http://ex.org/> .
@@ -326,16 +327,8 @@ func TestGenerateCrossCheck(t *testing.T) {
 		}
 		msg := fmt.Sprintf("%s: %d questions, %d agree with the oracle; %s", filepath.Base(f), len(set.Questions), agree, strings.Join(parts, ", "))
 		t.Log(msg)
-		fmt.Println(msg)
 		// Frozen round trip.
-		var buf bytes.Buffer
-		if err := task.WriteFrozen(&buf, set); err != nil {
-			t.Fatal(err)
-		}
-		back, err := task.ReadFrozen(&buf)
-		if err != nil {
-			t.Fatal(err)
-		}
+		back := tasktest.RoundTrip(t, set)
 		if len(back.Questions) != len(set.Questions) || back.Contexts[0].SHA1 != DatasetSHA1(d) {
 			t.Errorf("round trip lost questions or context hash")
 		}
@@ -414,13 +407,7 @@ func FuzzGenerate(f *testing.F) {
 				t.Fatalf("%s: gold %q scores 0", q.ID, q.Gold.Value)
 			}
 		}
-		var buf bytes.Buffer
-		if err := task.WriteFrozen(&buf, set); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := task.ReadFrozen(&buf); err != nil {
-			t.Fatal(err)
-		}
+		tasktest.RoundTrip(t, set)
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/tasktest"
 )
 
 // studySets are the question sets the studies freeze (study/isolda.go): the
@@ -514,14 +515,7 @@ ex:b rdfs:label "Bert" ; skos:altLabel "anna" ; ex:born "1901" .
 	if want := "lookup: 1 questions (1 candidates, 1 ambiguous left out)\ntotal: 1 questions\n"; buf.String() != want {
 		t.Errorf("counts %q, want %q", buf.String(), want)
 	}
-	buf.Reset()
-	if err := task.WriteFrozen(&buf, set); err != nil {
-		t.Fatal(err)
-	}
-	back, err := task.ReadFrozen(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := tasktest.RoundTrip(t, set)
 	if c := back.Counts[0]; c.Ambiguous != 1 || c.Candidates != 1 {
 		t.Errorf("frozen header %+v, want 1 candidate and 1 ambiguous", c)
 	}

@@ -106,7 +106,6 @@ func TestCatalanStudy(t *testing.T) {
 	}
 	msg := fmt.Sprintf("KG-LLM-Bench Catalan pseudo gold responses: adapted %d/500, benchmark's strict scorer %d/500", adapted, strict)
 	t.Log(msg)
-	fmt.Println(msg)
 	if adapted != 500 || strict != 100 {
 		t.Errorf("%s (want 500 and 100: TripleRetrieval only)", msg)
 	}

@@ -945,6 +945,15 @@ func sortedKeys(m map[int]bool) []int {
 	return out
 }
 
+// edgeSet returns the set of the given edges (or entities).
+func edgeSet(edges []int) map[int]bool {
+	m := make(map[int]bool, len(edges))
+	for _, e := range edges {
+		m[e] = true
+	}
+	return m
+}
+
 // nodes returns the entities of the edges, in entity order.
 func (s *Sampler) nodes(edges []int) []int {
 	m := map[int]bool{}
@@ -957,10 +966,7 @@ func (s *Sampler) nodes(edges []int) []int {
 
 // prune applies prune_kg(max_edges, max_degree); maxDegree < 0 means no cap.
 func (s *Sampler) prune(edges []int, maxEdges, maxDegree int) ([]int, error) {
-	alive := map[int]bool{}
-	for _, e := range edges {
-		alive[e] = true
-	}
+	alive := edgeSet(edges)
 	if maxDegree >= 0 {
 		for _, u := range s.nodes(edges) {
 			var inc []int
@@ -1018,10 +1024,7 @@ func (s *Sampler) neighbours(u int, alive map[int]bool) map[int]bool {
 // multiNeighbourFilter keeps the entities with more than one neighbour and
 // the edges between them (the aggregation tasks' filter).
 func (s *Sampler) multiNeighbourFilter(edges []int) []int {
-	alive := map[int]bool{}
-	for _, e := range edges {
-		alive[e] = true
-	}
+	alive := edgeSet(edges)
 	keep := map[int]bool{}
 	for _, u := range s.nodes(edges) {
 		if len(s.neighbours(u, alive)) > 1 {
@@ -1232,10 +1235,7 @@ func (s *Sampler) tripleRetrieval(seeds []int, maxEdges int, pseudonymize func([
 			return sampled{}, err
 		}
 		corruption = kind
-		alive := map[int]bool{}
-		for _, x := range edges {
-			alive[x] = true
-		}
+		alive := edgeSet(edges)
 		nodes := s.nodes(edges)
 		switch kind {
 		case "head":
@@ -1303,10 +1303,7 @@ func (s *Sampler) shortestPathTask(seeds []int, maxEdges int, pseudonymize func(
 	if err != nil {
 		return sampled{}, err
 	}
-	have := map[int]bool{}
-	for _, e := range edges {
-		have[e] = true
-	}
+	have := edgeSet(edges)
 	for i := 0; i+1 < len(path); i++ {
 		e, ok := s.pair[[2]int{path[i], path[i+1]}]
 		if !ok {
@@ -1430,17 +1427,8 @@ func (s *Sampler) aggByRelation(seeds []int, maxEdges int, pseudonymize func([]i
 	if err != nil {
 		return sampled{}, err
 	}
-	type option struct {
-		u     int
-		rel   string
-		dir   string
-		count int
-	}
-	alive := map[int]bool{}
-	for _, e := range edges {
-		alive[e] = true
-	}
-	var opts []option
+	alive := edgeSet(edges)
+	var opts []aggOption
 	for _, u := range s.nodes(edges) {
 		for _, d := range []struct {
 			name string
@@ -1458,7 +1446,7 @@ func (s *Sampler) aggByRelation(seeds []int, maxEdges int, pseudonymize func([]i
 				n[s.label[e]]++
 			}
 			for _, r := range rels {
-				opts = append(opts, option{u, r, d.name, n[r]})
+				opts = append(opts, aggOption{u, r, d.name, n[r]})
 			}
 		}
 	}
@@ -1469,23 +1457,9 @@ func (s *Sampler) aggByRelation(seeds []int, maxEdges int, pseudonymize func([]i
 	if !valid {
 		return sampled{}, fmt.Errorf("%w: no suitable aggregation relations", errConstruct)
 	}
-	o, err := countChoice(s.rng, opts, func(o option) int { return o.count })
-	if err != nil {
-		return sampled{}, err
-	}
-	if err := pseudonymize(edges); err != nil {
-		return sampled{}, err
-	}
-	return sampled{
-		edges: edges,
-		question: func(label func(int) string) string {
-			return AggByRelationQuestion(label(o.u), o.rel, o.dir)
-		},
-		answer: func(func(int) string) any { return []string{strconv.Itoa(o.count)} },
-		fields: func(label func(int) string) map[string]any {
-			return map[string]any{"anchor_ent": ent(label, o.u), "relation": o.rel, "direction": o.dir, "seed_entities": seedIDs(seeds)}
-		},
-	}, nil
+	return s.aggregation(edges, opts, seeds, pseudonymize, ent, seedIDs, func(anchor string, o aggOption) string {
+		return AggByRelationQuestion(anchor, o.rel, o.dir)
+	})
 }
 
 func (s *Sampler) aggNeighbor(seeds []int, maxEdges int, pseudonymize func([]int) error, ent entFunc, seedIDs seedFunc) (sampled, error) {
@@ -1493,15 +1467,7 @@ func (s *Sampler) aggNeighbor(seeds []int, maxEdges int, pseudonymize func([]int
 	if err != nil {
 		return sampled{}, err
 	}
-	type option struct {
-		u     int
-		rel   string
-		count int
-	}
-	alive := map[int]bool{}
-	for _, e := range edges {
-		alive[e] = true
-	}
+	alive := edgeSet(edges)
 	hasOut := func(u int, rel string) bool {
 		for _, e := range s.out[u] {
 			if alive[e] && s.label[e] == rel {
@@ -1511,7 +1477,7 @@ func (s *Sampler) aggNeighbor(seeds []int, maxEdges int, pseudonymize func([]int
 		return false
 	}
 	rels := s.relations(edges)
-	var opts []option
+	var opts []aggOption
 	for _, u := range s.nodes(edges) {
 		nb := s.neighbours(u, alive)
 		for _, r := range rels {
@@ -1523,14 +1489,32 @@ func (s *Sampler) aggNeighbor(seeds []int, maxEdges int, pseudonymize func([]int
 				}
 			}
 			if n > 0 {
-				opts = append(opts, option{u, label, n})
+				opts = append(opts, aggOption{u: u, rel: label, count: n})
 			}
 		}
 	}
 	if len(opts) == 0 {
 		return sampled{}, fmt.Errorf("%w: no suitable anchor entity and relation", errConstruct)
 	}
-	o, err := countChoice(s.rng, opts, func(o option) int { return o.count })
+	return s.aggregation(edges, opts, seeds, pseudonymize, ent, seedIDs, func(anchor string, o aggOption) string {
+		return AggNeighborPropertiesQuestion(anchor, o.rel)
+	})
+}
+
+// aggOption is a candidate of an aggregation question: its anchor entity,
+// relation, direction ("" for AggNeighborProperties, which has none) and
+// answer.
+type aggOption struct {
+	u        int
+	rel, dir string
+	count    int
+}
+
+// aggregation finishes both aggregation tasks: it draws an option by
+// countChoice, pseudonymizes the edges and asks question about the
+// option's anchor label; the answer is the option's count.
+func (s *Sampler) aggregation(edges []int, opts []aggOption, seeds []int, pseudonymize func([]int) error, ent entFunc, seedIDs seedFunc, question func(anchor string, o aggOption) string) (sampled, error) {
+	o, err := countChoice(s.rng, opts, func(o aggOption) int { return o.count })
 	if err != nil {
 		return sampled{}, err
 	}
@@ -1538,13 +1522,15 @@ func (s *Sampler) aggNeighbor(seeds []int, maxEdges int, pseudonymize func([]int
 		return sampled{}, err
 	}
 	return sampled{
-		edges: edges,
-		question: func(label func(int) string) string {
-			return AggNeighborPropertiesQuestion(label(o.u), o.rel)
-		},
-		answer: func(func(int) string) any { return []string{strconv.Itoa(o.count)} },
+		edges:    edges,
+		question: func(label func(int) string) string { return question(label(o.u), o) },
+		answer:   func(func(int) string) any { return []string{strconv.Itoa(o.count)} },
 		fields: func(label func(int) string) map[string]any {
-			return map[string]any{"anchor_ent": ent(label, o.u), "relation": o.rel, "seed_entities": seedIDs(seeds)}
+			f := map[string]any{"anchor_ent": ent(label, o.u), "relation": o.rel, "seed_entities": seedIDs(seeds)}
+			if o.dir != "" {
+				f["direction"] = o.dir
+			}
+			return f
 		},
 	}, nil
 }

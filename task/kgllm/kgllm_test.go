@@ -17,6 +17,7 @@ import (
 	"github.com/isolda/isolda/internal/py"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/tasktest"
 )
 
 func testInstances(t *testing.T, taskName, variant string) []kgllmbench.Instance {
@@ -111,7 +112,6 @@ func TestKGLLMQuestionsFromFields(t *testing.T) {
 		}
 	}
 	t.Logf("KG-LLM-Bench questions rebuilt from fields: %d/%d", ok, total)
-	fmt.Printf("KG-LLM-Bench questions rebuilt from fields: %d/%d\n", ok, total)
 }
 
 // TestKGLLMStrictScoresGold is the acceptance test: each instance's gold
@@ -183,8 +183,7 @@ func TestKGLLMStrictScoresGold(t *testing.T) {
 					t.Errorf("%s %s %d: lenient scorer rejects the gold answer %q", tk, variant, inst.ID, responses)
 				}
 			}
-			t.Logf("%s %s: strict %d/%d, lenient %d/%d", tk, variant, strictOK, len(insts), lenientOK, len(insts))
-			fmt.Printf("KG-LLM-Bench %s %s: strict %d/%d, lenient %d/%d\n", tk, variant, strictOK, len(insts), lenientOK, len(insts))
+			t.Logf("KG-LLM-Bench %s %s: strict %d/%d, lenient %d/%d", tk, variant, strictOK, len(insts), lenientOK, len(insts))
 		}
 	}
 	checkHDN(t, "any tied label", noLabel, hdnNoLabel)
@@ -201,8 +200,7 @@ func checkHDN(t *testing.T, what string, got, want map[string]string) {
 	counts := map[string]int{}
 	for _, k := range keys {
 		counts[strings.SplitN(k, "/", 2)[0]]++
-		t.Logf("HighestDegreeNode %s rejected (%s): %s", k, what, got[k])
-		fmt.Printf("KG-LLM-Bench HighestDegreeNode %s rejected (%s): %s\n", k, what, got[k])
+		t.Logf("KG-LLM-Bench HighestDegreeNode %s rejected (%s): %s", k, what, got[k])
 		if w, ok := want[k]; !ok || w != got[k] {
 			t.Errorf("HighestDegreeNode %s rejected (%s) with %q, want %q", k, what, got[k], w)
 		}
@@ -217,8 +215,7 @@ func checkHDN(t *testing.T, what string, got, want map[string]string) {
 			t.Errorf("HighestDegreeNode %s: expected rejection (%s) of %q, but it scored 1", k, what, want[k])
 		}
 	}
-	t.Logf("HighestDegreeNode rejected with the %s: real %d, pseudo %d", what, counts["real"], counts["pseudo"])
-	fmt.Printf("KG-LLM-Bench HighestDegreeNode rejected with the %s: real %d, pseudo %d\n", what, counts["real"], counts["pseudo"])
+	t.Logf("KG-LLM-Bench HighestDegreeNode rejected with the %s: real %d, pseudo %d", what, counts["real"], counts["pseudo"])
 }
 
 // testOnlyWord reports whether every character of s is one of
@@ -324,7 +321,6 @@ func TestKGLLMSampler(t *testing.T) {
 			}
 		}
 		t.Logf("KG-LLM-Bench sampled %s: %d instances × 2 variants, answers verified %d/%d, strict gold %d/%d", cfg.Task, len(got), checked, 2*len(got), strictOK, 2*len(got))
-		fmt.Printf("KG-LLM-Bench sampled %s: %d instances × 2 variants, answers verified %d/%d, strict gold %d/%d\n", cfg.Task, len(got), checked, 2*len(got), strictOK, 2*len(got))
 	}
 }
 
@@ -526,7 +522,6 @@ func TestKGLLMPromptExamples(t *testing.T) {
 		t.Errorf("%d prompts, want 70", total)
 	}
 	t.Logf("KG-LLM-Bench prompts: %d/%d identical", exact, total)
-	fmt.Printf("KG-LLM-Bench prompts: %d/%d identical\n", exact, total)
 }
 
 // TestKGLLMFrozenSet freezes the questions of one task in one format and
@@ -537,14 +532,7 @@ func TestKGLLMFrozenSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	if err := task.WriteFrozen(&b, set); err != nil {
-		t.Fatal(err)
-	}
-	back, err := task.ReadFrozen(strings.NewReader(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := tasktest.RoundTrip(t, set)
 	if len(back.Questions) != 5 || back.Questions[2].Text != insts[2].Question || back.Questions[2].Gold.Value == "" {
 		t.Errorf("frozen set read back as %+v", back.Questions)
 	}

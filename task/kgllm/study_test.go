@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/task"
-	"github.com/isolda/isolda/token"
 )
 
 func loadTestStudy(t testing.TB, variant string) *Study {
@@ -61,7 +61,6 @@ func TestStudyGoldScores(t *testing.T) {
 		}
 		msg := fmt.Sprintf("KG-LLM-Bench %s gold responses: strict %d/500 %v, adapted %d/500", variant, strict, perTask, adapted)
 		t.Log(msg)
-		fmt.Println(msg)
 	}
 }
 
@@ -194,10 +193,7 @@ func TestStudyTokens(t *testing.T) {
 	if err := json.Unmarshal(b, &summary); err != nil {
 		t.Fatal(err)
 	}
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := testgraph.O200k(t)
 	s := loadTestStudy(t, VariantPseudo)
 	for _, arm := range StudyArms() {
 		total := 0
@@ -216,6 +212,5 @@ func TestStudyTokens(t *testing.T) {
 			t.Errorf("%s: mean %.2f tokens, tiktoken %.1f", arm.Name, mean, want)
 		}
 		t.Log(msg)
-		fmt.Println(msg)
 	}
 }

@@ -11,9 +11,9 @@ import (
 
 	"github.com/isolda/isolda/formats/ontology"
 	"github.com/isolda/isolda/internal/testkit/shared"
+	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/task/text2kg/text2kgtest"
-	"github.com/isolda/isolda/token"
 )
 
 func TestLoadSplitSample(t *testing.T) {
@@ -105,10 +105,7 @@ func TestOntologySizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := token.NewRegistry(token.Options{}).Get(token.O200KBase)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := testgraph.O200k(t)
 	rows, err := sp.OntologySizes(tok, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -142,10 +142,8 @@ func TestT2KReferenceScores(t *testing.T) {
 	})
 	for _, m := range metrics {
 		t.Logf("Text2KGBench sample %s: %d/%d match the reference", m, pass[m], n)
-		fmt.Printf("Text2KGBench sample %s: %d/%d match the reference\n", m, pass[m], n)
 	}
 	t.Logf("Text2KGBench sample sentences with every score reproduced: %d/%d", allOK, n)
-	fmt.Printf("Text2KGBench sample sentences with every score reproduced: %d/%d\n", allOK, n)
 	if n != 57 {
 		t.Errorf("%d reference sentences, want 57", n)
 	}
@@ -202,7 +200,6 @@ func TestT2KPromptReference(t *testing.T) {
 		}
 	})
 	t.Logf("Text2KGBench prompts reproduced: %d/%d", ok, n)
-	fmt.Printf("Text2KGBench prompts reproduced: %d/%d\n", ok, n)
 }
 
 // TestT2KParseResponses compares the parser with the triples the benchmark
@@ -235,7 +232,6 @@ func TestT2KParseResponses(t *testing.T) {
 		t.Errorf("parse differs: %s", d)
 	}
 	t.Logf("Text2KGBench responses parsed as stored: %d/%d", same, n)
-	fmt.Printf("Text2KGBench responses parsed as stored: %d/%d\n", same, n)
 }
 
 // TestT2KEndToEnd parses each raw Vicuna-13B response and scores it: the F1
@@ -274,7 +270,6 @@ func TestT2KEndToEnd(t *testing.T) {
 		}
 	})
 	t.Logf("Text2KGBench raw responses parsed and scored as the reference: %d/%d", ok, n)
-	fmt.Printf("Text2KGBench raw responses parsed and scored as the reference: %d/%d\n", ok, n)
 }
 
 // TestT2KPorterStem checks NLTK PorterStemmer outputs (NLTK_EXTENSIONS
@@ -447,8 +442,7 @@ func TestT2KPorterNLTK(t *testing.T) {
 			t.Errorf("PorterStem(%q) = %q, NLTK %q", f[0], got, f[1])
 		}
 	}
-	t.Logf("Porter stems equal to NLTK 3.8's: %d/%d", ok, n)
-	fmt.Printf("Text2KGBench Porter stems equal to NLTK 3.8's: %d/%d\n", ok, n)
+	t.Logf("Text2KGBench Porter stems equal to NLTK 3.8's: %d/%d", ok, n)
 	if ok != n {
 		t.Errorf("%d stems differ", n-ok)
 	}
@@ -478,8 +472,7 @@ func TestT2KTreebankNLTK(t *testing.T) {
 			t.Errorf("tokens of %q\n got %q\nNLTK %q", r.Text, got, r.Tokens)
 		}
 	})
-	t.Logf("Treebank tokenizations equal to NLTK 3.8's: %d/%d", ok, n)
-	fmt.Printf("Text2KGBench Treebank tokenizations equal to NLTK 3.8's: %d/%d\n", ok, n)
+	t.Logf("Text2KGBench Treebank tokenizations equal to NLTK 3.8's: %d/%d", ok, n)
 	if ok != n {
 		t.Errorf("%d tokenizations differ", n-ok)
 	}
@@ -545,7 +538,6 @@ func TestT2KPublishedGlobal(t *testing.T) {
 		}
 	}
 	t.Logf("Text2KGBench published global figures reproduced from per-ontology rows: %d/%d (+%d within rounding)", exact, total, total-exact)
-	fmt.Printf("Text2KGBench published global figures reproduced from per-ontology rows: %d/%d (+%d within rounding)\n", exact, total, total-exact)
 }
 
 // hostileTexts are long hostile model answers: the stemmer's "y" rule and

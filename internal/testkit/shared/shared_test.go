@@ -1,8 +1,13 @@
 package shared
 
 import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -41,5 +46,59 @@ func TestMustPathSeesShared(t *testing.T) {
 	p := MustPath(t, "README.md")
 	if _, err := os.Stat(p); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// fatalTB records the first Fatalf and stops the calling goroutine, as
+// testing.T's does, so that OpenGzip's failures can be checked.
+type fatalTB struct{ msg string }
+
+func (*fatalTB) Helper()              {}
+func (*fatalTB) Skipf(string, ...any) { panic("skip") }
+func (f *fatalTB) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// TestOpenGzip reads back what compress/gzip wrote, and fails (with the
+// file's name) on a missing file and on a file that is not gzip.
+func TestOpenGzip(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	want := strings.Repeat("<a> <b> \"c\" .\n", 1000)
+	if _, err := zw.Write([]byte(want)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gz := filepath.Join(dir, "x.nt.gz")
+	plain := filepath.Join(dir, "x.nt")
+	if err := os.WriteFile(gz, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plain, []byte(want), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := OpenGzip(t, gz)
+	got, err := io.ReadAll(r)
+	if err != nil || string(got) != want {
+		t.Fatalf("read %d bytes (%v), want %d", len(got), err, len(want))
+	}
+	if err := r.Close(); err != nil {
+		t.Error(err)
+	}
+	for _, p := range []string{plain, filepath.Join(dir, "missing.gz")} {
+		var f fatalTB
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			OpenGzip(&f, p)
+		}()
+		<-done
+		if !strings.Contains(f.msg, p) {
+			t.Errorf("OpenGzip(%s): failure %q does not name the file", p, f.msg)
+		}
 	}
 }

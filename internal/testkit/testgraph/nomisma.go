@@ -1,9 +1,7 @@
 package testgraph
 
 import (
-	"compress/gzip"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/isolda/isolda/internal/testkit/shared"
@@ -20,17 +18,10 @@ var errEnough = errors.New("enough triples")
 func Nomisma(t testing.TB, n int) *rdf.Dataset {
 	t.Helper()
 	path := shared.MustPath(t, "data", "big", "nomisma.nt.gz")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := shared.OpenGzip(t, path)
+	defer zr.Close()
 	d := rdf.NewDataset()
-	err = ntriples.Parse(zr, ntriples.NTriples, rdf.SinkFunc(func(q rdf.Quad) error {
+	err := ntriples.Parse(zr, ntriples.NTriples, rdf.SinkFunc(func(q rdf.Quad) error {
 		if d.Add(q); d.Len() == n {
 			return errEnough
 		}
