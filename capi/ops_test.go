@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/cgo"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -178,3 +179,17 @@ func TestChunkStreamCancel(t *testing.T) {
 		t.Errorf("close again: %d documents, want %d", again, encoded)
 	}
 }
+
+func TestGroupBySubject(t *testing.T) {
+	q := func(s, o rdf.TermID) rdf.IDQuad { return rdf.IDQuad{s, 9, o, 0} }
+	grouped := []rdf.IDQuad{q(3, 1), q(3, 2), q(1, 1), q(2, 5), q(2, 6)}
+	if got := groupBySubject(grouped, 9); &got[0] != &grouped[0] {
+		t.Errorf("grouped quads were copied")
+	}
+	in := []rdf.IDQuad{q(3, 1), q(1, 1), q(3, 2), q(2, 5), q(1, 7), q(2, 6)}
+	want := []rdf.IDQuad{q(3, 1), q(3, 2), q(1, 1), q(1, 7), q(2, 5), q(2, 6)}
+	if got := groupBySubject(in, 9); !slices.Equal(got, want) {
+		t.Errorf("groupBySubject = %v, want %v", got, want)
+	}
+}
+
