@@ -11,6 +11,7 @@ import (
 
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
+	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"
 )
 
@@ -193,3 +194,21 @@ func TestGroupBySubject(t *testing.T) {
 	}
 }
 
+// The readable syntaxes come from rdfio's table, in its order.
+func TestSyntaxes(t *testing.T) {
+	st, out := call(opSyntaxes, []byte(`{}`), nil)
+	if st != statusOK {
+		t.Fatalf("status %d (%s)", st, out)
+	}
+	var rows []syntaxRow
+	if err := json.Unmarshal(out, &rows); err != nil {
+		t.Fatal(err)
+	}
+	var shorts []string
+	for _, r := range rows {
+		shorts = append(shorts, r.Short)
+	}
+	if want := rdfio.ReadableNames(); !slices.Equal(shorts, want) || !slices.Contains(shorts, "ttl") {
+		t.Errorf("short names %v, want %v", shorts, want)
+	}
+}

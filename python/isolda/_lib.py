@@ -12,7 +12,7 @@ import sys
 import threading
 
 # The operations and statuses of isolda_call (capi/ops.go).
-OP_ENCODE, OP_DECODE, OP_CHECK, OP_TOKENS, OP_CHUNK = 1, 2, 3, 4, 5
+OP_ENCODE, OP_DECODE, OP_CHECK, OP_TOKENS, OP_CHUNK, OP_SYNTAXES = 1, 2, 3, 4, 5, 6
 ST_OK, ST_PARSE, ST_VALUE, ST_ERROR, ST_PANIC = 0, 1, 2, 3, 4
 
 
@@ -191,6 +191,7 @@ class _Library:
         self._lib = lib
         self._lock = threading.Lock()
         self._registries = {}
+        self._syntaxes = None
 
     def call(self, op, request, data=b""):
         """Runs one operation; returns the result bytes or raises."""
@@ -288,6 +289,14 @@ class _Library:
         for it to end and frees its stream; returns the number of
         documents the chunker encoded."""
         return self._lib.isolda_chunk_close(h)
+
+    def syntaxes(self):
+        """The readable RDF syntaxes of the Go core's table (rdf/rdfio):
+        a list of dicts with name, short, aliases and extensions."""
+        with self._lock:
+            if self._syntaxes is None:
+                self._syntaxes = json.loads(self.call(OP_SYNTAXES, {}))
+            return self._syntaxes
 
     def registry(self, models_dir="", special=False):
         """The handle of the tokenizer registry for these settings."""

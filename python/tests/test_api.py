@@ -198,6 +198,15 @@ def test_graph_sharing_a_store():
     assert isolda.encode(shared) == isolda.encode(g + Graph().add((EX.x, EX.p, Literal("in both"))))
 
 
+def test_syntaxes_are_the_go_table(cli):
+    names = isolda.syntaxes()
+    assert names[:3] == ["nt", "nq", "ttl"] and "jsonld" in names
+    with pytest.raises(ValueError, match=", ".join(names)):
+        isolda.encode(b"<a:b> <a:c> <a:d> .", format=None)
+    # the CLI names the same ones in its help text
+    assert ", ".join(names).encode() in run_cli(cli, "encode", "--help").stdout
+
+
 def test_decode_is_isomorphic_on_examples():
     for f in sorted(os.listdir(os.path.join(ROOT, "examples"))):
         if not f.endswith(".ttl"):
