@@ -12,7 +12,7 @@ from array import array
 from itertools import accumulate
 
 from rdflib import BNode, ConjunctiveGraph, Dataset, Graph, Literal, URIRef
-from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID, QuotedGraph
 
 MAGIC = b"ISQ1"
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -71,6 +71,25 @@ def _triples(graph):
     return graph.triples((None, None, None))
 
 
+def _quads(graph):
+    """The quads of a ConjunctiveGraph or Dataset: read from the sets of
+    triples that rdflib's Memory store keeps for each context when it is
+    its store, as (s, p, o, context) with the context as quads() gives it
+    (a Graph or an identifier), which saves quads()' three generators a
+    quad and the identifier comparisons of Dataset.quads; else from
+    quads(). A store holding N3 formulas (quoted graphs, which quads()
+    leaves out) takes quads() too."""
+    store = graph.store
+    if type(store).__module__ == "rdflib.plugins.stores.memory" and type(store).__name__ == "Memory":
+        by_ctx = getattr(store, "_Memory__contextTriples", None)
+        objs = getattr(store, "_Memory__context_obj_map", None)
+        if isinstance(by_ctx, dict) and isinstance(objs, dict):
+            contexts = [(objs.get(k, k), triples) for k, triples in by_ctx.items() if k is not None and triples]
+            if not any(isinstance(c, QuotedGraph) for c, _ in contexts):
+                return ((s, p, o, c) for c, triples in contexts for s, p, o in triples)
+    return graph.quads((None, None, None, None))
+
+
 def pack(graph):
     """The packed dataset of an rdflib Graph, ConjunctiveGraph or Dataset.
 
@@ -123,7 +142,7 @@ def pack(graph):
     if isinstance(graph, ConjunctiveGraph):
         default = {DATASET_DEFAULT_GRAPH_ID, graph.default_context.identifier}
         gids = {}
-        for s, p, o, c in graph.quads((None, None, None, None)):
+        for s, p, o, c in _quads(graph):
             if c is None:
                 g = 0
             else:
