@@ -12,6 +12,11 @@
 //	int isolda_call_str(int op, const char *req, size_t req_len,
 //	                    const char *data, size_t data_len,
 //	                    void **out, size_t *out_len, int *kind);
+//	int isolda_call_text(int op, const char *req, size_t req_len,
+//	                     const char *data, size_t data_len,
+//	                     uintptr_t *h, size_t *n, uint32_t *maxchar,
+//	                     char **out, size_t *out_len);
+//	void isolda_text_fill(uintptr_t h, void *dst, int kind);
 //	void isolda_free(char *p);
 //	uintptr_t isolda_registry(const char *models_dir, size_t len, int special);
 //	void isolda_registry_free(uintptr_t h);
@@ -33,6 +38,14 @@
 // caller may free them at once. Every function is safe to call from many
 // threads at once. Graphs cross the boundary in the packed form of
 // pack.go, never in an RDF syntax.
+//
+// isolda_call_text is isolda_call_str without the library's copy of the
+// code units: on success it keeps the text and sets *h to it, *n to its
+// number of code points and *maxchar to the largest (the arguments of
+// CPython's PyUnicode_New), and *out to NULL; the caller makes the str
+// and passes its buffer to isolda_text_fill, which writes the code units
+// there, kind bytes each, and frees the text (dst NULL: only frees it).
+// On failure *h is 0 and *out is as isolda_call's.
 //
 // isolda_chunk_open starts the chunk operation (the request of
 // isolda_call's) on a goroutine and sets *h to a stream, or returns the
@@ -85,6 +98,42 @@ func isolda_call_str(op C.int, req *C.char, reqLen C.size_t, data *C.char, dataL
 	}
 	*out, *outLen = C.CBytes(res), C.size_t(len(res))
 	return C.int(status)
+}
+
+// textResult is a text that isolda_call_text keeps for isolda_text_fill.
+type textResult struct {
+	text []byte
+	n    int
+}
+
+//export isolda_call_text
+func isolda_call_text(op C.int, req *C.char, reqLen C.size_t, data *C.char, dataLen C.size_t, h *C.uintptr_t, n *C.size_t, maxchar *C.uint32_t, out **C.char, outLen *C.size_t) C.int {
+	status, res := call(int(op), goBytes(req, reqLen), goBytes(data, dataLen))
+	*h, *n, *maxchar, *out, *outLen = 0, 0, 0, nil, 0
+	if status == statusOK {
+		cnt, maxr, err := countUnits(res)
+		if err == nil {
+			*h = C.uintptr_t(cgo.NewHandle(&textResult{text: res, n: cnt}))
+			*n, *maxchar = C.size_t(cnt), C.uint32_t(maxr)
+			return C.int(status)
+		}
+		status, res = statusError, []byte(err.Error())
+	}
+	*out, *outLen = (*C.char)(C.CBytes(res)), C.size_t(len(res))
+	return C.int(status)
+}
+
+//export isolda_text_fill
+func isolda_text_fill(h C.uintptr_t, dst unsafe.Pointer, kind C.int) {
+	if h == 0 {
+		return
+	}
+	handle := cgo.Handle(h)
+	t, ok := handle.Value().(*textResult)
+	handle.Delete()
+	if ok && dst != nil && (kind == 1 || kind == 2 || kind == 4) {
+		writeUnits(dst, t.text, t.n, int(kind))
+	}
 }
 
 // goBytes copies n bytes at p into Go memory (C.GoBytes takes an int

@@ -28,7 +28,18 @@ const (
 	opCheck  = 3 // request: encodeRequest; data: the source; result: checkResult as JSON
 	opTokens = 4 // request: tokensRequest; data: the text; result: tokensResult as JSON
 	opChunk  = 5 // request: chunkRequest; data: the source; result: JSON lines
+	// request: {}; data: none; result: the readable RDF syntaxes of
+	// rdfio's table as JSON (a list of syntaxRow), the names -f takes
+	opSyntaxes = 6
 )
+
+// syntaxRow is a readable RDF syntax of rdfio's table.
+type syntaxRow struct {
+	Name       string   `json:"name"`  // the canonical name
+	Short      string   `json:"short"` // the name help text lists
+	Aliases    []string `json:"aliases"`
+	Extensions []string `json:"extensions"`
+}
 
 // The statuses of isolda_call; the result holds what the status says.
 const (
@@ -48,7 +59,7 @@ type source struct {
 	Kind   string `json:"kind"`
 	Path   string `json:"path"`
 	File   string `json:"file"`   // the name of a text in error messages; empty: <string>
-	Format string `json:"format"` // the CLI's -f: nt, nq, ttl, trig, rdfxml, jsonld, html; empty: by name, else sniffed
+	Format string `json:"format"` // the CLI's -f: a readable syntax (opSyntaxes); empty: by name, else sniffed
 	Base   string `json:"base"`   // the CLI's --base
 	Strict bool   `json:"strict"` // the CLI's --strict
 }
@@ -202,7 +213,21 @@ func dispatch(op int, req, data []byte) ([]byte, error) {
 		}
 		return chunkDocs(r, data)
 	}
+	if op == opSyntaxes {
+		return syntaxes()
+	}
 	return nil, badValue("isolda: unknown operation %d", op)
+}
+
+// syntaxes is the result of opSyntaxes.
+func syntaxes() ([]byte, error) {
+	rows := []syntaxRow{}
+	for _, s := range rdfio.Syntaxes() {
+		if s.Read != nil {
+			rows = append(rows, syntaxRow{Name: string(s.Name), Short: s.Short, Aliases: append([]string{}, s.Aliases...), Extensions: append([]string{}, s.Extensions...)})
+		}
+	}
+	return json.Marshal(rows)
 }
 
 func decodeRequestJSON(req []byte, v any) error {
@@ -222,7 +247,7 @@ func readOptions(s source) (rdfio.Options, error) {
 	if s.Format != "" {
 		f, err := rdfio.ParseFormat(s.Format)
 		if err != nil {
-			return opts, badValue("isolda: unknown format %q (want nt, nq, ttl, trig, rdfxml, jsonld or html)", s.Format)
+			return opts, badValue("isolda: unknown format %q (want %s)", s.Format, strings.Join(rdfio.ReadableNames(), ", "))
 		}
 		opts.Format = f
 	}

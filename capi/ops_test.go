@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/cgo"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
+	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/token"
 )
 
@@ -176,5 +178,37 @@ func TestChunkStreamCancel(t *testing.T) {
 	}
 	if again := s.close(); again != encoded {
 		t.Errorf("close again: %d documents, want %d", again, encoded)
+	}
+}
+
+func TestGroupBySubject(t *testing.T) {
+	q := func(s, o rdf.TermID) rdf.IDQuad { return rdf.IDQuad{s, 9, o, 0} }
+	grouped := []rdf.IDQuad{q(3, 1), q(3, 2), q(1, 1), q(2, 5), q(2, 6)}
+	if got := groupBySubject(grouped, 9); &got[0] != &grouped[0] {
+		t.Errorf("grouped quads were copied")
+	}
+	in := []rdf.IDQuad{q(3, 1), q(1, 1), q(3, 2), q(2, 5), q(1, 7), q(2, 6)}
+	want := []rdf.IDQuad{q(3, 1), q(3, 2), q(1, 1), q(1, 7), q(2, 5), q(2, 6)}
+	if got := groupBySubject(in, 9); !slices.Equal(got, want) {
+		t.Errorf("groupBySubject = %v, want %v", got, want)
+	}
+}
+
+// The readable syntaxes come from rdfio's table, in its order.
+func TestSyntaxes(t *testing.T) {
+	st, out := call(opSyntaxes, []byte(`{}`), nil)
+	if st != statusOK {
+		t.Fatalf("status %d (%s)", st, out)
+	}
+	var rows []syntaxRow
+	if err := json.Unmarshal(out, &rows); err != nil {
+		t.Fatal(err)
+	}
+	var shorts []string
+	for _, r := range rows {
+		shorts = append(shorts, r.Short)
+	}
+	if want := rdfio.ReadableNames(); !slices.Equal(shorts, want) || !slices.Contains(shorts, "ttl") {
+		t.Errorf("short names %v, want %v", shorts, want)
 	}
 }

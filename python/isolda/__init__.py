@@ -30,6 +30,7 @@ __all__ = [
     "count_tokens",
     "decode",
     "encode",
+    "syntaxes",
     "token_ids",
 ]
 
@@ -50,7 +51,7 @@ def _source(source, format, base):
         return src, pack(source)
     if isinstance(source, (bytes, bytearray, memoryview)):
         if format is None:
-            raise ValueError("isolda: give the format= of the text (nt, nq, ttl, trig, rdfxml, jsonld or html)")
+            raise ValueError("isolda: give the format= of the text (one of %s)" % ", ".join(syntaxes()))
         src["kind"] = "text"
         return src, bytes(source)
     if isinstance(source, str) and format is not None:
@@ -67,6 +68,14 @@ def _source(source, format, base):
     raise TypeError("isolda: want an rdflib graph, a path, or text with its format=, not %s" % type(source).__name__)
 
 
+def syntaxes():
+    """The names of the RDF syntaxes that format= (and the command line's
+    -f) takes, in the Go core's order (nt, nq, ttl, ...): the short names
+    of its syntax table, where aliases and file extensions are declared
+    too."""
+    return [row["short"] for row in lib().syntaxes()]
+
+
 def encode(source, options=None, *, format=None, base=None):
     """The ISOLDA document of an RDF dataset, as ``isolda encode`` writes it.
 
@@ -74,8 +83,8 @@ def encode(source, options=None, *, format=None, base=None):
     its quads: the result equals ``isolda encode`` of the same dataset
     written as N-Quads; namespace bindings are not used), a path (read by
     Go as the CLI reads FILE, syntax by extension, else sniffed; gzip too),
-    or text (str or bytes) with its format (nt, nq, ttl, trig, rdfxml,
-    jsonld, html). options is an Options (or a dict of its fields); None is
+    or text (str or bytes) with its format (one of syntaxes(): nt, ttl,
+    ...). options is an Options (or a dict of its fields); None is
     the CLI's default, ISOLDA 0.4. base is the CLI's --base.
 
     Raises ParseError for bad input, ValueError for bad options.

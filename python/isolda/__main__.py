@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from . import TOKENIZERS, Error, ParseError, chunk, count_tokens, token_ids
+from . import TOKENIZERS, Error, ParseError, chunk, count_tokens, syntaxes, token_ids
 from ._lib import OP_CHECK, OP_DECODE, OP_ENCODE, lib
 from .options import _ROWS, Options
 
@@ -36,7 +36,7 @@ class _Usage(Exception):
 
 def _input_flags(p):
     p.add_argument("file", nargs="?", metavar="FILE|-")
-    p.add_argument("-f", "--from", dest="from_", default="", help="input syntax: nt, nq, ttl, trig, rdfxml, jsonld, html (default: by extension, else sniffed)")
+    p.add_argument("-f", "--from", dest="from_", default="", help="input syntax: %s (default: by extension, else sniffed)" % ", ".join(syntaxes()))
     p.add_argument("--base", default="", help="base IRI for relative IRIs (default: the file's file: URL)")
     p.add_argument("--strict", action="store_true", help="treat warnings such as invalid IRIs as errors")
 

@@ -12,7 +12,7 @@ import sys
 import threading
 
 # The operations and statuses of isolda_call (capi/ops.go).
-OP_ENCODE, OP_DECODE, OP_CHECK, OP_TOKENS, OP_CHUNK = 1, 2, 3, 4, 5
+OP_ENCODE, OP_DECODE, OP_CHECK, OP_TOKENS, OP_CHUNK, OP_SYNTAXES = 1, 2, 3, 4, 5, 6
 ST_OK, ST_PARSE, ST_VALUE, ST_ERROR, ST_PANIC = 0, 1, 2, 3, 4
 
 
@@ -51,11 +51,60 @@ def _error(status, res):
 # which holds the GIL) makes a str from its code units with one copy.
 # Elsewhere (no pythonapi) the units are decoded with the codec of their
 # width.
-_from_kind = getattr(getattr(ctypes, "pythonapi", None), "PyUnicode_FromKindAndData", None)
+_pythonapi = getattr(ctypes, "pythonapi", None) if sys.implementation.name == "cpython" else None
+_from_kind = getattr(_pythonapi, "PyUnicode_FromKindAndData", None)
 if _from_kind is not None:
     _from_kind.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_ssize_t]
     _from_kind.restype = ctypes.py_object
 _CODECS = {1: "latin-1", 2: "utf-16-" + sys.byteorder[0] + "e", 4: "utf-32-" + sys.byteorder[0] + "e"}
+
+# PyUnicode_New makes an empty str of n code points (all of them at most
+# maxchar) in CPython's compact layout, whose code units end the object:
+# the library writes them there (isolda_text_fill), with no buffer of its
+# own and no copy.
+_unicode_new = getattr(_pythonapi, "PyUnicode_New", None)
+if _unicode_new is not None:
+    _unicode_new.argtypes = [ctypes.c_ssize_t, ctypes.c_uint32]
+    _unicode_new.restype = ctypes.py_object
+
+
+def _kind(maxchar):
+    """The width of the code units of a str whose largest code point is
+    maxchar (PEP 393)."""
+    return 1 if maxchar < 0x100 else 2 if maxchar < 0x10000 else 4
+
+
+def _new_str(n, maxchar):
+    """A new str of n code points, not yet written, and the address of its
+    code units; None when this interpreter cannot make one."""
+    if _unicode_new is None or n == 0:
+        return None
+    s = _unicode_new(n, maxchar)
+    # A compact str's code units and their terminating NUL end the
+    # object, whose size sys.getsizeof gives (a new str has no UTF-8
+    # copy of its own).
+    return s, id(s) + sys.getsizeof(s) - (n + 1) * _kind(maxchar)
+
+
+def _new_str_works():
+    """Whether _new_str gives the right address in this interpreter:
+    each width written as the library writes it, and read back."""
+    try:
+        for want in ("ab", "a\xe9", "a\u0100", "a\U00010000"):
+            maxchar = max(map(ord, want))
+            made = _new_str(len(want), maxchar)
+            if made is None:
+                return False
+            s, addr = made
+            units = want.encode(_CODECS[_kind(maxchar)])
+            if addr < id(s) or addr + len(units) + _kind(maxchar) != id(s) + sys.getsizeof(s):
+                return False
+            ctypes.memmove(addr, units, len(units))
+            if s != want or hash(s) != hash(want):
+                return False
+        return True
+    except Exception:
+        return False
 
 
 def _str_of_units(kind, ptr, n):
@@ -100,6 +149,23 @@ class _Library:
             ctypes.POINTER(ctypes.c_int),
         ]
         lib.isolda_call_str.restype = ctypes.c_int
+        self._direct = hasattr(lib, "isolda_call_text") and _new_str_works()
+        if self._direct:
+            lib.isolda_call_text.argtypes = [
+                ctypes.c_int,
+                ctypes.c_char_p,
+                ctypes.c_size_t,
+                ctypes.c_char_p,
+                ctypes.c_size_t,
+                ctypes.POINTER(ctypes.c_size_t),
+                ctypes.POINTER(ctypes.c_size_t),
+                ctypes.POINTER(ctypes.c_uint32),
+                ctypes.POINTER(ctypes.c_void_p),
+                ctypes.POINTER(ctypes.c_size_t),
+            ]
+            lib.isolda_call_text.restype = ctypes.c_int
+            lib.isolda_text_fill.argtypes = [ctypes.c_size_t, ctypes.c_void_p, ctypes.c_int]
+            lib.isolda_text_fill.restype = None
         lib.isolda_free.argtypes = [ctypes.c_void_p]
         lib.isolda_free.restype = None
         lib.isolda_registry.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int]
@@ -125,6 +191,7 @@ class _Library:
         self._lib = lib
         self._lock = threading.Lock()
         self._registries = {}
+        self._syntaxes = None
 
     def call(self, op, request, data=b""):
         """Runs one operation; returns the result bytes or raises."""
@@ -142,9 +209,12 @@ class _Library:
 
     def call_str(self, op, request, data=b""):
         """Runs one operation whose result is text; returns it as a str
-        or raises. The library gives the str's code units (capi/str.go),
-        copied once into the str, never decoded from UTF-8."""
+        or raises. The library writes the str's code units (capi/str.go)
+        into a str made for them, or gives them to be copied once into
+        one; the text is never decoded from UTF-8."""
         req = json.dumps(request, ensure_ascii=False).encode("utf-8")
+        if self._direct:
+            return self._call_text(op, req, data)
         out = ctypes.c_void_p()
         n = ctypes.c_size_t()
         kind = ctypes.c_int()
@@ -158,6 +228,27 @@ class _Library:
         finally:
             self._lib.isolda_free(out)
         raise _error(status, res)
+
+    def _call_text(self, op, req, data):
+        """call_str through isolda_call_text and isolda_text_fill."""
+        h = ctypes.c_size_t()
+        n = ctypes.c_size_t()
+        maxchar = ctypes.c_uint32()
+        out = ctypes.c_void_p()
+        nout = ctypes.c_size_t()
+        status = self._lib.isolda_call_text(
+            op, req, len(req), data, len(data), ctypes.byref(h), ctypes.byref(n), ctypes.byref(maxchar), ctypes.byref(out), ctypes.byref(nout)
+        )
+        if status != ST_OK or not h.value:
+            raise _error(status, self._take(out, nout))
+        made = None
+        try:
+            made = _new_str(n.value, maxchar.value)
+        finally:
+            # Writes the code units (the GIL released), or only frees the
+            # text when there is no str to write them into.
+            self._lib.isolda_text_fill(h.value, made[1] if made else None, _kind(maxchar.value))
+        return made[0] if made else ""
 
     def _take(self, out, n):
         """The bytes of a result buffer, which is freed."""
@@ -198,6 +289,14 @@ class _Library:
         for it to end and frees its stream; returns the number of
         documents the chunker encoded."""
         return self._lib.isolda_chunk_close(h)
+
+    def syntaxes(self):
+        """The readable RDF syntaxes of the Go core's table (rdf/rdfio):
+        a list of dicts with name, short, aliases and extensions."""
+        with self._lock:
+            if self._syntaxes is None:
+                self._syntaxes = json.loads(self.call(OP_SYNTAXES, {}))
+            return self._syntaxes
 
     def registry(self, models_dir="", special=False):
         """The handle of the tokenizer registry for these settings."""

@@ -176,6 +176,37 @@ def test_graph_kinds():
     assert isolda.encode(g) == isolda.encode(cg) == isolda.encode(ds)
 
 
+def test_graph_sharing_a_store():
+    # A plain Graph whose store holds other graphs too is sent as its own
+    # triples (not read from the store's index of all of them), in any
+    # order the store gives them.
+    g = Graph().parse(DEMO)
+    ds = Dataset()
+    other = ds.graph(URIRef("http://example.org/other"))
+    other.add((EX.x, EX.p, Literal("only in the other graph")))
+    mine = ds.graph(URIRef("http://example.org/mine"))
+    for t in g:
+        mine.add(t)
+    alone = Graph(store=ds.store, identifier=mine.identifier)
+    assert len(alone) == len(g)
+    assert isolda.encode(alone) == isolda.encode(g)
+    shared = Graph()
+    for t in g:
+        shared.add(t)
+    shared.add((EX.x, EX.p, Literal("in both")))
+    rdflib.ConjunctiveGraph(store=shared.store).get_context(URIRef("http://example.org/g2")).add((EX.x, EX.p, Literal("in both")))
+    assert isolda.encode(shared) == isolda.encode(g + Graph().add((EX.x, EX.p, Literal("in both"))))
+
+
+def test_syntaxes_are_the_go_table(cli):
+    names = isolda.syntaxes()
+    assert names[:3] == ["nt", "nq", "ttl"] and "jsonld" in names
+    with pytest.raises(ValueError, match=", ".join(names)):
+        isolda.encode(b"<a:b> <a:c> <a:d> .", format=None)
+    # the CLI names the same ones in its help text
+    assert ", ".join(names).encode() in run_cli(cli, "encode", "--help").stdout
+
+
 def test_decode_is_isomorphic_on_examples():
     for f in sorted(os.listdir(os.path.join(ROOT, "examples"))):
         if not f.endswith(".ttl"):

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/isolda/isolda/isolda"
+	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdfio"
+)
+
+// cpuTime is the CPU time (user + system) of the process so far.
+func cpuTime() time.Duration {
+	var r syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
+		return 0
+	}
+	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
+}
+
+// TestPhases logs the CPU time of reading and of encoding (not a timed
+// test: figures for BENCHMARKS.md). ISOLDA_PHASES_NT names an N-Triples
+// file, read as the CLI reads it and also packed and unpacked in Go;
+// ISOLDA_PHASES_PACKED a packed dataset written by the Python package
+// (isolda._pack.pack(graph)), unpacked as encode(graph) does.
+func TestPhases(t *testing.T) {
+	nt, packed := os.Getenv("ISOLDA_PHASES_NT"), os.Getenv("ISOLDA_PHASES_PACKED")
+	if nt == "" && packed == "" {
+		t.Skip("set ISOLDA_PHASES_NT and/or ISOLDA_PHASES_PACKED to time the phases on a file")
+	}
+	encode := func(name string, read func() (*rdf.Dataset, error)) {
+		t.Helper()
+		for range 2 {
+			t0 := cpuTime()
+			d, err := read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t1 := cpuTime()
+			var buf bytes.Buffer
+			if err := isolda.Encode(&buf, d, isolda.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: read %.2f s CPU, encode %.2f s CPU, %d bytes", name, (t1 - t0).Seconds(), (cpuTime() - t1).Seconds(), buf.Len())
+		}
+	}
+	if nt != "" {
+		encode("N-Triples as the CLI reads it", func() (*rdf.Dataset, error) { return rdfio.ReadFile(nt, nil, rdfio.Options{}) })
+		d, err := rdfio.ReadFile(nt, nil, rdfio.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := pack(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		encode("packed in Go (file order), unpacked", func() (*rdf.Dataset, error) { return unpack(b) })
+	}
+	if packed != "" {
+		b, err := os.ReadFile(packed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		encode("packed by Python, unpacked", func() (*rdf.Dataset, error) { return unpack(b) })
+	}
+}
