@@ -178,7 +178,7 @@ func dispatch(op int, req, data []byte) ([]byte, error) {
 		var f formats.Format
 		if r.To != "" {
 			var ok bool
-			if f, ok = lookupFormat(r.To); !ok {
+			if f, ok = formats.Lookup(r.To); !ok {
 				return nil, badValue("isolda: unknown format %q (one of: %s)", r.To, strings.Join(formats.Names(), ", "))
 			}
 		}
@@ -404,7 +404,7 @@ func newChunkJob(r chunkRequest, data []byte) (chunkJob, error) {
 	if opts.Budget < 0 {
 		return chunkJob{}, badValue("isolda: budget %d: give 0 (no cut) or more", opts.Budget)
 	}
-	f, ok := lookupFormat(opts.Format)
+	f, ok := formats.Lookup(opts.Format)
 	if !ok {
 		return chunkJob{}, badValue("isolda: unknown format %q (one of: %s)", opts.Format, strings.Join(formats.Names(), ", "))
 	}
@@ -449,18 +449,6 @@ func newChunkJob(r chunkRequest, data []byte) (chunkJob, error) {
 		}
 	}
 	return chunkJob{c: c, read: read, opts: chunk.RunOptions{Memory: r.Memory, TmpDir: r.TmpDir}}, nil
-}
-
-// lookupFormat finds a format of the registry by its name, or by the name
-// of its RDF syntax (ttl, nq, ...).
-func lookupFormat(name string) (formats.Format, bool) {
-	if f, ok := formats.Get(name); ok {
-		return f, true
-	}
-	if syn, err := rdfio.ParseFormat(name); err == nil {
-		return formats.Get(string(syn))
-	}
-	return formats.Format{}, false
 }
 
 // offsetOf returns the byte offset of a line and column (from 1, the

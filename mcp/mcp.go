@@ -280,6 +280,13 @@ func work[T any](ctx context.Context, s *Server, fn func(ctx context.Context) (T
 	case r := <-done:
 		return r.v, r.err
 	case <-ctx.Done():
+		// The worker cancels ctx when it ends, after it has sent its
+		// result: a result waiting beside the cancellation wins.
+		select {
+		case r := <-done:
+			return r.v, r.err
+		default:
+		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return zero, fmt.Errorf("time limit of %s exceeded", s.cfg.Service.Timeout)
 		}

@@ -250,21 +250,9 @@ func (s *Server) serialize(ctx context.Context, req server.SerializeRequest, fil
 	return text(resp.Text), out, nil
 }
 
-// lookupFormat finds a registry format by its name or an RDF syntax's
-// short name (ttl, nt, nq, ...).
-func lookupFormat(name string) (formats.Format, bool) {
-	if f, ok := formats.Get(name); ok {
-		return f, true
-	}
-	if syn, err := rdfio.ParseFormat(name); err == nil {
-		return formats.Get(string(syn))
-	}
-	return formats.Format{}, false
-}
-
 func (s *Server) decode(ctx context.Context, _ *sdk.CallToolRequest, in DecodeInput) (_ *sdk.CallToolResult, _ DecodeOutput, err error) {
 	defer guard(&err)
-	f, ok := lookupFormat(cmp.Or(in.To, string(decodeTo)))
+	f, ok := formats.Lookup(cmp.Or(in.To, string(decodeTo)))
 	if !ok {
 		return nil, DecodeOutput{}, fmt.Errorf("to: %q is not a format (an RDF syntax such as turtle, or a registry name)", in.To)
 	}
@@ -421,7 +409,7 @@ func (s *Server) chunk(ctx context.Context, _ *sdk.CallToolRequest, in ChunkInpu
 	if opts.Hops < 1 || opts.Hops > chunk.MaxHops {
 		return nil, ChunkOutput{}, fmt.Errorf("hops %d: give 1 to %d", in.Hops, chunk.MaxHops)
 	}
-	f, ok := lookupFormat(opts.Format)
+	f, ok := formats.Lookup(opts.Format)
 	if !ok {
 		return nil, ChunkOutput{}, fmt.Errorf("to: %q is not a format of the registry", in.To)
 	}
