@@ -122,72 +122,48 @@ def _library_name():
     return "_isolda.so"
 
 
+_SIZE_P = ctypes.POINTER(ctypes.c_size_t)
+_VOID_PP = ctypes.POINTER(ctypes.c_void_p)
+# The C API (capi/), as ctypes declares it: name -> (argument types, result
+# type). A call's first five arguments are the operation, the JSON request
+# and the data; then where the result goes.
+_CALL_ARGS = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]
+_SIGNATURES = {
+    "isolda_call": (_CALL_ARGS + [_VOID_PP, _SIZE_P], ctypes.c_int),
+    "isolda_call_str": (_CALL_ARGS + [_VOID_PP, _SIZE_P, ctypes.POINTER(ctypes.c_int)], ctypes.c_int),
+    "isolda_call_text": (
+        _CALL_ARGS + [_SIZE_P, _SIZE_P, ctypes.POINTER(ctypes.c_uint32), _VOID_PP, _SIZE_P],
+        ctypes.c_int,
+    ),
+    "isolda_text_fill": ([ctypes.c_size_t, ctypes.c_void_p, ctypes.c_int], None),
+    "isolda_free": ([ctypes.c_void_p], None),
+    "isolda_registry": ([ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int], ctypes.c_size_t),
+    "isolda_registry_free": ([ctypes.c_size_t], None),
+    "isolda_chunk_open": (
+        [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t, _SIZE_P, _VOID_PP, _SIZE_P],
+        ctypes.c_int,
+    ),
+    "isolda_chunk_next": ([ctypes.c_size_t, _VOID_PP, _SIZE_P], ctypes.c_int),
+    "isolda_chunk_written": ([ctypes.c_size_t], ctypes.c_int64),
+    "isolda_chunk_close": ([ctypes.c_size_t], ctypes.c_int64),
+}
+# Declared only where the library has them and writing into a str works.
+_TEXT_FUNCTIONS = ("isolda_call_text", "isolda_text_fill")
+
+
 class _Library:
     """The loaded library and its tokenizer registries (one per models
     folder and special-tokens setting, each loading a tokenizer once)."""
 
     def __init__(self, path):
         lib = ctypes.CDLL(path)
-        lib.isolda_call.argtypes = [
-            ctypes.c_int,
-            ctypes.c_char_p,
-            ctypes.c_size_t,
-            ctypes.c_char_p,
-            ctypes.c_size_t,
-            ctypes.POINTER(ctypes.c_void_p),
-            ctypes.POINTER(ctypes.c_size_t),
-        ]
-        lib.isolda_call.restype = ctypes.c_int
-        lib.isolda_call_str.argtypes = [
-            ctypes.c_int,
-            ctypes.c_char_p,
-            ctypes.c_size_t,
-            ctypes.c_char_p,
-            ctypes.c_size_t,
-            ctypes.POINTER(ctypes.c_void_p),
-            ctypes.POINTER(ctypes.c_size_t),
-            ctypes.POINTER(ctypes.c_int),
-        ]
-        lib.isolda_call_str.restype = ctypes.c_int
         self._direct = hasattr(lib, "isolda_call_text") and _new_str_works()
-        if self._direct:
-            lib.isolda_call_text.argtypes = [
-                ctypes.c_int,
-                ctypes.c_char_p,
-                ctypes.c_size_t,
-                ctypes.c_char_p,
-                ctypes.c_size_t,
-                ctypes.POINTER(ctypes.c_size_t),
-                ctypes.POINTER(ctypes.c_size_t),
-                ctypes.POINTER(ctypes.c_uint32),
-                ctypes.POINTER(ctypes.c_void_p),
-                ctypes.POINTER(ctypes.c_size_t),
-            ]
-            lib.isolda_call_text.restype = ctypes.c_int
-            lib.isolda_text_fill.argtypes = [ctypes.c_size_t, ctypes.c_void_p, ctypes.c_int]
-            lib.isolda_text_fill.restype = None
-        lib.isolda_free.argtypes = [ctypes.c_void_p]
-        lib.isolda_free.restype = None
-        lib.isolda_registry.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int]
-        lib.isolda_registry.restype = ctypes.c_size_t
-        lib.isolda_registry_free.argtypes = [ctypes.c_size_t]
-        lib.isolda_registry_free.restype = None
-        lib.isolda_chunk_open.argtypes = [
-            ctypes.c_char_p,
-            ctypes.c_size_t,
-            ctypes.c_char_p,
-            ctypes.c_size_t,
-            ctypes.POINTER(ctypes.c_size_t),
-            ctypes.POINTER(ctypes.c_void_p),
-            ctypes.POINTER(ctypes.c_size_t),
-        ]
-        lib.isolda_chunk_open.restype = ctypes.c_int
-        lib.isolda_chunk_next.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t)]
-        lib.isolda_chunk_next.restype = ctypes.c_int
-        lib.isolda_chunk_written.argtypes = [ctypes.c_size_t]
-        lib.isolda_chunk_written.restype = ctypes.c_int64
-        lib.isolda_chunk_close.argtypes = [ctypes.c_size_t]
-        lib.isolda_chunk_close.restype = ctypes.c_int64
+        for name, (args, res) in _SIGNATURES.items():
+            if name in _TEXT_FUNCTIONS and not self._direct:
+                continue
+            fn = getattr(lib, name)
+            fn.argtypes = args
+            fn.restype = res
         self._lib = lib
         self._lock = threading.Lock()
         self._registries = {}
