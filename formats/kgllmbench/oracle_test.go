@@ -3,7 +3,6 @@ package kgllmbench
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -76,15 +75,8 @@ type textRecord struct {
 
 func loadTexts(t testing.TB, format, variant string) []textRecord {
 	t.Helper()
-	f, err := os.Open(filepath.Join(kgDir(t), "instances", "textualized", format+"."+variant+".jsonl.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := shared.OpenGzip(t, filepath.Join(kgDir(t), "instances", "textualized", format+"."+variant+".jsonl.gz"))
+	defer zr.Close()
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(nil, 64<<20)
 	var out []textRecord

@@ -3,7 +3,6 @@ package rdfio
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/xml"
 	"flag"
 	"fmt"
@@ -487,15 +486,8 @@ func TestClosureSharedData(t *testing.T) {
 		tally.check(t, filepath.Base(path), string(f), d)
 		n++
 	}
-	gz, err := os.Open(filepath.Join(dir, "big", "nomisma.nt.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gz.Close()
-	zr, err := gzip.NewReader(gz)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := shared.OpenGzip(t, filepath.Join(dir, "big", "nomisma.nt.gz"))
+	defer zr.Close()
 	var sample bytes.Buffer
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(nil, 1<<20)
