@@ -379,3 +379,48 @@ func TestMissingInput(t *testing.T) {
 		t.Errorf("files written: %v", files)
 	}
 }
+
+// TestBatchRoundTrip checks that a batch gives back its records, in
+// order, repeated strings shared, and that a truncated one is an error.
+func TestBatchRoundTrip(t *testing.T) {
+	var recs [][2]string
+	for i := range 500 {
+		recs = append(recs, [2]string{fmt.Sprintf("Inode%d", i%7), fmt.Sprintf("value %d", i%13)})
+	}
+	recs = append(recs, [2]string{"", ""}, [2]string{"K", ""})
+	var got [][2]string
+	var batches [][]byte
+	b := newBatcher(1, func(i int, data []byte) { batches = append(batches, data) })
+	for _, r := range recs {
+		b.add([]byte(r[0]), []byte(r[1]))
+	}
+	b.flush()
+	if len(batches) != 1 {
+		t.Fatalf("%d batches", len(batches))
+	}
+	if err := eachRecord(batches[0], func(k, v []byte) error {
+		got = append(got, [2]string{string(k), string(v)})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, recs) {
+		t.Fatalf("records differ: got %d, want %d", len(got), len(recs))
+	}
+	if n := len(batches[0]); n > 2000 {
+		t.Errorf("batch of %d bytes for 20 distinct strings and %d records", n, len(recs))
+	}
+	for cut := 1; cut < len(batches[0]); cut += 7 {
+		err := eachRecord(batches[0][:cut], func(k, v []byte) error { return nil })
+		if err == nil && cut < len(batches[0]) {
+			// A cut between two records is a shorter valid batch.
+			continue
+		}
+		if err != nil && !errors.Is(err, errBatch) {
+			t.Fatalf("cut at %d: %v", cut, err)
+		}
+	}
+	if err := eachRecord([]byte{5, 1, 'a'}, func(k, v []byte) error { return nil }); !errors.Is(err, errBatch) {
+		t.Errorf("corrupt batch: %v", err)
+	}
+}
