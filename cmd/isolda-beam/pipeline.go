@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -198,6 +199,11 @@ func (f *hopFn) ProcessElement(bucket int, batches func(*[]byte) bool, n int, em
 		return err
 	}
 	defer in.Close()
+	b := newBatcher(n, emit)
+	keep := newMsgFilter(maxStatements(f.Opts), f.Hop < f.c.Hops(), true)
+	if f.Hop == 1 {
+		return f.firstHop(in, keep, b)
+	}
 	sent := extsort.New(extsort.Config{Memory: f.Memory / 2})
 	err = groups(in, func(key []byte, vals chunk.Values) error {
 		return f.c.Round(f.Hop, key, vals, sent.Add)
@@ -213,8 +219,6 @@ func (f *hopFn) ProcessElement(bucket int, batches func(*[]byte) bool, n int, em
 		return err
 	}
 	defer out.Close()
-	b := newBatcher(n, emit)
-	keep := newMsgFilter(maxStatements(f.Opts), f.Hop < f.c.Hops(), true)
 	err = groups(out, func(key []byte, vals chunk.Values) error {
 		keep.reset()
 		for v := range vals {
@@ -224,6 +228,47 @@ func (f *hopFn) ProcessElement(bucket int, batches func(*[]byte) bool, n int, em
 		}
 		return nil
 	})
+	b.flush()
+	return err
+}
+
+// firstHop runs hop 1 on the sorted records of a bucket. Each message of
+// hop 1 comes from its origin, the node Round runs on, and Round sends a
+// node's messages to each neighbour in one run: so a run is all its
+// target gets from that origin in this hop, and is filtered alone
+// (sorted in memory: it holds at most what the node sends one
+// neighbour, 2 cap statements). The filter's bounds that span origins
+// (the first cap+1 origins for the next hop) are left to the receiver,
+// which is a superset of what it keeps; the bounds of each origin are
+// the same as on a sorted stream. The runs are batched in the order
+// Round sends them, so that a node's statements, sent to each of its
+// neighbours, are held once in each batch (see batch) rather than once
+// per neighbour.
+func (f *hopFn) firstHop(in *extsort.Sorted, keep *msgFilter, b *batcher) error {
+	var key []byte
+	var run [][]byte
+	flush := func() {
+		slices.SortFunc(run, bytes.Compare)
+		run = slices.CompactFunc(run, bytes.Equal)
+		keep.reset()
+		for _, v := range run {
+			if keep.keep(v) {
+				b.add(key, v)
+			}
+		}
+		run = run[:0]
+	}
+	err := groups(in, func(node []byte, vals chunk.Values) error {
+		return f.c.Round(1, node, vals, func(k, v []byte) error {
+			if !bytes.Equal(k, key) {
+				flush()
+				key = append(key[:0], k...)
+			}
+			run = append(run, slices.Clone(v))
+			return nil
+		})
+	})
+	flush()
 	b.flush()
 	return err
 }
