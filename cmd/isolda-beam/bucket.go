@@ -30,71 +30,129 @@ func bucketOf(key []byte, n int) int {
 	return int(h.Sum32() % uint32(n))
 }
 
-// appendRecord appends a record to a batch: the key and the value, each
-// with its length.
-func appendRecord(dst, key, val []byte) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(key)))
-	dst = append(dst, key...)
-	dst = binary.AppendUvarint(dst, uint64(len(val)))
-	return append(dst, val...)
-}
+// A batch is a table of the distinct byte strings of its records (keys
+// and values), each with its length, then each record as the indexes of
+// its key and its value in the table. The records of a hop repeat their
+// strings: a node sends the same statements (its package or its
+// description) to each of its neighbours, and a bucket's nodes receive
+// messages from the same origins, so a batch holds each once and a
+// message costs a few bytes. The table's size comes first:
+//
+//	batch  = uvarint(strings) { uvarint(len) bytes } { uvarint(key) uvarint(val) }
 
 var errBatch = errors.New("isolda-beam: corrupt batch")
 
 // eachRecord calls f with each record of a batch.
 func eachRecord(b []byte, f func(key, val []byte) error) error {
-	field := func() ([]byte, bool) {
+	if len(b) == 0 {
+		return nil
+	}
+	uvarint := func() (uint64, bool) {
 		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k) {
-			return nil, false
+		if k <= 0 {
+			return 0, false
 		}
-		v := b[k : k+int(n)]
-		b = b[k+int(n):]
-		return v, true
+		b = b[k:]
+		return n, true
+	}
+	strs, ok := uvarint()
+	if !ok || strs > uint64(len(b)) {
+		return errBatch
+	}
+	table := make([][]byte, strs)
+	for i := range table {
+		n, ok := uvarint()
+		if !ok || n > uint64(len(b)) {
+			return errBatch
+		}
+		table[i] = b[:n:n]
+		b = b[n:]
 	}
 	for len(b) > 0 {
-		key, ok := field()
-		if !ok {
+		ki, ok := uvarint()
+		if !ok || ki >= strs {
 			return errBatch
 		}
-		val, ok := field()
-		if !ok {
+		vi, ok := uvarint()
+		if !ok || vi >= strs {
 			return errBatch
 		}
-		if err := f(key, val); err != nil {
+		if err := f(table[ki], table[vi]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// batch is a batch being written: its table and its records.
+type batch struct {
+	index   map[string]uint64 // of the table's strings
+	table   []byte            // the strings, each with its length
+	records []byte            // the pairs of indexes
+}
+
+// intern returns the index of s in the table, adding it if new.
+func (b *batch) intern(s []byte) uint64 {
+	if i, ok := b.index[string(s)]; ok {
+		return i
+	}
+	i := uint64(len(b.index))
+	b.index[string(s)] = i
+	b.table = binary.AppendUvarint(b.table, uint64(len(s)))
+	b.table = append(b.table, s...)
+	return i
+}
+
+// add appends a record.
+func (b *batch) add(key, val []byte) {
+	ki, vi := b.intern(key), b.intern(val)
+	b.records = binary.AppendUvarint(b.records, ki)
+	b.records = binary.AppendUvarint(b.records, vi)
+}
+
+// size returns the bytes of the batch, but for the table's size.
+func (b *batch) size() int { return len(b.table) + len(b.records) }
+
+// bytes returns the encoded batch and empties b.
+func (b *batch) bytes() []byte {
+	out := make([]byte, 0, binary.MaxVarintLen64+b.size())
+	out = binary.AppendUvarint(out, uint64(len(b.index)))
+	out = append(append(out, b.table...), b.records...)
+	clear(b.index)
+	b.table, b.records = b.table[:0], b.records[:0]
+	return out
+}
+
 // batcher collects records into one batch per bucket and emits a batch
 // once it holds batchBytes.
 type batcher struct {
 	n    int
-	bufs map[int][]byte
+	bufs map[int]*batch
 	emit func(int, []byte)
 }
 
 func newBatcher(n int, emit func(int, []byte)) *batcher {
-	return &batcher{n: n, bufs: map[int][]byte{}, emit: emit}
+	return &batcher{n: n, bufs: map[int]*batch{}, emit: emit}
 }
 
 func (b *batcher) add(key, val []byte) {
 	i := bucketOf(key, b.n)
-	buf := appendRecord(b.bufs[i], key, val)
-	if len(buf) >= batchBytes {
-		b.emit(i, buf)
-		buf = nil
+	buf := b.bufs[i]
+	if buf == nil {
+		buf = &batch{index: map[string]uint64{}}
+		b.bufs[i] = buf
 	}
-	b.bufs[i] = buf
+	buf.add(key, val)
+	if buf.size() >= batchBytes {
+		b.emit(i, buf.bytes())
+	}
 }
 
 // flush emits the batches not yet emitted, in bucket order.
 func (b *batcher) flush() {
 	for i := range b.n {
-		if buf := b.bufs[i]; len(buf) > 0 {
-			b.emit(i, buf)
+		if buf := b.bufs[i]; buf != nil && buf.size() > 0 {
+			b.emit(i, buf.bytes())
 		}
 	}
 	clear(b.bufs)

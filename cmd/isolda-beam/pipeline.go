@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -198,6 +199,11 @@ func (f *hopFn) ProcessElement(bucket int, batches func(*[]byte) bool, n int, em
 		return err
 	}
 	defer in.Close()
+	b := newBatcher(n, emit)
+	keep := newMsgFilter(maxStatements(f.Opts), f.Hop < f.c.Hops(), true)
+	if f.Hop == 1 || f.Hop == f.c.Hops() {
+		return f.byRuns(in, keep, b)
+	}
 	sent := extsort.New(extsort.Config{Memory: f.Memory / 2})
 	err = groups(in, func(key []byte, vals chunk.Values) error {
 		return f.c.Round(f.Hop, key, vals, sent.Add)
@@ -213,8 +219,6 @@ func (f *hopFn) ProcessElement(bucket int, batches func(*[]byte) bool, n int, em
 		return err
 	}
 	defer out.Close()
-	b := newBatcher(n, emit)
-	keep := newMsgFilter(maxStatements(f.Opts), f.Hop < f.c.Hops(), true)
 	err = groups(out, func(key []byte, vals chunk.Values) error {
 		keep.reset()
 		for v := range vals {
@@ -224,6 +228,50 @@ func (f *hopFn) ProcessElement(bucket int, batches func(*[]byte) bool, n int, em
 		}
 		return nil
 	})
+	b.flush()
+	return err
+}
+
+// byRuns runs hop 1, or the last hop, on the sorted records of a bucket
+// without sorting what it sends. Round sends the messages of one origin
+// to one neighbour in one run (at most 2 cap statements: a node's
+// package, or what it forwards of one origin), and each run is sorted in
+// memory and filtered alone: the filter's bounds hold on any part of a
+// target's messages (see msgFilter), and a run is one. In hop 1 each
+// origin is the sending node, so a run is all its target gets from that
+// origin; the bounds that span origins (the first cap+1 origins for the
+// next hop, the first cap statements of farther nodes in all) are left
+// to the receiver, which reads no more than them. Hops between the first
+// and the last sort what they send, so that the first cap+1 origins of
+// each target are all that crosses the shuffle. The runs are batched in
+// the order Round sends them, so that a node's statements, sent to each
+// of its neighbours, are held once in each batch (see batch) rather than
+// once per neighbour.
+func (f *hopFn) byRuns(in *extsort.Sorted, keep *msgFilter, b *batcher) error {
+	var key []byte
+	var run [][]byte
+	flush := func() {
+		slices.SortFunc(run, bytes.Compare)
+		run = slices.CompactFunc(run, bytes.Equal)
+		keep.reset()
+		for _, v := range run {
+			if keep.keep(v) {
+				b.add(key, v)
+			}
+		}
+		run = run[:0]
+	}
+	err := groups(in, func(node []byte, vals chunk.Values) error {
+		return f.c.Round(f.Hop, node, vals, func(k, v []byte) error {
+			if !bytes.Equal(k, key) {
+				flush()
+				key = append(key[:0], k...)
+			}
+			run = append(run, slices.Clone(v))
+			return nil
+		})
+	})
+	flush()
 	b.flush()
 	return err
 }
