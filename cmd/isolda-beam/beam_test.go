@@ -9,13 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
@@ -426,85 +423,4 @@ func TestBatchRoundTrip(t *testing.T) {
 	if err := eachRecord([]byte{5, 1, 'a'}, func(k, v []byte) error { return nil }); !errors.Is(err, errBatch) {
 		t.Errorf("corrupt batch: %v", err)
 	}
-}
-
-// bootWrapper is the command Prism's PROCESS environment runs: Beam's
-// boot loader (BOOT) with its arguments, but for the quotes Prism
-// v2.77.0 puts around the worker id (it passes --id='ID' to exec, not
-// to a shell, so the boot loader would ask for a worker "'ID'" that is
-// not registered).
-const bootWrapper = `#!/bin/sh
-for a in "$@"; do
-  case "$a" in
-    --id=\'*\') a="--id=$(printf %s "$a" | sed "s/^--id='//; s/'\$//")";;
-  esac
-  set -- "$@" "$a"; shift
-done
-exec BOOT "$@"
-`
-
-// TestProcessEnvironment runs the pipeline with the worker in a process
-// of its own: isolda-beam and Beam's boot loader are built, and Prism
-// starts the worker from the staged binary (--environment_type=PROCESS,
-// --worker_binary), so the job depends on no state of the launcher. The
-// output must equal the single-machine run's.
-func TestProcessEnvironment(t *testing.T) {
-	if testing.Short() || os.Getenv("ISOLDA_BEAM_PROCESS") != "1" {
-		t.Skip("builds two binaries (minutes on a loaded machine) and starts Prism with a worker process: set ISOLDA_BEAM_PROCESS=1 (and -timeout 20m)")
-	}
-	if runtime.GOOS != "linux" {
-		t.Skip("the boot wrapper is a POSIX shell script; tested on Linux")
-	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the worker binary and the boot loader")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	bin, boot := filepath.Join(dir, "isolda-beam"), filepath.Join(dir, "boot")
-	for _, b := range [][2]string{{bin, "."}, {boot, "github.com/apache/beam/sdks/v2/go/container"}} {
-		cmd := exec.CommandContext(ctx, gobin, "build", "-o", b[0], b[1])
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", b[1], err, out)
-		}
-	}
-	wrapper := filepath.Join(dir, "boot.sh")
-	if err := os.WriteFile(wrapper, []byte(strings.Replace(bootWrapper, "BOOT", boot, 1)), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var graph bytes.Buffer
-	if err := synth.Write(&graph, synth.Options{Triples: 300, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	in := filepath.Join(dir, "g.nt")
-	if err := os.WriteFile(in, graph.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	opts := chunk.Options{Budget: 512}
-	want := singleMachine(t, graph.Bytes(), opts)
-	out := filepath.Join(dir, "out", "c")
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(ctx, bin, "--input", in, "--output", out, "--shards", "2", "--budget", "512",
-		"--environment_type=PROCESS", `--environment_config={"command":"`+wrapper+`"}`, "--worker_binary="+bin)
-	cmd.WaitDelay = 10 * time.Second // a worker left running may hold the output open
-	if log, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("isolda-beam with a PROCESS worker: %v\n%s", err, log)
-	}
-	var got []string
-	for i := range 2 {
-		data, err := os.ReadFile(shardName(out, i, 2))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, strings.SplitAfter(string(data), "\n")...)
-		got = got[:len(got)-1]
-	}
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
-		t.Fatalf("%d lines, want %d; or they differ", len(got), len(want))
-	}
-	t.Logf("%d documents equal, the worker in a process of its own", len(got))
 }
