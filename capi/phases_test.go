@@ -3,23 +3,13 @@ package main
 import (
 	"bytes"
 	"os"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/isolda/isolda/internal/cputime"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
-
-// cpuTime is the CPU time (user + system) of the process so far.
-func cpuTime() time.Duration {
-	var r syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
-		return 0
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
-}
 
 // TestPhases logs the CPU time of reading and of encoding (not a timed
 // test: figures for BENCHMARKS.md). ISOLDA_PHASES_NT names an N-Triples
@@ -34,17 +24,17 @@ func TestPhases(t *testing.T) {
 	encode := func(name string, read func() (*rdf.Dataset, error)) {
 		t.Helper()
 		for range 2 {
-			t0 := cpuTime()
+			t0 := cputime.Used()
 			d, err := read()
 			if err != nil {
 				t.Fatal(err)
 			}
-			t1 := cpuTime()
+			t1 := cputime.Used()
 			var buf bytes.Buffer
 			if err := isolda.Encode(&buf, d, isolda.Options{}); err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: read %.2f s CPU, encode %.2f s CPU, %d bytes", name, (t1 - t0).Seconds(), (cpuTime() - t1).Seconds(), buf.Len())
+			t.Logf("%s: read %.2f s CPU, encode %.2f s CPU, %d bytes", name, (t1 - t0).Seconds(), (cputime.Used() - t1).Seconds(), buf.Len())
 		}
 	}
 	if nt != "" {
