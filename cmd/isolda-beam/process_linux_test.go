@@ -74,6 +74,7 @@ func TestProcessEnvironment(t *testing.T) {
 	}
 	cmd := exec.CommandContext(ctx, bin, "--input", in, "--output", out, "--shards", "2", "--budget", "512",
 		"--environment_type=PROCESS", `--environment_config={"command":"`+wrapper+`"}`, "--worker_binary="+bin)
+	cmd.Dir = dir // Beam's boot loader writes pipeline_options.json where it runs
 	// The log goes to a file, not a pipe: Prism ends the boot loader when
 	// the job is done, but the worker it started may run on a moment with
 	// the launcher's output open. The launcher and the processes it starts
