@@ -71,23 +71,34 @@ def _triples(graph):
     return graph.triples((None, None, None))
 
 
-def _quads(graph):
-    """The quads of a ConjunctiveGraph or Dataset: read from the sets of
-    triples that rdflib's Memory store keeps for each context when it is
-    its store, as (s, p, o, context) with the context as quads() gives it
-    (a Graph or an identifier), which saves quads()' three generators a
-    quad and the identifier comparisons of Dataset.quads; else from
-    quads(). A store holding N3 formulas (quoted graphs, which quads()
-    leaves out) takes quads() too."""
+def _memory_dataset(graph):
+    """The indexes of rdflib's Memory store under a ConjunctiveGraph or
+    Dataset, as (subject index, the contexts of each triple whose contexts
+    differ from the store's default, those default contexts, the context
+    objects by key); None for another store, or for a store holding N3
+    formulas (quoted graphs, which quads() leaves out), which quads() reads.
+
+    A context set maps a context's key to whether the context is quoted, and
+    holds the key None (the union) as well. Read in the subject index's
+    order (the file's), the quads reach Go grouped by subject, their terms
+    numbered in about the order of the file: from quads() or the store's
+    per-context sets they came in hash order, and the encoder took 1.3
+    times as long, the packing 2.7 times as long (Nomisma, 757k triples).
+    """
     store = graph.store
-    if type(store).__module__ == "rdflib.plugins.stores.memory" and type(store).__name__ == "Memory":
-        by_ctx = getattr(store, "_Memory__contextTriples", None)
-        objs = getattr(store, "_Memory__context_obj_map", None)
-        if isinstance(by_ctx, dict) and isinstance(objs, dict):
-            contexts = [(objs.get(k, k), triples) for k, triples in by_ctx.items() if k is not None and triples]
-            if not any(isinstance(c, QuotedGraph) for c, _ in contexts):
-                return ((s, p, o, c) for c, triples in contexts for s, p, o in triples)
-    return graph.quads((None, None, None, None))
+    if type(store).__module__ != "rdflib.plugins.stores.memory" or type(store).__name__ != "Memory":
+        return None
+    spo = getattr(store, "_Memory__spo", None)
+    by_triple = getattr(store, "_Memory__tripleContexts", None)
+    default = getattr(store, "_Memory__defaultContexts", None)
+    objs = getattr(store, "_Memory__context_obj_map", None)
+    if not isinstance(spo, dict) or not isinstance(by_triple, dict) or not isinstance(objs, dict):
+        return None
+    if default is None:
+        default = {}  # an empty store
+    if not isinstance(default, dict) or any(isinstance(c, QuotedGraph) for c in objs.values()):
+        return None
+    return spo, by_triple, default, objs
 
 
 def pack(graph):
@@ -141,16 +152,53 @@ def pack(graph):
     append = quads.extend
     if isinstance(graph, ConjunctiveGraph):
         default = {DATASET_DEFAULT_GRAPH_ID, graph.default_context.identifier}
-        gids = {}
-        for s, p, o, c in _quads(graph):
-            if c is None:
-                g = 0
-            else:
-                ident = c.identifier if isinstance(c, Graph) else c
-                g = gids.get(ident)
-                if g is None:
-                    g = gids[ident] = 0 if ident in default else term(ident)
-            append((term(s), term(p), term(o), g))
+        mem = _memory_dataset(graph)
+        if mem is None:
+            gids = {}
+            for s, p, o, c in graph.quads((None, None, None, None)):
+                if c is None:
+                    g = 0
+                else:
+                    ident = c.identifier if isinstance(c, Graph) else c
+                    g = gids.get(ident)
+                    if g is None:
+                        g = gids[ident] = 0 if ident in default else term(ident)
+                append((term(s), term(p), term(o), g))
+        else:
+            spo, by_triple, default_contexts, objs = mem
+            graph_ids = {}  # a context's key (a str) -> its graph's term, 0 the default graph
+
+            def graph_ids_of(contexts):
+                out = []
+                for key in contexts:
+                    if key is None:
+                        continue  # the union of the contexts, not one of them
+                    g = graph_ids.get(key)
+                    if g is None:
+                        c = objs.get(key, key)
+                        ident = c.identifier if isinstance(c, Graph) else c
+                        g = graph_ids[key] = 0 if ident in default else term(ident)
+                    out.append(g)
+                return out
+
+            default_ids = graph_ids_of(default_contexts)
+            ids_of_set = {}  # the keys of a context set, as a tuple -> their graphs' terms
+            for s, po in spo.items():
+                a = term(s)
+                for p, objs_ in po.items():
+                    b = term(p)
+                    for o in objs_:
+                        gs = default_ids
+                        if by_triple:
+                            cs = by_triple.get((s, p, o))
+                            if cs is not None:
+                                k = tuple(cs)
+                                gs = ids_of_set.get(k)
+                                if gs is None:
+                                    gs = ids_of_set[k] = graph_ids_of(k)
+                        c = term(o)
+                        for g in gs:
+                            append((a, b, c, g))
     elif isinstance(graph, Graph):
         spo = _memory_spo(graph)
         if spo is not None:

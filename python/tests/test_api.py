@@ -198,6 +198,47 @@ def test_graph_sharing_a_store():
     assert isolda.encode(shared) == isolda.encode(g + Graph().add((EX.x, EX.p, Literal("in both"))))
 
 
+def test_dataset_read_from_the_store_index_equals_quads(cli, monkeypatch):
+    # A ConjunctiveGraph or Dataset on rdflib's Memory store is read from
+    # the store's subject index and its per-triple contexts; the dataset
+    # must be the one quads() gives: triples in several graphs, in the
+    # default graph and a named one, blank-node graph names, a context
+    # holding the store's default contexts, and one added after others.
+    from isolda import _pack
+
+    ds = Dataset()
+    g1, g2 = ds.graph(URIRef("http://example.org/g1")), ds.graph(BNode("gb"))
+    ds.add((EX.a, EX.p, Literal("default only")))
+    g1.add((EX.a, EX.p, Literal("g1 only", lang="en")))
+    for g in (ds.default_context, g1, g2):
+        g.add((EX.b, EX.q, Literal("3", datatype=XSD.integer)))
+    g2.add((EX.a, EX.r, BNode("x")))
+    g1.add((BNode("x"), EX.p, EX.a))
+    cg = rdflib.ConjunctiveGraph()
+    cg.get_context(URIRef("http://example.org/g3")).add((EX.c, EX.p, EX.d))
+    cg.add((EX.c, EX.p, EX.d))
+    cg.add((EX.e, EX.p, Literal("in the default context")))
+    edge = edge_dataset()
+    for graph in (ds, cg, edge):
+        assert _pack._memory_dataset(graph) is not None
+        fast = isolda.encode(graph)
+        with monkeypatch.context() as m:
+            m.setattr(_pack, "_memory_dataset", lambda graph: None)
+            slow = isolda.encode(graph)
+        assert fast == slow
+        assert fast.encode("utf-8") == run_cli(cli, "encode", "-f", "nq", "-", stdin=to_nquads(graph)).stdout
+
+
+def test_n3_formulas_are_read_through_quads():
+    cg = rdflib.ConjunctiveGraph()
+    cg.parse(data="@prefix : <http://example.org/> . { :a :b :c } => { :d :e :f } . :x :y :z .", format="n3")
+    from isolda import _pack
+
+    assert _pack._memory_dataset(cg) is None
+    with pytest.raises(ValueError, match="cannot encode the term"):
+        isolda.encode(cg)
+
+
 def test_syntaxes_are_the_go_table(cli):
     names = isolda.syntaxes()
     assert names[:3] == ["nt", "nq", "ttl"] and "jsonld" in names
