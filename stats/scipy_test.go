@@ -1,9 +1,7 @@
 package stats
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"slices"
 	"testing"
 )
@@ -30,14 +28,7 @@ type scipyFixtures struct {
 // counterpart against it to 1e-9 (relative for p-values, absolute for
 // intervals and levels), and prints the counts per suite.
 func TestScipyStatsmodels(t *testing.T) {
-	b, err := os.ReadFile("testdata/scipy_fixtures.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f scipyFixtures
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	f := readJSON[scipyFixtures](t, "testdata/scipy_fixtures.json")
 	report := func(suite string, pass, total int, worst float64) {
 		t.Logf("%s: %d/%d passed, worst error %.3g", suite, pass, total, worst)
 		t.Logf("scipy/statsmodels %s: %d passed, %d failed (worst error %.3g)", suite, pass, total-pass, worst)

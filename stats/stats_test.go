@@ -87,16 +87,21 @@ func checkHolm(t *testing.T, oracle string, cases []holmCase, tol float64) (pass
 }
 
 func loadFixtures(t *testing.T) fixtures {
+	return readJSON[fixtures](t, "testdata/fixtures.json")
+}
+
+// readJSON decodes the JSON file at path, failing the test on error.
+func readJSON[T any](t *testing.T, path string) T {
 	t.Helper()
-	b, err := os.ReadFile("testdata/fixtures.json")
+	var v T
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f fixtures
-	if err := json.Unmarshal(b, &f); err != nil {
+	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
-	return f
+	return v
 }
 
 func TestWilsonNewcombe1998(t *testing.T) {
