@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/isolda/isolda/formats/internal/registry"
 	"github.com/isolda/isolda/internal/py"
 	"github.com/isolda/isolda/rdf"
 )
@@ -54,12 +55,7 @@ func Formats() []Format {
 
 // Lookup returns the format with the given name.
 func Lookup(name string) (Format, bool) {
-	for _, f := range Formats() {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	return Format{}, false
+	return registry.Find(Formats(), name, func(f Format) string { return f.Name })
 }
 
 // EncodeString returns g encoded in the named format.

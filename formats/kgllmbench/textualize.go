@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/isolda/isolda/formats/internal/registry"
 )
 
 // FormatInfo describes one textualization.
@@ -50,24 +52,14 @@ func textualizations() []textualization {
 
 // lookup returns the named textualization.
 func lookup(format string) (textualization, bool) {
-	for _, t := range textualizations() {
-		if t.info.Name == format {
-			return t, true
-		}
-	}
-	return textualization{}, false
+	return registry.Find(textualizations(), format, func(t textualization) string { return t.info.Name })
 }
 
 // Formats lists the textualizations Textualize supports, in the benchmark's
 // order. No format is lossless with respect to the KG model: none writes
 // Wikidata ids or the core flag.
 func Formats() []FormatInfo {
-	ts := textualizations()
-	out := make([]FormatInfo, len(ts))
-	for i, t := range ts {
-		out[i] = t.info
-	}
-	return out
+	return registry.Map(textualizations(), func(t textualization) FormatInfo { return t.info })
 }
 
 // Description returns the benchmark's description of a format (the
