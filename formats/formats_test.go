@@ -3,6 +3,7 @@ package formats_test
 import (
 	"bytes"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -183,13 +184,7 @@ func rdfRoundTrip(t *testing.T, f formats.Format, d *rdf.Dataset) bool {
 
 func TestRDFRoundTrip(t *testing.T) {
 	examples := exampleDatasets(t)
-	names := slices.Sorted(func(yield func(string) bool) {
-		for k := range examples {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+	names := slices.Sorted(maps.Keys(examples))
 	for _, f := range formats.All() {
 		if f.Decode == nil {
 			continue

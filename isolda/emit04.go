@@ -120,24 +120,14 @@ func (e *encoder) splitNested(gs []group) ([]group, []nestGroup) {
 // table (columns chosen as emitTable04 does) that is not a constant, so
 // that no row is empty.
 func (e *encoder) haveCommonKey(vs []rdf.TermID) bool {
-	count := map[gkey]int{}
-	first := map[gkey][]rdf.TermID{}
-	same := map[gkey]bool{}
+	t := newKeyTally()
 	for _, v := range vs {
-		for _, g := range e.inlineRows[v].row.groups {
-			if count[g.key] == 0 {
-				first[g.key], same[g.key] = g.vals, true
-			} else {
-				same[g.key] = same[g.key] && slices.Equal(first[g.key], g.vals)
-			}
-			count[g.key]++
-		}
+		t.add(e.inlineRows[v].row.groups)
 	}
 	n := len(vs)
 	cell := func(k gkey) bool {
-		col := columnCost04(e.header(k), count[k], n) || count[k] == n
-		constant := count[k] == n && same[k] && !e.opts.NoConstants
-		return col && !constant
+		col := columnCost04(e.header(k), t.count[k], n) || t.count[k] == n
+		return col && !e.constant(t, k, n)
 	}
 	for _, v := range vs {
 		ok := false
@@ -425,9 +415,7 @@ func (e *encoder) nestColumn(cells [][]rdf.TermID) *nestCol {
 		return nil
 	}
 	nc := &nestCol{class: e.inlineRows[ents[0]].main, consts: map[gkey][]rdf.TermID{}}
-	count := map[gkey]int{}
-	first := map[gkey][]rdf.TermID{}
-	same := map[gkey]bool{}
+	t := newKeyTally()
 	for _, v := range ents {
 		ie := e.inlineRows[v]
 		if ie.main != nc.class {
@@ -437,25 +425,18 @@ func (e *encoder) nestColumn(cells [][]rdf.TermID) *nestCol {
 			return nil
 		}
 		nc.iri = nc.iri || e.term(v).Kind == rdf.IRIKind
-		for _, g := range mergeLangs(ie.row.groups) {
-			if count[g.key] == 0 {
-				nc.subs = append(nc.subs, g.key)
-				first[g.key], same[g.key] = g.vals, true
-			} else {
-				same[g.key] = same[g.key] && slices.Equal(first[g.key], g.vals)
-			}
-			count[g.key]++
-		}
+		t.add(mergeLangs(ie.row.groups))
 	}
+	nc.subs = t.keys
 	slices.SortFunc(nc.subs, func(a, b gkey) int {
-		if count[a] != count[b] {
-			return cmp.Compare(count[b], count[a])
+		if t.count[a] != t.count[b] {
+			return cmp.Compare(t.count[b], t.count[a])
 		}
 		return strings.Compare(e.header(a), e.header(b))
 	})
 	for _, k := range nc.subs {
-		if count[k] == len(ents) && same[k] && !e.opts.NoConstants {
-			nc.consts[k] = first[k]
+		if e.constant(t, k, len(ents)) {
+			nc.consts[k] = t.first[k]
 		}
 	}
 	return nc

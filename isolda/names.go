@@ -145,8 +145,9 @@ func (e *encoder) names() {
 		e.n.PrefixNS[name] = ns
 		e.n.NSPrefix[ns] = name
 	}
+	wellKnown := naming.WellKnown()
 	for _, ns := range chosen {
-		for _, wk := range naming.WellKnown {
+		for _, wk := range wellKnown {
 			if wk[1] == ns && !taken(wk[0]) {
 				assign(wk[0], ns)
 				break

@@ -14,8 +14,9 @@ import (
 // WellKnownPrefixes returns ISOLDA 0.4's predeclared prefixes (name and
 // namespace), sorted by name.
 func WellKnownPrefixes() []rdf.Prefix {
-	out := make([]rdf.Prefix, len(syntax.WellKnown04))
-	for i, p := range syntax.WellKnown04 {
+	wk := syntax.WellKnown04()
+	out := make([]rdf.Prefix, len(wk))
+	for i, p := range wk {
 		out[i] = rdf.Prefix{Name: p[0], IRI: p[1]}
 	}
 	return out
@@ -56,7 +57,7 @@ func (e *encoder) names04() {
 			best, e.n.Vocab = vc[ns], ns
 		}
 	}
-	for _, p := range syntax.WellKnown04 {
+	for _, p := range syntax.WellKnown04() {
 		e.n.PrefixNS[p[0]] = p[1]
 		e.n.NSPrefix[p[1]] = p[0]
 		e.n.Implicit[p[0]] = true

@@ -180,6 +180,41 @@ func (e *encoder) constantColumns(tc *tableCells) []bool {
 	return isConst
 }
 
+// keyTally counts, over a set of entities, the ones that have each key
+// (keys in order of first appearance) and whether they all hold the same
+// values in it: what the nested tables and nested columns of 0.4 need to
+// find their constants.
+type keyTally struct {
+	keys  []gkey
+	count map[gkey]int
+	first map[gkey][]rdf.TermID
+	same  map[gkey]bool
+}
+
+func newKeyTally() *keyTally {
+	return &keyTally{count: map[gkey]int{}, first: map[gkey][]rdf.TermID{}, same: map[gkey]bool{}}
+}
+
+// add counts one entity's groups.
+func (t *keyTally) add(gs []group) {
+	for _, g := range gs {
+		if t.count[g.key] == 0 {
+			t.keys = append(t.keys, g.key)
+			t.first[g.key], t.same[g.key] = g.vals, true
+		} else {
+			t.same[g.key] = t.same[g.key] && slices.Equal(t.first[g.key], g.vals)
+		}
+		t.count[g.key]++
+	}
+}
+
+// constant reports whether key k is a constant of the n (two or more)
+// entities counted by t, as constantColumns decides for a table's rows:
+// every one of them holds the same values in it (never with NoConstants).
+func (e *encoder) constant(t *keyTally, k gkey, n int) bool {
+	return t.count[k] == n && t.same[k] && !e.opts.NoConstants
+}
+
 // iriFirst reports whether a top-level table's first column is @iri: with
 // IRIIDs, no label column and every one of its n rows' entities ent(i)
 // identified by its IRI.

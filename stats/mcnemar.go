@@ -5,23 +5,17 @@ import "math"
 // McNemarExact returns the exact two-sided McNemar p-value for b and c
 // discordant pairs: min(1, 2·P[X ≤ min(b, c)]) with X ~ Binomial(b+c, 1/2).
 // With no discordant pairs the p-value is 1. Negative counts give NaN.
-func McNemarExact(b, c int) float64 {
-	if b < 0 || c < 0 {
-		return math.NaN()
-	}
-	n, k := b+c, min(b, c)
-	if n == 0 || 2*k == n {
-		return 1
-	}
-	return math.Min(1, 2*binomHalfCDF(n, k))
-}
+func McNemarExact(b, c int) float64 { return mcnemar(b, c, false) }
 
 // McNemarMidP returns the two-sided mid-p McNemar p-value for b and c
 // discordant pairs: 2·P[X < k] + P[X = k] = 2·P[X ≤ k] − P[X = k] with
 // k = min(b, c) and X ~ Binomial(b+c, 1/2), capped at 1 (Fagerland, Lydersen
 // and Laake 2013). With no discordant pairs the p-value is 1. Negative counts
 // give NaN.
-func McNemarMidP(b, c int) float64 {
+func McNemarMidP(b, c int) float64 { return mcnemar(b, c, true) }
+
+// mcnemar is McNemarExact, or McNemarMidP with midP.
+func mcnemar(b, c int, midP bool) float64 {
 	if b < 0 || c < 0 {
 		return math.NaN()
 	}
@@ -29,8 +23,12 @@ func McNemarMidP(b, c int) float64 {
 	if n == 0 || 2*k == n {
 		return 1
 	}
-	p := 2*binomHalfCDF(n, k) - binomHalfPMF(n, k)
-	return math.Min(1, math.Max(0, p))
+	cdf, pmf := binomHalfTail(n, k)
+	p := 2 * cdf
+	if midP {
+		p = math.Max(0, p-pmf)
+	}
+	return math.Min(1, p)
 }
 
 // directLimit is the largest n for which binomial(n, 1/2) probabilities are
@@ -38,18 +36,6 @@ func McNemarMidP(b, c int) float64 {
 // recurrence C(n,x) = C(n,x−1)·(n−x+1)/x loses at most a few ulps per term.
 // Larger n use Loader's saddle-point expansion of the largest term.
 const directLimit = 1000
-
-// binomHalfCDF returns P[X ≤ k] for X ~ Binomial(n, 1/2), k < n/2.
-func binomHalfCDF(n, k int) float64 {
-	cdf, _ := binomHalfTail(n, k)
-	return cdf
-}
-
-// binomHalfPMF returns P[X = k] for X ~ Binomial(n, 1/2), k < n/2.
-func binomHalfPMF(n, k int) float64 {
-	_, pmf := binomHalfTail(n, k)
-	return pmf
-}
 
 // binomHalfTail returns P[X ≤ k] and P[X = k] for X ~ Binomial(n, 1/2) and
 // 0 ≤ k < n/2, where the terms decrease from x = k down to 0.

@@ -28,13 +28,7 @@ type Paired struct {
 // each arm answered question i correctly. The bootstrap resamples questions
 // (pairs) with the seeded generator of opt; see BootstrapMeans.
 func ComparePaired(a, b []bool, opt BootstrapOptions) (Paired, error) {
-	if len(a) != len(b) {
-		return Paired{}, fmt.Errorf("stats: paired arms have %d and %d questions", len(a), len(b))
-	}
-	if len(a) == 0 {
-		return Paired{}, fmt.Errorf("stats: paired comparison of no questions")
-	}
-	opt, err := opt.normalized()
+	opt, err := pairedOptions(len(a), len(b), opt)
 	if err != nil {
 		return Paired{}, err
 	}
@@ -62,15 +56,38 @@ func ComparePaired(a, b []bool, opt BootstrapOptions) (Paired, error) {
 	p.Diff = float64(p.B-p.C) / n
 	p.McNemar = McNemarExact(p.B, p.C)
 	p.MidP = McNemarMidP(p.B, p.C)
+	if p.Bootstrap, p.BCa, p.BCaErr, err = pairedIntervals(d, p.Diff, opt); err != nil {
+		return Paired{}, err
+	}
+	return p, nil
+}
+
+// pairedOptions checks that two arms have the same number of questions,
+// na and nb, and at least one, and returns opt normalized.
+func pairedOptions(na, nb int, opt BootstrapOptions) (BootstrapOptions, error) {
+	if na != nb {
+		return opt, fmt.Errorf("stats: paired arms have %d and %d questions", na, nb)
+	}
+	if na == 0 {
+		return opt, fmt.Errorf("stats: paired comparison of no questions")
+	}
+	return opt.normalized()
+}
+
+// pairedIntervals bootstraps the mean of the paired differences d, whose
+// mean is diff: the percentile interval, and the BCa interval from the same
+// replicates with its error (ErrDegenerate) apart; err is the bootstrap's
+// error.
+func pairedIntervals(d []float64, diff float64, opt BootstrapOptions) (boot, bca Interval, bcaErr, err error) {
 	reps, err := BootstrapMeans(d, opt)
 	if err != nil {
-		return Paired{}, err
+		return boot, bca, nil, err
 	}
-	if p.Bootstrap, err = PercentileInterval(reps, opt.Confidence); err != nil {
-		return Paired{}, err
+	if boot, err = PercentileInterval(reps, opt.Confidence); err != nil {
+		return boot, bca, nil, err
 	}
-	p.BCa, p.BCaErr = BCaInterval(p.Diff, reps, JackknifeMeans(d), opt.Confidence)
-	return p, nil
+	bca, bcaErr = BCaInterval(diff, reps, JackknifeMeans(d), opt.Confidence)
+	return boot, bca, bcaErr, nil
 }
 
 // ScoreComparison is the paired comparison of two arms with real-valued
@@ -91,13 +108,7 @@ type ScoreComparison struct {
 // differences a[i] − b[i] with the seeded generator of opt. With scores 0
 // and 1 it gives the same Diff and intervals as ComparePaired.
 func CompareScores(a, b []float64, opt BootstrapOptions) (ScoreComparison, error) {
-	if len(a) != len(b) {
-		return ScoreComparison{}, fmt.Errorf("stats: paired arms have %d and %d questions", len(a), len(b))
-	}
-	if len(a) == 0 {
-		return ScoreComparison{}, fmt.Errorf("stats: paired comparison of no questions")
-	}
-	opt, err := opt.normalized()
+	opt, err := pairedOptions(len(a), len(b), opt)
 	if err != nil {
 		return ScoreComparison{}, err
 	}
@@ -119,13 +130,8 @@ func CompareScores(a, b []float64, opt BootstrapOptions) (ScoreComparison, error
 		sum += v
 	}
 	s.Diff = sum / n
-	reps, err := BootstrapMeans(d, opt)
-	if err != nil {
+	if s.Bootstrap, s.BCa, s.BCaErr, err = pairedIntervals(d, s.Diff, opt); err != nil {
 		return ScoreComparison{}, err
 	}
-	if s.Bootstrap, err = PercentileInterval(reps, opt.Confidence); err != nil {
-		return ScoreComparison{}, err
-	}
-	s.BCa, s.BCaErr = BCaInterval(s.Diff, reps, JackknifeMeans(d), opt.Confidence)
 	return s, nil
 }

@@ -1,9 +1,7 @@
 package stats
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"slices"
 	"testing"
 )
@@ -16,15 +14,9 @@ type scipyFixtures struct {
 		B, C                   int
 		Exact, Binomtest, Midp float64
 	}
-	Wilson []struct {
-		K, N       int
-		Confidence float64
-		Lo, Hi     float64
-	}
-	Holm []struct {
-		P, Adjusted []float64
-	}
-	BCa []struct {
+	Wilson []wilsonCase
+	Holm   []holmCase
+	BCa    []struct {
 		Name                  string
 		Data, Replicates      []float64
 		Confidence            float64
@@ -36,14 +28,7 @@ type scipyFixtures struct {
 // counterpart against it to 1e-9 (relative for p-values, absolute for
 // intervals and levels), and prints the counts per suite.
 func TestScipyStatsmodels(t *testing.T) {
-	b, err := os.ReadFile("testdata/scipy_fixtures.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f scipyFixtures
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	f := readJSON[scipyFixtures](t, "testdata/scipy_fixtures.json")
 	report := func(suite string, pass, total int, worst float64) {
 		t.Logf("%s: %d/%d passed, worst error %.3g", suite, pass, total, worst)
 		t.Logf("scipy/statsmodels %s: %d passed, %d failed (worst error %.3g)", suite, pass, total-pass, worst)
@@ -64,39 +49,10 @@ func TestScipyStatsmodels(t *testing.T) {
 	}
 	report("McNemar (statsmodels mcnemar, scipy binomtest, scipy binom mid-p)", pass, len(f.McNemar), worst)
 
-	pass, worst = 0, 0
-	for _, c := range f.Wilson {
-		iv, err := Wilson(c.K, c.N, c.Confidence)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := max(math.Abs(iv.Lo-c.Lo), math.Abs(iv.Hi-c.Hi))
-		worst = max(worst, e)
-		if e > 1e-9 {
-			t.Errorf("Wilson(%d, %d, %v) = %v, statsmodels [%.17g, %.17g]", c.K, c.N, c.Confidence, iv, c.Lo, c.Hi)
-			continue
-		}
-		pass++
-	}
+	pass, worst = checkWilson(t, "statsmodels", f.Wilson, 1e-9)
 	report("Wilson (statsmodels proportion_confint)", pass, len(f.Wilson), worst)
 
-	pass, worst = 0, 0
-	for _, c := range f.Holm {
-		got := Holm(c.P)
-		ok := true
-		for i := range got {
-			e := math.Abs(got[i] - c.Adjusted[i])
-			worst = max(worst, e)
-			if e > 1e-9 {
-				ok = false
-			}
-		}
-		if !ok {
-			t.Errorf("Holm(%v) = %v, statsmodels %v", c.P, got, c.Adjusted)
-			continue
-		}
-		pass++
-	}
+	pass, worst = checkHolm(t, "statsmodels", f.Holm, 1e-9)
 	report("Holm (statsmodels multipletests)", pass, len(f.Holm), worst)
 
 	pass, worst = 0, 0

@@ -187,49 +187,34 @@ func DecodeTypedEdgesDict(r io.Reader, opts DecodeOptions) (Graph, error) {
 		return Graph{}, err
 	}
 	dict := &dictMaps{rels: map[string]string{}, types: map[string]string{}}
-	lineNo := 0
-	err = d.lines(func(line string, off int) error {
-		lineNo++
-		switch lineNo {
-		case 1:
-			if line != TypedEdgesDictHeader {
-				return d.errAt(off, "missing graph format declaration %s", TypedEdgesDictHeader)
-			}
-			return nil
-		case 2, 3:
-			f, offs, err := d.splitAtoms(line, off, len(line)+1)
-			if err != nil {
-				return err
-			}
-			want, table := "REL", dict.rels
-			if lineNo == 3 {
-				want, table = "TYPE", dict.types
-			}
-			if f[0] != want {
-				return d.errAt(off, "expected the %s dictionary line", want)
-			}
-			names := map[string]bool{}
-			for i, entry := range f[1:] {
-				code, name, ok := strings.Cut(entry, "=")
-				if !ok || !validCode(code) {
-					return d.errAt(offs[i+1], "invalid dictionary entry %q, want CODE=name", entry)
-				}
-				if _, dup := table[code]; dup {
-					return d.errAt(offs[i+1], "duplicate code %q", code)
-				}
-				if names[name] {
-					return d.errAt(offs[i+1], "duplicate name %q", name)
-				}
-				table[code], names[name] = name, true
-			}
-			return nil
-		}
-		f, offs, err := d.splitAtoms(line, off, maxRecordFields)
+	lineNo, err := d.typedLines(TypedEdgesDictHeader, 2, func(lineNo int, line string, off int) error {
+		f, offs, err := d.splitAtoms(line, off, len(line)+1)
 		if err != nil {
 			return err
 		}
-		return d.typedRecord(f, offs, off, dict)
-	})
+		want, table := "REL", dict.rels
+		if lineNo == 3 {
+			want, table = "TYPE", dict.types
+		}
+		if f[0] != want {
+			return d.errAt(off, "expected the %s dictionary line", want)
+		}
+		names := map[string]bool{}
+		for i, entry := range f[1:] {
+			code, name, ok := strings.Cut(entry, "=")
+			if !ok || !validCode(code) {
+				return d.errAt(offs[i+1], "invalid dictionary entry %q, want CODE=name", entry)
+			}
+			if _, dup := table[code]; dup {
+				return d.errAt(offs[i+1], "duplicate code %q", code)
+			}
+			if names[name] {
+				return d.errAt(offs[i+1], "duplicate name %q", name)
+			}
+			table[code], names[name] = name, true
+		}
+		return nil
+	}, dict)
 	if err != nil {
 		return Graph{}, err
 	}

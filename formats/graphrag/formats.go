@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/isolda/isolda/formats/internal/registry"
 	"github.com/isolda/isolda/internal/py"
 	"github.com/isolda/isolda/rdf"
 )
@@ -54,12 +55,7 @@ func Formats() []Format {
 
 // Lookup returns the format with the given name.
 func Lookup(name string) (Format, bool) {
-	for _, f := range Formats() {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	return Format{}, false
+	return registry.Find(Formats(), name, func(f Format) string { return f.Name })
 }
 
 // EncodeString returns g encoded in the named format.
@@ -842,28 +838,41 @@ func DecodeTypedEdges(r io.Reader, opts DecodeOptions) (Graph, error) {
 	if err != nil {
 		return Graph{}, err
 	}
-	first := true
-	err = d.lines(func(line string, off int) error {
-		if first {
-			first = false
-			if line != TypedEdgesHeader {
-				return d.errAt(off, "missing graph format declaration %s", TypedEdgesHeader)
+	n, err := d.typedLines(TypedEdgesHeader, 0, nil, nil)
+	if err != nil {
+		return Graph{}, err
+	}
+	if n == 0 {
+		return Graph{}, d.errAt(0, "missing graph format declaration %s", TypedEdgesHeader)
+	}
+	return d.finish()
+}
+
+// typedLines reads the lines of typed_edges and typed_edges_dict: the
+// version line header, then nDict dictionary lines passed to dictLine
+// (with their line number, from 2), then the N and E records, whose codes
+// are translated through dict (nil: no dictionary). It returns the number
+// of lines read.
+func (d *decoder) typedLines(header string, nDict int, dictLine func(lineNo int, line string, off int) error, dict *dictMaps) (int, error) {
+	lineNo := 0
+	err := d.lines(func(line string, off int) error {
+		lineNo++
+		switch {
+		case lineNo == 1:
+			if line != header {
+				return d.errAt(off, "missing graph format declaration %s", header)
 			}
 			return nil
+		case lineNo <= 1+nDict:
+			return dictLine(lineNo, line, off)
 		}
 		f, offs, err := d.splitAtoms(line, off, maxRecordFields)
 		if err != nil {
 			return err
 		}
-		return d.typedRecord(f, offs, off, nil)
+		return d.typedRecord(f, offs, off, dict)
 	})
-	if err != nil {
-		return Graph{}, err
-	}
-	if first {
-		return Graph{}, d.errAt(0, "missing graph format declaration %s", TypedEdgesHeader)
-	}
-	return d.finish()
+	return lineNo, err
 }
 
 // code translates a type code, or a relation code if rel, through dict

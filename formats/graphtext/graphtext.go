@@ -62,6 +62,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/isolda/isolda/formats/internal/registry"
 	"github.com/isolda/isolda/graph"
 )
 
@@ -179,24 +180,14 @@ func formats() []format {
 }
 
 func lookup(name string) (format, bool) {
-	for _, f := range formats() {
-		if f.info.Name == name {
-			return f, true
-		}
-	}
-	return format{}, false
+	return registry.Find(formats(), name, func(f format) string { return f.info.Name })
 }
 
 // Names returns the names of every format, in registry order: the study's
 // 15 formats (as listed in its Table 1), toon_spec, then the tlag_*
 // encoders.
 func Names() []string {
-	fs := formats()
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = f.info.Name
-	}
-	return out
+	return registry.Map(formats(), func(f format) string { return f.info.Name })
 }
 
 // StudyNames returns the 15 graph formats of the study, in Table 1 order.
@@ -204,12 +195,7 @@ func StudyNames() []string { return Names()[:15] }
 
 // Formats returns the metadata of every format, in the order of Names.
 func Formats() []Info {
-	fs := formats()
-	out := make([]Info, len(fs))
-	for i, f := range fs {
-		out[i] = f.info
-	}
-	return out
+	return registry.Map(formats(), func(f format) Info { return f.info })
 }
 
 // Lookup returns the metadata of the named format.

@@ -2,6 +2,7 @@ package graphtext
 
 import (
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -240,13 +241,7 @@ func TestAppendixH2(t *testing.T) {
 		}
 	}
 	t.Logf("appendix H.2: %d passed, %d failed", pass, len(cases)-pass)
-	for _, n := range slices.Sorted(func(yield func(string) bool) {
-		for k := range noExampleH2 {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, n := range slices.Sorted(maps.Keys(noExampleH2)) {
 		t.Logf("  no example: %-15s %s", n, noExampleH2[n])
 	}
 }

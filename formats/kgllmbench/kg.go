@@ -270,6 +270,33 @@ func checkInt(path string, line int, s string) error {
 	return nil
 }
 
+// readIDRows reads a headed TSV file of three columns (id, Wikidata id,
+// label) whose ids are integers.
+func readIDRows(path string) ([][]string, error) {
+	rows, err := readTSV(path, 3)
+	if err != nil {
+		return nil, err
+	}
+	for i, row := range rows {
+		if err := checkInt(path, i+2, row[0]); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// upsert puts v, whose id is id, in list: in place of the earlier element
+// with that id (index maps ids to positions, so a later row replaces an
+// earlier one and keeps its position), else at the end.
+func upsert[T any](list []T, index map[string]int, id string, v T) []T {
+	if j, ok := index[id]; ok {
+		list[j] = v
+		return list
+	}
+	index[id] = len(list)
+	return append(list, v)
+}
+
 // LoadCountries loads the Countries KG from dir (entities.tsv, nodes.tsv,
 // relations.tsv, edges.tsv, attributes.tsv) as the benchmark does: entities
 // from entities.tsv then nodes.tsv (nodes.tsv marks the core entities),
@@ -294,43 +321,27 @@ func LoadCountries(dir string) (*KG, error) {
 		return len(nodes) - 1
 	}
 	for _, name := range []string{"entities.tsv", "nodes.tsv"} {
-		path := filepath.Join(dir, name)
-		rows, err := readTSV(path, 3)
+		rows, err := readIDRows(filepath.Join(dir, name))
 		if err != nil {
 			return nil, err
 		}
-		for i, row := range rows {
-			if err := checkInt(path, i+2, row[0]); err != nil {
-				return nil, err
-			}
+		for _, row := range rows {
 			e := Entity{ID: row[0], WikidataID: pandasString(row[1]), Label: pandasString(row[2]), Core: name == "nodes.tsv"}
 			if j, ok := entIndex[e.ID]; ok {
 				e.Core = e.Core || kg.Entities[j].Core
-				kg.Entities[j] = e
-			} else {
-				entIndex[e.ID] = len(kg.Entities)
-				kg.Entities = append(kg.Entities, e)
 			}
+			kg.Entities = upsert(kg.Entities, entIndex, e.ID, e)
 			addNode(e.ID)
 		}
 	}
-	relPath := filepath.Join(dir, "relations.tsv")
-	rows, err := readTSV(relPath, 3)
+	rows, err := readIDRows(filepath.Join(dir, "relations.tsv"))
 	if err != nil {
 		return nil, err
 	}
 	relIndex := map[string]int{}
-	for i, row := range rows {
-		if err := checkInt(relPath, i+2, row[0]); err != nil {
-			return nil, err
-		}
+	for _, row := range rows {
 		r := Relation{ID: row[0], WikidataID: pandasString(row[1]), Label: pandasString(row[2])}
-		if j, ok := relIndex[r.ID]; ok {
-			kg.Relations[j] = r
-		} else {
-			relIndex[r.ID] = len(kg.Relations)
-			kg.Relations = append(kg.Relations, r)
-		}
+		kg.Relations = upsert(kg.Relations, relIndex, r.ID, r)
 	}
 	// succ[node] lists (tail, relation) in insertion order; pos finds a pair.
 	type adj struct {

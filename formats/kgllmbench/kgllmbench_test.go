@@ -30,16 +30,24 @@ type hostileFixture struct {
 	PyYAML    string   `json:"pyyaml"`
 }
 
-func loadHostile(t *testing.T) (*hostileFixture, *KG) {
+// readFixture decodes the JSON file testdata/name into v and returns its
+// bytes.
+func readFixture(t *testing.T, name string, v any) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "hostile.json"))
+	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f hostileFixture
-	if err := json.Unmarshal(b, &f); err != nil {
+	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+func loadHostile(t *testing.T) (*hostileFixture, *KG) {
+	t.Helper()
+	var f hostileFixture
+	readFixture(t, "hostile.json", &f)
 	kg := &KG{}
 	for i, l := range f.Entities {
 		kg.Entities = append(kg.Entities, Entity{ID: strconv.Itoa(i), Label: l})
@@ -343,14 +351,8 @@ func canonNS(text string) string {
 // for names rdflib cannot shorten), against rdflib 7.1.2 on adversarial
 // labels.
 func TestHostileRDF(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "hostile_rdf.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f hostileRDFFixture
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	b := readFixture(t, "hostile_rdf.json", &f)
 	var raw map[string]any
 	if err := json.Unmarshal(b, &raw); err != nil {
 		t.Fatal(err)

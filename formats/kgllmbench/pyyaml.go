@@ -296,10 +296,7 @@ func (e *yamlEmitter) writePlain(text []rune, split bool) {
 	spaces, breaks := false, false
 	start := 0
 	for end := 0; end <= len(text); end++ {
-		var ch rune = -1
-		if end < len(text) {
-			ch = text[end]
-		}
+		ch := runeAt(text, end)
 		switch {
 		case spaces:
 			if ch != ' ' {
@@ -337,10 +334,7 @@ func (e *yamlEmitter) writeSingleQuoted(text []rune, split bool) {
 	spaces, breaks := false, false
 	start := 0
 	for end := 0; end <= len(text); end++ {
-		var ch rune = -1
-		if end < len(text) {
-			ch = text[end]
-		}
+		ch := runeAt(text, end)
 		switch {
 		case spaces:
 			if ch == -1 || ch != ' ' {
@@ -377,20 +371,58 @@ func (e *yamlEmitter) writeSingleQuoted(text []rune, split bool) {
 	e.writeIndicator("'", false, false, false)
 }
 
-var yamlEscapes = map[rune]string{
-	0: "0", '\x07': "a", '\x08': "b", '\x09': "t", '\x0A': "n", '\x0B': "v", '\x0C': "f",
-	'\x0D': "r", '\x1B': "e", '"': "\"", '\\': "\\", '\x85': "N", '\xA0': "_",
-	'\u2028': "L", '\u2029': "P",
+// runeAt is text[i], or -1 (PyYAML's None) past the end: the scalar
+// writers look one character past the text to flush the last run.
+func runeAt(text []rune, i int) rune {
+	if i < len(text) {
+		return text[i]
+	}
+	return -1
+}
+
+// yamlEscape is the short escape of ch in a double-quoted scalar
+// (Emitter.ESCAPE_REPLACEMENTS), "" when it has none.
+func yamlEscape(ch rune) string {
+	switch ch {
+	case 0:
+		return "0"
+	case '\x07':
+		return "a"
+	case '\x08':
+		return "b"
+	case '\x09':
+		return "t"
+	case '\x0A':
+		return "n"
+	case '\x0B':
+		return "v"
+	case '\x0C':
+		return "f"
+	case '\x0D':
+		return "r"
+	case '\x1B':
+		return "e"
+	case '"':
+		return "\""
+	case '\\':
+		return "\\"
+	case '\x85':
+		return "N"
+	case '\xA0':
+		return "_"
+	case '\u2028':
+		return "L"
+	case '\u2029':
+		return "P"
+	}
+	return ""
 }
 
 func (e *yamlEmitter) writeDoubleQuoted(text []rune, split bool) {
 	e.writeIndicator("\"", true, false, false)
 	start := 0
 	for end := 0; end <= len(text); end++ {
-		var ch rune = -1
-		if end < len(text) {
-			ch = text[end]
-		}
+		ch := runeAt(text, end)
 		if ch == -1 || ch == '"' || ch == '\\' || ch == '\x85' || ch == '\u2028' || ch == '\u2029' ||
 			ch == '\uFEFF' || !(0x20 <= ch && ch <= 0x7E) {
 			if start < end {
@@ -399,7 +431,7 @@ func (e *yamlEmitter) writeDoubleQuoted(text []rune, split bool) {
 			}
 			if ch != -1 {
 				var data string
-				if esc, ok := yamlEscapes[ch]; ok {
+				if esc := yamlEscape(ch); esc != "" {
 					data = "\\" + esc
 				} else if ch <= 0xFF {
 					data = fmt.Sprintf("\\x%02X", ch)

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/isolda/isolda/formats/internal/registry"
 )
 
 // FormatInfo describes one textualization.
@@ -21,37 +23,43 @@ type FormatInfo struct {
 
 const losesCommon = "Wikidata ids and the core flag of entities (and literal datatypes, but the KG has none)"
 
-var formatInfos = []FormatInfo{
-	{Name: "list_of_edges", Paper: true, Loses: "entity and relation ids (entities with the same label become indistinguishable; labels containing \", \" or \")\" make lines ambiguous), entities and relations without edges, " + losesCommon},
-	{Name: "structured_yaml", Paper: true, Loses: "entity and relation ids (entities with the same label merge into one key), edge order (heads and relations are sorted), entities and relations without edges, " + losesCommon},
-	{Name: "structured_json", Paper: true, Loses: "entity and relation ids (entities with the same label merge into one key), edge order (edges are grouped by head label and relation), entities and relations without edges, " + losesCommon},
-	{Name: "rdf_turtle1", Loses: "entity and relation ids (nodes and predicates are percent-encoded labels, so entities with the same label merge), edge order, entities and relations without edges, " + losesCommon},
-	{Name: "rdf_turtle2", Loses: "relation ids (predicates are percent-encoded relation labels), edge order (subjects, predicates and objects are sorted), relations without edges, " + losesCommon},
-	{Name: "rdf_turtle3", Paper: true, Loses: "edge order (subjects, predicates and objects are sorted), " + losesCommon},
-	{Name: "json_ld1", Loses: "entity and relation ids (nodes and predicates are percent-encoded labels, so entities with the same label merge), edge order, entities and relations without edges, " + losesCommon},
-	{Name: "json_ld2", Loses: "relation ids (predicates are percent-encoded relation labels), edge order (node order is random in the source; keys are sorted), relations without edges, " + losesCommon},
-	{Name: "json_ld3", Paper: true, Loses: "edge order (node order is random in the source; keys are sorted), " + losesCommon},
-	{Name: "nt", Loses: "entity and relation ids (IRIs are percent-encoded labels, so entities with the same label merge), edge order (random in the source), entities and relations without edges, " + losesCommon},
+// textualization is one format of the benchmark: its metadata, its
+// description in the prompt and its writer.
+type textualization struct {
+	info        FormatInfo
+	description string
+	write       func(w *bufio.Writer, kg *KG) error
+}
+
+// textualizations lists the formats in the benchmark's order.
+func textualizations() []textualization {
+	rdflib := func(write func(*bufio.Writer, *KG, bool, bool) error, entityIDs, relationIDs bool) func(*bufio.Writer, *KG) error {
+		return func(w *bufio.Writer, kg *KG) error { return write(w, kg, entityIDs, relationIDs) }
+	}
+	return []textualization{
+		{FormatInfo{Name: "list_of_edges", Paper: true, Loses: "entity and relation ids (entities with the same label become indistinguishable; labels containing \", \" or \")\" make lines ambiguous), entities and relations without edges, " + losesCommon}, "The knowledge graph is presented as a list of directed edges of the form (subject, relation, object).", writeListOfEdges},
+		{FormatInfo{Name: "structured_yaml", Paper: true, Loses: "entity and relation ids (entities with the same label merge into one key), edge order (heads and relations are sorted), entities and relations without edges, " + losesCommon}, "The knowledge graph is presented as a structured YAML format. Each entity is a key, and the value is a dictionary of relations and objects.", writeStructuredYAML},
+		{FormatInfo{Name: "structured_json", Paper: true, Loses: "entity and relation ids (entities with the same label merge into one key), edge order (edges are grouped by head label and relation), entities and relations without edges, " + losesCommon}, "The knowledge graph is presented as a structured JSON format. Each entity is a key, and the value is a dictionary of relations and objects.", writeStructuredJSON},
+		{FormatInfo{Name: "rdf_turtle1", Loses: "entity and relation ids (nodes and predicates are percent-encoded labels, so entities with the same label merge), edge order, entities and relations without edges, " + losesCommon}, "The knowledge graph is presented as RDF Turtle format with URI encoded labels.", rdflib(writeTurtle, false, false)},
+		{FormatInfo{Name: "rdf_turtle2", Loses: "relation ids (predicates are percent-encoded relation labels), edge order (subjects, predicates and objects are sorted), relations without edges, " + losesCommon}, "The knowledge graph is presented as RDF Turtle format using node IDs and URI encoded relations.", rdflib(writeTurtle, true, false)},
+		{FormatInfo{Name: "rdf_turtle3", Paper: true, Loses: "edge order (subjects, predicates and objects are sorted), " + losesCommon}, "The knowledge graph is presented as RDF Turtle format using node IDs and relation IDs.", rdflib(writeTurtle, true, true)},
+		{FormatInfo{Name: "json_ld1", Loses: "entity and relation ids (nodes and predicates are percent-encoded labels, so entities with the same label merge), edge order, entities and relations without edges, " + losesCommon}, "The knowledge graph is presented as JSON-LD format with URI encoded labels.", rdflib(writeJSONLD, false, false)},
+		{FormatInfo{Name: "json_ld2", Loses: "relation ids (predicates are percent-encoded relation labels), edge order (node order is random in the source; keys are sorted), relations without edges, " + losesCommon}, "The knowledge graph is presented as JSON-LD format using node IDs and URI encoded relations.", rdflib(writeJSONLD, true, false)},
+		{FormatInfo{Name: "json_ld3", Paper: true, Loses: "edge order (node order is random in the source; keys are sorted), " + losesCommon}, "The knowledge graph is presented as JSON-LD format using node IDs and relation IDs.", rdflib(writeJSONLD, true, true)},
+		{FormatInfo{Name: "nt", Loses: "entity and relation ids (IRIs are percent-encoded labels, so entities with the same label merge), edge order (random in the source), entities and relations without edges, " + losesCommon}, "The knowledge graph is presented as N-Triples format.", writeNT},
+	}
+}
+
+// lookup returns the named textualization.
+func lookup(format string) (textualization, bool) {
+	return registry.Find(textualizations(), format, func(t textualization) string { return t.info.Name })
 }
 
 // Formats lists the textualizations Textualize supports, in the benchmark's
 // order. No format is lossless with respect to the KG model: none writes
 // Wikidata ids or the core flag.
 func Formats() []FormatInfo {
-	return append([]FormatInfo(nil), formatInfos...)
-}
-
-var descriptions = map[string]string{
-	"list_of_edges":   "The knowledge graph is presented as a list of directed edges of the form (subject, relation, object).",
-	"structured_yaml": "The knowledge graph is presented as a structured YAML format. Each entity is a key, and the value is a dictionary of relations and objects.",
-	"structured_json": "The knowledge graph is presented as a structured JSON format. Each entity is a key, and the value is a dictionary of relations and objects.",
-	"rdf_turtle1":     "The knowledge graph is presented as RDF Turtle format with URI encoded labels.",
-	"rdf_turtle2":     "The knowledge graph is presented as RDF Turtle format using node IDs and URI encoded relations.",
-	"rdf_turtle3":     "The knowledge graph is presented as RDF Turtle format using node IDs and relation IDs.",
-	"json_ld1":        "The knowledge graph is presented as JSON-LD format with URI encoded labels.",
-	"json_ld2":        "The knowledge graph is presented as JSON-LD format using node IDs and URI encoded relations.",
-	"json_ld3":        "The knowledge graph is presented as JSON-LD format using node IDs and relation IDs.",
-	"nt":              "The knowledge graph is presented as N-Triples format.",
+	return registry.Map(textualizations(), func(t textualization) FormatInfo { return t.info })
 }
 
 // Description returns the benchmark's description of a format (the
@@ -59,7 +67,8 @@ var descriptions = map[string]string{
 // rdf_turtle1, json_ld1 and nt follow the benchmark's docstrings; those
 // formats were not used in the paper and their descriptions have no oracle.
 func Description(format string) string {
-	return descriptions[format]
+	t, _ := lookup(format)
+	return t.description
 }
 
 // Prompt returns the benchmark's full prompt (BaseTask.structure_prompt):
@@ -90,33 +99,12 @@ func PromptDescribed(description, text, question string) string {
 // of the possible outputs elsewhere: nt lines in triple insertion order,
 // rdf_turtle1's generated nsN prefixes numbered in triple insertion order.
 func Textualize(w io.Writer, kg *KG, format string) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	var err error
-	switch format {
-	case "list_of_edges":
-		err = writeListOfEdges(bw, kg)
-	case "structured_yaml":
-		err = writeStructuredYAML(bw, kg)
-	case "structured_json":
-		err = writeStructuredJSON(bw, kg)
-	case "rdf_turtle1":
-		err = writeTurtle(bw, kg, false, false)
-	case "rdf_turtle2":
-		err = writeTurtle(bw, kg, true, false)
-	case "rdf_turtle3":
-		err = writeTurtle(bw, kg, true, true)
-	case "json_ld1":
-		err = writeJSONLD(bw, kg, false, false)
-	case "json_ld2":
-		err = writeJSONLD(bw, kg, true, false)
-	case "json_ld3":
-		err = writeJSONLD(bw, kg, true, true)
-	case "nt":
-		err = writeNT(bw, kg)
-	default:
+	t, ok := lookup(format)
+	if !ok {
 		return fmt.Errorf("kgllmbench: unknown format %q", format)
 	}
-	if err != nil {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := t.write(bw, kg); err != nil {
 		return err
 	}
 	return bw.Flush()

@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/formats/graphtext"
+	"github.com/isolda/isolda/formats/internal/registry"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -91,30 +92,17 @@ func formats() []format {
 }
 
 func lookup(name string) (format, bool) {
-	for _, f := range formats() {
-		if f.info.Name == name {
-			return f, true
-		}
-	}
-	return format{}, false
+	return registry.Find(formats(), name, func(f format) string { return f.info.Name })
 }
 
 // Names returns the 12 format names, in the study's Table 1 family order.
 func Names() []string {
-	var out []string
-	for _, f := range formats() {
-		out = append(out, f.info.Name)
-	}
-	return out
+	return registry.Map(formats(), func(f format) string { return f.info.Name })
 }
 
 // Formats returns the metadata of every format, in the order of Names.
 func Formats() []Info {
-	var out []Info
-	for _, f := range formats() {
-		out = append(out, f.info)
-	}
-	return out
+	return registry.Map(formats(), func(f format) Info { return f.info })
 }
 
 // Lookup returns the metadata of the named format.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -162,13 +163,7 @@ func TestText2KGBenchPrompts(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Text2KGBench prompts: %d passed, %d failed (%d known data-version differences)", pass, fail, known)
-	for _, id := range slices.Sorted(func(yield func(string) bool) {
-		for k := range promptMismatches {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, id := range slices.Sorted(maps.Keys(promptMismatches)) {
 		t.Logf("  differs: %-36s %s", id, promptMismatches[id])
 	}
 }

@@ -2,7 +2,6 @@ package canon
 
 import (
 	"bufio"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -169,20 +169,17 @@ func unescape(s string) (string, error) {
 // loadNQuads reads an N-Quads (or gzipped N-Triples) file.
 func loadNQuads(t testing.TB, path string) *rdf.Dataset {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
+	var r io.ReadCloser
 	if strings.HasSuffix(path, ".gz") {
-		z, err := gzip.NewReader(f)
+		r = shared.OpenGzip(t, path)
+	} else {
+		f, err := os.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer z.Close()
-		r = z
+		r = f
 	}
+	defer r.Close()
 	d, err := readNQuads(r)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)

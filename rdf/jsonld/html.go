@@ -32,9 +32,6 @@ type script struct {
 // opts.HTMLSkipInvalid (and not Strict), skipped with a warning. Warnings
 // about a script's content carry the position of the script.
 func ParseHTML(r io.Reader, sink rdf.Sink, opts Options) error {
-	if err := opts.check(); err != nil {
-		return err
-	}
 	data, err := readAll(r, opts)
 	if err != nil {
 		return err

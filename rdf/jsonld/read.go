@@ -178,9 +178,6 @@ func (e *Error) Unwrap() []error {
 // value, except the limit on the number of quads, which the document
 // exceeds as a whole once converted: it is at the end of the document.
 func Parse(r io.Reader, sink rdf.Sink, opts Options) error {
-	if err := opts.check(); err != nil {
-		return err
-	}
 	data, err := readAll(r, opts)
 	if err != nil {
 		return err
@@ -210,9 +207,13 @@ func (o Options) check() error {
 	return nil
 }
 
-// readAll reads r up to the MaxBytes limit (an error at the first byte
-// beyond it).
+// readAll checks the option values (see check) and reads r up to the
+// MaxBytes limit (an error at the first byte beyond it): how Parse and
+// ParseHTML start.
 func readAll(r io.Reader, opts Options) ([]byte, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	lim := opts.Limits.WithDefaults()
 	var rd io.Reader = r
 	if lim.MaxBytes > 0 {

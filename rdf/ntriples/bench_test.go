@@ -1,7 +1,6 @@
 package ntriples
 
 import (
-	"compress/gzip"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,15 +16,8 @@ import (
 // data folder, unpacking as it is read; it is closed when tb ends.
 func openNomisma(tb testing.TB) io.Reader {
 	tb.Helper()
-	f, err := os.Open(shared.MustPath(tb, "data", "big", "nomisma.nt.gz"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { f.Close() })
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	zr := shared.OpenGzip(tb, shared.MustPath(tb, "data", "big", "nomisma.nt.gz"))
+	tb.Cleanup(func() { zr.Close() })
 	return zr
 }
 

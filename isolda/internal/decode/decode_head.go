@@ -24,7 +24,7 @@ func (d *decoder) setVersion(v string) bool {
 		d.v02, d.v03, d.v04 = true, true, false
 	case syntax.V04:
 		d.v02, d.v03, d.v04 = true, true, true
-		for _, p := range syntax.WellKnown04 {
+		for _, p := range syntax.WellKnown04() {
 			if _, ok := d.prefixes[p[0]]; !ok {
 				d.prefixes[p[0]] = p[1]
 			}

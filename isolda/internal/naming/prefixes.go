@@ -9,36 +9,39 @@ import (
 	"github.com/isolda/isolda/rdf"
 )
 
-// Well-known namespaces and their prefix names (SPEC.md, "Prefixes").
-var WellKnown = [][2]string{
-	{"rdf", rdf.RDFNS},
-	{"rdfs", rdf.RDFSNS},
-	{"xsd", rdf.XSD},
-	{"owl", "http://www.w3.org/2002/07/owl#"},
-	{"skos", "http://www.w3.org/2004/02/skos/core#"},
-	{"dct", "http://purl.org/dc/terms/"},
-	{"dc", "http://purl.org/dc/elements/1.1/"},
-	{"foaf", "http://xmlns.com/foaf/0.1/"},
-	{"schema", "http://schema.org/"},
-	{"schema", "https://schema.org/"},
-	{"dcat", "http://www.w3.org/ns/dcat#"},
-	{"prov", "http://www.w3.org/ns/prov#"},
-	{"wd", "http://www.wikidata.org/entity/"},
-	{"wdt", "http://www.wikidata.org/prop/direct/"},
-	{"p", "http://www.wikidata.org/prop/"},
-	{"ps", "http://www.wikidata.org/prop/statement/"},
-	{"pq", "http://www.wikidata.org/prop/qualifier/"},
-	{"wikibase", "http://wikiba.se/ontology#"},
-	{"ontolex", "http://www.w3.org/ns/lemon/ontolex#"},
-	{"lexinfo", "http://www.lexinfo.net/ontology/3.0/lexinfo#"},
-	{"sh", "http://www.w3.org/ns/shacl#"},
-	{"void", "http://rdfs.org/ns/void#"},
-	{"vcard", "http://www.w3.org/2006/vcard/ns#"},
-	{"org", "http://www.w3.org/ns/org#"},
-	{"geo", "http://www.opengis.net/ont/geosparql#"},
-	{"time", "http://www.w3.org/2006/time#"},
-	{"dcmitype", "http://purl.org/dc/dcmitype/"},
-	{"nmo", "http://nomisma.org/ontology#"},
+// WellKnown returns the well-known namespaces and their prefix names
+// (SPEC.md, "Prefixes"), a new slice each call.
+func WellKnown() [][2]string {
+	return [][2]string{
+		{"rdf", rdf.RDFNS},
+		{"rdfs", rdf.RDFSNS},
+		{"xsd", rdf.XSD},
+		{"owl", "http://www.w3.org/2002/07/owl#"},
+		{"skos", "http://www.w3.org/2004/02/skos/core#"},
+		{"dct", "http://purl.org/dc/terms/"},
+		{"dc", "http://purl.org/dc/elements/1.1/"},
+		{"foaf", "http://xmlns.com/foaf/0.1/"},
+		{"schema", "http://schema.org/"},
+		{"schema", "https://schema.org/"},
+		{"dcat", "http://www.w3.org/ns/dcat#"},
+		{"prov", "http://www.w3.org/ns/prov#"},
+		{"wd", "http://www.wikidata.org/entity/"},
+		{"wdt", "http://www.wikidata.org/prop/direct/"},
+		{"p", "http://www.wikidata.org/prop/"},
+		{"ps", "http://www.wikidata.org/prop/statement/"},
+		{"pq", "http://www.wikidata.org/prop/qualifier/"},
+		{"wikibase", "http://wikiba.se/ontology#"},
+		{"ontolex", "http://www.w3.org/ns/lemon/ontolex#"},
+		{"lexinfo", "http://www.lexinfo.net/ontology/3.0/lexinfo#"},
+		{"sh", "http://www.w3.org/ns/shacl#"},
+		{"void", "http://rdfs.org/ns/void#"},
+		{"vcard", "http://www.w3.org/2006/vcard/ns#"},
+		{"org", "http://www.w3.org/ns/org#"},
+		{"geo", "http://www.opengis.net/ont/geosparql#"},
+		{"time", "http://www.w3.org/2006/time#"},
+		{"dcmitype", "http://purl.org/dc/dcmitype/"},
+		{"nmo", "http://nomisma.org/ontology#"},
+	}
 }
 
 // prefixStop are the words a derived prefix name skips: they say nothing
