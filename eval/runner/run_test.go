@@ -29,7 +29,7 @@ func writeExp(t *testing.T, dir, base string, extra string) *eval.Experiment {
 
 func prepare(t *testing.T, e *eval.Experiment, dir string) *eval.Plan {
 	t.Helper()
-	p, err := eval.Prepare(e, dir)
+	p, err := eval.Prepare(e, dir, evaltest.Scorers())
 	if err != nil {
 		t.Fatal(err)
 	}
