@@ -183,7 +183,7 @@ func TestPrepareScorers(t *testing.T) {
 		t.Errorf("no table: %v", err)
 	}
 	e.Tasks[0].Scorer = "kg_typo"
-	if _, err := Prepare(e, dir, evaltest.Scorers()); err == nil || !strings.Contains(err.Error(), `unknown scorer "kg_typo" (one of kg, graphqa, final,`) {
+	if _, err := Prepare(e, dir, evaltest.Scorers()); err == nil || !strings.Contains(err.Error(), `unknown scorer "kg_typo" (one of kg, graphqa, final)`) {
 		t.Errorf("unknown scorer: %v", err)
 	}
 	e.Tasks[0].Scorer = ""
