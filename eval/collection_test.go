@@ -36,7 +36,7 @@ func TestCollectionErrors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
-		if _, err := Prepare(e, dir); err == nil || !strings.Contains(err.Error(), c.msg) {
+		if _, err := Prepare(e, dir, evaltest.Scorers()); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("case %d: error %v, want %q", i, err, c.msg)
 		}
 	}

@@ -28,7 +28,7 @@ func writeExp(t *testing.T, dir, base string, extra string) *Experiment {
 
 func prepare(t *testing.T, e *Experiment, dir string) *Plan {
 	t.Helper()
-	p, err := Prepare(e, dir)
+	p, err := Prepare(e, dir, evaltest.Scorers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,37 @@ func TestFrozenSetOtherGraphRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Tasks = []Task{{Name: "kg", Set: "s.jsonl", Graph: "g"}}
-	if _, err := Prepare(e, dir); err == nil || !strings.Contains(err.Error(), "made from another graph") {
+	if _, err := Prepare(e, dir, evaltest.Scorers()); err == nil || !strings.Contains(err.Error(), "made from another graph") {
 		t.Fatalf("set on another graph: %v", err)
+	}
+}
+
+// TestPrepareScorers checks that Prepare takes its scorer table from its
+// caller: an unknown scorer name is an error, no table is an error, and
+// the default scorer of a family is the table's (here a table whose only
+// scorer is kg's under another name).
+func TestPrepareScorers(t *testing.T) {
+	dir := t.TempDir()
+	e := writeExp(t, dir, "http://127.0.0.1:1/v1", "")
+	if _, err := Prepare(e, dir, nil); err == nil || !strings.Contains(err.Error(), "no scorer table") {
+		t.Errorf("no table: %v", err)
+	}
+	e.Tasks[0].Scorer = "kg_typo"
+	if _, err := Prepare(e, dir, evaltest.Scorers()); err == nil || !strings.Contains(err.Error(), `unknown scorer "kg_typo" (one of kg, graphqa, final)`) {
+		t.Errorf("unknown scorer: %v", err)
+	}
+	e.Tasks[0].Scorer = ""
+	own := task.Scorings{{Scorers: []task.NamedScorer{{Name: "mine", Scorer: task.ScorerFunc(func(task.Question, string) task.Result { return task.Result{} })}}}}
+	p, err := Prepare(e, dir, own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Entries) == 0 {
+		t.Fatal("no entries")
+	}
+	for _, en := range p.Entries {
+		if en.Scorer != "mine" {
+			t.Fatalf("entry %s: scorer %q, want the table's default \"mine\"", en.Key, en.Scorer)
+		}
 	}
 }

@@ -307,9 +307,11 @@ type Task struct {
 	// Generate generates KG questions from every graph file (not from
 	// collections).
 	Generate *Generate `yaml:"generate"`
-	// Scorer is one of ScorerNames (kg, graphqa, final, kgllm_strict, ...);
-	// empty: chosen by each question's family (the scorer of the benchmark
-	// that owns it, kg's when none does).
+	// Scorer is one of the names of the scorer table the experiment is
+	// prepared with (PrepareOptions.Scorers: kg, graphqa, final,
+	// kgllm_strict, ...; another name is an error); empty: chosen by each
+	// question's family (the scorer of the benchmark that owns it, kg's
+	// when none does).
 	Scorer string `yaml:"scorer"`
 	// Prompt is the template of this task's questions, for every arm
 	// without its own (it overrides the experiment's).
@@ -689,11 +691,6 @@ func (v *validator) check(e *Experiment) {
 		}
 		if t.Prompt != nil {
 			v.checkTaskPrompt(e, i, t)
-		}
-		if t.Scorer != "" {
-			if _, err := LookupScorer(t.Scorer); err != nil {
-				v.addf(p+".scorer", "%v", err)
-			}
 		}
 		v.checkName(p, "task", t.TaskName(), taskNames)
 	}

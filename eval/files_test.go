@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/isolda/isolda/eval/internal/evaltest"
 )
 
 // TestExperimentFilePaths checks that an absolute graph path keeps its
@@ -29,7 +31,7 @@ func TestExperimentFilePaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := Prepare(e, filepath.Dir(p))
+	plan, err := Prepare(e, filepath.Dir(p), evaltest.Scorers())
 	if err != nil || len(plan.Contexts) != 1 {
 		t.Fatalf("absolute graph path: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -193,6 +194,9 @@ type Plan struct {
 	Entries []Entry
 	// QuestionsJSONL is the content of questions.jsonl.
 	QuestionsJSONL []byte
+	// Scorers is the scorer table the plan was prepared with: every
+	// entry's Scorer is one of its names.
+	Scorers task.Scorings
 
 	index     map[ctxKey]int       // Contexts by key
 	anchors   []string             // the anchor of each entry ("" when none)
@@ -213,6 +217,10 @@ type PrepareOptions struct {
 	// ("reading graph NAME", "rendering contexts", …) at each step, so
 	// that a caller can say what a long preparation is busy with.
 	Phase func(what string)
+	// Scorers is the scorer table (study.Scorings in the command line):
+	// the names a task's scorer may take (another name is an error) and
+	// the default scorer of each question family. It is required.
+	Scorers task.Scorings
 }
 
 func sha1Hex(b []byte) string {
@@ -220,9 +228,10 @@ func sha1Hex(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// Prepare is PrepareWith with default options.
-func Prepare(e *Experiment, baseDir string) (*Plan, error) {
-	return PrepareWith(e, baseDir, PrepareOptions{})
+// Prepare is PrepareWith with default options and the scorer table
+// scorers.
+func Prepare(e *Experiment, baseDir string, scorers task.Scorings) (*Plan, error) {
+	return PrepareWith(e, baseDir, PrepareOptions{Scorers: scorers})
 }
 
 // PrepareWith loads the graphs and question sets of e (paths relative to
@@ -240,7 +249,17 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	if phase == nil {
 		phase = func(string) {}
 	}
-	p := &Plan{Experiment: e, index: map[ctxKey]int{}, armByName: map[string]*Arm{}, templates: map[string]*template{}}
+	if len(opts.Scorers.Names()) == 0 {
+		return nil, errors.New("eval: no scorer table (PrepareOptions.Scorers)")
+	}
+	for _, t := range e.Tasks {
+		if t.Scorer != "" {
+			if _, err := opts.Scorers.Lookup(t.Scorer); err != nil {
+				return nil, fmt.Errorf("task %s: %w", t.TaskName(), err)
+			}
+		}
+	}
+	p := &Plan{Experiment: e, Scorers: opts.Scorers, index: map[ctxKey]int{}, armByName: map[string]*Arm{}, templates: map[string]*template{}}
 	for i := range e.Arms {
 		p.armByName[e.Arms[i].ArmName()] = &e.Arms[i]
 	}
@@ -426,7 +445,7 @@ func (p *Plan) addEntries(sources map[string]*source, baseDir string, addCtx fun
 		}
 		seen[en.Key] = true
 		if en.Scorer == "" {
-			en.Scorer = defaultScorer(en.Q.Family)
+			en.Scorer = p.Scorers.Default(en.Q.Family)
 		}
 		p.Entries = append(p.Entries, en)
 		return nil

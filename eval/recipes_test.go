@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/eval/internal/evaltest"
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/token"
@@ -59,7 +60,7 @@ func TestRecipes(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "demo.ttl"), demo, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		p, err := PrepareWith(e, dir, PrepareOptions{Tokenizers: reg})
+		p, err := PrepareWith(e, dir, PrepareOptions{Tokenizers: reg, Scorers: evaltest.Scorers()})
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue

@@ -7,22 +7,19 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/eval/runner"
+	"github.com/isolda/isolda/task"
 )
 
 // FromRunRescored reads the observations of an eval run folder as FromRun
-// does, but scores every successful answer again with the named scorer
-// (one of eval.ScorerNames; another name is an error) against its question's gold answer, instead of
-// keeping the score logged when the call was made. No model is called and
-// the run folder is not changed. This is how the ISOLDA paper's Catalan
-// study (§4.7) reuses its English runs: "The English runs are rescored with
-// the same scorer" (kgllm_adapted) rather than asked again.
-func FromRunRescored(dir, scorer string) ([]Observation, error) {
-	sc, err := eval.LookupScorer(scorer)
-	if err != nil {
-		return nil, err
-	}
+// does, but scores every successful answer again with sc (a scorer of the
+// caller's scorer table, such as study.Scorings().Lookup("kgllm_adapted"))
+// against its question's gold answer, instead of keeping the score logged
+// when the call was made. No model is called and the run folder is not
+// changed. This is how the ISOLDA paper's Catalan study (§4.7) reuses its
+// English runs: "The English runs are rescored with the same scorer"
+// (kgllm_adapted) rather than asked again.
+func FromRunRescored(dir string, sc task.Scorer) ([]Observation, error) {
 	qpath := filepath.Join(dir, runner.QuestionsFile)
 	questions, err := runQuestions(qpath)
 	if err != nil {

@@ -352,14 +352,19 @@ func testCatalanRescore(t *testing.T, dir, runDir string, want map[string]report
 	if err != nil {
 		t.Fatal(err)
 	}
-	adapted, err := report.FromRunRescored(runDir, "kgllm_adapted")
-	if err != nil {
-		t.Fatal(err)
+	rescored := func(name string) []report.Observation {
+		t.Helper()
+		sc, err := Scorings().Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs, err := report.FromRunRescored(runDir, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return obs
 	}
-	strict, err := report.FromRunRescored(runDir, "kgllm_strict")
-	if err != nil {
-		t.Fatal(err)
-	}
+	adapted, strict := rescored("kgllm_adapted"), rescored("kgllm_strict")
 	if len(adapted) != len(logged) || len(strict) != len(logged) {
 		t.Fatalf("%d observations rescored, %d logged", len(adapted), len(logged))
 	}
@@ -378,7 +383,7 @@ func testCatalanRescore(t *testing.T, dir, runDir string, want map[string]report
 	if caRight == 0 || caStrict*2 > caRight {
 		t.Errorf("strict scorer right on %d of the %d Catalan answers the adapted one accepts", caStrict, caRight)
 	}
-	if _, err := report.FromRunRescored(runDir, "nope"); err == nil {
+	if _, err := Scorings().Lookup("nope"); err == nil {
 		t.Error("unknown scorer accepted")
 	}
 	var ca []report.Observation

@@ -20,6 +20,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
+	"github.com/isolda/isolda/task/graphrag"
+	"github.com/isolda/isolda/task/kg"
+	"github.com/isolda/isolda/task/kgllm"
+	"github.com/isolda/isolda/task/text2kg"
 )
 
 // Study is one experiment of the papers.
@@ -192,6 +199,17 @@ func registry() []*Study {
 		pilotStudy(), confirmatoryStudy(), kgllmbenchStudy(), validationStudy(), catalanStudy(),
 		graphqaStudy(), hardenedStudy(), topologyStudy(), graphqaStabilityStudy(), text2kgStudy(), wikidataStudy(), impactStudy(),
 	}
+}
+
+// Scorings returns the scorer table of the benchmarks the studies ask:
+// one row per benchmark package, each declaring its named scorers and the
+// families it owns (task.Scoring). The first row's first scorer (kg) is
+// the default of the families no row owns. Package eval and the reports
+// take this table from their caller (eval.PrepareOptions.Scorers), so
+// adding a benchmark with a scorer is its package, its study and one row
+// here and one in registry.
+func Scorings() task.Scorings {
+	return task.Scorings{kg.Scoring(), graphqa.Scoring(), kgllm.Scoring(), graphrag.Scoring(), text2kg.Scoring()}
 }
 
 // All returns every study, in the order of the papers.

@@ -31,7 +31,7 @@ func initStudy(t *testing.T, name string, opts Options, edit ...func(*eval.Exper
 	for _, f := range edit {
 		f(e)
 	}
-	p, err := eval.PrepareWith(e, dir, eval.PrepareOptions{Tokenizers: testTokenizers(t)})
+	p, err := eval.PrepareWith(e, dir, eval.PrepareOptions{Tokenizers: testTokenizers(t), Scorers: Scorings()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Answer kinds say how a gold answer is compared with a response.
@@ -190,8 +191,9 @@ type NamedScorer struct {
 }
 
 // Scoring is what a benchmark package declares of its scoring: its named
-// scorers and the question families it owns. Package eval composes every
-// benchmark's Scoring into one table, so that a benchmark's scorer is
+// scorers and the question families it owns. The study registry composes
+// every benchmark's Scoring into one table (Scorings), which package eval
+// and the reports take from their caller, so that a benchmark's scorer is
 // named in its own package and in one row of that table, nowhere else.
 type Scoring struct {
 	// Scorers are the benchmark's scorers; the first is the default of
@@ -201,6 +203,51 @@ type Scoring struct {
 	// questions get Scorers[0] when their task names no scorer); nil for
 	// a benchmark whose scorers are only chosen by name.
 	Owns func(family string) bool
+}
+
+// Scorings is a scorer table: one Scoring per benchmark. The first
+// benchmark's first scorer is the default of the families no benchmark
+// owns.
+type Scorings []Scoring
+
+// Names returns the name of every scorer, in the order of the table.
+func (t Scorings) Names() []string {
+	var out []string
+	for _, b := range t {
+		for _, s := range b.Scorers {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// Lookup returns the scorer named name (one of Names); another name is an
+// error.
+func (t Scorings) Lookup(name string) (Scorer, error) {
+	for _, b := range t {
+		for _, s := range b.Scorers {
+			if s.Name == name {
+				return s.Scorer, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("unknown scorer %q (one of %s)", name, strings.Join(t.Names(), ", "))
+}
+
+// Default returns the name of the scorer of a family's questions when
+// their task names none: the first scorer of the benchmark that owns the
+// family, the table's first scorer when none does ("" for an empty
+// table).
+func (t Scorings) Default(family string) string {
+	for _, b := range t {
+		if b.Owns != nil && b.Owns(family) && len(b.Scorers) > 0 {
+			return b.Scorers[0].Name
+		}
+	}
+	if len(t) == 0 || len(t[0].Scorers) == 0 {
+		return ""
+	}
+	return t[0].Scorers[0].Name
 }
 
 // ScorerFunc adapts a function to Scorer.

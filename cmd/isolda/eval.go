@@ -18,6 +18,7 @@ import (
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/eval/runner"
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/study"
 	"github.com/isolda/isolda/token"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -113,7 +114,7 @@ func prepareExperimentOpts(args []string, ph *phases, edit func(*eval.Experiment
 			return nil, func() {}, err
 		}
 	}
-	opts := eval.PrepareOptions{Tokenizers: reg}
+	opts := eval.PrepareOptions{Tokenizers: reg, Scorers: study.Scorings()}
 	if ph != nil {
 		opts.Progress, opts.Phase = ph.Count, ph.Set
 	}
@@ -183,7 +184,7 @@ func newEvalValidateCmd(env *Env) *cobra.Command {
 				return badInput(fmt.Errorf("%s: %w", args[0], err))
 			}
 			if prepare {
-				p, err := eval.PrepareWith(e, filepath.Dir(args[0]), eval.PrepareOptions{Tokenizers: ov.registry(),
+				p, err := eval.PrepareWith(e, filepath.Dir(args[0]), eval.PrepareOptions{Tokenizers: ov.registry(), Scorers: study.Scorings(),
 					Progress: ph.Count, Phase: ph.Set})
 				ph.Stop()
 				if err != nil {

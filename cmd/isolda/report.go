@@ -14,6 +14,7 @@ import (
 	"github.com/isolda/isolda/eval/runner"
 	"github.com/isolda/isolda/report"
 	"github.com/isolda/isolda/report/page"
+	"github.com/isolda/isolda/study"
 	"github.com/spf13/cobra"
 )
 
@@ -70,7 +71,7 @@ func newReportCmd(env *Env) *cobra.Command {
 			}
 			obs := run.Observations
 			if rescore != "" {
-				if obs, err = report.FromRunRescored(args[0], rescore); err != nil {
+				if obs, err = runObservations(args[0], rescore); err != nil {
 					return badInput(err)
 				}
 			}
@@ -211,7 +212,11 @@ func readBenchReport(path string) (*bench.Report, error) {
 // again with the named scorer when rescore is set.
 func runObservations(dir, rescore string) ([]report.Observation, error) {
 	if rescore != "" {
-		return report.FromRunRescored(dir, rescore)
+		sc, err := study.Scorings().Lookup(rescore)
+		if err != nil {
+			return nil, err
+		}
+		return report.FromRunRescored(dir, sc)
 	}
 	return report.FromRun(dir)
 }

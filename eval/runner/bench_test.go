@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/eval"
+	"github.com/isolda/isolda/eval/internal/evaltest"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/task/kg"
@@ -53,7 +54,7 @@ func BenchmarkRun(b *testing.B) {
 	defer srv.Close()
 	e := &eval.Experiment{Tasks: []eval.Task{{Set: "set.jsonl"}}, Trials: (b.N + 99) / 100,
 		Models: []eval.Model{{Name: "m", BaseURL: srv.URL, Model: "x", MaxConcurrency: 64}}}
-	p, err := eval.Prepare(e, dir)
+	p, err := eval.Prepare(e, dir, evaltest.Scorers())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func BenchmarkRun100k(b *testing.B) {
 		}))
 		e := &eval.Experiment{Tasks: []eval.Task{{Set: "set.jsonl"}}, Trials: calls / 100,
 			Models: []eval.Model{{Name: "m", BaseURL: srv.URL + "/v1", Model: "x", MaxConcurrency: 64}}}
-		p, err := eval.Prepare(e, dir)
+		p, err := eval.Prepare(e, dir, evaltest.Scorers())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -21,7 +21,7 @@ func TestCollectionStoredArmsAndTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := eval.Prepare(e, dir)
+	p, err := eval.Prepare(e, dir, evaltest.Scorers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ prompt:
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := eval.Prepare(e, dir)
+	p, err := eval.Prepare(e, dir, evaltest.Scorers())
 	if err != nil {
 		t.Fatal(err)
 	}

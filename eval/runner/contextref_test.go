@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,12 +19,7 @@ func TestContextByReference(t *testing.T) {
 	var bodies []string
 	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "x"} })
 	defer srv.Close()
-	e := writeExp(t, dir, srv.URL, "")
-	p := prepare(t, e, dir)
-	out := filepath.Join(dir, "run")
-	if _, err := Run(context.Background(), p, RunOptions{Out: out}); err != nil {
-		t.Fatal(err)
-	}
+	p, out := runDemo(t, dir, srv)
 	for _, r := range srv.Requests() {
 		bodies = append(bodies, string(r.Body))
 	}

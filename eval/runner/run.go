@@ -240,7 +240,7 @@ func Run(ctx context.Context, p *eval.Plan, opts RunOptions) (RunResult, error) 
 	scorers := map[string]task.Scorer{}
 	for _, en := range p.Entries {
 		if _, ok := scorers[en.Scorer]; !ok {
-			sc, err := eval.LookupScorer(en.Scorer)
+			sc, err := p.Scorers.Lookup(en.Scorer)
 			if err != nil {
 				return res, fmt.Errorf("question %s: %w", en.Key, err)
 			}

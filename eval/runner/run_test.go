@@ -29,7 +29,7 @@ func writeExp(t *testing.T, dir, base string, extra string) *eval.Experiment {
 
 func prepare(t *testing.T, e *eval.Experiment, dir string) *eval.Plan {
 	t.Helper()
-	p, err := eval.Prepare(e, dir)
+	p, err := eval.Prepare(e, dir, evaltest.Scorers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,16 +327,24 @@ func TestFailedCallsRetriedOnResume(t *testing.T) {
 	}
 }
 
-func TestHashMismatchRefused(t *testing.T) {
-	dir := t.TempDir()
-	srv := llmtest.New(llmtest.Echo)
-	defer srv.Close()
-	e := writeExp(t, dir, srv.URL, "")
-	p := prepare(t, e, dir)
+// runDemo prepares the demo experiment in dir against srv and runs it
+// into dir/run, which it returns with the plan.
+func runDemo(t *testing.T, dir string, srv *llmtest.Server) (*eval.Plan, string) {
+	t.Helper()
+	p := prepare(t, writeExp(t, dir, srv.URL, ""), dir)
 	out := filepath.Join(dir, "run")
 	if _, err := Run(context.Background(), p, RunOptions{Out: out}); err != nil {
 		t.Fatal(err)
 	}
+	return p, out
+}
+
+func TestHashMismatchRefused(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(llmtest.Echo)
+	defer srv.Close()
+	p, out := runDemo(t, dir, srv)
+	e := p.Experiment
 	n := len(srv.Requests())
 	before, _ := os.ReadFile(filepath.Join(out, AnswersFile))
 	// Change the graph: one age differs.

@@ -11,7 +11,17 @@ import (
 
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/graphqa"
+	"github.com/isolda/isolda/task/kg"
 )
+
+// Scorers is the scorer table of the tests of eval and eval/runner (eval
+// takes its table from its caller; the command line's is study.Scorings,
+// which these tests cannot import): kg's scorer, the default, and
+// graphqa's, the benchmarks these tests ask.
+func Scorers() task.Scorings {
+	return task.Scorings{kg.Scoring(), graphqa.Scoring()}
+}
 
 // DemoTTL is a small graph whose questions the tests know by hand.
 const DemoTTL = `@prefix ex: <http://example.org/> .

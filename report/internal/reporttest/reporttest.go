@@ -16,6 +16,8 @@ import (
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/eval/runner"
 	"github.com/isolda/isolda/llm/llmtest"
+	"github.com/isolda/isolda/task"
+	"github.com/isolda/isolda/task/kg"
 )
 
 // Run is an eval run made against the scripted server: two arms (b-ttl;
@@ -66,7 +68,7 @@ retries: -1
 		return e
 	}
 	e := exp("http://127.0.0.1:1/v1")
-	p, err := eval.Prepare(e, base)
+	p, err := eval.Prepare(e, base, task.Scorings{kg.Scoring()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +91,7 @@ retries: -1
 	})
 	t.Cleanup(srv.Close)
 	e = exp(srv.URL)
-	if p, err = eval.Prepare(e, base); err != nil {
+	if p, err = eval.Prepare(e, base, task.Scorings{kg.Scoring()}); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(base, "run")
