@@ -35,6 +35,7 @@ import (
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
+	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/task/kg"
 )
 
@@ -104,6 +105,11 @@ type Experiment struct {
 	// Prompt is the message template of every arm that sets none (nil:
 	// the built-in prompt of Layout).
 	Prompt *Prompt `yaml:"prompt"`
+
+	// scorerAt is where each task's scorer name (by task index) stands in
+	// the file it was read from, the name as Msg; nil for an experiment
+	// built in code.
+	scorerAt map[int]*rdf.ParseError
 }
 
 // Budget policies.
@@ -416,7 +422,43 @@ func parseExperiment(data []byte, file, baseDir string) (*Experiment, error) {
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}
 	}
+	// Where each task's scorer name stands, for CheckScorers: the scorer
+	// table comes with Prepare, not with the file.
+	at := validator{file: file, ast: astFile}
+	for i, t := range e.Tasks {
+		if t.Scorer != "" {
+			at.addf(fmt.Sprintf("$.tasks[%d].scorer", i), "%s", t.Scorer)
+			if e.scorerAt == nil {
+				e.scorerAt = map[int]*rdf.ParseError{}
+			}
+			e.scorerAt[i] = at.problems[len(at.problems)-1]
+		}
+	}
 	return &e, nil
+}
+
+// CheckScorers reports the task scorer names the table does not know: as
+// a *ValidationError with file, line and column for an experiment read
+// from a file, else an error naming the task. Prepare calls it; so does
+// `isolda eval validate`.
+func (e *Experiment) CheckScorers(table task.Scorings) error {
+	var problems []*rdf.ParseError
+	for i, t := range e.Tasks {
+		if t.Scorer == "" {
+			continue
+		}
+		if _, err := table.Lookup(t.Scorer); err != nil {
+			at := e.scorerAt[i]
+			if at == nil || at.Msg != t.Scorer { // built in code, or changed since it was read
+				return fmt.Errorf("task %s: %w", t.TaskName(), err)
+			}
+			problems = append(problems, &rdf.ParseError{File: at.File, Line: at.Line, Column: at.Column, Msg: err.Error()})
+		}
+	}
+	if len(problems) > 0 {
+		return &ValidationError{Problems: problems}
+	}
+	return nil
 }
 
 // unmarshal decodes data strictly. go-yaml v1.19.2 can panic on odd input

@@ -252,12 +252,8 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	if len(opts.Scorers.Names()) == 0 {
 		return nil, errors.New("eval: no scorer table (PrepareOptions.Scorers)")
 	}
-	for _, t := range e.Tasks {
-		if t.Scorer != "" {
-			if _, err := opts.Scorers.Lookup(t.Scorer); err != nil {
-				return nil, fmt.Errorf("task %s: %w", t.TaskName(), err)
-			}
-		}
+	if err := e.CheckScorers(opts.Scorers); err != nil {
+		return nil, err
 	}
 	p := &Plan{Experiment: e, Scorers: opts.Scorers, index: map[ctxKey]int{}, armByName: map[string]*Arm{}, templates: map[string]*template{}}
 	for i := range e.Arms {

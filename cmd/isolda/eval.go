@@ -177,6 +177,9 @@ func newEvalValidateCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
+			if err := e.CheckScorers(study.Scorings()); err != nil {
+				return badInput(err)
+			}
 			ph := startPhases(env.Stderr, "eval")
 			defer ph.Stop()
 			ph.Set("loading the tokenizers")

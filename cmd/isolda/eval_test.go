@@ -59,6 +59,15 @@ func TestEvalInitValidate(t *testing.T) {
 		!strings.Contains(errs, bad+":7:14: temperature must be between 0 and 2") {
 		t.Errorf("validate bad: code %d\n%s", code, errs)
 	}
+	// The scorer table is study's, not the file parser's: an unknown
+	// scorer is still reported where it stands, by validate and by run.
+	badScorer := writeIn(t, dir, "scorer.yaml", "graphs: [{file: demo.ttl}]\narms: [{format: turtle}]\nmodels: [{base_url: 'http://h/v1', model: m}]\ntasks:\n  - generate: {}\n    scorer: finl\n")
+	for _, args := range [][]string{{"validate", badScorer}, {"run", "--dry-run", badScorer}} {
+		code, _, errs = runEval(t, args...)
+		if code != exitBadInput || !strings.Contains(errs, badScorer+`:6:13: unknown scorer "finl" (one of kg, graphqa, final,`) {
+			t.Errorf("%s with an unknown scorer: code %d\n%s", args[0], code, errs)
+		}
+	}
 }
 
 func TestEvalRunAndDryRun(t *testing.T) {
