@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/fnv"
+	"io"
 	"strings"
 
 	"github.com/isolda/isolda/chunk"
@@ -39,13 +42,51 @@ func bucketOf(key []byte, n int) int {
 // message costs a few bytes. The table's size comes first:
 //
 //	batch  = uvarint(strings) { uvarint(len) bytes } { uvarint(key) uvarint(val) }
+//
+// A batch crosses the shuffle compressed (DEFLATE, RFC 1951, at its
+// fastest level): IRIs share long prefixes, so a batch shrinks to about a
+// quarter, and what a runner holds of a shuffle shrinks with it (Prism
+// holds a stage's whole grouped input, in several copies, in memory). An
+// empty batch is empty.
 
 var errBatch = errors.New("isolda-beam: corrupt batch")
 
-// eachRecord calls f with each record of a batch.
-func eachRecord(b []byte, f func(key, val []byte) error) error {
-	if len(b) == 0 {
+// batchReader decompresses batches, reusing its buffers.
+type batchReader struct {
+	src bytes.Reader
+	zr  io.ReadCloser
+	buf bytes.Buffer
+}
+
+// eachRecord calls f with each record of a compressed batch.
+func eachRecord(z []byte, f func(key, val []byte) error) error {
+	var r batchReader
+	return r.eachRecord(z, f)
+}
+
+// eachRecord calls f with each record of a compressed batch; the key and
+// value f is given are valid until it returns.
+func (r *batchReader) eachRecord(z []byte, f func(key, val []byte) error) error {
+	if len(z) == 0 {
 		return nil
+	}
+	r.src.Reset(z)
+	if r.zr == nil {
+		r.zr = flate.NewReader(&r.src)
+	} else if err := r.zr.(flate.Resetter).Reset(&r.src, nil); err != nil {
+		return fmt.Errorf("%w: %v", errBatch, err)
+	}
+	r.buf.Reset()
+	if _, err := r.buf.ReadFrom(r.zr); err != nil {
+		return fmt.Errorf("%w: %v", errBatch, err)
+	}
+	return eachRaw(r.buf.Bytes(), f)
+}
+
+// eachRaw calls f with each record of an uncompressed batch.
+func eachRaw(b []byte, f func(key, val []byte) error) error {
+	if len(b) == 0 {
+		return errBatch
 	}
 	uvarint := func() (uint64, bool) {
 		n, k := binary.Uvarint(b)
@@ -113,22 +154,29 @@ func (b *batch) add(key, val []byte) {
 // size returns the bytes of the batch, but for the table's size.
 func (b *batch) size() int { return len(b.table) + len(b.records) }
 
-// bytes returns the encoded batch and empties b.
-func (b *batch) bytes() []byte {
-	out := make([]byte, 0, binary.MaxVarintLen64+b.size())
-	out = binary.AppendUvarint(out, uint64(len(b.index)))
-	out = append(append(out, b.table...), b.records...)
+// compress returns the batch compressed with zw and empties b.
+func (b *batch) compress(zw *flate.Writer) []byte {
+	var out bytes.Buffer
+	out.Grow(b.size() / 3)
+	zw.Reset(&out)
+	var n [binary.MaxVarintLen64]byte
+	// Writes to a bytes.Buffer do not fail.
+	zw.Write(binary.AppendUvarint(n[:0], uint64(len(b.index))))
+	zw.Write(b.table)
+	zw.Write(b.records)
+	zw.Close()
 	clear(b.index)
 	b.table, b.records = b.table[:0], b.records[:0]
-	return out
+	return out.Bytes()
 }
 
-// batcher collects records into one batch per bucket and emits a batch
-// once it holds batchBytes.
+// batcher collects records into one batch per bucket and emits a batch,
+// compressed, once it holds batchBytes.
 type batcher struct {
 	n    int
 	bufs map[int]*batch
 	emit func(int, []byte)
+	zw   *flate.Writer
 }
 
 func newBatcher(n int, emit func(int, []byte)) *batcher {
@@ -144,7 +192,7 @@ func (b *batcher) add(key, val []byte) {
 	}
 	buf.add(key, val)
 	if buf.size() >= batchBytes {
-		b.emit(i, buf.bytes())
+		b.emit(i, buf.compress(b.writer()))
 	}
 }
 
@@ -152,10 +200,18 @@ func (b *batcher) add(key, val []byte) {
 func (b *batcher) flush() {
 	for i := range b.n {
 		if buf := b.bufs[i]; buf != nil && buf.size() > 0 {
-			b.emit(i, buf.bytes())
+			b.emit(i, buf.compress(b.writer()))
 		}
 	}
 	clear(b.bufs)
+}
+
+// writer returns the batcher's compressor.
+func (b *batcher) writer() *flate.Writer {
+	if b.zw == nil {
+		b.zw, _ = flate.NewWriter(io.Discard, flate.BestSpeed) // a valid level: no error
+	}
+	return b.zw
 }
 
 // sortBatches sorts the records of a bucket's batches: by key, then
@@ -163,8 +219,9 @@ func (b *batcher) flush() {
 func sortBatches(batches func(*[]byte) bool, memory int64) (*extsort.Sorted, error) {
 	s := extsort.New(extsort.Config{Memory: memory})
 	var b []byte
+	var r batchReader
 	for batches(&b) {
-		if err := eachRecord(b, s.Add); err != nil {
+		if err := r.eachRecord(b, s.Add); err != nil {
 			s.Finish(false)
 			return nil, err
 		}

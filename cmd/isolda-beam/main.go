@@ -27,6 +27,7 @@ import (
 	"log"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
@@ -42,7 +43,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 func main() {
 	var cfg config
 	var inputs, classes listFlag
-	var langs string
+	var langs, memprof string
 	flag.Var(&inputs, "input", "glob of input shards: N-Triples or N-Quads, optionally gzipped (repeatable)")
 	flag.StringVar(&cfg.Output, "output", "", "prefix of the output shards: PREFIX-00000-of-00004.jsonl, ...")
 	flag.Int64Var(&cfg.SplitBytes, "split-bytes", DefaultSplitBytes, "size of the byte ranges uncompressed N-Triples and N-Quads files are read in, in parallel")
@@ -57,6 +58,7 @@ func main() {
 	flag.StringVar(&cfg.Opts.Glossary, "glossary", "full", "ISOLDA glossary: full, legend or none")
 	flag.StringVar(&langs, "lang", "en,", "label languages a neighbour's description keeps, comma-separated (an empty item: no language)")
 	flag.IntVar(&cfg.Opts.MaxStatements, "max-statements", chunk.DefaultMaxStatements, "bound of each part of a neighbourhood")
+	flag.StringVar(&memprof, "memprofile", "", "write a heap profile of this process (Prism included when in process) to this file at each new high of the heap, and log the highs")
 	flag.Parse()
 	beam.Init()
 
@@ -75,7 +77,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	if err := beamx.Run(context.Background(), p); err != nil {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	if memprof != "" {
+		go memProfile(ctx, memprof, time.Second)
+	}
+	if err := beamx.Run(ctx, p); err != nil {
 		log.Fatalf("isolda-beam: %v", err)
 	}
 }
