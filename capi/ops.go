@@ -165,58 +165,53 @@ func failure(err error, data []byte) (status int, out []byte) {
 func dispatch(op int, req, data []byte) ([]byte, error) {
 	switch op {
 	case opEncode:
-		var r encodeRequest
-		if err := decodeRequestJSON(req, &r); err != nil {
-			return nil, err
-		}
-		return encode(r, data)
+		return withRequest(req, data, encode)
 	case opDecode:
-		var r decodeRequest
-		if err := decodeRequestJSON(req, &r); err != nil {
-			return nil, err
-		}
-		var f formats.Format
-		if r.To != "" {
-			var ok bool
-			if f, ok = formats.Lookup(r.To); !ok {
-				return nil, badValue("isolda: unknown format %q (one of: %s)", r.To, strings.Join(formats.Names(), ", "))
-			}
-		}
-		d, err := isolda.DecodeWith(bytes.NewReader(data), isolda.DecodeOptions{File: r.File})
-		if err != nil {
-			return nil, err
-		}
-		if r.To == "" {
-			return pack(d)
-		}
-		var buf bytes.Buffer
-		if err := f.Encode(&buf, formats.NewInput(d)); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
+		return withRequest(req, data, decode)
 	case opCheck:
-		var r encodeRequest
-		if err := decodeRequestJSON(req, &r); err != nil {
-			return nil, err
-		}
-		return check(r, data)
+		return withRequest(req, data, check)
 	case opTokens:
-		var r tokensRequest
-		if err := decodeRequestJSON(req, &r); err != nil {
-			return nil, err
-		}
-		return tokens(r, data)
+		return withRequest(req, data, tokens)
 	case opChunk:
-		var r chunkRequest
-		if err := decodeRequestJSON(req, &r); err != nil {
-			return nil, err
-		}
-		return chunkDocs(r, data)
-	}
-	if op == opSyntaxes {
+		return withRequest(req, data, chunkDocs)
+	case opSyntaxes:
 		return syntaxes()
 	}
 	return nil, badValue("isolda: unknown operation %d", op)
+}
+
+// withRequest decodes the JSON request of an operation (unknown fields are
+// an error) and calls op with it and the data.
+func withRequest[R any](req, data []byte, op func(R, []byte) ([]byte, error)) ([]byte, error) {
+	var r R
+	if err := decodeRequestJSON(req, &r); err != nil {
+		return nil, err
+	}
+	return op(r, data)
+}
+
+// decode is opDecode: the dataset of an ISOLDA document, packed, or written
+// in the format r.To.
+func decode(r decodeRequest, data []byte) ([]byte, error) {
+	var f formats.Format
+	if r.To != "" {
+		var ok bool
+		if f, ok = formats.Lookup(r.To); !ok {
+			return nil, badValue("isolda: unknown format %q (one of: %s)", r.To, strings.Join(formats.Names(), ", "))
+		}
+	}
+	d, err := isolda.DecodeWith(bytes.NewReader(data), isolda.DecodeOptions{File: r.File})
+	if err != nil {
+		return nil, err
+	}
+	if r.To == "" {
+		return pack(d)
+	}
+	var buf bytes.Buffer
+	if err := f.Encode(&buf, formats.NewInput(d)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // syntaxes is the result of opSyntaxes.
