@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -200,13 +199,14 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 		return badInput(err)
 	}
 	progress(-1, 0)
-	w := bufio.NewWriter(env.Stdout)
-	if err := bench.WriteTable(w, rep); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "# %s x %s, tokenizers: %s; %.0f ms\n", plural(len(rep.Graphs), "graph"), plural(len(rep.Formats), "format"),
-		strings.Join(rep.Tokenizers, ", "), rep.Millis)
-	if err := w.Flush(); err != nil {
+	if err := toStdout(env, func(w io.Writer) error {
+		if err := bench.WriteTable(w, rep); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "# %s x %s, tokenizers: %s; %.0f ms\n", plural(len(rep.Graphs), "graph"), plural(len(rep.Formats), "format"),
+			strings.Join(rep.Tokenizers, ", "), rep.Millis)
+		return nil
+	}); err != nil {
 		return err
 	}
 	if err := writeOutputs(fl, rep, func(w io.Writer) error { return bench.WriteCSV(w, rep) },
@@ -280,11 +280,7 @@ func runSynthetic(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 	if err != nil {
 		return badInput(err)
 	}
-	w := bufio.NewWriter(env.Stdout)
-	if err := synthetic.WriteTable(w, rep); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
+	if err := toStdout(env, func(w io.Writer) error { return synthetic.WriteTable(w, rep) }); err != nil {
 		return err
 	}
 	if err := writeOutputs(fl, rep, func(w io.Writer) error { return synthetic.WriteCSV(w, rep) },
@@ -312,11 +308,7 @@ func runFailureCases(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 		}
 		results = append(results, r)
 	}
-	w := bufio.NewWriter(env.Stdout)
-	if err := failures.Write(w, results); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
+	if err := toStdout(env, func(w io.Writer) error { return failures.Write(w, results) }); err != nil {
 		return err
 	}
 	if fl.jsonFile != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/isolda/isolda/formats"
@@ -109,11 +110,7 @@ func newDecodeCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
-			w := bufio.NewWriterSize(env.Stdout, 64<<10)
-			if err := writeFormat(w, "decode", to, formats.NewInput(d)); err != nil {
-				return err
-			}
-			return w.Flush()
+			return toStdout(env, func(w io.Writer) error { return writeFormat(w, "decode", to, formats.NewInput(d)) })
 		},
 	}
 	cmd.Flags().StringVarP(&to, "to", "t", "nquads", "output format: an RDF syntax or a format name (isolda formats lists them)")
