@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -59,7 +58,6 @@ func newEncodeCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			w := bufio.NewWriterSize(env.Stdout, 64<<10)
 			if glossaryFile != "" {
 				// The glossary apart (the same bytes for every document
 				// with the same constructs), the body on stdout.
@@ -70,13 +68,15 @@ func newEncodeCmd(env *Env) *cobra.Command {
 				if err := os.WriteFile(glossaryFile, []byte(p.Glossary), 0o644); err != nil {
 					return err
 				}
-				w.WriteString(p.Body)
-				return w.Flush()
+				_, err = io.WriteString(env.Stdout, p.Body)
+				return err
 			}
-			if err := isolda.Encode(w, d, enc.opts); err != nil {
-				return badInput(err)
-			}
-			return w.Flush()
+			return toStdout(env, func(w io.Writer) error {
+				if err := isolda.Encode(w, d, enc.opts); err != nil {
+					return badInput(err)
+				}
+				return nil
+			})
 		},
 	}
 	in.register(cmd)
