@@ -199,17 +199,15 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 		return badInput(err)
 	}
 	progress(-1, 0)
-	if err := toStdout(env, func(w io.Writer) error {
+	table := func(w io.Writer) error {
 		if err := bench.WriteTable(w, rep); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "# %s x %s, tokenizers: %s; %.0f ms\n", plural(len(rep.Graphs), "graph"), plural(len(rep.Formats), "format"),
 			strings.Join(rep.Tokenizers, ", "), rep.Millis)
 		return nil
-	}); err != nil {
-		return err
 	}
-	if err := writeOutputs(fl, rep, func(w io.Writer) error { return bench.WriteCSV(w, rep) },
+	if err := writeOutputs(env, fl, rep, table, func(w io.Writer) error { return bench.WriteCSV(w, rep) },
 		func(dir string) error { return bench.WriteDir(dir, rep) }); err != nil {
 		return err
 	}
@@ -280,10 +278,8 @@ func runSynthetic(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if err := toStdout(env, func(w io.Writer) error { return synthetic.WriteTable(w, rep) }); err != nil {
-		return err
-	}
-	if err := writeOutputs(fl, rep, func(w io.Writer) error { return synthetic.WriteCSV(w, rep) },
+	if err := writeOutputs(env, fl, rep, func(w io.Writer) error { return synthetic.WriteTable(w, rep) },
+		func(w io.Writer) error { return synthetic.WriteCSV(w, rep) },
 		func(dir string) error { return synthetic.WriteDir(dir, rep) }); err != nil {
 		return err
 	}
@@ -317,8 +313,12 @@ func runFailureCases(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 	return nil
 }
 
-// writeOutputs writes --json, --csv and --out.
-func writeOutputs(fl *benchFlags, rep any, writeCSV func(io.Writer) error, writeDir func(string) error) error {
+// writeOutputs writes a benchmark's table to standard output, then --json,
+// --csv and --out.
+func writeOutputs(env *Env, fl *benchFlags, rep any, writeTable, writeCSV func(io.Writer) error, writeDir func(string) error) error {
+	if err := toStdout(env, writeTable); err != nil {
+		return err
+	}
 	if fl.jsonFile != "" {
 		if err := writeBenchFile(fl.jsonFile, func(w io.Writer) error { return bench.WriteJSON(w, rep) }); err != nil {
 			return err
