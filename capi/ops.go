@@ -282,11 +282,17 @@ func checkOptions(o isolda.Options) error {
 	return nil
 }
 
-func encode(r encodeRequest, data []byte) ([]byte, error) {
+// dataset checks the options of an encode or check request and reads its
+// graph from data.
+func (r encodeRequest) dataset(data []byte) (*rdf.Dataset, error) {
 	if err := checkOptions(r.Options); err != nil {
 		return nil, err
 	}
-	d, err := readSource(r.Source, data)
+	return readSource(r.Source, data)
+}
+
+func encode(r encodeRequest, data []byte) ([]byte, error) {
+	d, err := r.dataset(data)
 	if err != nil {
 		return nil, err
 	}
@@ -298,10 +304,7 @@ func encode(r encodeRequest, data []byte) ([]byte, error) {
 }
 
 func check(r encodeRequest, data []byte) ([]byte, error) {
-	if err := checkOptions(r.Options); err != nil {
-		return nil, err
-	}
-	d, err := readSource(r.Source, data)
+	d, err := r.dataset(data)
 	if err != nil {
 		return nil, err
 	}
