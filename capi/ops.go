@@ -165,58 +165,53 @@ func failure(err error, data []byte) (status int, out []byte) {
 func dispatch(op int, req, data []byte) ([]byte, error) {
 	switch op {
 	case opEncode:
-		var r encodeRequest
-		if err := decodeRequestJSON(req, &r); err != nil {
-			return nil, err
-		}
-		return encode(r, data)
+		return withRequest(req, data, encode)
 	case opDecode:
-		var r decodeRequest
-		if err := decodeRequestJSON(req, &r); err != nil {
-			return nil, err
-		}
-		var f formats.Format
-		if r.To != "" {
-			var ok bool
-			if f, ok = formats.Lookup(r.To); !ok {
-				return nil, badValue("isolda: unknown format %q (one of: %s)", r.To, strings.Join(formats.Names(), ", "))
-			}
-		}
-		d, err := isolda.DecodeWith(bytes.NewReader(data), isolda.DecodeOptions{File: r.File})
-		if err != nil {
-			return nil, err
-		}
-		if r.To == "" {
-			return pack(d)
-		}
-		var buf bytes.Buffer
-		if err := f.Encode(&buf, formats.NewInput(d)); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
+		return withRequest(req, data, decode)
 	case opCheck:
-		var r encodeRequest
-		if err := decodeRequestJSON(req, &r); err != nil {
-			return nil, err
-		}
-		return check(r, data)
+		return withRequest(req, data, check)
 	case opTokens:
-		var r tokensRequest
-		if err := decodeRequestJSON(req, &r); err != nil {
-			return nil, err
-		}
-		return tokens(r, data)
+		return withRequest(req, data, tokens)
 	case opChunk:
-		var r chunkRequest
-		if err := decodeRequestJSON(req, &r); err != nil {
-			return nil, err
-		}
-		return chunkDocs(r, data)
-	}
-	if op == opSyntaxes {
+		return withRequest(req, data, chunkDocs)
+	case opSyntaxes:
 		return syntaxes()
 	}
 	return nil, badValue("isolda: unknown operation %d", op)
+}
+
+// withRequest decodes the JSON request of an operation (unknown fields are
+// an error) and calls op with it and the data.
+func withRequest[R any](req, data []byte, op func(R, []byte) ([]byte, error)) ([]byte, error) {
+	var r R
+	if err := decodeRequestJSON(req, &r); err != nil {
+		return nil, err
+	}
+	return op(r, data)
+}
+
+// decode is opDecode: the dataset of an ISOLDA document, packed, or written
+// in the format r.To.
+func decode(r decodeRequest, data []byte) ([]byte, error) {
+	var f formats.Format
+	if r.To != "" {
+		var ok bool
+		if f, ok = formats.Lookup(r.To); !ok {
+			return nil, badValue("isolda: unknown format %q (one of: %s)", r.To, strings.Join(formats.Names(), ", "))
+		}
+	}
+	d, err := isolda.DecodeWith(bytes.NewReader(data), isolda.DecodeOptions{File: r.File})
+	if err != nil {
+		return nil, err
+	}
+	if r.To == "" {
+		return pack(d)
+	}
+	var buf bytes.Buffer
+	if err := f.Encode(&buf, formats.NewInput(d)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // syntaxes is the result of opSyntaxes.
@@ -287,11 +282,17 @@ func checkOptions(o isolda.Options) error {
 	return nil
 }
 
-func encode(r encodeRequest, data []byte) ([]byte, error) {
+// dataset checks the options of an encode or check request and reads its
+// graph from data.
+func (r encodeRequest) dataset(data []byte) (*rdf.Dataset, error) {
 	if err := checkOptions(r.Options); err != nil {
 		return nil, err
 	}
-	d, err := readSource(r.Source, data)
+	return readSource(r.Source, data)
+}
+
+func encode(r encodeRequest, data []byte) ([]byte, error) {
+	d, err := r.dataset(data)
 	if err != nil {
 		return nil, err
 	}
@@ -303,10 +304,7 @@ func encode(r encodeRequest, data []byte) ([]byte, error) {
 }
 
 func check(r encodeRequest, data []byte) ([]byte, error) {
-	if err := checkOptions(r.Options); err != nil {
-		return nil, err
-	}
-	d, err := readSource(r.Source, data)
+	d, err := r.dataset(data)
 	if err != nil {
 		return nil, err
 	}

@@ -67,25 +67,20 @@ func writeUnits(buf unsafe.Pointer, text []byte, n, kind int) {
 			copy(out, text)
 			break
 		}
-		j := 0
-		for _, r := range string(text) {
-			out[j] = byte(r)
-			j++
-		}
+		putUnits(out, text)
 	case 2:
-		out := unsafe.Slice((*uint16)(buf), n)
-		j := 0
-		for _, r := range string(text) {
-			out[j] = uint16(r)
-			j++
-		}
+		putUnits(unsafe.Slice((*uint16)(buf), n), text)
 	case 4:
-		out := unsafe.Slice((*uint32)(buf), n)
-		j := 0
-		for _, r := range string(text) {
-			out[j] = uint32(r)
-			j++
-		}
+		putUnits(unsafe.Slice((*uint32)(buf), n), text)
+	}
+}
+
+// putUnits writes the code points of text to out, one a unit.
+func putUnits[U uint8 | uint16 | uint32](out []U, text []byte) {
+	j := 0
+	for _, r := range string(text) {
+		out[j] = U(r)
+		j++
 	}
 }
 

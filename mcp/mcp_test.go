@@ -203,17 +203,25 @@ func TestSyntaxDescriptions(t *testing.T) {
 	}
 }
 
+// encodeISOLDA is d in the ISOLDA notation with opts, as isolda.Encode
+// writes it: what the tools' answers are compared with.
+func encodeISOLDA(t *testing.T, d *rdf.Dataset, opts isolda.Options) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := isolda.Encode(&b, d, opts); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
 func TestEncode(t *testing.T) {
 	cs := connect(t, Config{})
 	d := parse(t, demo, "turtle")
-	var want bytes.Buffer
-	if err := isolda.Encode(&want, d, isolda.Options{Version: isolda.V04}); err != nil {
-		t.Fatal(err)
-	}
+	want := encodeISOLDA(t, d, isolda.Options{Version: isolda.V04})
 	var out EncodeOutput
 	got := callOK(t, cs, "encode", map[string]any{"data": demo}, &out)
-	if got != want.String() {
-		t.Errorf("encode:\n%s\nwant (isolda.Encode):\n%s", got, want.String())
+	if got != want {
+		t.Errorf("encode:\n%s\nwant (isolda.Encode):\n%s", got, want)
 	}
 	if n := testgraph.O200k(t).Count(got); out.Tokens != n || out.Tokenizer != token.O200KBase {
 		t.Errorf("tokens %d (%s), want %d o200k_base", out.Tokens, out.Tokenizer, n)
@@ -223,24 +231,21 @@ func TestEncode(t *testing.T) {
 	}
 
 	// Options and another spec: the same bytes as the encoder with them.
-	want.Reset()
-	if err := isolda.Encode(&want, d, isolda.Options{Version: isolda.V03, IDs: isolda.IDsSlug, Glossary: isolda.GlossaryNone}); err != nil {
-		t.Fatal(err)
-	}
+	want = encodeISOLDA(t, d, isolda.Options{Version: isolda.V03, IDs: isolda.IDsSlug, Glossary: isolda.GlossaryNone})
 	got = callOK(t, cs, "encode", map[string]any{"data": demo, "spec": "0.3", "ids": "slug", "glossary": "none"}, nil)
-	if got != want.String() {
-		t.Errorf("encode 0.3 slug:\n%s\nwant:\n%s", got, want.String())
+	if got != want {
+		t.Errorf("encode 0.3 slug:\n%s\nwant:\n%s", got, want)
 	}
 
 	// A lab format: the registry's encoder.
 	f, _ := formats.Get("ntriples")
-	want.Reset()
-	if err := f.Encode(&want, formats.NewInput(d)); err != nil {
+	var nt bytes.Buffer
+	if err := f.Encode(&nt, formats.NewInput(d)); err != nil {
 		t.Fatal(err)
 	}
 	got = callOK(t, cs, "encode", map[string]any{"data": demo, "to": "ntriples"}, nil)
-	if got != want.String() {
-		t.Errorf("encode to ntriples:\n%s\nwant:\n%s", got, want.String())
+	if got != nt.String() {
+		t.Errorf("encode to ntriples:\n%s\nwant:\n%s", got, nt.String())
 	}
 
 	// A budget: at most that many tokens, and said so.
@@ -254,19 +259,16 @@ func TestEncode(t *testing.T) {
 func TestDecode(t *testing.T) {
 	cs := connect(t, Config{})
 	d := parse(t, demo, "turtle")
-	var doc bytes.Buffer
-	if err := isolda.Encode(&doc, d, isolda.Options{Version: isolda.V04}); err != nil {
-		t.Fatal(err)
-	}
+	doc := encodeISOLDA(t, d, isolda.Options{Version: isolda.V04})
 	var out DecodeOutput
-	got := callOK(t, cs, "decode", map[string]any{"text": doc.String()}, &out)
+	got := callOK(t, cs, "decode", map[string]any{"text": doc}, &out)
 	if h := hash(t, parse(t, got, "nquads")); h != hash(t, d) {
 		t.Errorf("decode is not the graph:\n%s", got)
 	}
 	if out.Quads != d.Len() || out.Format != "nquads" || out.Bytes != len(got) {
 		t.Errorf("structured content %+v", out)
 	}
-	got = callOK(t, cs, "decode", map[string]any{"text": doc.String(), "to": "ttl"}, nil)
+	got = callOK(t, cs, "decode", map[string]any{"text": doc, "to": "ttl"}, nil)
 	if h := hash(t, parse(t, got, "turtle")); h != hash(t, d) {
 		t.Errorf("decode to ttl is not the graph:\n%s", got)
 	}
@@ -275,7 +277,7 @@ func TestDecode(t *testing.T) {
 	if !isErr || !strings.HasPrefix(msg, "text:") {
 		t.Errorf("bad document: %v %q", isErr, msg)
 	}
-	if msg, isErr := call(t, cs, "decode", map[string]any{"text": doc.String(), "to": "nope"}, nil); !isErr || !strings.Contains(msg, "nope") {
+	if msg, isErr := call(t, cs, "decode", map[string]any{"text": doc, "to": "nope"}, nil); !isErr || !strings.Contains(msg, "nope") {
 		t.Errorf("to nope: %v %q", isErr, msg)
 	}
 }
@@ -427,14 +429,11 @@ func TestDescribe(t *testing.T) {
 	ts, queries := sparqlEndpoint(t, nt.String())
 	cs := connect(t, Config{Service: server.Config{AllowSPARQL: true, SPARQLEndpoints: []string{ts.URL + "/sparql"}}})
 	const ada = "http://example.org/ada"
-	var want bytes.Buffer
-	if err := isolda.Encode(&want, d, isolda.Options{Version: isolda.V04, Anchor: ada, Hops: 1}); err != nil {
-		t.Fatal(err)
-	}
+	want := encodeISOLDA(t, d, isolda.Options{Version: isolda.V04, Anchor: ada, Hops: 1})
 	var out EncodeOutput
 	got := callOK(t, cs, "describe", map[string]any{"endpoint": ts.URL + "/sparql", "iri": ada}, &out)
-	if got != want.String() {
-		t.Errorf("describe:\n%s\nwant:\n%s", got, want.String())
+	if got != want {
+		t.Errorf("describe:\n%s\nwant:\n%s", got, want)
 	}
 	if out.Tokens != testgraph.O200k(t).Count(got) || out.Format != "isolda" {
 		t.Errorf("%+v", out)
@@ -556,9 +555,7 @@ func TestRoot(t *testing.T) {
 		}
 	}
 	// decode and chunk read paths too.
-	var doc bytes.Buffer
-	isolda.Encode(&doc, parse(t, demo, "turtle"), isolda.Options{Version: isolda.V04})
-	write(filepath.Join(root, "demo.isolda"), doc.String())
+	write(filepath.Join(root, "demo.isolda"), encodeISOLDA(t, parse(t, demo, "turtle"), isolda.Options{Version: isolda.V04}))
 	callOK(t, cs, "decode", map[string]any{"path": "demo.isolda"}, nil)
 	callOK(t, cs, "chunk", map[string]any{"path": "sub/demo.ttl"}, nil)
 }

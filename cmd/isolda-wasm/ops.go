@@ -123,37 +123,17 @@ func (o options) only(op string, names ...string) error {
 	return fmt.Errorf("isolda: %s: unknown option %s (known: %s)", op, strings.Join(bad, ", "), strings.Join(names, ", "))
 }
 
-func (o options) str(name string, dst *string) error {
-	if v, ok := o[name]; ok {
-		if err := json.Unmarshal(v, dst); err != nil {
-			return fmt.Errorf("isolda: option %s: want a string, got %s", name, v)
-		}
-	}
-	return nil
-}
+func (o options) str(name string, dst *string) error     { return option(o, name, "a string", dst) }
+func (o options) boolean(name string, dst *bool) error   { return option(o, name, "true or false", dst) }
+func (o options) integer(name string, dst *int) error    { return option(o, name, "an integer", dst) }
+func (o options) number(name string, dst *float64) error { return option(o, name, "a number", dst) }
 
-func (o options) boolean(name string, dst *bool) error {
+// option sets dst to the JSON value of the option name when it is given;
+// a value of another type is an error saying what was wanted.
+func option[T any](o options, name, want string, dst *T) error {
 	if v, ok := o[name]; ok {
 		if err := json.Unmarshal(v, dst); err != nil {
-			return fmt.Errorf("isolda: option %s: want true or false, got %s", name, v)
-		}
-	}
-	return nil
-}
-
-func (o options) integer(name string, dst *int) error {
-	if v, ok := o[name]; ok {
-		if err := json.Unmarshal(v, dst); err != nil {
-			return fmt.Errorf("isolda: option %s: want an integer, got %s", name, v)
-		}
-	}
-	return nil
-}
-
-func (o options) number(name string, dst *float64) error {
-	if v, ok := o[name]; ok {
-		if err := json.Unmarshal(v, dst); err != nil {
-			return fmt.Errorf("isolda: option %s: want a number, got %s", name, v)
+			return fmt.Errorf("isolda: option %s: want %s, got %s", name, want, v)
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -200,16 +199,15 @@ func runBench(env *Env, fl *benchFlags, args []string, budgetsGiven bool) error 
 		return badInput(err)
 	}
 	progress(-1, 0)
-	w := bufio.NewWriter(env.Stdout)
-	if err := bench.WriteTable(w, rep); err != nil {
-		return err
+	table := func(w io.Writer) error {
+		if err := bench.WriteTable(w, rep); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "# %s x %s, tokenizers: %s; %.0f ms\n", plural(len(rep.Graphs), "graph"), plural(len(rep.Formats), "format"),
+			strings.Join(rep.Tokenizers, ", "), rep.Millis)
+		return nil
 	}
-	fmt.Fprintf(w, "# %s x %s, tokenizers: %s; %.0f ms\n", plural(len(rep.Graphs), "graph"), plural(len(rep.Formats), "format"),
-		strings.Join(rep.Tokenizers, ", "), rep.Millis)
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := writeOutputs(fl, rep, func(w io.Writer) error { return bench.WriteCSV(w, rep) },
+	if err := writeOutputs(env, fl, rep, table, func(w io.Writer) error { return bench.WriteCSV(w, rep) },
 		func(dir string) error { return bench.WriteDir(dir, rep) }); err != nil {
 		return err
 	}
@@ -280,14 +278,8 @@ func runSynthetic(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 	if err != nil {
 		return badInput(err)
 	}
-	w := bufio.NewWriter(env.Stdout)
-	if err := synthetic.WriteTable(w, rep); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := writeOutputs(fl, rep, func(w io.Writer) error { return synthetic.WriteCSV(w, rep) },
+	if err := writeOutputs(env, fl, rep, func(w io.Writer) error { return synthetic.WriteTable(w, rep) },
+		func(w io.Writer) error { return synthetic.WriteCSV(w, rep) },
 		func(dir string) error { return synthetic.WriteDir(dir, rep) }); err != nil {
 		return err
 	}
@@ -312,11 +304,7 @@ func runFailureCases(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 		}
 		results = append(results, r)
 	}
-	w := bufio.NewWriter(env.Stdout)
-	if err := failures.Write(w, results); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
+	if err := toStdout(env, func(w io.Writer) error { return failures.Write(w, results) }); err != nil {
 		return err
 	}
 	if fl.jsonFile != "" {
@@ -325,8 +313,12 @@ func runFailureCases(env *Env, fl *benchFlags, toks []token.Tokenizer) error {
 	return nil
 }
 
-// writeOutputs writes --json, --csv and --out.
-func writeOutputs(fl *benchFlags, rep any, writeCSV func(io.Writer) error, writeDir func(string) error) error {
+// writeOutputs writes a benchmark's table to standard output, then --json,
+// --csv and --out.
+func writeOutputs(env *Env, fl *benchFlags, rep any, writeTable, writeCSV func(io.Writer) error, writeDir func(string) error) error {
+	if err := toStdout(env, writeTable); err != nil {
+		return err
+	}
 	if fl.jsonFile != "" {
 		if err := writeBenchFile(fl.jsonFile, func(w io.Writer) error { return bench.WriteJSON(w, rep) }); err != nil {
 			return err

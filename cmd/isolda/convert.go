@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -44,11 +43,7 @@ func newConvertCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			w := bufio.NewWriterSize(env.Stdout, 64<<10)
-			if err := writeFormat(w, "convert", to, input); err != nil {
-				return err
-			}
-			return w.Flush()
+			return toStdout(env, func(w io.Writer) error { return writeFormat(w, "convert", to, input) })
 		},
 	}
 	in.register(cmd)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -38,20 +37,18 @@ func newFormatsCmd(env *Env) *cobra.Command {
 				return usageError("formats: no format in family %q (families: %s)", family,
 					strings.Join(formats.Families(), ", "))
 			}
-			w := bufio.NewWriter(env.Stdout)
-			if long {
-				writeFormatsLong(w, fs)
-				return w.Flush()
-			}
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tFAMILY\tLOSSLESS\tINPUT\tSOURCE")
-			for _, f := range fs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, f.Family, losslessShort(f), f.Input, shortSource(f.Source))
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			return w.Flush()
+			return toStdout(env, func(w io.Writer) error {
+				if long {
+					writeFormatsLong(w, fs)
+					return nil
+				}
+				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "NAME\tFAMILY\tLOSSLESS\tINPUT\tSOURCE")
+				for _, f := range fs {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, f.Family, losslessShort(f), f.Input, shortSource(f.Source))
+				}
+				return tw.Flush()
+			})
 		},
 	}
 	cmd.Flags().StringVar(&family, "family", "", "list only this family (e.g. \"semantic web\", tabular)")

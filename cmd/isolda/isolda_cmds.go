@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/isolda/isolda/formats"
@@ -58,7 +58,6 @@ func newEncodeCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			w := bufio.NewWriterSize(env.Stdout, 64<<10)
 			if glossaryFile != "" {
 				// The glossary apart (the same bytes for every document
 				// with the same constructs), the body on stdout.
@@ -69,13 +68,15 @@ func newEncodeCmd(env *Env) *cobra.Command {
 				if err := os.WriteFile(glossaryFile, []byte(p.Glossary), 0o644); err != nil {
 					return err
 				}
-				w.WriteString(p.Body)
-				return w.Flush()
+				_, err = io.WriteString(env.Stdout, p.Body)
+				return err
 			}
-			if err := isolda.Encode(w, d, enc.opts); err != nil {
-				return badInput(err)
-			}
-			return w.Flush()
+			return toStdout(env, func(w io.Writer) error {
+				if err := isolda.Encode(w, d, enc.opts); err != nil {
+					return badInput(err)
+				}
+				return nil
+			})
 		},
 	}
 	in.register(cmd)
@@ -109,11 +110,7 @@ func newDecodeCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
-			w := bufio.NewWriterSize(env.Stdout, 64<<10)
-			if err := writeFormat(w, "decode", to, formats.NewInput(d)); err != nil {
-				return err
-			}
-			return w.Flush()
+			return toStdout(env, func(w io.Writer) error { return writeFormat(w, "decode", to, formats.NewInput(d)) })
 		},
 	}
 	cmd.Flags().StringVarP(&to, "to", "t", "nquads", "output format: an RDF syntax or a format name (isolda formats lists them)")

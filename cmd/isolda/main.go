@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -139,4 +140,14 @@ func printError(w io.Writer, err error) {
 
 func main() {
 	os.Exit(run(os.Args[1:], &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+}
+
+// toStdout runs write on standard output through a 64 KiB buffer and
+// flushes it; on an error the buffered rest is dropped.
+func toStdout(env *Env, write func(w io.Writer) error) error {
+	w := bufio.NewWriterSize(env.Stdout, 64<<10)
+	if err := write(w); err != nil {
+		return err
+	}
+	return w.Flush()
 }

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -118,17 +118,16 @@ func newReportCmd(env *Env) *cobra.Command {
 					return badInput(err)
 				}
 			}
-			w := bufio.NewWriter(env.Stdout)
-			if err := rep.WriteMarkdown(w); err != nil {
-				return err
-			}
-			if results != nil {
-				fmt.Fprintln(w)
-				if err := report.WriteCriteriaMarkdown(w, results); err != nil {
+			if err := toStdout(env, func(w io.Writer) error {
+				if err := rep.WriteMarkdown(w); err != nil {
 					return err
 				}
-			}
-			if err := w.Flush(); err != nil {
+				if results == nil {
+					return nil
+				}
+				fmt.Fprintln(w)
+				return report.WriteCriteriaMarkdown(w, results)
+			}); err != nil {
 				return err
 			}
 			if out != "" {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -457,12 +456,13 @@ func newSelectRunCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			w := bufio.NewWriter(env.Stdout)
-			if err := pr.WriteText(w); err != nil {
-				return err
-			}
-			fmt.Fprintf(w, "wrote %s\n", filepath.Join(out, adaptive.ResultFile))
-			return w.Flush()
+			return toStdout(env, func(w io.Writer) error {
+				if err := pr.WriteText(w); err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "wrote %s\n", filepath.Join(out, adaptive.ResultFile))
+				return nil
+			})
 		},
 	}
 	mf.add(cmd)
@@ -516,23 +516,20 @@ func newSelectCompareCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			w := bufio.NewWriter(env.Stdout)
+			var write func(io.Writer) error
 			switch format {
 			case "text":
-				err = pr.WriteText(w)
+				write = pr.WriteText
 			case "markdown":
-				err = pr.WriteMarkdown(w)
+				write = pr.WriteMarkdown
 			case "html":
-				err = page.WritePolicy(w, pr, "isolda select: "+args[0])
+				write = func(w io.Writer) error { return page.WritePolicy(w, pr, "isolda select: "+args[0]) }
 			case "json":
-				err = pr.WriteJSON(w)
+				write = pr.WriteJSON
 			default:
 				return usageError("--to %q: want text, markdown, html or json", format)
 			}
-			if err != nil {
-				return err
-			}
-			return w.Flush()
+			return toStdout(env, write)
 		},
 	}
 	cmd.Flags().Uint64Var(&seed, "seed", 1101, "seed of the bootstrap resampling")
@@ -567,11 +564,7 @@ func selectReport(env *Env, dir string, seed uint64, resamples int, out string) 
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(env.Stdout)
-	if err := pr.WriteMarkdown(w); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
+	if err := toStdout(env, pr.WriteMarkdown); err != nil {
 		return err
 	}
 	if out == "" {

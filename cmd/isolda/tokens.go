@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -65,35 +64,36 @@ func newTokensCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
-			w := bufio.NewWriter(env.Stdout)
-			if !ids {
-				n, err := token.CountReader(tok, in)
+			return toStdout(env, func(w io.Writer) error {
+				if !ids {
+					n, err := token.CountReader(tok, in)
+					if err != nil {
+						return badInput(err)
+					}
+					fmt.Fprintln(w, n)
+					return nil
+				}
+				text, err := io.ReadAll(in)
 				if err != nil {
 					return badInput(err)
 				}
-				fmt.Fprintln(w, n)
-				return w.Flush()
-			}
-			text, err := io.ReadAll(in)
-			if err != nil {
-				return badInput(err)
-			}
-			list := tok.Encode(string(text))
-			fmt.Fprintln(w, len(list))
-			var buf []byte
-			for i, id := range list {
-				if i > 0 {
-					buf = append(buf, ' ')
+				list := tok.Encode(string(text))
+				fmt.Fprintln(w, len(list))
+				var buf []byte
+				for i, id := range list {
+					if i > 0 {
+						buf = append(buf, ' ')
+					}
+					buf = strconv.AppendInt(buf, int64(id), 10)
+					if len(buf) > 1<<15 {
+						w.Write(buf)
+						buf = buf[:0]
+					}
 				}
-				buf = strconv.AppendInt(buf, int64(id), 10)
-				if len(buf) > 1<<15 {
-					w.Write(buf)
-					buf = buf[:0]
-				}
-			}
-			buf = append(buf, '\n')
-			w.Write(buf)
-			return w.Flush()
+				buf = append(buf, '\n')
+				w.Write(buf)
+				return nil
+			})
 		},
 	}
 	fl := cmd.Flags()
