@@ -13,6 +13,8 @@ the ``isolda`` command line, for every version and option.
 Calls release the GIL and are safe from many threads.
 """
 
+import codecs
+import io
 import json
 import os
 
@@ -29,6 +31,7 @@ __all__ = [
     "chunk",
     "count_tokens",
     "decode",
+    "dump",
     "encode",
     "syntaxes",
     "token_ids",
@@ -92,6 +95,26 @@ def encode(source, options=None, *, format=None, base=None):
     opts = coerce(options)
     src, data = _source(source, format, base)
     return lib().call_str(OP_ENCODE, {"source": src, "options": opts.to_go()}, data)
+
+
+def dump(source, fp, options=None, *, format=None, base=None, encoding="utf-8"):
+    """Writes the ISOLDA document of source (taken as encode takes it) to
+    fp, as json.dump writes to a file: the str to a text file
+    (io.TextIOBase), else the document in encoding to a binary one.
+
+    In UTF-8, the default, the bytes are the Go core's own, copied once,
+    and no str of the document is made: a large document is held once in
+    Go and once in Python, not also as a str (up to four bytes a
+    character). Raises as encode does; fp is not written on an error."""
+    opts = coerce(options)
+    if isinstance(fp, io.TextIOBase):
+        fp.write(encode(source, opts, format=format, base=base))
+        return
+    if codecs.lookup(encoding).name != "utf-8":
+        fp.write(encode(source, opts, format=format, base=base).encode(encoding))
+        return
+    src, data = _source(source, format, base)
+    fp.write(lib().call(OP_ENCODE, {"source": src, "options": opts.to_go()}, data))
 
 
 def decode(text, *, file=""):

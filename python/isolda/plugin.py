@@ -7,7 +7,7 @@ from rdflib.graph import ConjunctiveGraph
 from rdflib.parser import Parser
 from rdflib.serializer import Serializer
 
-from . import encode
+from . import dump
 from ._lib import OP_DECODE, lib
 from ._pack import unpack_into
 from .options import Options
@@ -19,8 +19,9 @@ class ISOLDASerializer(Serializer):
     Options fields (version="0.2", layout="blocks", ...)."""
 
     def serialize(self, stream, base=None, encoding=None, **args):
-        text = encode(self.store, Options(**args))
-        stream.write(text.encode(encoding or "utf-8"))
+        # stream is binary (rdflib encodes a str result itself): dump
+        # writes the Go core's UTF-8 bytes with no str in between.
+        dump(self.store, stream, Options(**args), encoding=encoding or "utf-8")
 
 
 class ISOLDAParser(Parser):

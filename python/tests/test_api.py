@@ -4,6 +4,7 @@ hash seeds, threads, parse errors, the plugin, tokens, chunks, the CLI
 module, memory and panics."""
 
 import hashlib
+import io
 import itertools
 import json
 import os
@@ -494,3 +495,36 @@ def test_terms_that_cannot_stand_there_are_value_errors():
     with pytest.raises(ValueError, match="format"):
         isolda.encode(b"<a:b> <a:c> <a:d> .")
     assert isolda.encode(b"<a:b> <a:c> <a:d> .", format="nt")
+
+
+def test_dump_writes_the_clis_bytes(cli, tmp_path):
+    g = Graph().parse(DEMO)
+    want = run_cli(cli, "encode", DEMO).stdout
+    # a path: Go reads it as the CLI does
+    buf = io.BytesIO()
+    isolda.dump(DEMO, buf)
+    assert buf.getvalue() == want
+    # an rdflib graph: the CLI on its N-Quads
+    nq = tmp_path / "demo.nq"
+    nq.write_bytes(to_nquads(g))
+    want_graph = run_cli(cli, "encode", str(nq)).stdout
+    buf = io.BytesIO()
+    isolda.dump(g, buf, isolda.Options(version="0.2"))
+    assert buf.getvalue() == run_cli(cli, "encode", "--spec", "0.2", str(nq)).stdout
+    # a text file gets the str; another encoding its bytes
+    text = io.StringIO()
+    isolda.dump(g, text)
+    assert text.getvalue().encode("utf-8") == want_graph
+    buf = io.BytesIO()
+    isolda.dump(g, buf, encoding="utf-16")
+    assert buf.getvalue() == want_graph.decode("utf-8").encode("utf-16")
+    # serialize goes through dump: to a file, and to a str
+    out = tmp_path / "demo.isolda"
+    g.serialize(destination=str(out), format="isolda")
+    assert out.read_bytes() == want_graph
+    assert g.serialize(format="isolda", encoding="utf-8") == want_graph
+    # an error writes nothing
+    buf = io.BytesIO()
+    with pytest.raises(isolda.ParseError):
+        isolda.dump(b"<a> <b> .", buf, format="nt")
+    assert buf.getvalue() == b""
