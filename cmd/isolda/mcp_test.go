@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/isolda/isolda/internal/testkit/syncbuf"
 )
 
 // TestMCPStdio speaks JSON-RPC to `isolda mcp` on its standard input and
@@ -80,7 +82,7 @@ func mustJSON(t *testing.T, v any) string {
 // TestMCPHTTPLoopback: --http with a bare port listens on loopback, serves
 // the transport at /mcp, and stops with its context.
 func TestMCPHTTPLoopback(t *testing.T) {
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	root := newRootCmd(&Env{Stdout: &bytes.Buffer{}, Stderr: stderr})
 	root.SetArgs([]string{"mcp", "--http", ":0"})
 	ctx, cancel := context.WithCancel(context.Background())

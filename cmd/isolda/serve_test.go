@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/isolda/isolda/internal/testkit/syncbuf"
 	"github.com/isolda/isolda/server"
 )
 
@@ -85,29 +86,11 @@ func TestServeShutdown(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestServeCommand runs `isolda serve` with limit flags on a free port and
 // checks a limit is applied.
 func TestServeCommand(t *testing.T) {
 	var stdout bytes.Buffer
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: stderr}
 	root := newRootCmd(env)
 	wired := false
@@ -175,9 +158,9 @@ func TestServeBadAddr(t *testing.T) {
 
 // startServe runs `isolda serve` with args on a free loopback port and
 // returns its URL, its stderr and a function that stops it.
-func startServe(t *testing.T, args ...string) (string, *syncBuffer, func()) {
+func startServe(t *testing.T, args ...string) (string, *syncbuf.Buffer, func()) {
 	t.Helper()
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: stderr}
 	root := newRootCmd(env)
 	if c, _, _ := root.Find([]string{"serve"}); c == nil || c.Name() != "serve" {
