@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -85,17 +84,7 @@ func TestMCPHTTPLoopback(t *testing.T) {
 	stderr := &syncbuf.Buffer{}
 	root := newRootCmd(&Env{Stdout: &bytes.Buffer{}, Stderr: stderr})
 	root.SetArgs([]string{"mcp", "--http", ":0"})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	re := regexp.MustCompile(`on (http://[^\s]+/mcp)`)
-	var url string
-	for deadline := time.Now().Add(time.Minute); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := re.FindStringSubmatch(stderr.String()); m != nil {
-			url = m[1]
-		}
-	}
+	url, stop := startBackground(t, root, stderr, regexp.MustCompile(`on (http://[^\s]+/mcp)`))
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("listening on %q: %s", url, stderr.String())
 	}
@@ -112,13 +101,7 @@ func TestMCPHTTPLoopback(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"name":"isolda"`) {
 		t.Errorf("initialize: %d %s", resp.StatusCode, b)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("after cancel: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Error("the server did not stop")
+	if err := stop(); err != nil {
+		t.Errorf("after cancel: %v", err)
 	}
 }
