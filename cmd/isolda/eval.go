@@ -203,7 +203,7 @@ func newEvalValidateCmd(env *Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&prepare, "prepare", false, "also read the graphs and question sets and render every context")
-	cmd.Flags().StringVar(&ov.modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
+	modelsDirFlag(cmd.Flags(), &ov.modelsDir)
 	return cmd
 }
 
@@ -338,7 +338,7 @@ func (o *endpointOverride) flags(cmd *cobra.Command) {
 	f.StringVar(&o.baseURL, "base-url", "", "call every model of the experiment at this API root instead (e.g. http://localhost:8000/v1)")
 	f.StringVar(&o.model, "model", "", "the model name to send instead (with several models: NAME=ID, comma-separated)")
 	f.StringVar(&o.apiKeyEnv, "api-key-env", "", "the environment variable holding the API key instead (\"\" in the file: no key)")
-	f.StringVar(&o.modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
+	modelsDirFlag(f, &o.modelsDir)
 }
 
 // registry is the token registry of the command: with --models-dir or
