@@ -40,20 +40,14 @@ func newEvalCmd(env *Env) *cobra.Command {
 			"  isolda eval validate --prepare exp.yaml\n" +
 			"  isolda eval run exp.yaml --out run",
 	}
-	var dry bool
-	cmd.Flags().BoolVar(&dry, "dry-run", false, "render and hash the embedded example experiment (the file isolda eval init writes), print its calls and input tokens per model, call nothing")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if !dry {
-			return cmd.Help()
-		}
+	dryRunOrHelp(cmd, "render and hash the embedded example experiment (the file isolda eval init writes), print its calls and input tokens per model, call nothing", func() error {
 		p, cleanup, err := prepareExperiment(nil)
 		if err != nil {
 			return err
 		}
 		defer cleanup()
 		return printDryRun(env, nil, p, nil)
-	}
-	cmd.Args = unknownSubcommand
+	})
 	cmd.AddCommand(newEvalInitCmd(env), newEvalValidateCmd(env), newEvalRunCmd(env))
 	return cmd
 }

@@ -47,19 +47,13 @@ func newSelectCmd(env *Env) *cobra.Command {
 			"  isolda select run --priors cal --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B --out sel\n" +
 			"  isolda select compare sel",
 	}
-	var dry bool
-	cmd.Flags().BoolVar(&dry, "dry-run", false, "print the calls and input tokens of a calibration with the default flags, call nothing (isolda select calibrate --dry-run)")
 	cal := newSelectCalibrateCmd(env)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if !dry {
-			return cmd.Help()
-		}
+	dryRunOrHelp(cmd, "print the calls and input tokens of a calibration with the default flags, call nothing (isolda select calibrate --dry-run)", func() error {
 		if err := cal.Flags().Set("dry-run", "true"); err != nil {
 			return err
 		}
 		return cal.RunE(cal, nil)
-	}
-	cmd.Args = unknownSubcommand
+	})
 	cmd.AddCommand(cal, newSelectRunCmd(env), newSelectCompareCmd(env))
 	return cmd
 }
