@@ -446,7 +446,7 @@ func newSelectRunCmd(env *Env) *cobra.Command {
 			if err := selectWriteFile(filepath.Join(out, adaptive.ResultFile), res.WriteJSON); err != nil {
 				return err
 			}
-			pr, err := report.BuildPolicyReport(res, report.Options{Seed: 1101, Resamples: 10000})
+			pr, err := report.BuildPolicyReport(res, report.Options{Seed: bootstrapSeed, Resamples: bootstrapResamples})
 			if err != nil {
 				return err
 			}
@@ -526,8 +526,7 @@ func newSelectCompareCmd(env *Env) *cobra.Command {
 			return toStdout(env, write)
 		},
 	}
-	cmd.Flags().Uint64Var(&seed, "seed", 1101, "seed of the bootstrap resampling")
-	cmd.Flags().IntVar(&resamples, "resamples", 10000, "bootstrap resamples")
+	bootstrapFlags(cmd.Flags(), &seed, &resamples)
 	cmd.Flags().StringVarP(&format, "to", "t", "text", "output format: text, markdown, html or json")
 	cmd.Flags().StringVar(&format, "format", "text", "output format")
 	if err := cmd.Flags().MarkDeprecated("format", "use --to (-t), the output format flag of every command"); err != nil {
