@@ -231,7 +231,7 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 				return usageError("--limit %d: give a number of calls above 0", limit)
 			}
 			if !dry && out == "" {
-				return badInput(errors.New("--out DIR is required"))
+				return noOut()
 			}
 			ph := startPhases(env.Stderr, "eval")
 			defer ph.Stop()

@@ -126,7 +126,7 @@ func (f *selectModelFlags) modelOf() (*adaptive.Model, error) {
 // into the command's error.
 func (f *selectModelFlags) call(cmd *cobra.Command, env *Env, out string, calls func(context.Context, *adaptive.Config) error) error {
 	if out == "" {
-		return badInput(errors.New("--out DIR is required"))
+		return noOut()
 	}
 	m, err := f.modelOf()
 	if err != nil {
@@ -271,7 +271,7 @@ func newSelectCalibrateCmd(env *Env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if fromEval != "" {
 				if out == "" {
-					return badInput(errors.New("--out DIR is required"))
+					return noOut()
 				}
 				cal, err := adaptive.FromEvalRun(fromEval, evalModel)
 				if err != nil {
