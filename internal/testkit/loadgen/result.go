@@ -317,7 +317,7 @@ func (r *Result) statusDetail() string {
 func (r *Result) errorDetail() string {
 	ok := r.ok
 	if ok == nil {
-		ok = func(s int) bool { return s >= 200 && s < 300 }
+		ok = is2xx
 	}
 	var parts []string
 	for _, c := range r.statusCodes() {
