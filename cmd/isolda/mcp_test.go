@@ -84,12 +84,7 @@ func TestMCPHTTPLoopback(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, b := send(t, req)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"name":"isolda"`) {
 		t.Errorf("initialize: %d %s", resp.StatusCode, b)
 	}

@@ -131,6 +131,19 @@ func startServe(t *testing.T, args ...string) (string, *syncbuf.Buffer, func() e
 	return url, stderr, stop
 }
 
+// send sends req with the default client, failing the test on a
+// transport error, and returns the answer with its body, read and closed.
+func send(t *testing.T, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, b
+}
+
 // startBackground executes root (whose standard error is stderr) in the
 // background and waits, a minute at most, for stderr to match re. It
 // returns re's first group and a function that cancels the command and
@@ -171,11 +184,7 @@ func TestServeHosts(t *testing.T) {
 	get := func(host string) int {
 		req, _ := http.NewRequest("GET", url+"/healthz", nil)
 		req.Host = host
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp, _ := send(t, req)
 		return resp.StatusCode
 	}
 	for host, want := range map[string]int{"127.0.0.1:" + port: 200, "localhost:" + port: 200, "[::1]:" + port: 200,
@@ -191,12 +200,7 @@ func TestServeHosts(t *testing.T) {
 	defer stop2()
 	req, _ := http.NewRequest("GET", url2+"/metrics", nil)
 	req.Host = "isolda.example.org"
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, b := send(t, req)
 	if resp.StatusCode != 200 || !strings.Contains(string(b), "isolda_memory_budget_bytes 134217728\n") {
 		t.Errorf("--allowed-hosts, --memory-limit 256MiB: %d, budget line missing:\n%s", resp.StatusCode, b)
 	}
@@ -234,12 +238,7 @@ func TestServeKeysNotLogged(t *testing.T) {
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Authorization", "Bearer "+key)
 			req.Header.Set("X-Api-Key", key)
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			resp, b := send(t, req)
 			answers.Write(b)
 			for k, v := range resp.Header {
 				fmt.Fprintf(&answers, "%s: %s\n", k, v)
