@@ -93,11 +93,7 @@ func prepareExperimentOpts(args []string, ph *phases, edit func(*eval.Experiment
 			return nil, cleanup, err
 		}
 		cleanup = func() { os.RemoveAll(dir) }
-		b, err := examples.Read(examples.Default)
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, examples.Default), b, 0o644)
-		}
-		if err != nil {
+		if err := writeDemo(dir); err != nil {
 			cleanup()
 			return nil, func() {}, err
 		}
@@ -119,6 +115,16 @@ func prepareExperimentOpts(args []string, ph *phases, edit func(*eval.Experiment
 	return p, cleanup, nil
 }
 
+// writeDemo writes the embedded demo graph into dir, where the embedded
+// example experiment (eval.ExampleYAML) reads it.
+func writeDemo(dir string) error {
+	b, err := examples.Read(examples.Default)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, examples.Default), b, 0o644)
+}
+
 func newEvalInitCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "init [FILE]",
@@ -138,13 +144,8 @@ func newEvalInitCmd(env *Env) *cobra.Command {
 			if err := os.WriteFile(path, []byte(eval.ExampleYAML), 0o644); err != nil {
 				return badInput(err)
 			}
-			demo := filepath.Join(filepath.Dir(path), examples.Default)
-			if _, err := os.Stat(demo); errors.Is(err, os.ErrNotExist) {
-				b, err := examples.Read(examples.Default)
-				if err != nil {
-					return err
-				}
-				if err := os.WriteFile(demo, b, 0o644); err != nil {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(path), examples.Default)); errors.Is(err, os.ErrNotExist) {
+				if err := writeDemo(filepath.Dir(path)); err != nil {
 					return badInput(err)
 				}
 			}
