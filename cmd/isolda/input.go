@@ -102,6 +102,18 @@ func demoNote(env *Env) {
 	}
 }
 
+// demoInput opens the embedded demo graph, the input of a command given
+// no FILE with nothing piped (demoNote says so), and returns its name in
+// messages.
+func demoInput(env *Env) (io.Reader, string, error) {
+	demoNote(env)
+	data, err := examples.Read(examples.Default)
+	if err != nil {
+		return nil, "", err
+	}
+	return bytes.NewReader(data), "examples/" + examples.Default, nil
+}
+
 // graphSource resolves the FILE argument of a command that reads a graph:
 // "-" or, with no FILE, piped standard input, gives "-"; with no FILE and
 // nothing piped, "" (the embedded demo graph).
@@ -158,13 +170,12 @@ func (f *inputFlags) read(env *Env, name string) (*rdf.Dataset, error) {
 		return d, nil
 	}
 	if name == "" {
-		demoNote(env)
-		data, err := examples.Read(examples.Default)
+		r, file, err := demoInput(env)
 		if err != nil {
 			return nil, err
 		}
-		opts.File = "examples/" + examples.Default
-		d, err := rdfio.Read(bytes.NewReader(data), opts)
+		opts.File = file
+		d, err := rdfio.Read(r, opts)
 		if err != nil {
 			return nil, readError(err)
 		}
