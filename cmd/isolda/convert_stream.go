@@ -83,7 +83,7 @@ func (f *inputFlags) stream(env *Env, name string, sink rdf.Sink, wrap func(io.R
 	default:
 		in, file, closeFn, err := openInput(env, name)
 		if err != nil {
-			return badInput(err)
+			return err
 		}
 		defer closeFn()
 		r, opts.File = in, file

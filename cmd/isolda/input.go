@@ -199,11 +199,7 @@ func (f *inputFlags) openLab(env *Env, lab formats.Format, name string) (io.Read
 	if name == "" {
 		return nil, "", nil, usageError("-f %s: give a FILE, or pipe the document into standard input", lab.Name)
 	}
-	r, file, closeFn, err := openInput(env, name)
-	if err != nil {
-		return nil, "", nil, badInput(err)
-	}
-	return r, file, closeFn, nil
+	return openInput(env, name)
 }
 
 // readError turns a read error into a bad-input error; a JSON-LD context
@@ -226,7 +222,8 @@ func argOrEmpty(args []string) string {
 }
 
 // openInput opens a file, or standard input for "-", and returns the reader,
-// the name to use in messages, and a function that closes it.
+// the name to use in messages, and a function that closes it; a file that
+// does not open is bad input.
 func openInput(env *Env, name string) (io.Reader, string, func(), error) {
 	if name == "-" {
 		if env.Stdin == nil {
@@ -236,7 +233,7 @@ func openInput(env *Env, name string) (io.Reader, string, func(), error) {
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, "", nil, badInput(err)
 	}
 	return f, name, func() { f.Close() }, nil
 }
@@ -252,9 +249,5 @@ func openDocument(env *Env, cmdName, name string) (io.Reader, string, func(), er
 		}
 		name = "-"
 	}
-	r, file, closeFn, err := openInput(env, name)
-	if err != nil {
-		return nil, "", nil, badInput(err)
-	}
-	return r, file, closeFn, nil
+	return openInput(env, name)
 }
