@@ -75,13 +75,11 @@ func New(cfg Config) (*Server, error) {
 	// defaults.
 	cfg.Service = cfg.Service.WithDefaults()
 	c := &cfg.Service
-	// The API is called in process: no Host check, no listener. The
-	// request body is the JSON of the tool's data, whose escapes can
-	// double its size: the API's body limit leaves room for them, while
-	// the tools check the data itself against MaxRequestBytes.
+	// The API is called in process: no Host check, no listener; its
+	// request body is the JSON of the tool's data (messageBytes).
 	api := *c
 	api.ListenAddr, api.AllowedHosts = "", nil
-	api.MaxRequestBytes = 2*c.MaxRequestBytes + 64<<10
+	api.MaxRequestBytes = messageBytes(*c)
 	api.Isolate = nil
 	s := &Server{cfg: cfg, api: server.New(api), slots: make(chan struct{}, c.MaxConcurrent)}
 	if cfg.Root != "" {
@@ -114,13 +112,21 @@ func (s *Server) Close() error {
 // with a request body limit that fits the tools' data.
 func (s *Server) Handler(srv *sdk.Server) http.Handler {
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
-		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: 2*s.cfg.Service.MaxRequestBytes + 64<<10})
+		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: messageBytes(s.cfg.Service)})
 }
 
 // MaxLineLength is the longest JSON-RPC message the stdio transport
 // should accept for these limits.
 func (s *Server) MaxLineLength() int {
-	return int(2*s.cfg.Service.MaxRequestBytes + 64<<10)
+	return int(messageBytes(s.cfg.Service))
+}
+
+// messageBytes is the largest message that carries a tool's data: the
+// JSON of data within MaxRequestBytes, whose escapes can double its size,
+// and room for the rest of the message. The tools check the data itself
+// against MaxRequestBytes.
+func messageBytes(c server.Config) int64 {
+	return 2*c.MaxRequestBytes + 64<<10
 }
 
 // input is a graph or document given inline or by path.

@@ -266,12 +266,12 @@ func (s *Server) decode(ctx context.Context, _ *sdk.CallToolRequest, in DecodeIn
 	}
 	r, err := work(ctx, s, func(ctx context.Context) (res, error) {
 		d, err := isolda.DecodeWith(strings.NewReader(src.text), isolda.DecodeOptions{File: src.name,
-			Limits: rdf.Limits{MaxQuads: s.cfg.Service.MaxQuads, MaxBytes: s.cfg.Service.MaxRequestBytes}})
+			Limits: s.limits()})
 		if err != nil {
 			return res{}, err
 		}
 		var b strings.Builder
-		if err := f.Encode(&ctxWriter{ctx: ctx, w: &b, max: 4 * s.cfg.Service.MaxRequestBytes}, formats.NewInput(d)); err != nil {
+		if err := f.Encode(s.output(ctx, &b), formats.NewInput(d)); err != nil {
 			if errors.Is(err, formats.ErrNoDataset) {
 				return res{}, fmt.Errorf("to %s: the document is a labelled graph, and %s writes RDF datasets", f.Name, f.Name)
 			}
@@ -439,7 +439,7 @@ func (s *Server) chunk(ctx context.Context, _ *sdk.CallToolRequest, in ChunkInpu
 		return nil, ChunkOutput{}, err
 	}
 	ropts.File = src.name
-	ropts.Limits = rdf.Limits{MaxQuads: s.cfg.Service.MaxQuads, MaxBytes: s.cfg.Service.MaxRequestBytes}
+	ropts.Limits = s.limits()
 	c, err := chunk.New(opts, tok)
 	if err != nil {
 		return nil, ChunkOutput{}, err
@@ -456,7 +456,7 @@ func (s *Server) chunk(ctx context.Context, _ *sdk.CallToolRequest, in ChunkInpu
 		var b strings.Builder
 		// The sorts stay in memory for graphs within the limits (a quad
 		// record is a few hundred bytes).
-		_, err := c.Run(read, &ctxWriter{ctx: ctx, w: &b, max: 4 * s.cfg.Service.MaxRequestBytes},
+		_, err := c.Run(read, s.output(ctx, &b),
 			chunk.RunOptions{Memory: 256 << 20, Workers: 1})
 		return b.String(), err
 	})
@@ -475,6 +475,18 @@ func (s *Server) chunk(ctx context.Context, _ *sdk.CallToolRequest, in ChunkInpu
 		out.Documents = append(out.Documents, ch)
 	}
 	return text(lines), out, nil
+}
+
+// limits are the reader limits of a tool's graph or document: the
+// service's statements and request bytes.
+func (s *Server) limits() rdf.Limits {
+	return rdf.Limits{MaxQuads: s.cfg.Service.MaxQuads, MaxBytes: s.cfg.Service.MaxRequestBytes}
+}
+
+// output bounds the text a tool writes to w: it stops when ctx is done,
+// and at four times the service's request limit.
+func (s *Server) output(ctx context.Context, w io.Writer) *ctxWriter {
+	return &ctxWriter{ctx: ctx, w: w, max: 4 * s.cfg.Service.MaxRequestBytes}
 }
 
 // ctxWriter writes to w until ctx is done or max bytes were written.

@@ -392,6 +392,17 @@ func numberValue(t rdf.Term) rdf.Term {
 	return rdf.Term{Kind: rdf.LiteralKind, Value: r.RatString(), Datatype: numberDatatype}
 }
 
+// floatValue reads a literal's value as a float64 and writes it back with
+// prec significant digits (-1: as few as read back the same float); ok is
+// false when the value is not a number.
+func floatValue(t rdf.Term, prec int) (string, bool) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(t.Value), 64)
+	if err != nil {
+		return "", false
+	}
+	return strconv.FormatFloat(f, 'g', prec, 64), true
+}
+
 // The rewrites observed with Debian's virtuoso-opensource 7.2.5.1 (server
 // version 07.20.3229), each with what the store does.
 var (
@@ -409,11 +420,9 @@ var (
 		apply: func(t rdf.Term) rdf.Term {
 			switch t.Datatype {
 			case rdf.XSDInteger, rdf.XSDDecimal, rdf.XSDDouble:
-				f, err := strconv.ParseFloat(strings.TrimSpace(t.Value), 64)
-				if err != nil {
-					return t
+				if v, ok := floatValue(t, -1); ok {
+					return rdf.Term{Kind: rdf.LiteralKind, Value: v, Datatype: numberDatatype}
 				}
-				return rdf.Term{Kind: rdf.LiteralKind, Value: strconv.FormatFloat(f, 'g', -1, 64), Datatype: numberDatatype}
 			}
 			return t
 		},
@@ -437,11 +446,9 @@ var (
 			if t.Datatype != rdf.XSDDouble {
 				return t
 			}
-			f, err := strconv.ParseFloat(strings.TrimSpace(t.Value), 64)
-			if err != nil {
-				return t
+			if v, ok := floatValue(t, 6); ok {
+				t.Value = v
 			}
-			t.Value = strconv.FormatFloat(f, 'g', 6, 64)
 			return t
 		},
 	}

@@ -100,7 +100,7 @@ func newBenchCmd(env *Env) *cobra.Command {
 	f.StringArrayVar(&fl.tokenizers, "tokenizer", []string{token.O200KBase}, "tokenizer to count with (repeatable; the first ranks): o200k_base, cl100k_base, qwen3, llama3, gemma3, a tokenizer.json path or a Hugging Face model id")
 	f.StringArrayVarP(&fl.legacyT, legacyTokenizerFlag, "t", nil, "deprecated: --tokenizer")
 	hideLegacy(cmd)
-	f.StringVar(&fl.modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
+	modelsDirFlag(f, &fl.modelsDir)
 	f.StringSliceVar(&fl.only, "formats", nil, "only these formats (comma-separated registry names)")
 	f.StringSliceVar(&fl.skip, "skip", nil, "leave out these formats (comma-separated registry names)")
 	f.StringVar(&fl.jsonFile, "json", "", "write the full results (parameters, versions, hashes) as JSON to FILE")

@@ -35,3 +35,18 @@ func withExample(cmd *cobra.Command, example string) *cobra.Command {
 	}
 	return cmd
 }
+
+// dryRunOrHelp gives a command with subcommands a --dry-run flag (usage is
+// its help line) that runs dry, a preview that calls nothing; without the
+// flag the command prints its help (finishHelp makes any argument an
+// unknown subcommand).
+func dryRunOrHelp(cmd *cobra.Command, usage string, dry func() error) {
+	var on bool
+	cmd.Flags().BoolVar(&on, "dry-run", false, usage)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if !on {
+			return cmd.Help()
+		}
+		return dry()
+	}
+}

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"runtime/debug"
 	"strings"
 
-	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
@@ -79,16 +77,13 @@ func (f *inputFlags) stream(env *Env, name string, sink rdf.Sink, wrap func(io.R
 	var r io.Reader
 	switch name = graphSource(env, name); name {
 	case "":
-		demoNote(env)
-		data, err := examples.Read(examples.Default)
-		if err != nil {
+		if r, opts.File, err = demoInput(env); err != nil {
 			return err
 		}
-		r, opts.File = bytes.NewReader(data), "examples/"+examples.Default
 	default:
 		in, file, closeFn, err := openInput(env, name)
 		if err != nil {
-			return badInput(err)
+			return err
 		}
 		defer closeFn()
 		r, opts.File = in, file

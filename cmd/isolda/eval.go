@@ -40,20 +40,14 @@ func newEvalCmd(env *Env) *cobra.Command {
 			"  isolda eval validate --prepare exp.yaml\n" +
 			"  isolda eval run exp.yaml --out run",
 	}
-	var dry bool
-	cmd.Flags().BoolVar(&dry, "dry-run", false, "render and hash the embedded example experiment (the file isolda eval init writes), print its calls and input tokens per model, call nothing")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if !dry {
-			return cmd.Help()
-		}
+	dryRunOrHelp(cmd, "render and hash the embedded example experiment (the file isolda eval init writes), print its calls and input tokens per model, call nothing", func() error {
 		p, cleanup, err := prepareExperiment(nil)
 		if err != nil {
 			return err
 		}
 		defer cleanup()
 		return printDryRun(env, nil, p, nil)
-	}
-	cmd.Args = unknownSubcommand
+	})
 	cmd.AddCommand(newEvalInitCmd(env), newEvalValidateCmd(env), newEvalRunCmd(env))
 	return cmd
 }
@@ -99,11 +93,7 @@ func prepareExperimentOpts(args []string, ph *phases, edit func(*eval.Experiment
 			return nil, cleanup, err
 		}
 		cleanup = func() { os.RemoveAll(dir) }
-		b, err := examples.Read(examples.Default)
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, examples.Default), b, 0o644)
-		}
-		if err != nil {
+		if err := writeDemo(dir); err != nil {
 			cleanup()
 			return nil, func() {}, err
 		}
@@ -125,6 +115,16 @@ func prepareExperimentOpts(args []string, ph *phases, edit func(*eval.Experiment
 	return p, cleanup, nil
 }
 
+// writeDemo writes the embedded demo graph into dir, where the embedded
+// example experiment (eval.ExampleYAML) reads it.
+func writeDemo(dir string) error {
+	b, err := examples.Read(examples.Default)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, examples.Default), b, 0o644)
+}
+
 func newEvalInitCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "init [FILE]",
@@ -144,13 +144,8 @@ func newEvalInitCmd(env *Env) *cobra.Command {
 			if err := os.WriteFile(path, []byte(eval.ExampleYAML), 0o644); err != nil {
 				return badInput(err)
 			}
-			demo := filepath.Join(filepath.Dir(path), examples.Default)
-			if _, err := os.Stat(demo); errors.Is(err, os.ErrNotExist) {
-				b, err := examples.Read(examples.Default)
-				if err != nil {
-					return err
-				}
-				if err := os.WriteFile(demo, b, 0o644); err != nil {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(path), examples.Default)); errors.Is(err, os.ErrNotExist) {
+				if err := writeDemo(filepath.Dir(path)); err != nil {
 					return badInput(err)
 				}
 			}
@@ -203,7 +198,7 @@ func newEvalValidateCmd(env *Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&prepare, "prepare", false, "also read the graphs and question sets and render every context")
-	cmd.Flags().StringVar(&ov.modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
+	modelsDirFlag(cmd.Flags(), &ov.modelsDir)
 	return cmd
 }
 
@@ -237,7 +232,7 @@ func newEvalRunCmd(env *Env) *cobra.Command {
 				return usageError("--limit %d: give a number of calls above 0", limit)
 			}
 			if !dry && out == "" {
-				return badInput(errors.New("--out DIR is required"))
+				return noOut()
 			}
 			ph := startPhases(env.Stderr, "eval")
 			defer ph.Stop()
@@ -338,7 +333,7 @@ func (o *endpointOverride) flags(cmd *cobra.Command) {
 	f.StringVar(&o.baseURL, "base-url", "", "call every model of the experiment at this API root instead (e.g. http://localhost:8000/v1)")
 	f.StringVar(&o.model, "model", "", "the model name to send instead (with several models: NAME=ID, comma-separated)")
 	f.StringVar(&o.apiKeyEnv, "api-key-env", "", "the environment variable holding the API key instead (\"\" in the file: no key)")
-	f.StringVar(&o.modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
+	modelsDirFlag(f, &o.modelsDir)
 }
 
 // registry is the token registry of the command: with --models-dir or

@@ -21,14 +21,11 @@ func TestYAMLDepthBomb(t *testing.T) {
 		}
 	}
 	// A real run folder for report.
-	writeIn(t, dir, "g.ttl", demoTurtle)
 	srv := llmtest.New(nil)
 	defer srv.Close()
 	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}]\n" +
 		"models: [{name: m, base_url: '" + srv.URL + "', model: x}]\ntasks: [{generate: {families: [count]}}]\n"
-	exp := writeIn(t, dir, "exp.yaml", y)
-	runDir := filepath.Join(dir, "run")
-	evalRun(t, exp, runDir)
+	runDir := demoEvalRun(t, dir, y)
 	code, _, errs := runCLI(t, "", "report", runDir, "--criteria", bomb, "--out", filepath.Join(dir, "rep"))
 	if code == 0 || !strings.Contains(errs, want) {
 		t.Errorf("report --criteria: exit %d: %s", code, errs)

@@ -102,6 +102,18 @@ func demoNote(env *Env) {
 	}
 }
 
+// demoInput opens the embedded demo graph, the input of a command given
+// no FILE with nothing piped (demoNote says so), and returns its name in
+// messages.
+func demoInput(env *Env) (io.Reader, string, error) {
+	demoNote(env)
+	data, err := examples.Read(examples.Default)
+	if err != nil {
+		return nil, "", err
+	}
+	return bytes.NewReader(data), "examples/" + examples.Default, nil
+}
+
 // graphSource resolves the FILE argument of a command that reads a graph:
 // "-" or, with no FILE, piped standard input, gives "-"; with no FILE and
 // nothing piped, "" (the embedded demo graph).
@@ -158,13 +170,12 @@ func (f *inputFlags) read(env *Env, name string) (*rdf.Dataset, error) {
 		return d, nil
 	}
 	if name == "" {
-		demoNote(env)
-		data, err := examples.Read(examples.Default)
+		r, file, err := demoInput(env)
 		if err != nil {
 			return nil, err
 		}
-		opts.File = "examples/" + examples.Default
-		d, err := rdfio.Read(bytes.NewReader(data), opts)
+		opts.File = file
+		d, err := rdfio.Read(r, opts)
 		if err != nil {
 			return nil, readError(err)
 		}
@@ -188,11 +199,7 @@ func (f *inputFlags) openLab(env *Env, lab formats.Format, name string) (io.Read
 	if name == "" {
 		return nil, "", nil, usageError("-f %s: give a FILE, or pipe the document into standard input", lab.Name)
 	}
-	r, file, closeFn, err := openInput(env, name)
-	if err != nil {
-		return nil, "", nil, badInput(err)
-	}
-	return r, file, closeFn, nil
+	return openInput(env, name)
 }
 
 // readError turns a read error into a bad-input error; a JSON-LD context
@@ -215,7 +222,8 @@ func argOrEmpty(args []string) string {
 }
 
 // openInput opens a file, or standard input for "-", and returns the reader,
-// the name to use in messages, and a function that closes it.
+// the name to use in messages, and a function that closes it; a file that
+// does not open is bad input.
 func openInput(env *Env, name string) (io.Reader, string, func(), error) {
 	if name == "-" {
 		if env.Stdin == nil {
@@ -225,7 +233,7 @@ func openInput(env *Env, name string) (io.Reader, string, func(), error) {
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, "", nil, badInput(err)
 	}
 	return f, name, func() { f.Close() }, nil
 }
@@ -241,9 +249,5 @@ func openDocument(env *Env, cmdName, name string) (io.Reader, string, func(), er
 		}
 		name = "-"
 	}
-	r, file, closeFn, err := openInput(env, name)
-	if err != nil {
-		return nil, "", nil, badInput(err)
-	}
-	return r, file, closeFn, nil
+	return openInput(env, name)
 }

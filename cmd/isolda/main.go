@@ -53,6 +53,10 @@ func checkFailed() error { return &exitError{code: exitCheckFail} }
 // badInput wraps err so that isolda prints it and exits with status 2.
 func badInput(err error) error { return &exitError{code: exitBadInput, err: err} }
 
+// noOut is the error of a command that writes a folder run without
+// --out.
+func noOut() error { return badInput(errors.New("--out DIR is required")) }
+
 // usageError is a bad-usage error (exit 2) built like fmt.Errorf.
 func usageError(format string, args ...any) error { return badInput(fmt.Errorf(format, args...)) }
 

@@ -51,6 +51,17 @@ func evalRun(t *testing.T, exp, out string) {
 	}
 }
 
+// demoEvalRun writes demoTurtle to dir/g.ttl and the experiment y (on
+// g.ttl) to dir/exp.yaml, runs it into dir/run (evalRun) and returns that
+// run folder.
+func demoEvalRun(t *testing.T, dir, y string) string {
+	t.Helper()
+	writeIn(t, dir, "g.ttl", demoTurtle)
+	runDir := filepath.Join(dir, "run")
+	evalRun(t, writeIn(t, dir, "exp.yaml", y), runDir)
+	return runDir
+}
+
 const demoTurtle = `@prefix ex: <http://example.org/> .
 ex:a a ex:T ; ex:name "A" ; ex:knows ex:b .
 ex:b a ex:T ; ex:name "B" .

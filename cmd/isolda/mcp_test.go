@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/isolda/isolda/internal/testkit/syncbuf"
 )
 
 // TestMCPStdio speaks JSON-RPC to `isolda mcp` on its standard input and
@@ -27,13 +28,14 @@ func TestMCPStdio(t *testing.T) {
 	}()
 	lines := bufio.NewScanner(outR)
 	lines.Buffer(nil, 1<<20)
-	ask := func(msg string) map[string]any {
+	// ask sends msg and returns the answer line (none for a notification).
+	ask := func(msg string) string {
 		t.Helper()
 		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(msg, `"id"`) {
-			return nil
+			return ""
 		}
 		if !lines.Scan() {
 			t.Fatalf("no answer to %s (%v); stderr %s", msg, lines.Err(), errb.String())
@@ -42,18 +44,18 @@ func TestMCPStdio(t *testing.T) {
 		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
 			t.Fatalf("%s: %v", lines.Text(), err)
 		}
-		return m
+		return lines.Text()
 	}
 	hello := ask(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
-	if !strings.Contains(mustJSON(t, hello), `"name":"isolda"`) {
+	if !strings.Contains(hello, `"name":"isolda"`) {
 		t.Fatalf("initialize: %v", hello)
 	}
 	ask(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	bad := mustJSON(t, ask(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"encode","arguments":{"data":"<http://a> <http://b> ."}}}`))
+	bad := ask(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"encode","arguments":{"data":"<http://a> <http://b> ."}}}`)
 	if !strings.Contains(bad, `"isError":true`) || !strings.Contains(bad, `data:1:`) {
 		t.Errorf("bad graph: %s", bad)
 	}
-	ok := mustJSON(t, ask(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"count_tokens","arguments":{"text":"hello world"}}}`))
+	ok := ask(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"count_tokens","arguments":{"text":"hello world"}}}`)
 	if !strings.Contains(ok, `"text":"2 tokens`) || strings.Contains(ok, "isError") {
 		t.Errorf("count_tokens: %s", ok)
 	}
@@ -68,32 +70,13 @@ func TestMCPStdio(t *testing.T) {
 	}
 }
 
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // TestMCPHTTPLoopback: --http with a bare port listens on loopback, serves
 // the transport at /mcp, and stops with its context.
 func TestMCPHTTPLoopback(t *testing.T) {
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	root := newRootCmd(&Env{Stdout: &bytes.Buffer{}, Stderr: stderr})
 	root.SetArgs([]string{"mcp", "--http", ":0"})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	re := regexp.MustCompile(`on (http://[^\s]+/mcp)`)
-	var url string
-	for deadline := time.Now().Add(time.Minute); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := re.FindStringSubmatch(stderr.String()); m != nil {
-			url = m[1]
-		}
-	}
+	url, stop := startBackground(t, root, stderr, regexp.MustCompile(`on (http://[^\s]+/mcp)`))
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("listening on %q: %s", url, stderr.String())
 	}
@@ -101,22 +84,11 @@ func TestMCPHTTPLoopback(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, b := send(t, req)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"name":"isolda"`) {
 		t.Errorf("initialize: %d %s", resp.StatusCode, b)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("after cancel: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Error("the server did not stop")
+	if err := stop(); err != nil {
+		t.Errorf("after cancel: %v", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/isolda/isolda/report/page"
 	"github.com/isolda/isolda/study"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func newReportCmd(env *Env) *cobra.Command {
@@ -150,9 +151,22 @@ func newReportCmd(env *Env) *cobra.Command {
 	fl.StringVarP(&out, "out", "o", "", "folder for report.md, report.json, report.html, answers.csv and CSV tables")
 	fl.StringVar(&rescore, "rescore", "", "score every logged answer again with this scorer (e.g. kgllm_adapted) instead of the logged scores")
 	fl.StringArrayVar(&with, "with", nil, "RUNDIR: add the answers of another eval run about graphs this run has none of (repeatable)")
-	fl.Uint64Var(&seed, "seed", 1101, "seed of the bootstrap resampling")
-	fl.IntVar(&resamples, "resamples", 10000, "bootstrap resamples")
+	bootstrapFlags(fl, &seed, &resamples)
 	return cmd
+}
+
+// The bootstrap of the intervals that report and select compare print
+// (unless --seed and --resamples change it) and select run prints.
+const (
+	bootstrapSeed      = 1101
+	bootstrapResamples = 10000
+)
+
+// bootstrapFlags adds --seed and --resamples, the bootstrap of the
+// intervals, to fl.
+func bootstrapFlags(fl *pflag.FlagSet, seed *uint64, resamples *int) {
+	fl.Uint64Var(seed, "seed", bootstrapSeed, "seed of the bootstrap resampling")
+	fl.IntVar(resamples, "resamples", bootstrapResamples, "bootstrap resamples")
 }
 
 // checkRunDir says what is wrong with a RUNDIR argument that is not the

@@ -32,7 +32,6 @@ func isoldaRightServer() *llmtest.Server {
 // follows from those answers.
 func TestReportOfAnEvalRun(t *testing.T) {
 	dir := t.TempDir()
-	writeIn(t, dir, "g.ttl", demoTurtle)
 	// The ISOLDA arm's prompt contains "Type[" headers; that arm gets the
 	// right count (2), the Turtle arm a wrong one.
 	srv := isoldaRightServer()
@@ -40,9 +39,7 @@ func TestReportOfAnEvalRun(t *testing.T) {
 	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}, {name: I, format: isolda}]\n" +
 		"models: [{name: m, base_url: '" + srv.URL + "', model: x, tokenizer: o200k_base}]\n" +
 		"tasks: [{generate: {families: [count]}}]\ntemperature: 0\ntrials: 3\n"
-	exp := writeIn(t, dir, "exp.yaml", y)
-	runDir := filepath.Join(dir, "run")
-	evalRun(t, exp, runDir)
+	runDir := demoEvalRun(t, dir, y)
 	crit := filepath.Join(dir, "criteria.yaml")
 	c := "criteria:\n" +
 		"  - {id: A, kind: better, arm: I, than: [ttl], alpha: 0.5}\n" +
@@ -129,15 +126,12 @@ func TestReportNotARunFolder(t *testing.T) {
 // printed, and the page shows the long answer cut with its size.
 func TestReportForgedLog(t *testing.T) {
 	dir := t.TempDir()
-	writeIn(t, dir, "g.ttl", demoTurtle)
 	srv := llmtest.New(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "2"} })
 	defer srv.Close()
 	y := "graphs: [{file: g.ttl}]\narms: [{name: ttl, format: b-ttl}]\n" +
 		"models: [{name: m, base_url: '" + srv.URL + "', model: x}]\n" +
 		"tasks: [{generate: {families: [count]}}]\ntemperature: 0\n"
-	exp := writeIn(t, dir, "exp.yaml", y)
-	runDir := filepath.Join(dir, "run")
-	evalRun(t, exp, runDir)
+	runDir := demoEvalRun(t, dir, y)
 	code, _, errs := runCLI(t, "", "report", runDir, "--resamples", "50")
 	if code != 0 {
 		t.Fatalf("report of the honest log: exit %d: %s", code, errs)

@@ -121,7 +121,7 @@ func newSampleCmd(env *Env) *cobra.Command {
 	fl.IntVar(&budget, "budget", 20000, "the most tokens the largest encoding may take")
 	fl.StringVar(&fmts, "formats", sampleFormats, "comma-separated formats whose largest encoding must fit (isolda formats lists them)")
 	fl.StringVar(&tokName, "tokenizer", token.O200KBase, "tokenizer: o200k_base, cl100k_base, a short name in the models directory, a tokenizer.json path or a Hugging Face model id")
-	fl.StringVar(&modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
+	modelsDirFlag(fl, &modelsDir)
 	fl.StringVarP(&to, "to", "t", "", "format of the sample written (default turtle, trig with named graphs)")
 	fl.StringVarP(&out, "out", "o", "", "write the sample to this file instead of standard output")
 	return cmd

@@ -47,19 +47,13 @@ func newSelectCmd(env *Env) *cobra.Command {
 			"  isolda select run --priors cal --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B --out sel\n" +
 			"  isolda select compare sel",
 	}
-	var dry bool
-	cmd.Flags().BoolVar(&dry, "dry-run", false, "print the calls and input tokens of a calibration with the default flags, call nothing (isolda select calibrate --dry-run)")
 	cal := newSelectCalibrateCmd(env)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if !dry {
-			return cmd.Help()
-		}
+	dryRunOrHelp(cmd, "print the calls and input tokens of a calibration with the default flags, call nothing (isolda select calibrate --dry-run)", func() error {
 		if err := cal.Flags().Set("dry-run", "true"); err != nil {
 			return err
 		}
 		return cal.RunE(cal, nil)
-	}
-	cmd.Args = unknownSubcommand
+	})
 	cmd.AddCommand(cal, newSelectRunCmd(env), newSelectCompareCmd(env))
 	return cmd
 }
@@ -132,7 +126,7 @@ func (f *selectModelFlags) modelOf() (*adaptive.Model, error) {
 // into the command's error.
 func (f *selectModelFlags) call(cmd *cobra.Command, env *Env, out string, calls func(context.Context, *adaptive.Config) error) error {
 	if out == "" {
-		return badInput(errors.New("--out DIR is required"))
+		return noOut()
 	}
 	m, err := f.modelOf()
 	if err != nil {
@@ -277,7 +271,7 @@ func newSelectCalibrateCmd(env *Env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if fromEval != "" {
 				if out == "" {
-					return badInput(errors.New("--out DIR is required"))
+					return noOut()
 				}
 				cal, err := adaptive.FromEvalRun(fromEval, evalModel)
 				if err != nil {
@@ -452,7 +446,7 @@ func newSelectRunCmd(env *Env) *cobra.Command {
 			if err := selectWriteFile(filepath.Join(out, adaptive.ResultFile), res.WriteJSON); err != nil {
 				return err
 			}
-			pr, err := report.BuildPolicyReport(res, report.Options{Seed: 1101, Resamples: 10000})
+			pr, err := report.BuildPolicyReport(res, report.Options{Seed: bootstrapSeed, Resamples: bootstrapResamples})
 			if err != nil {
 				return err
 			}
@@ -532,8 +526,7 @@ func newSelectCompareCmd(env *Env) *cobra.Command {
 			return toStdout(env, write)
 		},
 	}
-	cmd.Flags().Uint64Var(&seed, "seed", 1101, "seed of the bootstrap resampling")
-	cmd.Flags().IntVar(&resamples, "resamples", 10000, "bootstrap resamples")
+	bootstrapFlags(cmd.Flags(), &seed, &resamples)
 	cmd.Flags().StringVarP(&format, "to", "t", "text", "output format: text, markdown, html or json")
 	cmd.Flags().StringVar(&format, "format", "text", "output format")
 	if err := cmd.Flags().MarkDeprecated("format", "use --to (-t), the output format flag of every command"); err != nil {

@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/isolda/isolda/internal/testkit/syncbuf"
 	"github.com/isolda/isolda/server"
+	"github.com/spf13/cobra"
 )
 
 // TestServeShutdown runs the server on a loopback port, answers a request,
@@ -85,56 +87,10 @@ func TestServeShutdown(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestServeCommand runs `isolda serve` with limit flags on a free port and
 // checks a limit is applied.
 func TestServeCommand(t *testing.T) {
-	var stdout bytes.Buffer
-	stderr := &syncBuffer{}
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: stderr}
-	root := newRootCmd(env)
-	wired := false
-	for _, c := range root.Commands() {
-		if c.Name() == "serve" {
-			wired = true
-		}
-	}
-	if !wired {
-		root.AddCommand(newServeCmd(env))
-	}
-	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--max-request-bytes", "100", "--timeout", "5s"})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	re := regexp.MustCompile(`listening on (http://[^\s]+)`)
-	var url string
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := re.FindStringSubmatch(stderr.String()); m != nil {
-			url = m[1]
-			break
-		}
-	}
-	if url == "" {
-		t.Fatalf("no listening line: %q", stderr.String())
-	}
+	url, stderr, stop := startServe(t, "--max-request-bytes", "100", "--timeout", "5s")
 	resp, err := http.Post(url+"/v1/check", "application/json", strings.NewReader(`{"graph": {"data": "`+strings.Repeat(" ", 200)+`"}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -143,14 +99,8 @@ func TestServeCommand(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("--max-request-bytes 100: status %d", resp.StatusCode)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
+	if err := stop(); err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("serve: %v", err)
 	}
 	if !strings.Contains(stderr.String(), "stopped") {
 		t.Errorf("stderr %q", stderr.String())
@@ -162,9 +112,6 @@ func TestServeBadAddr(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
 	root := newRootCmd(env)
-	if c, _, _ := root.Find([]string{"serve"}); c == nil || c.Name() != "serve" {
-		root.AddCommand(newServeCmd(env))
-	}
 	root.SetArgs([]string{"serve", "--addr", "256.0.0.1:http-nope"})
 	err := root.Execute()
 	var ee *exitError
@@ -175,34 +122,57 @@ func TestServeBadAddr(t *testing.T) {
 
 // startServe runs `isolda serve` with args on a free loopback port and
 // returns its URL, its stderr and a function that stops it.
-func startServe(t *testing.T, args ...string) (string, *syncBuffer, func()) {
+func startServe(t *testing.T, args ...string) (string, *syncbuf.Buffer, func() error) {
 	t.Helper()
-	stderr := &syncBuffer{}
-	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: stderr}
-	root := newRootCmd(env)
-	if c, _, _ := root.Find([]string{"serve"}); c == nil || c.Name() != "serve" {
-		root.AddCommand(newServeCmd(env))
-	}
+	stderr := &syncbuf.Buffer{}
+	root := newRootCmd(&Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: stderr})
 	root.SetArgs(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...))
+	url, stop := startBackground(t, root, stderr, regexp.MustCompile(`listening on (http://[^\s]+)`))
+	return url, stderr, stop
+}
+
+// send sends req with the default client, failing the test on a
+// transport error, and returns the answer with its body, read and closed.
+func send(t *testing.T, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, b
+}
+
+// startBackground executes root (whose standard error is stderr) in the
+// background and waits, a minute at most, for stderr to match re. It
+// returns re's first group and a function that cancels the command and
+// returns its error (failing the test when it has not returned within 30
+// seconds); the test's cleanup cancels it too.
+func startBackground(t *testing.T, root *cobra.Command, stderr *syncbuf.Buffer, re *regexp.Regexp) (string, func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
-	re := regexp.MustCompile(`listening on (http://[^\s]+)`)
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := re.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1], stderr, func() {
-				cancel()
-				select {
-				case <-done:
-				case <-time.After(10 * time.Second):
-					t.Error("serve did not stop")
-				}
-			}
+	stop := func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(30 * time.Second):
+			t.Error("the command did not stop")
+			return nil
 		}
 	}
-	cancel()
-	t.Fatalf("no listening line: %q", stderr.String())
-	return "", nil, nil
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := re.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1], stop
+		}
+	}
+	stop()
+	t.Fatalf("no line matching %s on stderr: %q", re, stderr.String())
+	return "", nil
 }
 
 // TestServeHosts checks the server answers the Host names of its loopback
@@ -214,11 +184,7 @@ func TestServeHosts(t *testing.T) {
 	get := func(host string) int {
 		req, _ := http.NewRequest("GET", url+"/healthz", nil)
 		req.Host = host
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp, _ := send(t, req)
 		return resp.StatusCode
 	}
 	for host, want := range map[string]int{"127.0.0.1:" + port: 200, "localhost:" + port: 200, "[::1]:" + port: 200,
@@ -234,12 +200,7 @@ func TestServeHosts(t *testing.T) {
 	defer stop2()
 	req, _ := http.NewRequest("GET", url2+"/metrics", nil)
 	req.Host = "isolda.example.org"
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, b := send(t, req)
 	if resp.StatusCode != 200 || !strings.Contains(string(b), "isolda_memory_budget_bytes 134217728\n") {
 		t.Errorf("--allowed-hosts, --memory-limit 256MiB: %d, budget line missing:\n%s", resp.StatusCode, b)
 	}
@@ -254,9 +215,6 @@ func TestServeBadFlags(t *testing.T) {
 	} {
 		env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
 		root := newRootCmd(env)
-		if c, _, _ := root.Find([]string{"serve"}); c == nil || c.Name() != "serve" {
-			root.AddCommand(newServeCmd(env))
-		}
 		root.SetArgs(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...))
 		err := root.Execute()
 		var ee *exitError
@@ -280,12 +238,7 @@ func TestServeKeysNotLogged(t *testing.T) {
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Authorization", "Bearer "+key)
 			req.Header.Set("X-Api-Key", key)
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			resp, b := send(t, req)
 			answers.Write(b)
 			for k, v := range resp.Header {
 				fmt.Fprintf(&answers, "%s: %s\n", k, v)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/isolda/isolda/token"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func newTokensCmd(env *Env) *cobra.Command {
@@ -99,7 +100,7 @@ func newTokensCmd(env *Env) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&name, "tokenizer", token.O200KBase, "tokenizer: o200k_base, cl100k_base, a short name in the models directory (qwen3, llama3, gemma3), a tokenizer.json path or a Hugging Face model id")
 	fl.StringVar(&file, "tokenizer-file", "", "load this tokenizer.json (overrides --tokenizer)")
-	fl.StringVar(&modelsDir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
+	modelsDirFlag(fl, &modelsDir)
 	fl.BoolVar(&all, "all", false, "print a table of the count for every available tokenizer")
 	fl.BoolVar(&ids, "ids", false, "also print the token ids (second line, space-separated)")
 	fl.StringVarP(&name, legacyTokenizerFlag, "t", token.O200KBase, "deprecated: --tokenizer")
@@ -160,4 +161,10 @@ func writeAllCounts(env *Env, reg *token.Registry, text string) error {
 		return badInput(fmt.Errorf("some tokenizers could not be loaded"))
 	}
 	return nil
+}
+
+// modelsDirFlag adds --models-dir, the folder of the tokenizers that a
+// command's --tokenizer (or an experiment's tokenizer:) may name, to fl.
+func modelsDirFlag(fl *pflag.FlagSet, dir *string) {
+	fl.StringVar(dir, "models-dir", "", "folder with one sub-folder per tokenizer, each holding a tokenizer.json (default $ISOLDA_TOKENIZERS)")
 }

@@ -37,9 +37,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/isolda/isolda/internal/testkit/syncbuf"
 )
 
 // step is one command of a session and the output the README shows.
@@ -153,25 +154,6 @@ func lines(b []byte) []string {
 	return strings.Split(s, "\n")
 }
 
-// syncBuffer is a buffer written by a background command and read by the
-// walk.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) Bytes() []byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return bytes.Clone(s.b.Bytes())
-}
-
 func main() { os.Exit(run()) }
 
 // run walks the README and returns the exit status: 0 when every output
@@ -227,7 +209,7 @@ func run() int {
 		var out []byte
 		var runErr error
 		if cmdline, bg := strings.CutSuffix(strings.TrimSpace(s.command), "&"); bg {
-			buf := &syncBuffer{}
+			buf := &syncbuf.Buffer{}
 			c := exec.Command("bash", "-c", cmdline)
 			c.Dir, c.Stdout, c.Stderr = *dir, buf, buf
 			if tty != nil {

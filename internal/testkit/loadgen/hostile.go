@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -522,13 +523,8 @@ func (r *HostileResult) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%-16s %5s %8s  %-34s %9s %9s  %s\n", "attack", "sent", "handled", "status", "p50_ms", "max_ms", "want")
 	for _, a := range r.Attacks {
-		codes := make([]int, 0, len(a.Status))
-		for c := range a.Status {
-			codes = append(codes, c)
-		}
-		slices.Sort(codes)
 		var parts []string
-		for _, c := range codes {
+		for _, c := range slices.Sorted(maps.Keys(a.Status)) {
 			name := strconv.Itoa(c)
 			if c == StatusTransport {
 				name = "transport"

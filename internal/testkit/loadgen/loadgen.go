@@ -93,7 +93,7 @@ type Config struct {
 	// address sees Clients clients. The target must be on loopback.
 	Clients int
 	clients []*http.Client
-	// OK reports whether a status is a success; nil means 2xx.
+	// OK reports whether a status is a success; nil means 2xx (is2xx).
 	OK func(status int) bool
 
 	// Window is the width of the rows of the result's table and of the
@@ -151,7 +151,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.SampleEvery = DefaultSampleEvery
 	}
 	if c.OK == nil {
-		c.OK = func(s int) bool { return s >= 200 && s < 300 }
+		c.OK = is2xx
 	}
 	if c.Client == nil && c.Clients > 1 {
 		per := max(1, (c.MaxInFlight+c.Clients-1)/c.Clients)
@@ -356,3 +356,6 @@ func errorKind(ctx context.Context, err error) string {
 	}
 	return "other"
 }
+
+// is2xx is the default success test of Config.OK: a 2xx status.
+func is2xx(status int) bool { return status >= 200 && status < 300 }

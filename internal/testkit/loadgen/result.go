@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -297,12 +298,7 @@ func (r *Result) WriteSummary(w io.Writer) error {
 
 // statusCodes returns the answered statuses, sorted.
 func (r *Result) statusCodes() []int {
-	codes := make([]int, 0, len(r.Status))
-	for c := range r.Status {
-		codes = append(codes, c)
-	}
-	slices.Sort(codes)
-	return codes
+	return slices.Sorted(maps.Keys(r.Status))
 }
 
 // statusDetail lists the answers by status, sorted.
@@ -321,7 +317,7 @@ func (r *Result) statusDetail() string {
 func (r *Result) errorDetail() string {
 	ok := r.ok
 	if ok == nil {
-		ok = func(s int) bool { return s >= 200 && s < 300 }
+		ok = is2xx
 	}
 	var parts []string
 	for _, c := range r.statusCodes() {
@@ -329,12 +325,7 @@ func (r *Result) errorDetail() string {
 			parts = append(parts, fmt.Sprintf("%d: %d", c, r.Status[c]))
 		}
 	}
-	kinds := make([]string, 0, len(r.Transport))
-	for k := range r.Transport {
-		kinds = append(kinds, k)
-	}
-	slices.Sort(kinds)
-	for _, k := range kinds {
+	for _, k := range slices.Sorted(maps.Keys(r.Transport)) {
 		parts = append(parts, fmt.Sprintf("%s: %d", k, r.Transport[k]))
 	}
 	if r.Unsent > 0 {

@@ -75,25 +75,36 @@ func waitNoneLive(t *testing.T, pgid int) {
 	}
 }
 
-// TestDriverLifecycle runs the real chromedriver and Chromium: a session
-// renders a page, and Stop, without deleting the session first, leaves no
-// process of the driver's group alive.
-func TestDriverLifecycle(t *testing.T) {
+// startHeadless starts the real chromedriver and a headless Chromium
+// session (browserLog: with the console log kept) under a context of a
+// minute, which it returns with its cancel; the test's cleanup stops the
+// driver.
+func startHeadless(t *testing.T, browserLog bool) (context.Context, context.CancelFunc, *Driver, *Session) {
+	t.Helper()
 	driver, browser := tools(t)
+	profile := t.TempDir() // registered first, removed after the driver stopped
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	d, err := Start(ctx, DriverOptions{Path: driver})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Stop()
+	t.Cleanup(func() { d.Stop() })
 	s, err := d.NewSession(ctx, SessionOptions{
-		Chrome:     &ChromeOptions{Binary: browser, Args: append(HeadlessChromiumArgs(), "--user-data-dir="+t.TempDir())},
-		BrowserLog: true,
+		Chrome:     &ChromeOptions{Binary: browser, Args: append(HeadlessChromiumArgs(), "--user-data-dir="+profile)},
+		BrowserLog: browserLog,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ctx, cancel, d, s
+}
+
+// TestDriverLifecycle runs the real chromedriver and Chromium: a session
+// renders a page, and Stop, without deleting the session first, leaves no
+// process of the driver's group alive.
+func TestDriverLifecycle(t *testing.T) {
+	ctx, _, d, s := startHeadless(t, true)
 	page := "data:text/html,<title>t</title><p id=p>hello <b>world</b></p><script>console.error('from the page')</script>"
 	if err := s.Navigate(ctx, page); err != nil {
 		t.Fatal(err)
@@ -143,19 +154,7 @@ func TestDriverLifecycle(t *testing.T) {
 // TestDriverContextKill checks the driver and its browser die when the
 // context given to Start ends (a test running out of time).
 func TestDriverContextKill(t *testing.T) {
-	driver, browser := tools(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	d, err := Start(ctx, DriverOptions{Path: driver})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Stop()
-	if _, err := d.NewSession(ctx, SessionOptions{
-		Chrome: &ChromeOptions{Binary: browser, Args: append(HeadlessChromiumArgs(), "--user-data-dir="+t.TempDir())},
-	}); err != nil {
-		t.Fatal(err)
-	}
+	_, cancel, d, _ := startHeadless(t, false)
 	pgid := d.Pid()
 	cancel()
 	waitNoneLive(t, pgid)

@@ -20,11 +20,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/isolda/isolda/internal/atomicfile"
+	"github.com/isolda/isolda/internal/testkit/syncbuf"
 	"github.com/isolda/isolda/internal/testkit/webdriver"
 )
 
@@ -76,24 +76,6 @@ type Browser struct {
 	viewport [2]int
 }
 
-// syncBuffer is a bytes.Buffer safe for the driver's output goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // Start starts chromedriver and a session with the console log kept; the
 // test's cleanup ends both.
 func Start(t *testing.T, opts Options) *Browser {
@@ -108,7 +90,7 @@ func Start(t *testing.T, opts Options) *Browser {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
-	var driverLog syncBuffer
+	var driverLog syncbuf.Buffer
 	d, err := webdriver.Start(ctx, webdriver.DriverOptions{Path: chromedriver, Log: &driverLog})
 	if err != nil {
 		t.Fatalf("chromedriver: %v\n%s", err, driverLog.String())
