@@ -161,14 +161,7 @@ func (p *parser) limitErr(lineNum int, msg string) error {
 func (p *parser) split(src string) error {
 	if !utf8.ValidString(src) {
 		if p.strict {
-			off := 0
-			for off < len(src) {
-				r, size := utf8.DecodeRuneInString(src[off:])
-				if r == utf8.RuneError && size == 1 {
-					break
-				}
-				off += size
-			}
+			off := rdferr.InvalidUTF8(src)
 			num := 1 + strings.Count(src[:off], "\n")
 			start := strings.LastIndexByte(src[:off], '\n') + 1
 			ln := line{text: src[start:off], num: num}
