@@ -304,19 +304,12 @@ func EncodeTypedEdges(out io.Writer, g Graph) error {
 
 // readAll reads r within the size limit and checks that it is UTF-8.
 func readAll(r io.Reader, opts DecodeOptions, lim rdf.Limits) (string, error) {
-	max := lim.MaxBytes
-	var data []byte
-	var err error
-	if max < 0 {
-		data, err = io.ReadAll(r)
-	} else {
-		data, err = io.ReadAll(io.LimitReader(r, max+1))
-		if err == nil && int64(len(data)) > max {
-			return "", &rdf.ParseError{File: opts.File, Msg: fmt.Sprintf("input larger than %d bytes: %v", max, rdf.ErrLimit)}
-		}
-	}
+	data, over, err := lim.ReadAll(r)
 	if err != nil {
 		return "", err
+	}
+	if over {
+		return "", &rdf.ParseError{File: opts.File, Msg: fmt.Sprintf("input larger than %d bytes: %v", lim.MaxBytes, rdf.ErrLimit)}
 	}
 	s := string(data)
 	if !utf8.ValidString(s) {

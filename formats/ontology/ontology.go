@@ -155,11 +155,11 @@ type jsonRelation struct {
 // "range"}]}). Malformed input is an *rdf.ParseError with line and column;
 // file names the input in errors.
 func Load(r io.Reader, file string) (*Ontology, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
+	data, over, err := rdferr.Limits{MaxBytes: MaxFileBytes}.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxFileBytes {
+	if over {
 		return nil, &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: fmt.Sprintf("ontology larger than %d bytes", MaxFileBytes), Err: rdf.ErrLimit}
 	}
 	perr := func(off int64, msg string) error {

@@ -50,18 +50,12 @@ func Decode(r io.Reader, opts DecodeOptions) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	lim := p.limits.MaxBytes
-	var data []byte
-	if lim > 0 {
-		data, err = io.ReadAll(io.LimitReader(r, lim+1))
-		if err == nil && int64(len(data)) > lim {
-			return nil, p.limitErr(0, fmt.Sprintf("input larger than %d bytes", lim))
-		}
-	} else {
-		data, err = io.ReadAll(r)
-	}
+	data, over, err := p.limits.ReadAll(r)
 	if err != nil {
 		return nil, err
+	}
+	if over {
+		return nil, p.limitErr(0, fmt.Sprintf("input larger than %d bytes", p.limits.MaxBytes))
 	}
 	return p.decode(string(data))
 }

@@ -216,15 +216,11 @@ func readAll(r io.Reader, opts Options) ([]byte, error) {
 		return nil, err
 	}
 	lim := opts.Limits.WithDefaults()
-	var rd io.Reader = r
-	if lim.MaxBytes > 0 {
-		rd = io.LimitReader(r, lim.MaxBytes+1)
-	}
-	data, err := io.ReadAll(rd)
+	data, over, err := lim.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if lim.MaxBytes > 0 && int64(len(data)) > lim.MaxBytes {
+	if over {
 		at := loc{}.at(data, int(lim.MaxBytes))
 		return nil, limitError(at.parseError(opts.File, fmt.Sprintf("input larger than %d bytes", lim.MaxBytes)))
 	}

@@ -11,6 +11,7 @@ package rdferr
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -115,4 +116,21 @@ func (l Limits) WithDefaults() Limits {
 		l.MaxTermLength = DefaultLimits.MaxTermLength
 	}
 	return l
+}
+
+// ReadAll reads r to its end within l's MaxBytes (after WithDefaults; a
+// negative MaxBytes reads without a bound): it stops at the first byte
+// beyond the limit, and over reports that there was one (data then holds
+// MaxBytes+1 bytes). A read error is returned as it is, with over false.
+func (l Limits) ReadAll(r io.Reader) (data []byte, over bool, err error) {
+	max := l.WithDefaults().MaxBytes
+	if max < 0 {
+		data, err = io.ReadAll(r)
+		return data, false, err
+	}
+	data, err = io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return data, false, err
+	}
+	return data, int64(len(data)) > max, nil
 }

@@ -1,8 +1,11 @@
 package rdferr
 
 import (
+	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf8"
 )
 
@@ -46,5 +49,31 @@ func TestPosition(t *testing.T) {
 		if line, col := Position(text, c.off); line != c.line || col != c.col {
 			t.Errorf("Position(%q, %d) = %d:%d, want %d:%d", text, c.off, line, col, c.line, c.col)
 		}
+	}
+}
+
+// TestReadAll reads texts shorter than, as long as and longer than the
+// limit, and without one.
+func TestReadAll(t *testing.T) {
+	cases := []struct {
+		text string
+		max  int64
+		data string
+		over bool
+	}{
+		{"abc", 5, "abc", false},
+		{"abcde", 5, "abcde", false},
+		{"abcdefgh", 5, "abcdef", true},
+		{"abcdefgh", -1, "abcdefgh", false},
+		{"", 1, "", false},
+	}
+	for _, c := range cases {
+		data, over, err := Limits{MaxBytes: c.max}.ReadAll(strings.NewReader(c.text))
+		if err != nil || string(data) != c.data || over != c.over {
+			t.Errorf("%q within %d: %q, over %v, %v; want %q, over %v", c.text, c.max, data, over, err, c.data, c.over)
+		}
+	}
+	if _, _, err := (Limits{}).ReadAll(iotest.ErrReader(io.ErrUnexpectedEOF)); err != io.ErrUnexpectedEOF {
+		t.Errorf("a read error: %v", err)
 	}
 }
