@@ -155,11 +155,8 @@ func (p *parser) limitErr(lineNum int, msg string) error {
 func (p *parser) split(src string) error {
 	if !utf8.ValidString(src) {
 		if p.strict {
-			off := rdferr.InvalidUTF8(src)
-			num := 1 + strings.Count(src[:off], "\n")
-			start := strings.LastIndexByte(src[:off], '\n') + 1
-			ln := line{text: src[start:off], num: num}
-			return p.errf(&ln, off-start, "ill-formed UTF-8")
+			line, col := rdferr.Position(src, rdferr.InvalidUTF8(src))
+			return &rdferr.ParseError{File: p.file, Line: line, Column: col, Msg: "ill-formed UTF-8"}
 		}
 		src = strings.ToValidUTF8(src, "\uFFFD")
 	}
