@@ -2,11 +2,12 @@ package baseline
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/isolda/isolda/internal/py"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -20,6 +21,7 @@ type jsonWriter struct {
 	emitted map[rdf.Term]bool
 	g       *graphPart
 	cut     []rdf.Term
+	quoted  bytes.Buffer // the text of the last str
 }
 
 // obj is a JSON object with ordered members; values are raw (JSON text),
@@ -81,10 +83,10 @@ func writeJSON(w io.Writer, d *rdf.Dataset) error {
 
 	ctx := obj{}
 	if l.vocab != "" {
-		ctx = append(ctx, member{"@vocab", jsonString(l.vocab)})
+		ctx = append(ctx, member{"@vocab", j.str(l.vocab)})
 	}
 	for _, p := range j.ctx {
-		ctx = append(ctx, member{p.Name, jsonString(p.IRI)})
+		ctx = append(ctx, member{p.Name, j.str(p.IRI)})
 	}
 	var top arr
 	for _, g := range l.graphs {
@@ -96,7 +98,7 @@ func writeJSON(w io.Writer, d *rdf.Dataset) error {
 			top = append(top, nodes...)
 			continue
 		}
-		top = append(top, obj{{"@id", jsonString(j.id(g.name))}, {"@graph", nodes}})
+		top = append(top, obj{{"@id", j.str(j.id(g.name))}, {"@graph", nodes}})
 	}
 	doc := obj{{"@context", ctx}}
 	if len(top) == 1 {
@@ -157,7 +159,7 @@ func (j *jsonWriter) node(s rdf.Term, depth int, nested bool) obj {
 	j.emitted[s] = true
 	o := obj{}
 	if s.IsIRI() || !nested {
-		o = append(o, member{"@id", jsonString(j.id(s))})
+		o = append(o, member{"@id", j.str(j.id(s))})
 	}
 	qs := j.g.props[s]
 	var types arr
@@ -166,7 +168,7 @@ func (j *jsonWriter) node(s rdf.Term, depth int, nested bool) obj {
 			break // rdf:type comes first
 		}
 		if q.O.IsIRI() {
-			types = append(types, jsonString(j.vocabTerm(q.O.Value)))
+			types = append(types, j.str(j.vocabTerm(q.O.Value)))
 		}
 	}
 	if len(types) == 1 {
@@ -204,15 +206,15 @@ func (j *jsonWriter) value(x rdf.Term, depth int) any {
 			}
 			j.cut = append(j.cut, x)
 		}
-		return obj{{"@id", jsonString(j.id(x))}}
+		return obj{{"@id", j.str(j.id(x))}}
 	}
 	switch x.Datatype {
 	case rdf.XSDString:
-		return jsonString(x.Value)
+		return j.str(x.Value)
 	case rdf.RDFLangString, rdf.RDFDirLangString:
-		v := obj{{"@value", jsonString(x.Value)}, {"@language", jsonString(x.Lang)}}
+		v := obj{{"@value", j.str(x.Value)}, {"@language", j.str(x.Lang)}}
 		if x.Dir != "" {
-			v = append(v, member{"@direction", jsonString(x.Dir)})
+			v = append(v, member{"@direction", j.str(x.Dir)})
 		}
 		return v
 	case rdf.XSDBoolean:
@@ -224,7 +226,7 @@ func (j *jsonWriter) value(x rdf.Term, depth int) any {
 			return raw(x.Value)
 		}
 	}
-	return obj{{"@value", jsonString(x.Value)}, {"@type", jsonString(j.vocabTerm(x.Datatype))}}
+	return obj{{"@value", j.str(x.Value)}, {"@type", j.str(j.vocabTerm(x.Datatype))}}
 }
 
 // nativeInteger reports whether s is an xsd:integer that a JSON number
@@ -284,48 +286,18 @@ func asciiNameChars(s string) bool {
 	return true
 }
 
-// jsonString returns s as JSON text: only '"', '\\' and control characters
-// are escaped, so the text stays readable.
-func jsonString(s string) raw {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch c {
-			case '"':
-				b.WriteString(`\"`)
-			case '\\':
-				b.WriteString(`\\`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				if c < 0x20 || c == 0x7f {
-					b.WriteString(`\u00`)
-					b.WriteByte("0123456789abcdef"[c>>4])
-					b.WriteByte("0123456789abcdef"[c&15])
-				} else {
-					b.WriteByte(c)
-				}
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b.WriteString(`\ufffd`)
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	b.WriteByte('"')
-	return raw(b.String())
+// quoting is how b-json quotes a string: only '"', '\\' and control
+// characters (DEL included; \b and \f as \u0008 and \u000c) are escaped, so
+// the text stays readable, and an invalid byte becomes the escape \ufffd.
+func quoting() py.JSONQuoting {
+	return py.JSONQuoting{EscapeDEL: true, HexBF: true, EscapeInvalid: true}
+}
+
+// str returns s as JSON text (see quoting).
+func (j *jsonWriter) str(s string) raw {
+	j.quoted.Reset()
+	_ = quoting().Write(&j.quoted, s) // a bytes.Buffer does not fail
+	return raw(j.quoted.String())
 }
 
 // writeValue writes v indented by two spaces per level.
@@ -335,7 +307,7 @@ func writeValue(w *bufio.Writer, v any, level int) {
 		w.WriteString(string(v))
 	case obj:
 		writeMembers(w, "{}", len(v), level, func(i int) {
-			w.WriteString(string(jsonString(v[i].key)))
+			_ = quoting().Write(w, v[i].key) // w's errors come back from Flush
 			w.WriteString(": ")
 			writeValue(w, v[i].val, level+1)
 		})

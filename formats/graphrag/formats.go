@@ -11,6 +11,7 @@ import (
 	"github.com/isolda/isolda/formats/internal/registry"
 	"github.com/isolda/isolda/internal/py"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 // Format is one serialization of a Graph.
@@ -303,31 +304,16 @@ func EncodeTypedEdges(out io.Writer, g Graph) error {
 
 // readAll reads r within the size limit and checks that it is UTF-8.
 func readAll(r io.Reader, opts DecodeOptions, lim rdf.Limits) (string, error) {
-	max := lim.MaxBytes
-	var data []byte
-	var err error
-	if max < 0 {
-		data, err = io.ReadAll(r)
-	} else {
-		data, err = io.ReadAll(io.LimitReader(r, max+1))
-		if err == nil && int64(len(data)) > max {
-			return "", &rdf.ParseError{File: opts.File, Msg: fmt.Sprintf("input larger than %d bytes: %v", max, rdf.ErrLimit)}
-		}
-	}
+	data, over, err := lim.ReadAll(r)
 	if err != nil {
 		return "", err
 	}
+	if over {
+		return "", &rdf.ParseError{File: opts.File, Msg: fmt.Sprintf("input larger than %d bytes: %v", lim.MaxBytes, rdf.ErrLimit)}
+	}
 	s := string(data)
 	if !utf8.ValidString(s) {
-		off := 0
-		for off < len(s) {
-			r, size := utf8.DecodeRuneInString(s[off:])
-			if r == utf8.RuneError && size == 1 {
-				break
-			}
-			off += size
-		}
-		return "", newDecoder(s, opts, lim).errAt(off, "invalid UTF-8")
+		return "", newDecoder(s, opts, lim).errAt(rdferr.InvalidUTF8(s), "invalid UTF-8")
 	}
 	return s, nil
 }
@@ -351,12 +337,7 @@ func newDecoder(src string, opts DecodeOptions, lim rdf.Limits) *decoder {
 
 // position converts a byte offset to a 1-based line and column (in code
 // points).
-func (d *decoder) position(off int) (int, int) {
-	off = min(max(off, 0), len(d.src))
-	line := 1 + strings.Count(d.src[:off], "\n")
-	lineStart := strings.LastIndexByte(d.src[:off], '\n') + 1
-	return line, 1 + utf8.RuneCountInString(d.src[lineStart:off])
-}
+func (d *decoder) position(off int) (int, int) { return rdferr.Position(d.src, off) }
 
 func (d *decoder) errAt(off int, format string, args ...any) error {
 	line, col := d.position(off)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 // lines holds an input split into lines, for the line-oriented decoders.
@@ -18,11 +19,11 @@ type lines struct {
 }
 
 func readLines(r io.Reader, format string) (*lines, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxDecodeBytes+1))
+	data, over, err := rdferr.Limits{MaxBytes: MaxDecodeBytes}.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxDecodeBytes {
+	if over {
 		return nil, &rdf.ParseError{Line: 1, Column: 1, Msg: fmt.Sprintf("%s: input larger than %d bytes", format, MaxDecodeBytes), Err: rdf.ErrLimit}
 	}
 	s := string(data)

@@ -25,6 +25,7 @@ import (
 	"github.com/isolda/isolda/formats/graphtext"
 	"github.com/isolda/isolda/formats/internal/registry"
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 // Concept is a class of the ontology.
@@ -154,19 +155,19 @@ type jsonRelation struct {
 // "range"}]}). Malformed input is an *rdf.ParseError with line and column;
 // file names the input in errors.
 func Load(r io.Reader, file string) (*Ontology, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
+	data, over, err := rdferr.Limits{MaxBytes: MaxFileBytes}.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxFileBytes {
+	if over {
 		return nil, &rdf.ParseError{File: file, Line: 1, Column: 1, Msg: fmt.Sprintf("ontology larger than %d bytes", MaxFileBytes), Err: rdf.ErrLimit}
 	}
 	perr := func(off int64, msg string) error {
-		line, col := position(data, off)
+		line, col := rdferr.Position(string(data), int(off))
 		return &rdf.ParseError{File: file, Line: line, Column: col, Msg: msg}
 	}
 	if !utf8.Valid(data) {
-		return nil, perr(int64(invalidUTF8At(data)), "invalid UTF-8")
+		return nil, perr(int64(rdferr.InvalidUTF8(string(data))), "invalid UTF-8")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -243,28 +244,6 @@ func Load(r io.Reader, file string) (*Ontology, error) {
 		o.Relations = append(o.Relations, Relation{ID: *r.PID, Label: *r.Label, Domain: *r.Domain, Range: *r.Range})
 	}
 	return o, nil
-}
-
-func invalidUTF8At(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
-}
-
-// position converts a byte offset to a 1-based line and column (in runes).
-func position(data []byte, off int64) (int, int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	before := data[:off]
-	line := bytes.Count(before, []byte("\n")) + 1
-	start := bytes.LastIndexByte(before, '\n') + 1
-	return line, utf8.RuneCount(before[start:]) + 1
 }
 
 // LoadFile reads one ontology file.

@@ -50,18 +50,12 @@ func Decode(r io.Reader, opts DecodeOptions) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	lim := p.limits.MaxBytes
-	var data []byte
-	if lim > 0 {
-		data, err = io.ReadAll(io.LimitReader(r, lim+1))
-		if err == nil && int64(len(data)) > lim {
-			return nil, p.limitErr(0, fmt.Sprintf("input larger than %d bytes", lim))
-		}
-	} else {
-		data, err = io.ReadAll(r)
-	}
+	data, over, err := p.limits.ReadAll(r)
 	if err != nil {
 		return nil, err
+	}
+	if over {
+		return nil, p.limitErr(0, fmt.Sprintf("input larger than %d bytes", p.limits.MaxBytes))
 	}
 	return p.decode(string(data))
 }
@@ -161,18 +155,8 @@ func (p *parser) limitErr(lineNum int, msg string) error {
 func (p *parser) split(src string) error {
 	if !utf8.ValidString(src) {
 		if p.strict {
-			off := 0
-			for off < len(src) {
-				r, size := utf8.DecodeRuneInString(src[off:])
-				if r == utf8.RuneError && size == 1 {
-					break
-				}
-				off += size
-			}
-			num := 1 + strings.Count(src[:off], "\n")
-			start := strings.LastIndexByte(src[:off], '\n') + 1
-			ln := line{text: src[start:off], num: num}
-			return p.errf(&ln, off-start, "ill-formed UTF-8")
+			line, col := rdferr.Position(src, rdferr.InvalidUTF8(src))
+			return &rdferr.ParseError{File: p.file, Line: line, Column: col, Msg: "ill-formed UTF-8"}
 		}
 		src = strings.ToValidUTF8(src, "\uFFFD")
 	}

@@ -11,8 +11,10 @@
 //   - str semantics: isspace, the \w and \d of a str pattern, strip(),
 //     split(), lower() with its special cases, repr() (str.go);
 //   - json.dumps's quoting of a str, with and without ensure_ascii
-//     (WriteJSONString), and its layout with indent=n or compact
-//     separators, written value by value (Dumper);
+//     (WriteJSONString), and the variants of it that other formats define
+//     (JSONQuoting: b-json's), so that the module has one JSON string
+//     writer; and json.dumps's layout with indent=n or compact separators,
+//     written value by value (Dumper);
 //   - ast.literal_eval of the literals a benchmark answer can hold
 //     (LiteralEval);
 //   - the iteration order of a set of small non-negative ints (IntSet).

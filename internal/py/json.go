@@ -21,31 +21,55 @@ const lowerHex = "0123456789abcdef"
 // \f have their short escapes. Invalid UTF-8 is written as U+FFFD (escaped
 // with ensureASCII).
 func WriteJSONString(w JSONWriter, s string, ensureASCII bool) error {
+	return JSONQuoting{EnsureASCII: ensureASCII}.Write(w, s)
+}
+
+// JSONQuoting is how a JSON string is quoted: json.dumps's way (the zero
+// value is json.dumps(s, ensure_ascii=False)), or a variant of it that a
+// format defines. Every JSON string writer of the formats is this one.
+type JSONQuoting struct {
+	// EnsureASCII escapes every character outside ' '..'~' as \uXXXX
+	// (surrogate pairs above U+FFFF), invalid UTF-8 as \ufffd: json.dumps's
+	// default.
+	EnsureASCII bool
+	// EscapeDEL escapes U+007F as \u007f (EnsureASCII does too).
+	EscapeDEL bool
+	// HexBF writes \b and \f as \u0008 and \u000c, not as their short
+	// escapes.
+	HexBF bool
+	// EscapeInvalid writes each byte that is not valid UTF-8 as the escape
+	// \ufffd, not as U+FFFD itself (EnsureASCII does too).
+	EscapeInvalid bool
+}
+
+// Write writes s quoted as q says, and returns the first write error.
+func (q JSONQuoting) Write(w JSONWriter, s string) error {
 	e := jsonEncoder{w: w}
 	e.byte('"')
+	escDEL := q.EnsureASCII || q.EscapeDEL
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (c != 0x7f || !ensureASCII) {
+			if c >= 0x20 && c != '"' && c != '\\' && (c != 0x7f || !escDEL) {
 				i++
 				continue
 			}
 			e.str(s[start:i])
-			switch c {
-			case '"':
+			switch {
+			case c == '"':
 				e.str(`\"`)
-			case '\\':
+			case c == '\\':
 				e.str(`\\`)
-			case '\n':
+			case c == '\n':
 				e.str(`\n`)
-			case '\r':
+			case c == '\r':
 				e.str(`\r`)
-			case '\t':
+			case c == '\t':
 				e.str(`\t`)
-			case '\b':
+			case c == '\b' && !q.HexBF:
 				e.str(`\b`)
-			case '\f':
+			case c == '\f' && !q.HexBF:
 				e.str(`\f`)
 			default:
 				e.u4(rune(c))
@@ -55,13 +79,13 @@ func WriteJSONString(w JSONWriter, s string, ensureASCII bool) error {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !ensureASCII && r != utf8.RuneError {
+		if !q.EnsureASCII && r != utf8.RuneError {
 			i += size
 			continue
 		}
 		e.str(s[start:i])
 		switch {
-		case !ensureASCII:
+		case !q.EnsureASCII && !(q.EscapeInvalid && size == 1):
 			e.str("\uFFFD")
 		case r > 0xFFFF:
 			r -= 0x10000

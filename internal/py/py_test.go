@@ -128,6 +128,32 @@ func TestWriteJSONStringAgainstCPython(t *testing.T) {
 	}
 }
 
+// TestJSONQuotingVariants checks each knob of JSONQuoting on the characters
+// it is about, against hand-written expectations.
+func TestJSONQuotingVariants(t *testing.T) {
+	const s = "\b\f\x7f\xff\uFFFD\u00e9\""
+	cases := []struct {
+		q    JSONQuoting
+		want string
+	}{
+		{JSONQuoting{}, `"\b\f` + "\x7f\uFFFD\uFFFD\u00e9" + `\""`},
+		{JSONQuoting{EnsureASCII: true}, `"\b\f\u007f\ufffd\ufffd\u00e9\""`},
+		{JSONQuoting{EscapeDEL: true}, `"\b\f\u007f` + "\uFFFD\uFFFD\u00e9" + `\""`},
+		{JSONQuoting{HexBF: true}, `"\u0008\u000c` + "\x7f\uFFFD\uFFFD\u00e9" + `\""`},
+		{JSONQuoting{EscapeInvalid: true}, `"\b\f` + "\x7f" + `\ufffd` + "\uFFFD\u00e9" + `\""`},
+		{JSONQuoting{EscapeDEL: true, HexBF: true, EscapeInvalid: true}, `"\u0008\u000c\u007f\ufffd` + "\uFFFD\u00e9" + `\""`},
+	}
+	for _, c := range cases {
+		var b strings.Builder
+		if err := c.q.Write(&b, s); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != c.want {
+			t.Errorf("%+v: %q, want %q", c.q, b.String(), c.want)
+		}
+	}
+}
+
 // describe renders a Value as the fixture generator encodes Python values.
 func describe(v Value) any {
 	switch v.Kind {

@@ -17,6 +17,7 @@ import (
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 // schemaOrgContext is the official schema.org JSON-LD context, release 30.0
@@ -143,11 +144,11 @@ func (l *loader) fetch(u string) ([]byte, string, error) {
 	if res.StatusCode != http.StatusOK {
 		return nil, "", fmt.Errorf("HTTP status %d", res.StatusCode)
 	}
-	data, err := io.ReadAll(io.LimitReader(res.Body, maxRemoteContextBytes+1))
+	data, over, err := rdferr.Limits{MaxBytes: maxRemoteContextBytes}.ReadAll(res.Body)
 	if err != nil {
 		return nil, "", err
 	}
-	if len(data) > maxRemoteContextBytes {
+	if over {
 		return nil, "", fmt.Errorf("larger than %d bytes: %w", maxRemoteContextBytes, rdf.ErrLimit)
 	}
 	return data, res.Request.URL.String(), nil
@@ -215,11 +216,11 @@ func readFileLimited(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxContextBytes+1))
+	b, over, err := rdferr.Limits{MaxBytes: maxContextBytes}.ReadAll(f)
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > maxContextBytes {
+	if over {
 		return nil, fmt.Errorf("larger than %d bytes", maxContextBytes)
 	}
 	return b, nil

@@ -43,6 +43,7 @@ import (
 	"github.com/isolda/isolda/rdf/internal/excerpt"
 	"github.com/isolda/isolda/rdf/jsonld/internal/fromrdf"
 	"github.com/isolda/isolda/rdf/jsonld/internal/ldproc"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 // Processing modes (Options.ProcessingMode).
@@ -215,15 +216,11 @@ func readAll(r io.Reader, opts Options) ([]byte, error) {
 		return nil, err
 	}
 	lim := opts.Limits.WithDefaults()
-	var rd io.Reader = r
-	if lim.MaxBytes > 0 {
-		rd = io.LimitReader(r, lim.MaxBytes+1)
-	}
-	data, err := io.ReadAll(rd)
+	data, over, err := lim.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if lim.MaxBytes > 0 && int64(len(data)) > lim.MaxBytes {
+	if over {
 		at := loc{}.at(data, int(lim.MaxBytes))
 		return nil, limitError(at.parseError(opts.File, fmt.Sprintf("input larger than %d bytes", lim.MaxBytes)))
 	}
@@ -244,7 +241,8 @@ func decodeInput(data []byte, opts Options, o loc) (doc any, start loc, err erro
 		o = o.begin()
 		o.off += 3
 	}
-	if off := invalidUTF8(data); off >= 0 {
+	if !utf8.Valid(data) {
+		off := rdferr.InvalidUTF8(string(data))
 		// JSON text is UTF-8 (RFC 8259 section 8.1); encoding/json would
 		// silently turn a bad byte into U+FFFD.
 		return nil, o, o.at(data, off).parseError(opts.File, fmt.Sprintf("invalid UTF-8 (byte 0x%02X)", data[off]))
@@ -267,26 +265,6 @@ func decodeInput(data []byte, opts Options, o loc) (doc any, start loc, err erro
 		return nil, o, o.at(data, off).parseError(opts.File, "unexpected data after the JSON value")
 	}
 	return doc, o, nil
-}
-
-// invalidUTF8 returns the offset of the first byte of data that is not
-// part of a valid UTF-8 encoding, or -1.
-func invalidUTF8(data []byte) int {
-	if utf8.Valid(data) {
-		return -1
-	}
-	for off := 0; off < len(data); {
-		if data[off] < utf8.RuneSelf {
-			off++
-			continue
-		}
-		r, n := utf8.DecodeRune(data[off:])
-		if r == utf8.RuneError && n <= 1 {
-			return off
-		}
-		off += n
-	}
-	return -1
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

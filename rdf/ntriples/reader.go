@@ -35,6 +35,7 @@ import (
 
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/internal/grammar"
+	"github.com/isolda/isolda/rdf/rdferr"
 )
 
 // Syntax selects N-Triples or N-Quads.
@@ -432,14 +433,7 @@ func skipWS(b []byte, i int) int {
 // parseLine parses one line. ok is false for a line with no statement.
 func (r *Reader) parseLine(b []byte) (q rdf.Quad, ok bool, err error) {
 	if !utf8.Valid(b) {
-		off := 0
-		for off < len(b) {
-			c, size := utf8.DecodeRune(b[off:])
-			if c == utf8.RuneError && size <= 1 {
-				break
-			}
-			off += size
-		}
+		off := rdferr.InvalidUTF8(string(b))
 		return q, false, r.errAt(b, off, "invalid UTF-8 (byte 0x%02X)", b[off])
 	}
 	i := skipWS(b, 0)

@@ -11,6 +11,9 @@ package rdferr
 import (
 	"errors"
 	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
 )
 
 // ParseError is a syntax or limit error in an input document, with its
@@ -44,6 +47,35 @@ func (e *ParseError) Error() string {
 		return fmt.Sprintf("%s: %s", name, e.Msg)
 	}
 	return fmt.Sprintf("%s:%d:%d: %s", name, e.Line, e.Column, e.Msg)
+}
+
+// InvalidUTF8 returns the byte offset of the first byte of s that is not
+// part of a valid UTF-8 encoding, where a reader reports ill-formed input,
+// or -1 when s is valid UTF-8. A reader of bytes passes string(b) once it
+// has found (with utf8.Valid) that there is such a byte.
+func InvalidUTF8(s string) int {
+	for off := 0; off < len(s); {
+		if s[off] < utf8.RuneSelf {
+			off++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[off:])
+		if r == utf8.RuneError && size == 1 {
+			return off
+		}
+		off += size
+	}
+	return -1
+}
+
+// Position returns the line and column, as ParseError counts them (from 1,
+// the column in code points), of byte offset off of text; an offset outside
+// the text is taken as its start or its end.
+func Position(text string, off int) (line, col int) {
+	off = min(max(off, 0), len(text))
+	line = 1 + strings.Count(text[:off], "\n")
+	lineStart := strings.LastIndexByte(text[:off], '\n') + 1
+	return line, 1 + utf8.RuneCountInString(text[lineStart:off])
 }
 
 // ErrLimit is wrapped by errors caused by a configured limit (size, depth,
@@ -84,4 +116,21 @@ func (l Limits) WithDefaults() Limits {
 		l.MaxTermLength = DefaultLimits.MaxTermLength
 	}
 	return l
+}
+
+// ReadAll reads r to its end within l's MaxBytes (after WithDefaults; a
+// negative MaxBytes reads without a bound): it stops at the first byte
+// beyond the limit, and over reports that there was one (data then holds
+// MaxBytes+1 bytes). A read error is returned as it is, with over false.
+func (l Limits) ReadAll(r io.Reader) (data []byte, over bool, err error) {
+	max := l.WithDefaults().MaxBytes
+	if max < 0 {
+		data, err = io.ReadAll(r)
+		return data, false, err
+	}
+	data, err = io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return data, false, err
+	}
+	return data, int64(len(data)) > max, nil
 }
