@@ -3,8 +3,6 @@ package eval
 import (
 	"bytes"
 	"cmp"
-	"crypto/sha1"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -223,11 +221,6 @@ type PrepareOptions struct {
 	Scorers task.Scorings
 }
 
-func sha1Hex(b []byte) string {
-	h := sha1.Sum(b)
-	return hex.EncodeToString(h[:])
-}
-
 // Prepare is PrepareWith with default options and the scorer table
 // scorers.
 func Prepare(e *Experiment, baseDir string, scorers task.Scorings) (*Plan, error) {
@@ -263,7 +256,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 		return nil, err
 	}
 	addCtx := func(c Context) {
-		c.SHA1 = sha1Hex([]byte(c.Text))
+		c.SHA1 = task.SHA1Hex(c.Text)
 		c.File = "contexts/" + c.SHA1 + ".txt"
 		p.index[c.key()] = len(p.Contexts)
 		p.Contexts = append(p.Contexts, c)
@@ -377,7 +370,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	}
 	p.QuestionsJSONL = buf.Bytes()
 	m := Manifest{Version: ManifestVersion, Name: e.Name, Contexts: p.Contexts,
-		Questions: len(p.Entries), QuestionsSHA1: sha1Hex(p.QuestionsJSONL)}
+		Questions: len(p.Entries), QuestionsSHA1: task.SHA1Hex(string(p.QuestionsJSONL))}
 	m.Params = Params{Layout: e.layout(), Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed, Trials: e.NumTrials(),
 		Prompts: p.scopedPrompts()}
 	for _, a := range p.arms {
@@ -422,7 +415,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	if err != nil {
 		return nil, err
 	}
-	m.RunID = sha1Hex(id)[:16]
+	m.RunID = task.SHA1Hex(string(id))[:16]
 	for _, a := range e.Arms {
 		m.Arms = append(m.Arms, ArmInfo{Name: a.ArmName(), Format: a.Format, Options: a.Options.String(), HideName: a.HideName})
 	}

@@ -159,7 +159,7 @@ func TestFullRun(t *testing.T) {
 	// Frozen inputs on disk match their hashes.
 	for _, c := range p.Manifest.Contexts {
 		b, err := os.ReadFile(filepath.Join(out, c.File))
-		if err != nil || sha1Hex(b) != c.SHA1 {
+		if err != nil || task.SHA1Hex(string(b)) != c.SHA1 {
 			t.Errorf("context %s: %v", c.File, err)
 		}
 	}
