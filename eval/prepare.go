@@ -598,7 +598,7 @@ func (p *Plan) renderArm(a Arm, src *source, it *item, anchorSet map[string]bool
 }
 
 // rendersGraph reports whether the arm renders the named graph.
-func (a Arm) rendersGraph(g string) bool { return len(a.Graphs) == 0 || contains(a.Graphs, g) }
+func (a Arm) rendersGraph(g string) bool { return len(a.Graphs) == 0 || slices.Contains(a.Graphs, g) }
 
 // formatLabel is the format of a stored arm: its Format, else its name.
 func (a Arm) formatLabel() string {
@@ -702,12 +702,12 @@ func (p *Plan) ContextsFor(i int, m Model) []*Context {
 		return []*Context{&p.Contexts[k]}
 	}
 	e := p.Experiment
-	if len(m.Graphs) > 0 && !contains(m.Graphs, en.Graph) {
+	if len(m.Graphs) > 0 && !slices.Contains(m.Graphs, en.Graph) {
 		return nil
 	}
 	out := make([]*Context, 0, len(p.arms))
 	for _, a := range p.arms {
-		if len(m.Arms) > 0 && !contains(m.Arms, a.ArmName()) {
+		if len(m.Arms) > 0 && !slices.Contains(m.Arms, a.ArmName()) {
 			continue
 		}
 		k := ctxKey{graph: en.Graph, item: en.Item, arm: a.ArmName()}
@@ -807,7 +807,7 @@ func renderOrdered(a Arm, ord Ordering, in *formats.Input, d *rdf.Dataset, ancho
 func applyBudget(text, format string, d *rdf.Dataset, b *Budget, tok token.Tokenizer) (cut, error) {
 	if n := tok.Count(text); n <= b.Tokens {
 		c := cut{text: text, tokens: n}
-		if b.policy() == PolicyRecord && contains(orderable, format) {
+		if b.policy() == PolicyRecord && slices.Contains(orderable, format) {
 			c.records = len(splitDoc(text, format).records())
 			c.kept = c.records
 		} else if b.policy() == PolicyRecord {
@@ -818,7 +818,7 @@ func applyBudget(text, format string, d *rdf.Dataset, b *Budget, tok token.Token
 	switch {
 	case b.policy() == PolicyRaw:
 		return cutRaw(text, tok, b.Tokens), nil
-	case contains(orderable, format):
+	case slices.Contains(orderable, format):
 		return cutRecords(splitDoc(text, format), tok, b.Tokens)
 	default:
 		return cutStatements(format, d, tok, b.Tokens)
