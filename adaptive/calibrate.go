@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -318,11 +319,7 @@ func FromEvalRun(dir, model string) (*Calibration, error) {
 	if model == "" && len(models) > 1 {
 		return nil, fmt.Errorf("adaptive: %s holds answers of %d models; name one", dir, len(models))
 	}
-	keys := make([]string, 0, len(last))
-	for k := range last {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(last))
 	obs := make([]Observation, 0, len(keys))
 	for _, k := range keys {
 		o := last[k]
