@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -224,14 +225,24 @@ func (c *Calibration) WriteJSON(w io.Writer) error {
 	return err
 }
 
-// ReadCalibration reads a priors file written by WriteJSON and checks it.
-func ReadCalibration(r io.Reader) (*Calibration, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxCalibrationBytes+1))
+// readBounded reads all of r, at most limit bytes: a larger file (named
+// what in the error) is an error.
+func readBounded(r io.Reader, limit int, what string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxCalibrationBytes {
-		return nil, fmt.Errorf("adaptive: priors file larger than %d bytes", MaxCalibrationBytes)
+	if len(data) > limit {
+		return nil, fmt.Errorf("adaptive: %s larger than %d bytes", what, limit)
+	}
+	return data, nil
+}
+
+// ReadCalibration reads a priors file written by WriteJSON and checks it.
+func ReadCalibration(r io.Reader) (*Calibration, error) {
+	data, err := readBounded(r, MaxCalibrationBytes, "priors file")
+	if err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
@@ -308,11 +319,7 @@ func FromEvalRun(dir, model string) (*Calibration, error) {
 	if model == "" && len(models) > 1 {
 		return nil, fmt.Errorf("adaptive: %s holds answers of %d models; name one", dir, len(models))
 	}
-	keys := make([]string, 0, len(last))
-	for k := range last {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(last))
 	obs := make([]Observation, 0, len(keys))
 	for _, k := range keys {
 		o := last[k]

@@ -187,12 +187,9 @@ const MaxResultBytes = 256 << 20
 
 // ReadResult reads a result file written by WriteJSON.
 func ReadResult(r io.Reader) (*Result, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxResultBytes+1))
+	data, err := readBounded(r, MaxResultBytes, "result file")
 	if err != nil {
 		return nil, err
-	}
-	if len(data) > MaxResultBytes {
-		return nil, fmt.Errorf("adaptive: result file larger than %d bytes", MaxResultBytes)
 	}
 	var res Result
 	if err := json.Unmarshal(data, &res); err != nil {
@@ -273,13 +270,6 @@ func Run(ctx context.Context, cfg *Config, cal *Calibration, split *Split, opt R
 			fail.Failed++
 		}
 	}
-	canceled := func(err error) error {
-		if errors.Is(err, errCanceled) {
-			return fmt.Errorf("adaptive: %w", context.Cause(ctx))
-		}
-		return err
-	}
-
 	// Phase 1: the selector calls, one per candidate, in parallel.
 	err = forEach(len(split.Items), cfg.concurrency(), func(i int) error {
 		it, st := split.Items[i], &qs[i]
@@ -294,7 +284,7 @@ func Run(ctx context.Context, cfg *Config, cal *Calibration, split *Split, opt R
 		})
 	})
 	if err != nil {
-		return nil, canceled(err)
+		return nil, canceled(ctx, err)
 	}
 	for i := range qs {
 		for _, r := range qs[i].sel {
@@ -346,15 +336,12 @@ func Run(ctx context.Context, cfg *Config, cal *Calibration, split *Split, opt R
 	err = forEach(len(jobs), cfg.concurrency()*5, func(k int) error {
 		i, j := jobs[k][0], jobs[k][1]
 		it, f := split.Items[i], needs[i].formats[j]
-		text, err := rs.get(it, f)
-		if err != nil {
-			return err
-		}
-		recs[k], err = c.answer(ctx, KindAnswer, split.Name, it, f, text)
+		var err error
+		recs[k], err = c.answer(ctx, &rs, KindAnswer, split.Name, it, f)
 		return err
 	})
 	if err != nil {
-		return nil, canceled(err)
+		return nil, canceled(ctx, err)
 	}
 	for k, r := range recs {
 		check(r)

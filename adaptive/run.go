@@ -99,6 +99,14 @@ func newCaller(cfg *Config) (*caller, error) {
 // errCanceled reports a call abandoned because the context ended.
 var errCanceled = errors.New("adaptive: canceled")
 
+// canceled returns err, or the cause of ctx's end when err is errCanceled.
+func canceled(ctx context.Context, err error) error {
+	if errors.Is(err, errCanceled) {
+		return fmt.Errorf("adaptive: %w", context.Cause(ctx))
+	}
+	return err
+}
+
 // call returns the record of a call: the answered one of the log, or a new
 // call's, appended to the log. finish fills in the kind-specific fields of
 // a successful call before it is logged. The error is errCanceled when ctx
@@ -129,8 +137,13 @@ func (c *caller) call(ctx context.Context, kind, split string, q task.Question, 
 	return r, nil
 }
 
-// answer makes (or reuses) the answer call of a question in a format.
-func (c *caller) answer(ctx context.Context, kind, split string, it Item, format string, rendered string) (*CallRecord, error) {
+// answer makes (or reuses) the answer call of a question in a format,
+// its graph rendered by rs.
+func (c *caller) answer(ctx context.Context, rs *renders, kind, split string, it Item, format string) (*CallRecord, error) {
+	rendered, err := rs.get(it, format)
+	if err != nil {
+		return nil, err
+	}
 	sys, user := AnswerMessages(it.Q, rendered)
 	msgs := []llm.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}
 	return c.call(ctx, kind, split, it.Q, format, msgs, func(r *CallRecord) {
@@ -237,18 +250,12 @@ func Calibrate(ctx context.Context, cfg *Config, split *Split, formatNames []str
 	recs := make([]*CallRecord, n)
 	err = forEach(n, cfg.concurrency()*len(formatNames), func(i int) error {
 		it, f := split.Items[i/len(formatNames)], formatNames[i%len(formatNames)]
-		text, err := rs.get(it, f)
-		if err != nil {
-			return err
-		}
-		recs[i], err = c.answer(ctx, KindCalibration, split.Name, it, f, text)
+		var err error
+		recs[i], err = c.answer(ctx, &rs, KindCalibration, split.Name, it, f)
 		return err
 	})
 	if err != nil {
-		if errors.Is(err, errCanceled) {
-			return nil, fmt.Errorf("adaptive: %w", context.Cause(ctx))
-		}
-		return nil, err
+		return nil, canceled(ctx, err)
 	}
 	var obs []Observation
 	fe := &FailedCallsError{Total: n}

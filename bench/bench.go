@@ -33,6 +33,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -386,9 +387,8 @@ func runGraph(in Input, fs []formats.Format, toks []token.Tokenizer, nq int, ste
 				continue
 			}
 		}
-		var b strings.Builder
 		t0 := time.Now()
-		err := Guard(func() error { return f.Encode(&b, fin) })
+		text, err := GuardedEncode(f, fin)
 		r.EncodeMillis = float64(time.Since(t0).Microseconds()) / 1000
 		if err != nil {
 			r.Error = err.Error()
@@ -397,7 +397,6 @@ func runGraph(in Input, fs []formats.Format, toks []token.Tokenizer, nq int, ste
 			step()
 			continue
 		}
-		text := b.String()
 		r.UTF8Bytes = len(text)
 		r.Characters = utf8.RuneCountInString(text)
 		sum := sha256.Sum256([]byte(text))
@@ -408,23 +407,11 @@ func runGraph(in Input, fs []formats.Format, toks []token.Tokenizer, nq int, ste
 		}
 		switch {
 		case f.Decode != nil:
-			var dec *rdf.Dataset
-			err := Guard(func() (err error) { dec, err = f.Decode(strings.NewReader(text)); return err })
-			if err != nil {
-				r.Fidelity, r.FidelityDetail = FidelityDecodeError, err.Error()
-				break
-			}
-			r.Fidelity, r.FidelityDetail = rdfFidelity(in.Dataset, dec)
-			r.Traversal = accuracy(info.Queries, func() []Triple { return datasetEdges(dec) })
+			roundTrip(&r, text, f.Decode, func(dec *rdf.Dataset) (string, string) { return rdfFidelity(in.Dataset, dec) },
+				info.Queries, datasetEdges)
 		case f.DecodeGraph != nil:
-			var dec *graph.Graph
-			err := Guard(func() (err error) { dec, err = f.DecodeGraph(strings.NewReader(text)); return err })
-			if err != nil {
-				r.Fidelity, r.FidelityDetail = FidelityDecodeError, err.Error()
-				break
-			}
-			r.Fidelity, r.FidelityDetail = graphFidelity(g, dec)
-			r.Traversal = accuracy(graphQueries, func() []Triple { return labelledEdges(dec) })
+			roundTrip(&r, text, f.DecodeGraph, func(dec *graph.Graph) (string, string) { return graphFidelity(g, dec) },
+				graphQueries, labelledEdges)
 		default:
 			r.Fidelity = FidelityLossy
 		}
@@ -498,6 +485,35 @@ func Guard(fn func() error) (err error) {
 		}
 	}()
 	return fn()
+}
+
+// GuardedEncode encodes in with f under Guard and returns the text
+// written (up to the error, if any).
+func GuardedEncode(f formats.Format, in *formats.Input) (string, error) {
+	var b strings.Builder
+	err := Guard(func() error { return f.Encode(&b, in) })
+	return b.String(), err
+}
+
+// GuardedDecode decodes text with decode (a format's Decode or
+// DecodeGraph) under Guard.
+func GuardedDecode[T any](decode func(io.Reader) (T, error), text string) (T, error) {
+	var dec T
+	err := Guard(func() (err error) { dec, err = decode(strings.NewReader(text)); return err })
+	return dec, err
+}
+
+// roundTrip decodes r's text with decode and sets r's fidelity, from
+// fidelity of the decoded value, and its traversal accuracy on queries
+// over the decoded edges.
+func roundTrip[T any](r *Result, text string, decode func(io.Reader) (T, error), fidelity func(T) (string, string), queries []Query, edges func(T) []Triple) {
+	dec, err := GuardedDecode(decode, text)
+	if err != nil {
+		r.Fidelity, r.FidelityDetail = FidelityDecodeError, err.Error()
+		return
+	}
+	r.Fidelity, r.FidelityDetail = fidelity(dec)
+	r.Traversal = accuracy(queries, func() []Triple { return edges(dec) })
 }
 
 // accuracy returns the traversal accuracy of the queries on the decoded

@@ -375,47 +375,41 @@ func order(g graphrag.Graph, ordering string, evidence []string, seed uint64) (g
 		})
 	}
 	og := graphrag.Graph{Nodes: nodes, Edges: edges}
-	nodeIDs := make([]string, len(nodes))
-	for i, n := range nodes {
-		nodeIDs[i] = n.ID
-	}
-	sources := make([]string, len(edges))
-	for i, e := range edges {
-		sources[i] = e.Source
-	}
-	return og, records(nodeIDs, sources, ordering == OrderInterleaved)
+	recs := records(nodes, edges, func(n graphrag.Node) string { return n.ID },
+		func(e graphrag.Edge) string { return e.Source }, ordering == OrderInterleaved)
+	return og, recs
 }
 
-// records lists the records of a graph's nodes and edges (given by node id
-// and by edge source id, in the chosen order): all nodes then all edges,
-// or, interleaved, each node followed by its not yet listed outgoing
-// edges, and then the edges whose source is no node.
-func records(nodeIDs, edgeSources []string, interleaved bool) []record {
-	recs := make([]record, 0, len(nodeIDs)+len(edgeSources))
+// records lists the records of a graph's nodes and edges (in the chosen
+// order; id gives a node's id, source an edge's source id): all nodes then
+// all edges, or, interleaved, each node followed by its not yet listed
+// outgoing edges, and then the edges whose source is no node.
+func records[N, E any](nodes []N, edges []E, id func(N) string, source func(E) string, interleaved bool) []record {
+	recs := make([]record, 0, len(nodes)+len(edges))
 	if !interleaved {
-		for i := range nodeIDs {
+		for i := range nodes {
 			recs = append(recs, record{node: i, edge: -1})
 		}
-		for j := range edgeSources {
+		for j := range edges {
 			recs = append(recs, record{node: -1, edge: j})
 		}
 		return recs
 	}
 	bySource := map[string][]int{}
-	for j, src := range edgeSources {
-		bySource[src] = append(bySource[src], j)
+	for j, e := range edges {
+		bySource[source(e)] = append(bySource[source(e)], j)
 	}
-	used := make([]bool, len(edgeSources))
-	for i, id := range nodeIDs {
+	used := make([]bool, len(edges))
+	for i, n := range nodes {
 		recs = append(recs, record{node: i, edge: -1})
-		for _, j := range bySource[id] {
+		for _, j := range bySource[id(n)] {
 			if !used[j] {
 				used[j] = true
 				recs = append(recs, record{node: -1, edge: j})
 			}
 		}
 	}
-	for j := range edgeSources {
+	for j := range edges {
 		if !used[j] {
 			recs = append(recs, record{node: -1, edge: j})
 		}

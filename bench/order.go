@@ -258,14 +258,7 @@ func graphOrder(g *graph.Graph, ordering string, queries []Query, seed uint64) (
 		edgeRank := func(e graph.Edge) int { return min(rank[index[e.From]], rank[index[e.To]]) }
 		slices.SortStableFunc(edges, func(a, b graph.Edge) int { return cmp.Compare(edgeRank(a), edgeRank(b)) })
 	}
-	nodeIDs := make([]string, len(nodes))
-	for i, n := range nodes {
-		nodeIDs[i] = n.ID
-	}
-	sources := make([]string, len(edges))
-	for i, e := range edges {
-		sources[i] = e.From
-	}
-	recs := records(nodeIDs, sources, ordering == OrderInterleaved)
+	recs := records(nodes, edges, func(n graph.Node) string { return n.ID },
+		func(e graph.Edge) string { return e.From }, ordering == OrderInterleaved)
 	return nodes, edges, recs
 }

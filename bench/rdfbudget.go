@@ -391,14 +391,12 @@ func rdfSubject(d *rdf.Dataset, sorted []rdf.Quad, f formats.Format, perm []int,
 		for _, i := range recs {
 			nd.Add(sorted[perm[i]])
 		}
-		var b strings.Builder
-		err := Guard(func() error { return f.Encode(&b, formats.NewInput(nd)) })
-		return b.String(), err
+		return GuardedEncode(f, formats.NewInput(nd))
 	}
 	sub.measure = func(text string, r *GraphBudgetResult) {
 		r.GoldPaths = len(queries)
-		var dec *rdf.Dataset
-		if err := Guard(func() (err error) { dec, err = f.Decode(strings.NewReader(text)); return err }); err != nil {
+		dec, err := GuardedDecode(f.Decode, text)
+		if err != nil {
 			return
 		}
 		view := graph.FromRDF(dec, graph.Options{})
@@ -417,11 +415,11 @@ func rdfSubject(d *rdf.Dataset, sorted []rdf.Quad, f formats.Format, perm []int,
 // of each statement in order; nil otherwise (the format is then encoded
 // as a whole, in its encoder's order).
 func statementLines(d *rdf.Dataset, sorted []rdf.Quad, f formats.Format) []string {
-	var b strings.Builder
-	if err := Guard(func() error { return f.Encode(&b, formats.NewInput(d)) }); err != nil {
+	text, err := GuardedEncode(f, formats.NewInput(d))
+	if err != nil {
 		return nil
 	}
-	lines := strings.SplitAfter(b.String(), "\n")
+	lines := strings.SplitAfter(text, "\n")
 	if len(lines) == 0 || lines[len(lines)-1] != "" || len(lines)-1 != len(sorted) {
 		return nil
 	}
@@ -445,9 +443,7 @@ func graphSubject(g *graph.Graph, f formats.Format, ordering string, queries []Q
 	nodes, edges, recs := graphOrder(g, ordering, queries, seed)
 	sub := budgetSubject{total: len(recs)}
 	encodeGraph := func(sg *graph.Graph) (string, error) {
-		var b strings.Builder
-		err := Guard(func() error { return f.Encode(&b, formats.NewGraphInput(sg)) })
-		return b.String(), err
+		return GuardedEncode(f, formats.NewGraphInput(sg))
 	}
 	if ordering == OrderInterleaved {
 		full, err := encodeGraph(&graph.Graph{Directed: g.Directed, Nodes: nodes, Edges: edges})
@@ -478,8 +474,8 @@ func graphSubject(g *graph.Graph, f formats.Format, ordering string, queries []Q
 	}
 	sub.measure = func(text string, r *GraphBudgetResult) {
 		r.GoldPaths = len(queries)
-		var dec *graph.Graph
-		if err := Guard(func() (err error) { dec, err = f.DecodeGraph(strings.NewReader(text)); return err }); err != nil {
+		dec, err := GuardedDecode(f.DecodeGraph, text)
+		if err != nil {
 			return
 		}
 		edges := labelledEdges(dec)

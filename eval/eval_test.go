@@ -156,13 +156,7 @@ func TestFrozenSetOtherGraphRefused(t *testing.T) {
 	q0 := gen.Entries[0].Q
 	set := &task.Set{Name: "s", Questions: []task.Question{q0},
 		Contexts: []task.Context{{ID: q0.ContextID, SHA1: q0.ContextSHA1}}}
-	var fb bytes.Buffer
-	if err := task.WriteFrozen(&fb, set); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "s.jsonl"), fb.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	evaltest.WriteSet(t, dir, "s.jsonl", set)
 	if err := os.WriteFile(filepath.Join(dir, "g.ttl"), []byte(evaltest.DemoTTL+"<http://example.org/x> <http://example.org/y> \"z\" .\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

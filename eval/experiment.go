@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -780,7 +781,7 @@ func (v *validator) checkArmShaping(e *Experiment, i int, a Arm) {
 	if o == nil {
 		o, op = e.Ordering, "$.ordering"
 	}
-	if o != nil && o.Kind != "" && o.Kind != OrderCanonical && !contains(orderable, a.Format) {
+	if o != nil && o.Kind != "" && o.Kind != OrderCanonical && !slices.Contains(orderable, a.Format) {
 		v.addf(op+".kind", "arm %s: ordering %s needs a format whose records can be reordered (%s), not %q",
 			a.ArmName(), o.Kind, strings.Join(orderable, ", "), a.Format)
 	}
@@ -955,15 +956,6 @@ func (v *validator) checkOrdering(p string, o *Ordering) {
 	default:
 		v.addf(p+".kind", "unknown ordering %q (one of %s, %s, %s)", o.Kind, OrderCanonical, OrderShuffle, OrderBFS)
 	}
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // validTitle reports whether s is a usable experiment name: free text (the

@@ -3,8 +3,6 @@ package eval
 import (
 	"bytes"
 	"cmp"
-	"crypto/sha1"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -223,11 +221,6 @@ type PrepareOptions struct {
 	Scorers task.Scorings
 }
 
-func sha1Hex(b []byte) string {
-	h := sha1.Sum(b)
-	return hex.EncodeToString(h[:])
-}
-
 // Prepare is PrepareWith with default options and the scorer table
 // scorers.
 func Prepare(e *Experiment, baseDir string, scorers task.Scorings) (*Plan, error) {
@@ -263,7 +256,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 		return nil, err
 	}
 	addCtx := func(c Context) {
-		c.SHA1 = sha1Hex([]byte(c.Text))
+		c.SHA1 = task.SHA1Hex(c.Text)
 		c.File = "contexts/" + c.SHA1 + ".txt"
 		p.index[c.key()] = len(p.Contexts)
 		p.Contexts = append(p.Contexts, c)
@@ -377,7 +370,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	}
 	p.QuestionsJSONL = buf.Bytes()
 	m := Manifest{Version: ManifestVersion, Name: e.Name, Contexts: p.Contexts,
-		Questions: len(p.Entries), QuestionsSHA1: sha1Hex(p.QuestionsJSONL)}
+		Questions: len(p.Entries), QuestionsSHA1: task.SHA1Hex(string(p.QuestionsJSONL))}
 	m.Params = Params{Layout: e.layout(), Temperature: e.Temperature, MaxTokens: e.MaxTokens, Seed: e.Seed, Trials: e.NumTrials(),
 		Prompts: p.scopedPrompts()}
 	for _, a := range p.arms {
@@ -422,7 +415,7 @@ func PrepareWith(e *Experiment, baseDir string, opts PrepareOptions) (*Plan, err
 	if err != nil {
 		return nil, err
 	}
-	m.RunID = sha1Hex(id)[:16]
+	m.RunID = task.SHA1Hex(string(id))[:16]
 	for _, a := range e.Arms {
 		m.Arms = append(m.Arms, ArmInfo{Name: a.ArmName(), Format: a.Format, Options: a.Options.String(), HideName: a.HideName})
 	}
@@ -605,7 +598,7 @@ func (p *Plan) renderArm(a Arm, src *source, it *item, anchorSet map[string]bool
 }
 
 // rendersGraph reports whether the arm renders the named graph.
-func (a Arm) rendersGraph(g string) bool { return len(a.Graphs) == 0 || contains(a.Graphs, g) }
+func (a Arm) rendersGraph(g string) bool { return len(a.Graphs) == 0 || slices.Contains(a.Graphs, g) }
 
 // formatLabel is the format of a stored arm: its Format, else its name.
 func (a Arm) formatLabel() string {
@@ -709,12 +702,12 @@ func (p *Plan) ContextsFor(i int, m Model) []*Context {
 		return []*Context{&p.Contexts[k]}
 	}
 	e := p.Experiment
-	if len(m.Graphs) > 0 && !contains(m.Graphs, en.Graph) {
+	if len(m.Graphs) > 0 && !slices.Contains(m.Graphs, en.Graph) {
 		return nil
 	}
 	out := make([]*Context, 0, len(p.arms))
 	for _, a := range p.arms {
-		if len(m.Arms) > 0 && !contains(m.Arms, a.ArmName()) {
+		if len(m.Arms) > 0 && !slices.Contains(m.Arms, a.ArmName()) {
 			continue
 		}
 		k := ctxKey{graph: en.Graph, item: en.Item, arm: a.ArmName()}
@@ -814,7 +807,7 @@ func renderOrdered(a Arm, ord Ordering, in *formats.Input, d *rdf.Dataset, ancho
 func applyBudget(text, format string, d *rdf.Dataset, b *Budget, tok token.Tokenizer) (cut, error) {
 	if n := tok.Count(text); n <= b.Tokens {
 		c := cut{text: text, tokens: n}
-		if b.policy() == PolicyRecord && contains(orderable, format) {
+		if b.policy() == PolicyRecord && slices.Contains(orderable, format) {
 			c.records = len(splitDoc(text, format).records())
 			c.kept = c.records
 		} else if b.policy() == PolicyRecord {
@@ -825,7 +818,7 @@ func applyBudget(text, format string, d *rdf.Dataset, b *Budget, tok token.Token
 	switch {
 	case b.policy() == PolicyRaw:
 		return cutRaw(text, tok, b.Tokens), nil
-	case contains(orderable, format):
+	case slices.Contains(orderable, format):
 		return cutRecords(splitDoc(text, format), tok, b.Tokens)
 	default:
 		return cutStatements(format, d, tok, b.Tokens)

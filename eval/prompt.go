@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/isolda/isolda/llm"
@@ -146,7 +147,7 @@ func (p *Prompt) compile() (*template, error) {
 func (t *template) vars(prefix string) []string {
 	var out []string
 	for _, s := range append(append([]segment(nil), t.system...), t.user...) {
-		if n, ok := strings.CutPrefix(s.ph, prefix); ok && !contains(out, n) {
+		if n, ok := strings.CutPrefix(s.ph, prefix); ok && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}

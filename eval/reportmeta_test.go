@@ -3,6 +3,8 @@ package eval
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/isolda/isolda/task"
 )
 
 func TestIsoldaOptionsString(t *testing.T) {
@@ -38,7 +40,7 @@ func TestManifestArmsNotHashed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id := sha1Hex(b)[:16]; id != m.RunID || p2.Manifest.RunID == "" {
+	if id := task.SHA1Hex(string(b))[:16]; id != m.RunID || p2.Manifest.RunID == "" {
 		t.Errorf("run id %s, the hash of the manifest without arms %s", m.RunID, id)
 	}
 }

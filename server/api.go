@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -510,7 +511,7 @@ func (s *server) tokenizer(name string) (token.Tokenizer, *apiError) {
 	if name == "" {
 		name = s.cfg.DefaultTokenizer
 	}
-	if !containsString(s.cfg.AllowedTokenizers, name) && name != s.cfg.DefaultTokenizer {
+	if !slices.Contains(s.cfg.AllowedTokenizers, name) && name != s.cfg.DefaultTokenizer {
 		return nil, unprocessable(fmt.Sprintf("tokenizer %q is not available (available: %s)", name,
 			strings.Join(s.cfg.AllowedTokenizers, ", ")))
 	}
@@ -519,15 +520,6 @@ func (s *server) tokenizer(name string) (token.Tokenizer, *apiError) {
 		return nil, unprocessable(fmt.Sprintf("tokenizer %q: %v", name, err))
 	}
 	return tok, nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // encode writes the input in format f with its EncodeContext: the ISOLDA

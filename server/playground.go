@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/isolda/isolda/examples"
@@ -81,7 +82,7 @@ func mustAsset(name string) string {
 // newPlayground assembles the page for cfg.
 func newPlayground(cfg Config) *playground {
 	tokenizers := cfg.AllowedTokenizers
-	if !containsString(tokenizers, cfg.DefaultTokenizer) {
+	if !slices.Contains(tokenizers, cfg.DefaultTokenizer) {
 		tokenizers = append([]string{cfg.DefaultTokenizer}, tokenizers...)
 	}
 	endpoints := cfg.SPARQLEndpoints

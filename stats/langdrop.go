@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -41,11 +42,7 @@ func CompareLanguageDrop(aFirst, aSecond, bFirst, bSecond map[string]bool, alpha
 	if n == 0 || len(aSecond) != n || len(bFirst) != n || len(bSecond) != n {
 		return LanguageDrop{}, fmt.Errorf("stats: a language drop needs the same instances in four arms (%d, %d, %d, %d)", len(aFirst), len(aSecond), len(bFirst), len(bSecond))
 	}
-	keys := make([]string, 0, n)
-	for k := range aFirst {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(aFirst))
 	b2f := func(b bool) float64 {
 		if b {
 			return 1

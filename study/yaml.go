@@ -316,13 +316,8 @@ func armNode(a eval.Arm) []kv {
 		m = append(m, kv{k: "prompt", v: promptNode(a.Prompt)})
 	}
 	if len(a.Vars) > 0 {
-		keys := make([]string, 0, len(a.Vars))
-		for k := range a.Vars {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		var vm []kv
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(a.Vars)) {
 			vm = append(vm, kv{k: k, v: a.Vars[k]})
 		}
 		m = append(m, kv{k: "vars", v: vm})

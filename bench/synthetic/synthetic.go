@@ -9,14 +9,12 @@ package synthetic
 import (
 	"errors"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
-	"github.com/isolda/isolda/graph"
 	"github.com/isolda/isolda/internal/jsonobj"
 	"github.com/isolda/isolda/token"
 )
@@ -180,20 +178,18 @@ func extraFormats(g graphrag.Graph, gold graphrag.GoldQueries, toks []token.Toke
 			continue
 		}
 		res := Result{Lossless: f.Lossless, Family: f.Family}
-		var b strings.Builder
-		if err := bench.Guard(func() error { return f.Encode(&b, in) }); err != nil {
+		text, err := bench.GuardedEncode(f, in)
+		if err != nil {
 			res.Error = err.Error()
 			out = append(out, NamedResult{Name: f.Name, Result: res})
 			continue
 		}
-		text := b.String()
 		res.UTF8Bytes, res.Characters = len(text), utf8.RuneCountInString(text)
 		res.TokensBy = countAll(toks, text)
 		res.Tokens = res.TokensBy[toks[0].Name()]
 		res.SHA256 = bench.SHA256Hex(text)
 		if f.DecodeGraph != nil {
-			var dec *graph.Graph
-			err := bench.Guard(func() (err error) { dec, err = f.DecodeGraph(strings.NewReader(text)); return err })
+			dec, err := bench.GuardedDecode(f.DecodeGraph, text)
 			if err != nil {
 				res.Error = "decoding its own output: " + err.Error()
 			} else {

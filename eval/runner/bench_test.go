@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -35,13 +34,7 @@ func benchSet(b *testing.B, dir string) {
 			Gold: task.Answer{Text: "A", Kind: task.KindText, Value: "A"}})
 	}
 	set.Seal()
-	var fb bytes.Buffer
-	if err := task.WriteFrozen(&fb, set); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "set.jsonl"), fb.Bytes(), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	evaltest.WriteSet(b, dir, "set.jsonl", set)
 }
 
 // BenchmarkRun measures the runner's overhead: calls per second against the

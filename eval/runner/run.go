@@ -3,8 +3,6 @@ package runner
 import (
 	"bytes"
 	"context"
-	"crypto/sha1"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -152,7 +150,7 @@ func (r *Record) FullRequest(ctx string) (string, error) {
 	if r.RequestContext == "" {
 		return r.RawRequest, nil
 	}
-	if h := sha1.Sum([]byte(ctx)); hex.EncodeToString(h[:]) != r.RequestContext {
+	if task.SHA1Hex(ctx) != r.RequestContext {
 		return "", fmt.Errorf("%s: the request refers to context %s, which the run folder does not hold", r.Key, r.RequestContext)
 	}
 	return strings.ReplaceAll(r.RawRequest, RequestContextMark, jsonInner(ctx, r.RequestContextEscape == "html")), nil
@@ -678,12 +676,12 @@ func verifyFrozen(dir string, m *eval.Manifest) []string {
 	var diffs []string
 	for _, c := range m.Contexts {
 		b, err := os.ReadFile(filepath.Join(dir, c.File))
-		if err != nil || sha1Hex(b) != c.SHA1 {
+		if err != nil || task.SHA1Hex(string(b)) != c.SHA1 {
 			diffs = append(diffs, fmt.Sprintf("%s: missing or changed (want SHA-1 %s)", c.File, c.SHA1))
 		}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, QuestionsFile))
-	if err != nil || sha1Hex(b) != m.QuestionsSHA1 {
+	if err != nil || task.SHA1Hex(string(b)) != m.QuestionsSHA1 {
 		diffs = append(diffs, fmt.Sprintf("%s: missing or changed (want SHA-1 %s)", QuestionsFile, m.QuestionsSHA1))
 	}
 	return diffs
@@ -768,9 +766,4 @@ func diffManifest(old, cur *eval.Manifest) []string {
 
 func writeFileSync(path string, b []byte) error {
 	return atomicfile.WriteFile(path, b, 0o644)
-}
-
-func sha1Hex(b []byte) string {
-	h := sha1.Sum(b)
-	return hex.EncodeToString(h[:])
 }

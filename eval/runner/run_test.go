@@ -159,7 +159,7 @@ func TestFullRun(t *testing.T) {
 	// Frozen inputs on disk match their hashes.
 	for _, c := range p.Manifest.Contexts {
 		b, err := os.ReadFile(filepath.Join(out, c.File))
-		if err != nil || sha1Hex(b) != c.SHA1 {
+		if err != nil || task.SHA1Hex(string(b)) != c.SHA1 {
 			t.Errorf("context %s: %v", c.File, err)
 		}
 	}
@@ -413,13 +413,7 @@ func TestFrozenSetOwnContextsUserLayoutStream(t *testing.T) {
 				Gold: task.Answer{Text: "blue", Kind: task.KindText, Value: "blue"}},
 		}}
 	set.Seal()
-	var fb bytes.Buffer
-	if err := task.WriteFrozen(&fb, set); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "set.jsonl"), fb.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	evaltest.WriteSet(t, dir, "set.jsonl", set)
 	srv := llmtest.New(llmtest.FailFirst(2, 429, func(r llmtest.Request) llmtest.Reply {
 		if strings.Contains(lastContent(r), "edges") {
 			return llmtest.Reply{Text: "The graph has 2 edges."}
@@ -478,13 +472,7 @@ func TestFrozenSetOnGraph(t *testing.T) {
 	}
 	q0 := gen.Entries[0].Q
 	set.Contexts = []task.Context{{ID: q0.ContextID, Source: "g.ttl", SHA1: q0.ContextSHA1}}
-	var fb bytes.Buffer
-	if err := task.WriteFrozen(&fb, set); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "s.jsonl"), fb.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	evaltest.WriteSet(t, dir, "s.jsonl", set)
 	e.Tasks = []eval.Task{{Name: "kg", Set: "s.jsonl", Graph: "g"}}
 	p := prepare(t, e, dir)
 	if len(p.Entries) != len(gen.Entries) || p.Manifest.Calls != gen.Manifest.Calls {

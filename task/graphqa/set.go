@@ -2,7 +2,8 @@ package graphqa
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/isolda/isolda/internal/py"
@@ -195,13 +196,8 @@ func Generate(opts Options) (*task.Set, error) {
 }
 
 func formatParams(p map[string]string) string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var parts []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
 		parts = append(parts, k+"="+p[k])
 	}
 	return strings.Join(parts, " ")

@@ -107,6 +107,22 @@ func (a Answer) CanonicalJSON() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// overlap counts the elements of pred that are in gold (both without
+// repeats).
+func overlap(gold, pred []string) int {
+	gs := make(map[string]bool, len(gold))
+	for _, x := range gold {
+		gs[x] = true
+	}
+	n := 0
+	for _, x := range pred {
+		if gs[x] {
+			n++
+		}
+	}
+	return n
+}
+
 func sortedSet(xs []string) []string {
 	out := append([]string{}, xs...)
 	sort.Strings(out)
@@ -354,16 +370,7 @@ type SetScore struct {
 // exactly, after deduplication).
 func ScoreSets(gold, predicted []string) SetScore {
 	g, p := sortedSet(gold), sortedSet(predicted)
-	gs := map[string]bool{}
-	for _, x := range g {
-		gs[x] = true
-	}
-	inter := 0
-	for _, x := range p {
-		if gs[x] {
-			inter++
-		}
-	}
+	inter := overlap(g, p)
 	s := SetScore{Precision: 1, Recall: 1}
 	if len(p) > 0 {
 		s.Precision = float64(inter) / float64(len(p))
@@ -502,18 +509,8 @@ func (s Score) Partial(gold, got Answer) *task.Score {
 	}
 	g, a := gold.Normalize(), got.Normalize()
 	field := func(ss SetScore, gold, pred []string, exact bool) task.SetScore {
-		gs := map[string]bool{}
-		for _, x := range gold {
-			gs[x] = true
-		}
-		m := 0
-		for _, x := range pred {
-			if gs[x] {
-				m++
-			}
-		}
 		return task.SetScore{Precision: ss.Precision, Recall: ss.Recall, F1: ss.F1, ExactMatch: exact,
-			Gold: len(gold), Predicted: len(pred), Matched: m}
+			Gold: len(gold), Predicted: len(pred), Matched: overlap(gold, pred)}
 	}
 	return &task.Score{
 		ParseOK:    true,

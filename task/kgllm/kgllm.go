@@ -689,16 +689,7 @@ func pathLabels(a string) ([]string, bool) {
 // PathAnswer renders a path as the benchmark's answer string:
 // "SHORTEST PATH: " + str(labels), Python's list repr.
 func PathAnswer(labels []string) string {
-	var b strings.Builder
-	b.WriteString("SHORTEST PATH: [")
-	for i, l := range labels {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(py.Repr(l))
-	}
-	b.WriteString("]")
-	return b.String()
+	return "SHORTEST PATH: " + py.ReprList(labels)
 }
 
 // ---- questions ----

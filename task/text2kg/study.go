@@ -126,16 +126,7 @@ func LoadSplit(dir string) (*Split, error) {
 	if len(onts) == 0 {
 		return nil, fmt.Errorf("text2kg: no ontology in %s", filepath.Join(dir, "ontologies"))
 	}
-	type record struct {
-		ID      string `json:"id"`
-		Sent    string `json:"sent"`
-		Triples []struct {
-			Sub string `json:"sub"`
-			Rel string `json:"rel"`
-			Obj string `json:"obj"`
-		} `json:"triples"`
-	}
-	read := func(sub string, each func(file string, line int, r record) error) error {
+	read := func(sub string, each func(file string, line int, r sentenceRecord) error) error {
 		paths, err := filepath.Glob(filepath.Join(dir, sub, "*.jsonl"))
 		if err != nil {
 			return err
@@ -146,7 +137,7 @@ func LoadSplit(dir string) (*Split, error) {
 		sort.Strings(paths)
 		for _, p := range paths {
 			if err := readJSONLines(p, func(line int, b []byte) error {
-				var r record
+				var r sentenceRecord
 				if err := json.Unmarshal(b, &r); err != nil {
 					return err
 				}
@@ -157,8 +148,8 @@ func LoadSplit(dir string) (*Split, error) {
 		}
 		return nil
 	}
-	gold := map[string]record{}
-	if err := read("ground_truth", func(file string, line int, r record) error {
+	gold := map[string]sentenceRecord{}
+	if err := read("ground_truth", func(file string, line int, r sentenceRecord) error {
 		if _, dup := gold[r.ID]; dup {
 			return fmt.Errorf("%s:%d: id %q twice", file, line, r.ID)
 		}
@@ -168,7 +159,7 @@ func LoadSplit(dir string) (*Split, error) {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	if err := read("test", func(file string, line int, r record) error {
+	if err := read("test", func(file string, line int, r sentenceRecord) error {
 		d, ok := Domain(r.ID)
 		if !ok {
 			return fmt.Errorf("%s:%d: id %q is not ont_<domain>_test_<n>", file, line, r.ID)
@@ -207,6 +198,18 @@ func LoadSplit(dir string) (*Split, error) {
 		return num(a.ID) - num(b.ID)
 	})
 	return sp, nil
+}
+
+// sentenceRecord is a line of a Text2KGBench ground-truth or test file:
+// a sentence with its id and, in the ground truth, its triples.
+type sentenceRecord struct {
+	ID      string `json:"id"`
+	Sent    string `json:"sent"`
+	Triples []struct {
+		Sub string `json:"sub"`
+		Rel string `json:"rel"`
+		Obj string `json:"obj"`
+	} `json:"triples"`
 }
 
 // readJSONLines calls each for every non-empty line of a file; a decoding

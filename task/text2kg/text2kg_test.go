@@ -79,15 +79,7 @@ func TestT2KReferenceScores(t *testing.T) {
 	gold := map[string][]Triple{}
 	sents := map[string]string{}
 	readJSONL(t, filepath.Join(dir, "ground_truth_sample.jsonl"), func(b []byte) {
-		var g struct {
-			ID      string `json:"id"`
-			Sent    string `json:"sent"`
-			Triples []struct {
-				Sub string `json:"sub"`
-				Rel string `json:"rel"`
-				Obj string `json:"obj"`
-			} `json:"triples"`
-		}
+		var g sentenceRecord
 		if err := json.Unmarshal(b, &g); err != nil {
 			t.Fatal(err)
 		}

@@ -83,7 +83,7 @@ ex:d rdfs:label "euro" .
 }
 
 // WriteSet writes a frozen set (gzip-compressed when name ends in .gz).
-func WriteSet(t *testing.T, dir, name string, set *task.Set) {
+func WriteSet(t testing.TB, dir, name string, set *task.Set) {
 	t.Helper()
 	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
