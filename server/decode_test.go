@@ -248,3 +248,48 @@ func BenchmarkMemoryDecode(b *testing.B) {
 		}
 	}
 }
+
+// TestIsolatedDecodeTokens checks /v1/decode and /v1/tokens answer the
+// same bytes in a worker process as in process, both when the body goes
+// to a worker at once (Isolation.MinBytes) and when the work finds the
+// request large (the document over LargeBytes/decodeDensity, the text over
+// LargeBytes) and moves it to a worker after its JSON is decoded.
+func TestIsolatedDecodeTokens(t *testing.T) {
+	doc := isoldaOf(t, Graph{Data: exampleTTL(t, lexeme), Format: "ttl"})
+	cases := []struct{ name, path, body string }{
+		{"decode", "/v1/decode", mustJSON(DecodeRequest{Text: doc})},
+		{"decode turtle", "/v1/decode", mustJSON(DecodeRequest{Text: doc, To: "turtle"})},
+		{"decode error", "/v1/decode", mustJSON(DecodeRequest{Text: "@isolda 0.4\nPerson[2]{name}:\n  Ada\n"})},
+		{"decode unknown format", "/v1/decode", mustJSON(DecodeRequest{Text: doc, To: "nope"})},
+		{"tokens", "/v1/tokens", mustJSON(TokensRequest{Text: doc})},
+		{"tokens cl100k", "/v1/tokens", mustJSON(TokensRequest{Text: doc, Tokenizer: token.CL100KBase})},
+		{"tokens memory budget", "/v1/tokens", mustJSON(TokensRequest{Text: strings.Repeat("A", 1_000_000)})},
+	}
+	for _, found := range []bool{false, true} {
+		for _, c := range cases {
+			cfg := Config{AllowedTokenizers: []string{token.O200KBase, token.CL100KBase}, MemoryBudget: 128 << 20}
+			minBytes := int64(1)
+			if found {
+				cfg.LargeBytes, minBytes = 1000, 0
+			}
+			in := New(cfg)
+			out := New(isolated(t, cfg, "serve", minBytes)).(*server)
+			code, hdr, body := call(t, in, "POST", c.path, c.body)
+			icode, ihdr, ibody := call(t, out, "POST", c.path, c.body)
+			if code != icode || hdr.Get("Retry-After") != ihdr.Get("Retry-After") || string(body) != string(ibody) {
+				t.Errorf("%s (found large %v): in process %d %.300s\nin a worker %d %.300s", c.name, found, code, body, icode, ibody)
+				continue
+			}
+			want := uint64(1)
+			if found && (c.name == "decode unknown format" || c.name == "decode error" && len(c.body) < 1000) {
+				want = 0 // refused before it is found large
+			}
+			if out.workers.started != want {
+				t.Errorf("%s (found large %v): %d workers started, want %d", c.name, found, out.workers.started, want)
+			}
+			if used, _, _, _ := out.mem.stats(); used != 0 {
+				t.Errorf("%s: %d bytes still reserved", c.name, used)
+			}
+		}
+	}
+}
