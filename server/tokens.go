@@ -3,11 +3,12 @@ package server
 // TokensRequest is the body of POST /v1/tokens: a text whose tokens to
 // count, as `isolda tokens --tokenizer NAME`.
 type TokensRequest struct {
-	// Text is the text to count (required; it may be empty only as "").
+	// Text is the text to count; an empty or absent text has 0 tokens,
+	// as an empty input of isolda tokens.
 	Text string `json:"text"`
-	// Tokenizer names the tokenizer (default o200k_base, or the server's
-	// default; GET /v1/formats does not list them: the server's
-	// --tokenizers do).
+	// Tokenizer names the tokenizer: the server's default (o200k_base
+	// unless configured) or one of the tokenizers it allows (an unknown
+	// name gets 422 listing them).
 	Tokenizer string `json:"tokenizer,omitempty"`
 }
 
