@@ -244,8 +244,11 @@ func (s *Server) call(ctx context.Context, path string, req, resp any, file stri
 		if retry := w.Header().Get("Retry-After"); retry != "" {
 			msg += " (retry after " + retry + "s)"
 		}
-		if rest, ok := strings.CutPrefix(msg, "graph: "); ok && e.Line > 0 && file != "" {
-			return fmt.Errorf("%s:%d:%d: %s", file, e.Line, e.Column, rest)
+		// A position is in the graph (encode, compare) or the text (decode).
+		for _, p := range []string{"graph: ", "text: "} {
+			if rest, ok := strings.CutPrefix(msg, p); ok && e.Line > 0 && file != "" {
+				return fmt.Errorf("%s:%d:%d: %s", file, e.Line, e.Column, rest)
+			}
 		}
 		return errors.New(msg)
 	}

@@ -626,4 +626,26 @@ func TestMemoryBudget(t *testing.T) {
 	if msg, isErr := call(t, cs, "encode", map[string]any{"data": demo}, nil); !isErr || !strings.Contains(msg, "memory") {
 		t.Errorf("4 KiB budget: %v %q", isErr, msg)
 	}
+	// decode and count_tokens go through it too (/v1/decode, /v1/tokens).
+	doc := encodeISOLDA(t, parse(t, demo, "turtle"), isolda.Options{Version: isolda.V04})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"decode", map[string]any{"text": doc}},
+		{"count_tokens", map[string]any{"text": "hello world"}},
+	} {
+		if msg, isErr := call(t, cs, c.tool, c.args, nil); !isErr || !strings.Contains(msg, "memory budget") {
+			t.Errorf("%s on a 4 KiB budget: %v %q", c.tool, isErr, msg)
+		}
+	}
+	// Within a budget of 16 MiB, the demo decodes and counts, but a run
+	// of 100,000 bytes of one character is too costly to count (about
+	// 200 bytes a byte).
+	cs = connect(t, Config{Service: server.Config{MemoryBudget: 16 << 20}})
+	callOK(t, cs, "decode", map[string]any{"text": doc}, nil)
+	callOK(t, cs, "count_tokens", map[string]any{"text": doc}, nil)
+	if msg, isErr := call(t, cs, "count_tokens", map[string]any{"text": strings.Repeat("A", 100_000)}, nil); !isErr || !strings.Contains(msg, "memory budget") {
+		t.Errorf("count_tokens of a long run on a 16 MiB budget: %v %.200q", isErr, msg)
+	}
 }

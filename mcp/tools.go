@@ -13,7 +13,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/isolda/isolda/chunk"
 	"github.com/isolda/isolda/formats"
-	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/server"
@@ -260,29 +259,11 @@ func (s *Server) decode(ctx context.Context, _ *sdk.CallToolRequest, in DecodeIn
 	if err != nil {
 		return nil, DecodeOutput{}, err
 	}
-	type res struct {
-		text  string
-		quads int
-	}
-	r, err := work(ctx, s, func(ctx context.Context) (res, error) {
-		d, err := isolda.DecodeWith(strings.NewReader(src.text), isolda.DecodeOptions{File: src.name,
-			Limits: s.limits()})
-		if err != nil {
-			return res{}, err
-		}
-		var b strings.Builder
-		if err := f.Encode(s.output(ctx, &b), formats.NewInput(d)); err != nil {
-			if errors.Is(err, formats.ErrNoDataset) {
-				return res{}, fmt.Errorf("to %s: the document is a labelled graph, and %s writes RDF datasets", f.Name, f.Name)
-			}
-			return res{}, fmt.Errorf("to %s: %w", f.Name, err)
-		}
-		return res{b.String(), d.Len()}, nil
-	})
-	if err != nil {
+	var resp server.DecodeResponse
+	if err := s.call(ctx, "/v1/decode", server.DecodeRequest{Text: src.text, To: f.Name}, &resp, src.name); err != nil {
 		return nil, DecodeOutput{}, err
 	}
-	return text(r.text), DecodeOutput{Format: f.Name, Quads: r.quads, Bytes: len(r.text)}, nil
+	return text(resp.Text), DecodeOutput{Format: resp.Format, Quads: resp.Quads, Bytes: resp.Bytes}, nil
 }
 
 func (s *Server) countTokens(ctx context.Context, _ *sdk.CallToolRequest, in CountInput) (_ *sdk.CallToolResult, _ CountOutput, err error) {
@@ -295,12 +276,12 @@ func (s *Server) countTokens(ctx context.Context, _ *sdk.CallToolRequest, in Cou
 	if err != nil {
 		return nil, CountOutput{}, err
 	}
-	n, err := work(ctx, s, func(context.Context) (int, error) { return tok.Count(src.text), nil })
-	if err != nil {
+	var resp server.TokensResponse
+	if err := s.call(ctx, "/v1/tokens", server.TokensRequest{Text: src.text, Tokenizer: tok.Name()}, &resp, src.name); err != nil {
 		return nil, CountOutput{}, err
 	}
-	return text(fmt.Sprintf("%d tokens (%s, %d bytes)", n, tok.Name(), len(src.text))),
-		CountOutput{Tokens: n, Tokenizer: tok.Name(), Bytes: len(src.text)}, nil
+	return text(fmt.Sprintf("%d tokens (%s, %d bytes)", resp.Tokens, resp.Tokenizer, resp.Bytes)),
+		CountOutput{Tokens: resp.Tokens, Tokenizer: resp.Tokenizer, Bytes: resp.Bytes}, nil
 }
 
 func (s *Server) compare(ctx context.Context, _ *sdk.CallToolRequest, in CompareInput) (_ *sdk.CallToolResult, _ CompareOutput, err error) {

@@ -88,3 +88,28 @@ func countCost(text string) int64 {
 	}
 	return memCountBase + memCountPerByte*int64(longest+1)
 }
+
+// Decoding an ISOLDA document (/v1/decode) holds the decoder's tables of
+// nodes and rows besides the dataset, all at once before the text is
+// written: decodeCost reserves memDecodePerByte per byte of the document
+// before decoding; once the quads are known, estimate's figure for
+// writing the dataset. BenchmarkMemoryDecode measured the peak live heap
+// of the whole request at 22 to 25 bytes per byte of ISOLDA for 200,000
+// quads of nomisma (5.9 MB of ISOLDA), 30 to 159 for the shapes of
+// BenchmarkMemoryPerQuad, and 600 to 760 for an RDF list of 8,000 items
+// (two bytes of ISOLDA a quad), whose peak the estimate with the quads
+// covers (peak/reserved 0.79) but the reservation before decoding does
+// not: the decoder reports no progress to raise it by.
+// decodeDensity is how many bytes of N-Triples a byte of ISOLDA stands
+// for, about (LargeBytes is set for those): a document of more than
+// LargeBytes/decodeDensity bytes is large.
+const (
+	memDecodePerByte = 200
+	decodeDensity    = 4
+)
+
+// decodeCost returns the memory decoding a document of textBytes bytes,
+// in a body of bodyBytes, may take at its peak.
+func decodeCost(bodyBytes, textBytes int) int64 {
+	return memPerRequest + int64(bodyBytes) + int64(textBytes) + memDecodePerByte*int64(textBytes)
+}
