@@ -106,9 +106,7 @@ func (s *server) decode(req *request) (any, *apiError) {
 // the line and column of a parse error, 413 for one over a limit.
 func textError(err error) *apiError {
 	status := http.StatusBadRequest
-	// The ISOLDA decoder says "(limit exceeded)" rather than wrapping
-	// rdf.ErrLimit.
-	if errors.Is(err, rdf.ErrLimit) || strings.HasSuffix(err.Error(), "(limit exceeded)") {
+	if errors.Is(err, rdf.ErrLimit) {
 		status = http.StatusRequestEntityTooLarge
 	}
 	e := &apiError{Status: status, Msg: "text: " + capMessage(err.Error())}

@@ -165,6 +165,14 @@ func (d *decoder) errAt(off int, format string, args ...any) error {
 		Msg: fmt.Sprintf(format, args...)}
 }
 
+// limitAt is errAt for an input over one of d.lim's bounds: the error
+// wraps rdf.ErrLimit (errors.Is), and its message says "(limit exceeded)".
+func (d *decoder) limitAt(off int, format string, args ...any) error {
+	err := d.errAt(off, format+" (limit exceeded)", args...)
+	err.(*rdf.ParseError).Err = rdf.ErrLimit
+	return err
+}
+
 func (d *decoder) run(r io.Reader) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	maxLine := d.lim.MaxTermLength + 1024
@@ -183,7 +191,7 @@ func (d *decoder) run(r io.Reader) error {
 			if maxLine >= 0 && len(buf) > maxLine {
 				d.line++
 				d.text = ""
-				return d.errAt(0, "line longer than %d bytes (limit exceeded)", maxLine)
+				return d.limitAt(0, "line longer than %d bytes", maxLine)
 			}
 			if err != bufio.ErrBufferFull {
 				break
@@ -197,7 +205,7 @@ func (d *decoder) run(r io.Reader) error {
 		}
 		total += int64(len(buf))
 		if d.lim.MaxBytes >= 0 && total > d.lim.MaxBytes {
-			return &rdf.ParseError{File: d.file, Line: d.line + 1, Msg: "input larger than the size limit (limit exceeded)"}
+			return &rdf.ParseError{File: d.file, Line: d.line + 1, Msg: "input larger than the size limit (limit exceeded)", Err: rdf.ErrLimit}
 		}
 		d.line++
 		s := string(buf)

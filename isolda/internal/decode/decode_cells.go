@@ -131,7 +131,7 @@ func (d *decoder) splitTop(s string, off int, sep byte) ([]string, []int, error)
 			case '{':
 				depth++
 				if d.lim.MaxDepth >= 0 && depth > d.lim.MaxDepth {
-					return nil, nil, d.errAt(off+i, "inline entities nested deeper than %d (limit exceeded)", d.lim.MaxDepth)
+					return nil, nil, d.limitAt(off+i, "inline entities nested deeper than %d", d.lim.MaxDepth)
 				}
 				continue
 			case '}':

@@ -24,7 +24,7 @@ func (d *decoder) ref(id string) *node {
 func (d *decoder) addQuad(q pquad) error {
 	q.g, q.gn, q.line = d.graph, d.graphN, d.line
 	if d.lim.MaxQuads >= 0 && int64(len(d.quads)) >= d.lim.MaxQuads {
-		return d.errAt(0, "more quads than the limit (limit exceeded)")
+		return d.limitAt(0, "more quads than the limit")
 	}
 	d.quads = append(d.quads, q)
 	return nil
