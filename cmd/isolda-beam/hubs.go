@@ -39,19 +39,22 @@ const (
 
 // hubCut is a hub's cut-offs: its cap-th own record and its cap-th link
 // record, each nil when it has no more than cap (all are within the
-// bounds).
+// bounds). unread marks a hub with no statement of its own: it is no
+// entity, so no step reads what it receives.
 type hubCut struct {
 	own, in []byte
+	unread  bool
 }
 
 // hubCuts maps the key of each hub to its cut-offs.
 type hubCuts map[string]*hubCut
 
 // Cut-off records of the hubs' side input: the hub's key, then one of
-// these bytes and the cut-off record.
+// these bytes and the cut-off record (none for cutUnread).
 const (
-	cutOwn = 'o'
-	cutIn  = 'i'
+	cutOwn    = 'o'
+	cutIn     = 'i'
+	cutUnread = 'n'
 )
 
 // loadHubs reads the hubs' side input: batches of cut-off records.
@@ -61,7 +64,7 @@ func loadHubs(iter func(*[]byte) bool) (hubCuts, error) {
 	var b []byte
 	for iter(&b) {
 		err := r.eachRecord(b, func(key, val []byte) error {
-			if len(val) < 2 {
+			if len(val) == 0 || len(val) == 1 && val[0] != cutUnread {
 				return errBatch
 			}
 			h := hubs[string(key)]
@@ -75,6 +78,8 @@ func loadHubs(iter func(*[]byte) bool) (hubCuts, error) {
 				h.own = cut
 			case cutIn:
 				h.in = cut
+			case cutUnread:
+				h.unread = true
 			default:
 				return errBatch
 			}
@@ -116,11 +121,16 @@ func (f *hubFn) ProcessElement(bucket int, batches func(*[]byte) bool, emit func
 				}
 			}
 		}
-		if own > f.Cap {
-			b.add(key, ownCut)
-		}
-		if links > f.Cap {
-			b.add(key, inCut)
+		switch {
+		case own == 0 && links > f.Cap:
+			b.add(key, []byte{cutUnread})
+		case own > f.Cap || links > f.Cap:
+			if own > f.Cap {
+				b.add(key, ownCut)
+			}
+			if links > f.Cap {
+				b.add(key, inCut)
+			}
 		}
 		return nil
 	})
@@ -173,6 +183,40 @@ func nextTerm(b []byte) (t term, rest []byte, ok bool) {
 // the record's key).
 func (t term) isNodeTerm() bool { return t.kind == kindIRI || t.kind == kindBlank }
 
+// otherNode returns the terms of a statement record and the node, other
+// than the record's key, that the statement links it to: for the node's
+// own statement (key p o) its object, for a link (s p key) its subject.
+// ok is false for a record that links to no other node (a literal
+// object, a loop) or that is no statement.
+func otherNode(val []byte) (ts [4]term, other term, ok bool) {
+	if len(val) == 0 {
+		return ts, other, false
+	}
+	b := val[1:]
+	for i := range ts {
+		if ts[i], b, ok = nextTerm(b); !ok {
+			return ts, other, false
+		}
+	}
+	switch {
+	case len(b) != 0:
+		return ts, other, false
+	case val[0] == tagDesc || val[0] == tagOwn:
+		other = ts[2]
+	case val[0] == tagIn:
+		other = ts[0]
+	default:
+		return ts, other, false
+	}
+	return ts, other, other.isNodeTerm()
+}
+
+// appendKey appends the key of a node term: its kind (the key's kind
+// bytes are the terms': kIRI, kBlank) and its value.
+func appendKey(dst []byte, t term) []byte {
+	return append(append(dst, t.kind), t.value...)
+}
+
 // otherRecord returns, for a statement record val of the node key that
 // links it to another node, that node's key and the record Map made of
 // the same statement for it, as out[:n] and out[n:] (written over dst):
@@ -181,26 +225,21 @@ func (t term) isNodeTerm() bool { return t.kind == kindIRI || t.kind == kindBlan
 // rdf:type. ok is false for a record that links to no other node (a
 // literal object, a loop) or that is no statement.
 func otherRecord(dst, key, val []byte) (out []byte, n int, ok bool) {
-	if len(val) == 0 || len(key) == 0 {
+	ts, other, ok := otherNode(val)
+	if !ok || len(key) == 0 {
 		return dst, 0, false
 	}
-	var ts [4]term
-	b := val[1:]
-	for i := range ts {
-		if ts[i], b, ok = nextTerm(b); !ok {
-			return dst, 0, false
-		}
-	}
-	if len(b) != 0 {
-		return dst, 0, false
-	}
-	var tag byte
-	var other term
-	switch val[0] {
-	case tagDesc, tagOwn:
-		other, tag = ts[2], tagIn
-	case tagIn:
-		other, tag = ts[0], tagOwn
+	out = appendKey(dst[:0], other)
+	n = len(out)
+	return appendRecord(out, key, val[0], ts, other), n, true
+}
+
+// appendRecord appends the record, for the node other, of the statement
+// of terms ts whose record for key has the tag keyTag.
+func appendRecord(dst, key []byte, keyTag byte, ts [4]term, other term) []byte {
+	tag := byte(tagIn)
+	if keyTag == tagIn {
+		tag = tagOwn
 		p := ts[1].value
 		if ts[1].kind == kindKey {
 			p = key[1:]
@@ -208,31 +247,21 @@ func otherRecord(dst, key, val []byte) (out []byte, n int, ok bool) {
 		if string(p) == rdf.RDFType {
 			tag = tagDesc // a type whose object is a node (key)
 		}
-	default:
-		return dst, 0, false
 	}
-	if !other.isNodeTerm() {
-		return dst, 0, false
-	}
-	// The other node's key: its kind (the key's kind bytes are the
-	// terms': kIRI, kBlank) and its value.
-	out = append(dst[:0], other.kind)
-	out = append(out, other.value...)
-	n = len(out)
-	out = append(out, tag)
+	dst = append(dst, tag)
 	for _, t := range ts {
 		switch {
 		case t.kind == kindKey: // the key, written out
-			out = append(out, key[0])
-			out = binary.AppendUvarint(out, uint64(len(key)-1))
-			out = append(out, key[1:]...)
+			dst = append(dst, key[0])
+			dst = binary.AppendUvarint(dst, uint64(len(key)-1))
+			dst = append(dst, key[1:]...)
 		case t.kind == other.kind && bytes.Equal(t.value, other.value):
-			out = append(out, kindKey)
+			dst = append(dst, kindKey)
 		default:
-			out = append(out, t.enc...)
+			dst = append(dst, t.enc...)
 		}
 	}
-	return out, n, true
+	return dst
 }
 
 // boundsOf finds, reading a sender's statement records one by one, the
@@ -253,16 +282,18 @@ func (s *boundsOf) add(key, val []byte) {
 	if len(s.hubs) == 0 || len(val) == 0 || val[0] > tagIn {
 		return
 	}
-	out, n, ok := otherRecord(s.buf, key, val)
-	s.buf = out
+	ts, other, ok := otherNode(val)
 	if !ok {
 		return
 	}
-	okey, oval := out[:n], out[n:]
-	h := s.hubs[string(okey)]
-	if h == nil || s.within[string(okey)] {
+	s.buf = appendKey(s.buf[:0], other)
+	h := s.hubs[string(s.buf)]
+	if h == nil || h.unread || s.within[string(s.buf)] {
 		return
 	}
+	n := len(s.buf)
+	s.buf = appendRecord(s.buf, key, val[0], ts, other)
+	okey, oval := s.buf[:n], s.buf[n:]
 	cut := h.own
 	if oval[0] == tagIn {
 		cut = h.in

@@ -207,20 +207,22 @@ type hopFn struct {
 	Memory int64         `json:"memory"`
 	c      *chunk.Chunker
 
-	toHubs, keptHubs beam.Counter
+	toHubs, keptHubs, toBlank beam.Counter
 }
 
 func (f *hopFn) Setup() (err error) {
 	f.c, err = chunk.New(f.Opts, nil)
 	f.toHubs = beam.NewCounter(metricsNS, "messages-to-hubs-sent")
 	f.keptHubs = beam.NewCounter(metricsNS, "messages-to-hubs-kept")
+	f.toBlank = beam.NewCounter(metricsNS, "messages-to-blank-nodes-dropped")
 	return err
 }
 
 // hopCounts counts, in a bucket's hop, the messages Round sends to hubs
-// and those kept of them.
+// and those kept of them, and those dropped for blank nodes.
 type hopCounts struct {
 	sent, kept int64
+	blank      int64 // dropped: to a blank node in the last hop
 }
 
 func (f *hopFn) ProcessElement(ctx context.Context, bucket int, batches func(*[]byte) bool, n int, hubIter func(*[]byte) bool, emit func(int, []byte)) error {
@@ -238,6 +240,7 @@ func (f *hopFn) ProcessElement(ctx context.Context, bucket int, batches func(*[]
 	defer func() {
 		f.toHubs.Inc(ctx, counts.sent)
 		f.keptHubs.Inc(ctx, counts.kept)
+		f.toBlank.Inc(ctx, counts.blank)
 	}()
 	keep := newMsgFilter(maxStatements(f.Opts), f.Hop < f.c.Hops(), true)
 	if f.Hop == 1 || f.Hop == f.c.Hops() {
@@ -259,7 +262,14 @@ func (f *hopFn) ProcessElement(ctx context.Context, bucket int, batches func(*[]
 	}
 	defer out.Close()
 	err = groups(out, func(key []byte, vals chunk.Values) error {
-		hub := hubs[string(key)] != nil
+		h := hubs[string(key)]
+		hub := h != nil
+		if hub && h.unread {
+			for range vals {
+				counts.sent++
+			}
+			return nil
+		}
 		keep.reset()
 		keep.round = !hub // a hub forwards nothing
 		for v := range vals {
@@ -325,9 +335,17 @@ func (f *hopFn) byRuns(in *extsort.Sorted, keep *msgFilter, b *batcher, hubs hub
 	send := func(key []byte, vals [][]byte) {
 		slices.SortFunc(vals, bytes.Compare)
 		vals = slices.CompactFunc(vals, bytes.Equal)
-		hub := hubs[string(key)] != nil
+		h := hubs[string(key)]
+		hub := h != nil
 		if hub {
 			counts.sent += int64(len(vals))
+			if h.unread {
+				return
+			}
+		}
+		if last && key[0] == kindBlank {
+			counts.blank += int64(len(vals))
+			return // Gather writes no blank node, and no hop follows
 		}
 		if hub && last && f.Hop > 1 {
 			for _, v := range vals {
