@@ -26,6 +26,8 @@ import (
 // --hops 2 or more) a hub's messages are read by Gather alone, which
 // keeps the first cap distinct statements; a worker keeps, of all it
 // sends to a hub, those first cap (farSelector), not cap of each origin.
+// A hub that is the subject of no statement is no entity and forwards
+// nothing: it is sent nothing (cutUnread).
 
 // Tags of chunk's record layout (chunk/record.go), read here to tell a
 // node's own statements, its links and the messages apart; TestOtherRecord
