@@ -24,12 +24,15 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/isolda/isolda/chunk"
 )
@@ -58,11 +61,14 @@ func main() {
 	flag.StringVar(&cfg.Opts.Glossary, "glossary", "full", "ISOLDA glossary: full, legend or none")
 	flag.StringVar(&langs, "lang", "en,", "label languages a neighbour's description keeps, comma-separated (an empty item: no language)")
 	flag.IntVar(&cfg.Opts.MaxStatements, "max-statements", chunk.DefaultMaxStatements, "bound of each part of a neighbourhood")
+	hubBounds := flag.Bool("hub-bounds", true, "bound what the neighbours of a hub send it, after a pass that finds the hubs; false: every neighbour sends (for comparison)")
+	flag.StringVar(&cfg.Trace, "trace-node", "", "count the messages this node IRI receives (printed with the other counters at the end)")
 	flag.StringVar(&memprof, "memprofile", "", "write a heap profile of this process (Prism included when in process) to this file at each new high of the heap, and log the highs")
 	flag.Parse()
 	beam.Init()
 
 	cfg.Inputs = inputs
+	cfg.NoHubBounds = !*hubBounds
 	cfg.Opts.Languages = strings.Split(langs, ",")
 	for _, c := range classes {
 		iri, err := chunk.ExpandClass(c)
@@ -82,7 +88,29 @@ func main() {
 	if memprof != "" {
 		go memProfile(ctx, memprof, time.Second)
 	}
-	if err := beamx.Run(ctx, p); err != nil {
+	res, err := beamx.RunWithMetrics(ctx, p)
+	if err != nil {
 		log.Fatalf("isolda-beam: %v", err)
+	}
+	if res != nil {
+		printMetrics(os.Stderr, res.Metrics())
+	}
+}
+
+// printMetrics writes the pipeline's counters and distributions, one a
+// line with the step that reports it, sorted.
+func printMetrics(w io.Writer, m metrics.Results) {
+	q := m.Query(func(r metrics.SingleResult) bool { return r.Namespace() == metricsNS })
+	var lines []string
+	for _, c := range q.Counters() {
+		lines = append(lines, fmt.Sprintf("isolda-beam: %s (%s): %d", c.Name(), c.Transform(), c.Result()))
+	}
+	for _, d := range q.Distributions() {
+		v := d.Result()
+		lines = append(lines, fmt.Sprintf("isolda-beam: %s (%s): count %d, sum %d, min %d, max %d", d.Name(), d.Transform(), v.Count, v.Sum, v.Min, v.Max))
+	}
+	slices.Sort(lines)
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
 	}
 }

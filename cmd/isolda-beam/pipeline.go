@@ -24,7 +24,9 @@ func init() {
 	register.DoFn3x1[context.Context, fileio.FileMetadata, func(fileRange), error](&splitFn{})
 	register.DoFn4x1[context.Context, fileRange, int, func(int, []byte), error](&readFn{})
 	register.Emitter1[fileRange]()
-	register.DoFn4x1[int, func(*[]byte) bool, int, func(int, []byte), error](&hopFn{})
+	register.DoFn6x1[context.Context, int, func(*[]byte) bool, int, func(*[]byte) bool, func(int, []byte), error](&hopFn{})
+	register.DoFn3x1[int, func(*[]byte) bool, func([]byte), error](&hubFn{})
+	register.Emitter1[[]byte]()
 	register.DoFn4x1[context.Context, int, func(*[]byte) bool, int, error](&gatherFn{})
 	register.Emitter1[int]()
 	register.Emitter2[int, []byte]()
@@ -60,7 +62,16 @@ type config struct {
 	SortMemory int64
 	// Opts configure the chunker, as for isolda chunk.
 	Opts chunk.Options
+	// NoHubBounds leaves out the hubs' pass: every neighbour of a hub
+	// sends it its messages, as before the pass (for comparison).
+	NoHubBounds bool
+	// Trace, when set, is a node IRI whose messages received are counted
+	// (the counter messages-to-traced-node).
+	Trace string
 }
+
+// metricsNS is the namespace of the pipeline's counters.
+const metricsNS = "isolda-beam"
 
 // DefaultShardBytes is the input size per output shard when the number of
 // shards is derived from the input: a document of isolda chunk is about
@@ -119,21 +130,29 @@ func build(cfg config) (*beam.Pipeline, error) {
 	}
 	parts := beam.ParDo(rs, &splitFn{Bytes: split}, beam.Reshuffle(rs, matched))
 	stmts := beam.ParDo(rs, &readFn{Opts: cfg.Opts}, beam.Reshuffle(rs, parts), beam.SideInput{Input: n})
+	// The hubs' cut-offs, from the statement records grouped for hop 1.
+	grouped := beam.GroupByKey(s.Scope("hop1"), stmts)
+	var hubs beam.PCollection
+	if cfg.NoHubBounds {
+		hubs = beam.CreateList(s, [][]byte{})
+	} else {
+		hubs = beam.ParDo(s.Scope("hubs"), &hubFn{Cap: maxStatements(cfg.Opts), Memory: mem}, grouped)
+	}
 	var msgs []beam.PCollection
 	for j := 1; j <= c.Hops(); j++ {
 		hs := s.Scope(fmt.Sprintf("hop%d", j))
-		in := stmts
 		if j > 1 {
-			in = beam.Flatten(hs, stmts, msgs[j-2])
+			grouped = beam.GroupByKey(hs, beam.Flatten(hs, stmts, msgs[j-2]))
 		}
-		msgs = append(msgs, beam.ParDo(hs, &hopFn{Opts: cfg.Opts, Hop: j, Memory: mem}, beam.GroupByKey(hs, in), beam.SideInput{Input: n}))
+		msgs = append(msgs, beam.ParDo(hs, &hopFn{Opts: cfg.Opts, Hop: j, Memory: mem}, grouped,
+			beam.SideInput{Input: n}, beam.SideInput{Input: hubs}))
 	}
 	ws := s.Scope("write")
 	// An empty batch for every bucket, so that buckets without records
 	// are written too (empty).
 	empty := beam.ParDo(ws, emptyBuckets, n)
 	all := beam.Flatten(ws, append([]beam.PCollection{stmts, empty}, msgs...)...)
-	beam.ParDo0(ws, &gatherFn{Opts: cfg.Opts, Output: cfg.Output, Memory: mem}, beam.GroupByKey(ws, all), beam.SideInput{Input: n})
+	beam.ParDo0(ws, &gatherFn{Opts: cfg.Opts, Output: cfg.Output, Memory: mem, Trace: cfg.Trace}, beam.GroupByKey(ws, all), beam.SideInput{Input: n})
 	return p, nil
 }
 
@@ -179,30 +198,53 @@ func maxStatements(o chunk.Options) int {
 
 // hopFn runs a hop on the nodes of a bucket: chunk.Round on each node's
 // statement records and the messages of the hop before, in order. It
-// sorts the messages it sends by target and emits, batched by the bucket
-// of their target, those the next steps can read (msgFilter).
+// emits, batched by the bucket of their target, the messages the next
+// steps can read (msgFilter), with the bounds of the hubs (a side input
+// of their cut-offs, see hubs.go) applied to what is sent to them.
 type hopFn struct {
 	Opts   chunk.Options `json:"opts"`
 	Hop    int           `json:"hop"`
 	Memory int64         `json:"memory"`
 	c      *chunk.Chunker
+
+	toHubs, keptHubs, toBlank beam.Counter
 }
 
 func (f *hopFn) Setup() (err error) {
 	f.c, err = chunk.New(f.Opts, nil)
+	f.toHubs = beam.NewCounter(metricsNS, "messages-to-hubs-sent")
+	f.keptHubs = beam.NewCounter(metricsNS, "messages-to-hubs-kept")
+	f.toBlank = beam.NewCounter(metricsNS, "messages-to-blank-nodes-dropped")
 	return err
 }
 
-func (f *hopFn) ProcessElement(bucket int, batches func(*[]byte) bool, n int, emit func(int, []byte)) error {
+// hopCounts counts, in a bucket's hop, the messages Round sends to hubs
+// and those kept of them, and those dropped for blank nodes.
+type hopCounts struct {
+	sent, kept int64
+	blank      int64 // dropped: to a blank node in the last hop
+}
+
+func (f *hopFn) ProcessElement(ctx context.Context, bucket int, batches func(*[]byte) bool, n int, hubIter func(*[]byte) bool, emit func(int, []byte)) error {
+	hubs, err := loadHubs(hubIter)
+	if err != nil {
+		return err
+	}
 	in, err := sortBatches(batches, f.Memory/2)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
 	b := newBatcher(n, emit)
+	var counts hopCounts
+	defer func() {
+		f.toHubs.Inc(ctx, counts.sent)
+		f.keptHubs.Inc(ctx, counts.kept)
+		f.toBlank.Inc(ctx, counts.blank)
+	}()
 	keep := newMsgFilter(maxStatements(f.Opts), f.Hop < f.c.Hops(), true)
 	if f.Hop == 1 || f.Hop == f.c.Hops() {
-		return f.byRuns(in, keep, b)
+		return f.byRuns(in, keep, b, hubs, &counts)
 	}
 	sent := extsort.New(extsort.Config{Memory: f.Memory / 2})
 	err = groups(in, func(key []byte, vals chunk.Values) error {
@@ -220,10 +262,25 @@ func (f *hopFn) ProcessElement(bucket int, batches func(*[]byte) bool, n int, em
 	}
 	defer out.Close()
 	err = groups(out, func(key []byte, vals chunk.Values) error {
+		h := hubs[string(key)]
+		hub := h != nil
+		if hub && h.unread {
+			for range vals {
+				counts.sent++
+			}
+			return nil
+		}
 		keep.reset()
+		keep.round = !hub // a hub forwards nothing
 		for v := range vals {
+			if hub {
+				counts.sent++
+			}
 			if keep.keep(v) {
 				b.add(key, v)
+				if hub {
+					counts.kept++
+				}
 			}
 		}
 		return nil
@@ -231,6 +288,10 @@ func (f *hopFn) ProcessElement(bucket int, batches func(*[]byte) bool, n int, em
 	b.flush()
 	return err
 }
+
+// maxDeferred bounds the messages to hubs a sender holds in hop 1 until
+// it has read its records (see byRuns); past it they are kept.
+const maxDeferred = 1 << 16
 
 // byRuns runs hop 1, or the last hop, on the sorted records of a bucket
 // without sorting what it sends. Round sends the messages of one origin
@@ -247,32 +308,124 @@ func (f *hopFn) ProcessElement(bucket int, batches func(*[]byte) bool, n int, em
 // the order Round sends them, so that a node's statements, sent to each
 // of its neighbours, are held once in each batch (see batch) rather than
 // once per neighbour.
-func (f *hopFn) byRuns(in *extsort.Sorted, keep *msgFilter, b *batcher) error {
+//
+// The hubs are bounded here. In hop 1 a run to a hub is kept only when
+// the sender is within the hub's bounds (boundsOf): Round sends to its
+// neighbours once it has read its records, when that is known, but a hub
+// describes itself to the neighbours beyond its own bounds as it meets
+// them, so such a run to another hub waits for the end of the sender's
+// records. In the last hop (with --hops 2 or more) the runs to a hub go
+// through a farSelector over the whole bucket, emitted at its end.
+func (f *hopFn) byRuns(in *extsort.Sorted, keep *msgFilter, b *batcher, hubs hubCuts, counts *hopCounts) error {
+	last := f.Hop == f.c.Hops()
+	round := keep.round
+	far := newFarSelector(maxStatements(f.Opts))
+	bounds := &boundsOf{hubs: hubs, within: map[string]bool{}}
+	type run struct {
+		key  []byte
+		vals [][]byte
+	}
+	var deferred []run
+	deferredN := 0
+	read := false // the sender's records are all read
 	var key []byte
-	var run [][]byte
-	flush := func() {
-		slices.SortFunc(run, bytes.Compare)
-		run = slices.CompactFunc(run, bytes.Equal)
-		keep.reset()
-		for _, v := range run {
-			if keep.keep(v) {
-				b.add(key, v)
+	var vals [][]byte
+	var err error
+	// send filters a run and batches what it keeps.
+	send := func(key []byte, vals [][]byte) {
+		slices.SortFunc(vals, bytes.Compare)
+		vals = slices.CompactFunc(vals, bytes.Equal)
+		h := hubs[string(key)]
+		hub := h != nil
+		if hub {
+			counts.sent += int64(len(vals))
+			if h.unread {
+				return
 			}
 		}
-		run = run[:0]
+		if last && key[0] == kindBlank {
+			counts.blank += int64(len(vals))
+			return // Gather writes no blank node, and no hop follows
+		}
+		if hub && last && f.Hop > 1 {
+			for _, v := range vals {
+				if _, ferr := far.add(key, v); ferr != nil && err == nil {
+					err = ferr
+				}
+			}
+			return
+		}
+		keep.reset()
+		keep.round = round && !hub // a hub forwards nothing
+		for _, v := range vals {
+			if keep.keep(v) {
+				b.add(key, v)
+				if hub {
+					counts.kept++
+				}
+			}
+		}
 	}
-	err := groups(in, func(node []byte, vals chunk.Values) error {
-		return f.c.Round(f.Hop, node, vals, func(k, v []byte) error {
+	flush := func() {
+		if len(vals) == 0 {
+			return
+		}
+		switch {
+		case f.Hop > 1 || hubs[string(key)] == nil:
+			send(key, vals)
+		case !read && deferredN < maxDeferred:
+			deferred = append(deferred, run{bytes.Clone(key), vals})
+			deferredN += len(vals)
+			vals = nil
+			return
+		case !read || bounds.within[string(key)]:
+			send(key, vals)
+		default:
+			counts.sent += int64(len(vals)) // dropped: beyond the hub's bounds
+		}
+		vals = vals[:0]
+	}
+	gerr := groups(in, func(node []byte, recs chunk.Values) error {
+		bounds.reset()
+		read = f.Hop > 1
+		records := recs
+		if f.Hop == 1 && len(hubs) > 0 {
+			records = func(yield func([]byte) bool) {
+				for v := range recs {
+					bounds.add(node, v)
+					if !yield(v) {
+						return
+					}
+				}
+				read = true
+			}
+		}
+		err := f.c.Round(f.Hop, node, records, func(k, v []byte) error {
 			if !bytes.Equal(k, key) {
 				flush()
 				key = append(key[:0], k...)
 			}
-			run = append(run, slices.Clone(v))
+			vals = append(vals, slices.Clone(v))
 			return nil
 		})
+		read = true
+		flush()
+		for _, r := range deferred {
+			if bounds.within[string(r.key)] {
+				send(r.key, r.vals)
+			} else {
+				counts.sent += int64(len(r.vals))
+			}
+		}
+		deferred, deferredN = deferred[:0], 0
+		return err
 	})
 	flush()
+	counts.kept += int64(far.flush(b))
 	b.flush()
+	if gerr != nil {
+		return gerr
+	}
 	return err
 }
 
@@ -283,11 +436,17 @@ type gatherFn struct {
 	Opts   chunk.Options `json:"opts"`
 	Output string        `json:"output"`
 	Memory int64         `json:"memory"`
+	Trace  string        `json:"trace"`
 	c      *chunk.Chunker
+
+	toHub  beam.Distribution
+	traced beam.Counter
 }
 
 func (f *gatherFn) Setup() (err error) {
 	f.c, err = chunk.New(f.Opts, nil)
+	f.toHub = beam.NewDistribution(metricsNS, "messages-to-a-hub")
+	f.traced = beam.NewCounter(metricsNS, "messages-to-traced-node")
 	return err
 }
 
@@ -305,8 +464,41 @@ func (f *gatherFn) ProcessElement(ctx context.Context, bucket int, batches func(
 	return writeAtomic(ctx, shardName(f.Output, bucket, n), func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
 		var line []byte
+		bound := int64(maxStatements(f.Opts))
+		trace := ""
+		if f.Trace != "" {
+			trace = "I" + f.Trace // the key of an IRI
+		}
 		err := groups(in, func(key []byte, vals chunk.Values) error {
-			nb, err := f.c.Gather(key, vals)
+			var own, links, msgs int64
+			count := func(v []byte, n int64) {
+				switch v[0] {
+				case tagDesc, tagOwn:
+					own += n
+				case tagIn:
+					links += n
+				case tagMsg:
+					msgs += n
+				}
+			}
+			counted := func(yield func([]byte) bool) {
+				for v := range vals {
+					count(v, 1)
+					if !yield(v) {
+						count(v, -1) // it comes again
+						return
+					}
+				}
+			}
+			nb, err := f.c.Gather(key, counted)
+			for range counted { // what Gather leaves unread
+			}
+			if own > bound || links > bound {
+				f.toHub.Update(ctx, msgs)
+			}
+			if trace != "" && string(key) == trace {
+				f.traced.Inc(ctx, msgs)
+			}
 			if err != nil || nb == nil {
 				return err
 			}
