@@ -113,3 +113,23 @@ const (
 func decodeCost(bodyBytes, textBytes int) int64 {
 	return memPerRequest + int64(bodyBytes) + int64(textBytes) + memDecodePerByte*int64(textBytes)
 }
+
+// Chunking a graph (/v1/chunk) holds the parsed dataset, then the sorted
+// records of the statements and of each hop's messages (chunk.Run, in
+// memory up to chunkSortMemory), and the documents: chunkCost reserves
+// memChunkPerQuad per quad plus memChunkPerHop per quad and hop beside
+// the dataset, once its quads are known. Set from BenchmarkMemoryChunk
+// (see chunkCost's figures there).
+const (
+	memChunkPerQuad = 2000
+	memChunkPerHop  = 1000
+)
+
+// chunkCost returns the memory chunking a graph of quads quads, from
+// dataBytes of data in a body of bodyBytes, with hops hops, may take at
+// its peak.
+func chunkCost(bodyBytes, dataBytes, quads, hops int) int64 {
+	q := int64(quads)
+	return memPerRequest + int64(bodyBytes) + int64(dataBytes) + q*memParsePerQuad +
+		q*(memChunkPerQuad+int64(hops)*memChunkPerHop) + int64(dataBytes)*memTextPerByte
+}
