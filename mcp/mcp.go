@@ -11,12 +11,11 @@
 //	describe         an entity's neighbourhood from an allow-listed SPARQL endpoint, within a budget
 //	chunk            one document per entity, as `isolda chunk` writes them
 //
-// encode, compare_formats and describe are answered by the HTTP API of
-// `isolda serve` (package server) called in process, so that its limits
-// (request and graph size, time, concurrency, memory budget) and its
-// SPARQL allow-list apply unchanged; decode, count_tokens and chunk call
-// the packages the CLI calls, under the same size, quad, time and
-// concurrency limits. A bad input is a tool error (isError true) whose
+// Every tool is answered by the HTTP API of `isolda serve` (package
+// server) called in process (/v1/serialize, /v1/decode, /v1/tokens,
+// /v1/compare, /v1/chunk), so that its limits (request and graph size,
+// time, concurrency, memory budget) and its SPARQL allow-list apply
+// unchanged. A bad input is a tool error (isError true) whose
 // message names file:line:col; it never stops the server.
 //
 // Graphs are sent inline (data); with Config.Root, tools also read a file
@@ -56,8 +55,7 @@ type Config struct {
 }
 
 // Server holds the state of the tools: the in-process API handler, the
-// tokenizers, the root folder and the concurrency slots of the tools
-// that do not go through the API.
+// tokenizers and the root folder.
 type Server struct {
 	cfg  Config
 	api  http.Handler
@@ -65,7 +63,6 @@ type Server struct {
 	// rootDir is Root with its symlinks resolved (absolute paths are made
 	// relative to it).
 	rootDir string
-	slots   chan struct{}
 }
 
 // New returns the tools' state for cfg; Close releases it. MCPServer
@@ -81,7 +78,7 @@ func New(cfg Config) (*Server, error) {
 	api.ListenAddr, api.AllowedHosts = "", nil
 	api.MaxRequestBytes = messageBytes(*c)
 	api.Isolate = nil
-	s := &Server{cfg: cfg, api: server.New(api), slots: make(chan struct{}, c.MaxConcurrent)}
+	s := &Server{cfg: cfg, api: server.New(api)}
 	if cfg.Root != "" {
 		dir, err := filepath.Abs(cfg.Root)
 		if err == nil {
@@ -253,54 +250,6 @@ func (s *Server) call(ctx context.Context, path string, req, resp any, file stri
 		return errors.New(msg)
 	}
 	return json.Unmarshal(w.Body, resp)
-}
-
-// work runs fn under the service's limits for the tools that do not go
-// through the API: a concurrency slot (an error when all are taken), the
-// time limit (fn gets a context that ends with it; the tool answers when
-// it runs out even if fn has not returned) and panic recovery.
-func work[T any](ctx context.Context, s *Server, fn func(ctx context.Context) (T, error)) (T, error) {
-	var zero T
-	select {
-	case s.slots <- struct{}{}:
-	default:
-		return zero, fmt.Errorf("busy: %d tool calls in progress (the limit); retry later", cap(s.slots))
-	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.Service.Timeout)
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		// The slot is given back when the work really ends, so that work
-		// past its time cannot pile up.
-		defer func() { <-s.slots }()
-		defer cancel()
-		defer func() {
-			if p := recover(); p != nil {
-				done <- result{err: fmt.Errorf("internal error: %v", p)}
-			}
-		}()
-		v, err := fn(ctx)
-		done <- result{v, err}
-	}()
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-ctx.Done():
-		// The worker cancels ctx when it ends, after it has sent its
-		// result: a result waiting beside the cancellation wins.
-		select {
-		case r := <-done:
-			return r.v, r.err
-		default:
-		}
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return zero, fmt.Errorf("time limit of %s exceeded", s.cfg.Service.Timeout)
-		}
-		return zero, ctx.Err()
-	}
 }
 
 // tokenizer resolves a tokenizer name the client may use, as the API

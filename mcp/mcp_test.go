@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -634,6 +635,7 @@ func TestMemoryBudget(t *testing.T) {
 	}{
 		{"decode", map[string]any{"text": doc}},
 		{"count_tokens", map[string]any{"text": "hello world"}},
+		{"chunk", map[string]any{"data": demo}},
 	} {
 		if msg, isErr := call(t, cs, c.tool, c.args, nil); !isErr || !strings.Contains(msg, "memory budget") {
 			t.Errorf("%s on a 4 KiB budget: %v %q", c.tool, isErr, msg)
@@ -645,6 +647,16 @@ func TestMemoryBudget(t *testing.T) {
 	cs = connect(t, Config{Service: server.Config{MemoryBudget: 16 << 20}})
 	callOK(t, cs, "decode", map[string]any{"text": doc}, nil)
 	callOK(t, cs, "count_tokens", map[string]any{"text": doc}, nil)
+	callOK(t, cs, "chunk", map[string]any{"data": demo, "hops": 2}, nil)
+	// chunk goes through /v1/chunk: 20,000 statements need more than
+	// 16 MiB (about 4 KB a statement reserved).
+	var big strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&big, "<http://example.org/e%d> <http://example.org/next> <http://example.org/e%d> .\n", i/4, i/4+1)
+	}
+	if msg, isErr := call(t, cs, "chunk", map[string]any{"data": big.String(), "format": "nt"}, nil); !isErr || !strings.Contains(msg, "memory budget") {
+		t.Errorf("chunk of 20,000 statements on a 16 MiB budget: %v %.200q", isErr, msg)
+	}
 	if msg, isErr := call(t, cs, "count_tokens", map[string]any{"text": strings.Repeat("A", 100_000)}, nil); !isErr || !strings.Contains(msg, "memory budget") {
 		t.Errorf("count_tokens of a long run on a 16 MiB budget: %v %.200q", isErr, msg)
 	}

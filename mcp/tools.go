@@ -3,10 +3,8 @@ package mcp
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -380,111 +378,21 @@ func (s *Server) describe(ctx context.Context, _ *sdk.CallToolRequest, in Descri
 
 func (s *Server) chunk(ctx context.Context, _ *sdk.CallToolRequest, in ChunkInput) (_ *sdk.CallToolResult, _ ChunkOutput, err error) {
 	defer guard(&err)
-	opts := chunk.Options{Format: cmp.Or(in.To, chunk.DefaultFormat), Budget: 512, Hops: cmp.Or(in.Hops, 1)}
-	if in.Budget != nil {
-		if *in.Budget < 0 {
-			return nil, ChunkOutput{}, errors.New("budget must not be negative")
-		}
-		opts.Budget = *in.Budget
-	}
-	if opts.Hops < 1 || opts.Hops > chunk.MaxHops {
-		return nil, ChunkOutput{}, fmt.Errorf("hops %d: give 1 to %d", in.Hops, chunk.MaxHops)
-	}
-	f, ok := formats.Lookup(opts.Format)
-	if !ok {
-		return nil, ChunkOutput{}, fmt.Errorf("to: %q is not a format of the registry", in.To)
-	}
-	opts.Format = f.Name
-	for _, c := range in.Cls {
-		iri, err := chunk.ExpandClass(c)
-		if err != nil {
-			return nil, ChunkOutput{}, fmt.Errorf("cls: %v", err)
-		}
-		opts.Classes = append(opts.Classes, iri)
-	}
-	tok, err := s.tokenizer(in.Tokenizer)
-	if err != nil {
-		return nil, ChunkOutput{}, err
-	}
-	opts.Tokenizer = tok.Name()
-	var ropts rdfio.Options
-	if in.Format != "" {
-		syn, err := rdfio.ParseFormat(in.Format)
-		if err != nil {
-			return nil, ChunkOutput{}, fmt.Errorf("format: %v", err)
-		}
-		ropts.Format = syn
-	}
 	src, err := s.read(in.Data, "data", in.Path)
 	if err != nil {
 		return nil, ChunkOutput{}, err
 	}
-	ropts.File = src.name
-	ropts.Limits = s.limits()
-	c, err := chunk.New(opts, tok)
-	if err != nil {
+	req := server.ChunkRequest{Graph: &server.Graph{Data: src.text, Format: in.Format}, To: in.To, Budget: in.Budget,
+		Hops: in.Hops, Class: in.Cls, Tokenizer: in.Tokenizer}
+	var resp server.ChunkResponse
+	if err := s.call(ctx, "/v1/chunk", req, &resp, src.name); err != nil {
 		return nil, ChunkOutput{}, err
 	}
-	lines, err := work(ctx, s, func(ctx context.Context) (string, error) {
-		read := func(sink rdf.Sink) error {
-			return rdfio.ReadInto(strings.NewReader(src.text), rdf.SinkFunc(func(q rdf.Quad) error {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				return sink.AddQuad(q)
-			}), ropts)
-		}
-		var b strings.Builder
-		// The sorts stay in memory for graphs within the limits (a quad
-		// record is a few hundred bytes).
-		_, err := c.Run(read, s.output(ctx, &b),
-			chunk.RunOptions{Memory: 256 << 20, Workers: 1})
-		return b.String(), err
-	})
-	if err != nil {
-		return nil, ChunkOutput{}, err
+	// The lines isolda chunk writes: each document as JSON without HTML
+	// escaping.
+	lines := make([]byte, 0, resp.Bytes)
+	for i := range resp.Documents {
+		lines = resp.Documents[i].AppendJSON(lines)
 	}
-	out := ChunkOutput{Documents: []chunk.Chunk{}}
-	dec := json.NewDecoder(strings.NewReader(lines))
-	for {
-		var ch chunk.Chunk
-		if err := dec.Decode(&ch); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, ChunkOutput{}, fmt.Errorf("internal error: %v", err)
-		}
-		out.Documents = append(out.Documents, ch)
-	}
-	return text(lines), out, nil
-}
-
-// limits are the reader limits of a tool's graph or document: the
-// service's statements and request bytes.
-func (s *Server) limits() rdf.Limits {
-	return rdf.Limits{MaxQuads: s.cfg.Service.MaxQuads, MaxBytes: s.cfg.Service.MaxRequestBytes}
-}
-
-// output bounds the text a tool writes to w: it stops when ctx is done,
-// and at four times the service's request limit.
-func (s *Server) output(ctx context.Context, w io.Writer) *ctxWriter {
-	return &ctxWriter{ctx: ctx, w: w, max: 4 * s.cfg.Service.MaxRequestBytes}
-}
-
-// ctxWriter writes to w until ctx is done or max bytes were written.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-	n   int64
-	max int64
-}
-
-func (w *ctxWriter) Write(p []byte) (int, error) {
-	if err := w.ctx.Err(); err != nil {
-		return 0, err
-	}
-	if w.n+int64(len(p)) > w.max {
-		return 0, fmt.Errorf("the output is over the limit of %d bytes: give a budget, or a smaller graph", w.max)
-	}
-	w.n += int64(len(p))
-	return w.w.Write(p)
+	return text(string(lines)), ChunkOutput{Documents: resp.Documents}, nil
 }
