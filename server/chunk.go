@@ -101,7 +101,9 @@ func (s *server) chunk(req *request) (any, *apiError) {
 	opts.Tokenizer = tok.Name()
 	c, err := chunk.New(opts, tok)
 	if err != nil {
-		return nil, unprocessable(capMessage(strings.TrimPrefix(err.Error(), "chunk: ")))
+		// The package's messages name the CLI's flag.
+		msg := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "chunk: "), "--glossary none", `"glossary": "none"`)
+		return nil, unprocessable(capMessage(strings.ReplaceAll(msg, "--glossary", "glossary")))
 	}
 	if e := s.takeLargeIf(req, r.Graph, 1); e != nil {
 		return nil, e

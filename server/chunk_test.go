@@ -124,7 +124,7 @@ func TestChunkErrors(t *testing.T) {
 		{`{"graph": {"data": "x"}, "format": "turtle"}`, 400, "unknown field", 1, 0},
 		{`{"graph": {"data": "x"}, "budget": "many"}`, 400, "budget", 1, 0},
 		{mustJSON(ChunkRequest{Graph: &demo, Budget: intp(-1)}), 422, "negative", 0, 0},
-		{mustJSON(ChunkRequest{Graph: &demo, Budget: intp(3)}), 422, "smaller than the isolda document of an empty graph", 0, 0},
+		{mustJSON(ChunkRequest{Graph: &demo, Budget: intp(3)}), 422, `smaller than the isolda document of an empty graph (21 tokens); leave the glossary out with "glossary": "none"`, 0, 0},
 		{mustJSON(ChunkRequest{Graph: &demo, Hops: 9}), 422, "hops 9: give 1 to 8", 0, 0},
 		{mustJSON(ChunkRequest{Graph: &demo, Hops: -1}), 422, "hops -1", 0, 0},
 		{mustJSON(ChunkRequest{Graph: &demo, To: "nope"}), 422, "nope", 0, 0},

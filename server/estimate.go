@@ -115,14 +115,23 @@ func decodeCost(bodyBytes, textBytes int) int64 {
 }
 
 // Chunking a graph (/v1/chunk) holds the parsed dataset, then the sorted
-// records of the statements and of each hop's messages (chunk.Run, in
-// memory up to chunkSortMemory), and the documents: chunkCost reserves
-// memChunkPerQuad per quad plus memChunkPerHop per quad and hop beside
-// the dataset, once its quads are known. Set from BenchmarkMemoryChunk
-// (see chunkCost's figures there).
+// records of the statements and of each hop's messages, and the
+// documents. The records grow with the quads and, faster, with the hops
+// (a node sends its description to each neighbour), but chunk's runner
+// holds at most its sort memory of them (chunkSortMemory; beyond it they
+// spill to disk). chunkCost reserves, once the quads are known, the
+// dataset's figure of estimate plus memChunkPerQuad + hops ×
+// memChunkPerHop a quad for the records and the documents, at most
+// memChunkSortCap. BenchmarkMemoryChunk measured the peak live heap of
+// the whole request at 1,300 to 3,300 bytes a quad with 1 hop for the
+// shapes of BenchmarkMemoryPerQuad and 200,000 quads of nomisma, and at
+// up to 10,000 with 2 or 3 hops for 20,000 quads of nomisma (the
+// messages of its hubs); 200,000 quads of nomisma with 2 hops peaked at
+// 275 MB, the sorts at their bound.
 const (
-	memChunkPerQuad = 2000
-	memChunkPerHop  = 1000
+	memChunkPerQuad = 1000
+	memChunkPerHop  = 4500
+	memChunkSortCap = chunkSortMemory * 5 / 4
 )
 
 // chunkCost returns the memory chunking a graph of quads quads, from
@@ -130,6 +139,7 @@ const (
 // its peak.
 func chunkCost(bodyBytes, dataBytes, quads, hops int) int64 {
 	q := int64(quads)
+	sorts := min(q*(memChunkPerQuad+int64(hops)*memChunkPerHop), memChunkSortCap)
 	return memPerRequest + int64(bodyBytes) + int64(dataBytes) + q*memParsePerQuad +
-		q*(memChunkPerQuad+int64(hops)*memChunkPerHop) + int64(dataBytes)*memTextPerByte
+		int64(dataBytes)*memTextPerByte + sorts
 }
