@@ -5,12 +5,14 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/isolda/isolda/chunk"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/token"
 )
@@ -276,6 +278,46 @@ func TestIsolatedChunk(t *testing.T) {
 			if c.name == "chunk" && (code != http.StatusOK || len(decode[ChunkResponse](t, body).Documents) == 0) {
 				t.Errorf("%s: %d %.300s", c.name, code, body)
 			}
+		}
+	}
+}
+
+// TestChunkOpenAPI checks the schemas of /v1/chunk in openapi.json name
+// the JSON fields of ChunkRequest, ChunkResponse and chunk.Chunk, no
+// more and no fewer, and require those without omitempty.
+func TestChunkOpenAPI(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Required   []string                   `json:"required"`
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range map[string]any{"ChunkRequest": ChunkRequest{}, "ChunkResponse": ChunkResponse{}, "ChunkDocument": chunk.Chunk{}} {
+		s, ok := doc.Components.Schemas[name]
+		if !ok {
+			t.Errorf("openapi.json has no schema %s", name)
+			continue
+		}
+		var fields, required []string
+		rt := reflect.TypeOf(v)
+		for i := range rt.NumField() {
+			tag, opts, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			fields = append(fields, tag)
+			if !strings.Contains(opts, "omitempty") {
+				required = append(required, tag)
+			}
+		}
+		slices.Sort(fields)
+		slices.Sort(required)
+		got := slices.Sorted(maps.Keys(s.Properties))
+		req := slices.Sorted(slices.Values(s.Required))
+		if !slices.Equal(got, fields) || !slices.Equal(req, required) {
+			t.Errorf("openapi.json %s: properties %v, required %v; the Go type has %v, required %v", name, got, req, fields, required)
 		}
 	}
 }
