@@ -9,7 +9,9 @@
 // (its paths are made from the rows). They are the JSON API under /v1/
 // (serialize: one format, token count, budget truncation, graph hash;
 // compare: many formats with bytes, tokens and losslessness; check: an
-// ISOLDA round trip; formats: the registry), /healthz, /metrics
+// ISOLDA round trip; decode: an ISOLDA document in an RDF syntax; tokens:
+// a token count; chunk: one document per entity, as isolda chunk;
+// formats: the registry), /healthz, /metrics
 // (Prometheus) and the web playground at / (an embedded page, no CDN).
 //
 // A graph is sent inline or, when Config.AllowSPARQL is set, named by a
