@@ -370,16 +370,8 @@ func msgStatement(val []byte, n int) (self bool, stmt []byte, ok bool) {
 		if kind == kindKey && (i == 0 || i == 2) {
 			self = true
 		}
-		strs := 0
-		switch kind {
-		case kindNone, kindKey:
-		case kindIRI, kindBlank, kindString, kindTriple:
-			strs = 1
-		case kindTyped:
-			strs = 2
-		case kindLang:
-			strs = 3
-		default:
+		strs, ok := termStrings(kind)
+		if !ok {
 			return false, nil, false
 		}
 		b = b[1:]
@@ -420,7 +412,7 @@ func foldStatement(b []byte) []byte {
 		kind := b[0]
 		out = append(out, kind)
 		b = b[1:]
-		strs := map[byte]int{kindIRI: 1, kindBlank: 1, kindString: 1, kindTriple: 1, kindTyped: 2, kindLang: 3}[kind]
+		strs, _ := termStrings(kind)
 		for s := range strs {
 			str, rest, _ := readString(b)
 			if kind == kindLang && s == 1 && hasUpper(str) {
@@ -438,4 +430,22 @@ func foldStatement(b []byte) []byte {
 // folds such a language tag (with strings.ToLower), and only such.
 func hasUpper(s []byte) bool {
 	return bytes.ContainsFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+}
+
+// termStrings is the number of strings that follow a term's kind byte in
+// chunk's record layout (an IRI, a blank node's label, a plain string; a
+// typed literal's form and datatype; a language-tagged literal's form, tag
+// and direction); false for a byte that is no kind.
+func termStrings(kind byte) (int, bool) {
+	switch kind {
+	case kindNone, kindKey:
+		return 0, true
+	case kindIRI, kindBlank, kindString, kindTriple:
+		return 1, true
+	case kindTyped:
+		return 2, true
+	case kindLang:
+		return 3, true
+	}
+	return 0, false
 }

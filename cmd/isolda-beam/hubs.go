@@ -154,16 +154,8 @@ func nextTerm(b []byte) (t term, rest []byte, ok bool) {
 		return t, nil, false
 	}
 	t.kind = b[0]
-	strs := 0
-	switch t.kind {
-	case kindNone, kindKey:
-	case kindIRI, kindBlank, kindString, kindTriple:
-		strs = 1
-	case kindTyped:
-		strs = 2
-	case kindLang:
-		strs = 3
-	default:
+	strs, ok := termStrings(t.kind)
+	if !ok {
 		return t, nil, false
 	}
 	rest = b[1:]
