@@ -164,22 +164,7 @@ func TestChunkBudget(t *testing.T) {
 	if e := decode[apiErr](t, body); code != http.StatusRequestEntityTooLarge || !strings.Contains(e.Error, "memory budget of 32.0 MiB") {
 		t.Errorf("a graph whose chunking needs more than the budget (%d bytes): %d %.300s", len(big.Data), code, body)
 	}
-	small := mustJSON(ChunkRequest{Graph: &Graph{Data: syntheticNT(200), Format: "nt"}})
-	if code, _, body := call(t, s, "POST", "/v1/chunk", small); code != http.StatusOK {
-		t.Fatalf("small: %d %.300s", code, body)
-	}
-	held := s.mem.reserve()
-	if e := held.growTo(s.mem.limit - 100<<10); e != nil {
-		t.Fatal(e)
-	}
-	code, hdr, body := call(t, s, "POST", "/v1/chunk", small)
-	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" || !strings.Contains(string(body), "memory budget") {
-		t.Errorf("budget taken: %d %v %.300s", code, hdr, body)
-	}
-	held.release()
-	if code, _, body := call(t, s, "POST", "/v1/chunk", small); code != http.StatusOK {
-		t.Errorf("budget given back: %d %.300s", code, body)
-	}
+	checkBudgetTaken(t, s, "/v1/chunk", mustJSON(ChunkRequest{Graph: &Graph{Data: syntheticNT(200), Format: "nt"}}))
 	if used, _, _, tooLarge := s.mem.stats(); used != 0 || tooLarge != 1 {
 		t.Errorf("budget after the requests: used %d, too large %d", used, tooLarge)
 	}

@@ -183,21 +183,7 @@ func TestDecodeTokensBudget(t *testing.T) {
 		{"/v1/decode", mustJSON(DecodeRequest{Text: small})},
 		{"/v1/tokens", mustJSON(TokensRequest{Text: small})},
 	} {
-		if code, _, body := call(t, s, "POST", c.path, c.body); code != http.StatusOK {
-			t.Fatalf("%s, small: %d %.300s", c.path, code, body)
-		}
-		held := s.mem.reserve()
-		if e := held.growTo(s.mem.limit - 100<<10); e != nil {
-			t.Fatal(e)
-		}
-		code, hdr, body := call(t, s, "POST", c.path, c.body)
-		if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" || !strings.Contains(string(body), "memory budget") {
-			t.Errorf("%s, budget taken: %d %v %.300s", c.path, code, hdr, body)
-		}
-		held.release()
-		if code, _, body := call(t, s, "POST", c.path, c.body); code != http.StatusOK {
-			t.Errorf("%s, budget given back: %d %.300s", c.path, code, body)
-		}
+		checkBudgetTaken(t, s, c.path, c.body)
 	}
 	if used, _, _, tooLarge := s.mem.stats(); used != 0 || tooLarge != 2 {
 		t.Errorf("budget after the requests: used %d, too large %d", used, tooLarge)

@@ -218,23 +218,7 @@ func TestMemoryBudget(t *testing.T) {
 	if code != http.StatusRequestEntityTooLarge || !strings.Contains(e.Error, "memory budget of 32.0 MiB") {
 		t.Errorf("a request larger than the budget: %d %s", code, body)
 	}
-	small := mustJSON(CompareRequest{Graph: &Graph{Data: syntheticNT(200)}, Formats: []string{"isolda"}})
-	if code, _, body := call(t, s, "POST", "/v1/compare", small); code != http.StatusOK {
-		t.Fatalf("a small request: %d %s", code, body)
-	}
-	// Other requests hold all but 100 KB.
-	held := s.mem.reserve()
-	if e := held.growTo(s.mem.limit - 100<<10); e != nil {
-		t.Fatal(e)
-	}
-	code, hdr, body := call(t, s, "POST", "/v1/compare", small)
-	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" || !strings.Contains(string(body), "memory budget") {
-		t.Errorf("budget taken: %d %v %s", code, hdr, body)
-	}
-	held.release()
-	if code, _, body := call(t, s, "POST", "/v1/compare", small); code != http.StatusOK {
-		t.Errorf("budget given back: %d %s", code, body)
-	}
+	checkBudgetTaken(t, s, "/v1/compare", mustJSON(CompareRequest{Graph: &Graph{Data: syntheticNT(200)}, Formats: []string{"isolda"}}))
 	if used, peak, refused, tooLarge := s.mem.stats(); used != 0 || peak == 0 || refused == 0 || tooLarge != 1 {
 		t.Errorf("budget after the requests: used %d, peak %d, refused %d, too large %d", used, peak, refused, tooLarge)
 	}
@@ -457,5 +441,27 @@ func TestRefusedBeforeBody(t *testing.T) {
 		if err != nil || !strings.Contains(line, " "+name+" ") {
 			t.Errorf("%s: %q, %v: want the answer without the body", name, line, err)
 		}
+	}
+}
+
+// checkBudgetTaken checks a small request to path: answered alone; 503
+// with Retry-After, naming the memory budget, while other requests hold
+// all of s's budget but 100 KB; answered again once they give it back.
+func checkBudgetTaken(t *testing.T, s *server, path, small string) {
+	t.Helper()
+	if code, _, body := call(t, s, "POST", path, small); code != http.StatusOK {
+		t.Fatalf("%s, small: %d %.300s", path, code, body)
+	}
+	held := s.mem.reserve()
+	if e := held.growTo(s.mem.limit - 100<<10); e != nil {
+		t.Fatal(e)
+	}
+	code, hdr, body := call(t, s, "POST", path, small)
+	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" || !strings.Contains(string(body), "memory budget") {
+		t.Errorf("%s, budget taken: %d %v %.300s", path, code, hdr, body)
+	}
+	held.release()
+	if code, _, body := call(t, s, "POST", path, small); code != http.StatusOK {
+		t.Errorf("%s, budget given back: %d %.300s", path, code, body)
 	}
 }
