@@ -13,24 +13,13 @@ import (
 // impactTrials is the number of times each format is asked.
 const impactTrials = 5
 
-// impactFormats are the reference program's five lossless formats.
-func impactFormats() []string {
-	var out []string
-	for _, f := range graphrag.Formats() {
-		if f.Reference {
-			out = append(out, f.Name)
-		}
-	}
-	return out
-}
-
 func impactStudy() *Study {
 	return &Study{
 		Name: "graphrag-impact", Version: 1,
 		Paper: "\"How Graph Serialization Format Affects GraphRAG Cost and Accuracy\" (seed 002), \"Multi-hop model evaluation\"",
 		Title: "The dependency-impact question on the reference program's service graph, in its five lossless formats, " +
 			"with the article's prompt (the graph once), scored for precision, recall, F1, exact match, owners and parse success",
-		Parts:  []Part{{Graph: "services", Questions: 1, Arms: impactFormats()}},
+		Parts:  []Part{{Graph: "services", Questions: 1, Arms: graphrag.ReferenceFormats()}},
 		Models: []PaperModel{{Name: "model", Model: "REPLACE-WITH-YOUR-MODEL-ID", Tokenizer: "o200k_base", Note: "the article names no model"}},
 		Trials: impactTrials,
 		build:  buildImpact,
@@ -77,7 +66,7 @@ func buildImpact(b *builder) error {
 	}
 	e := b.exp
 	e.Graphs = []eval.Graph{{Name: "services", Set: "sets/graphrag-impact.jsonl", Syntax: graphrag.JSONL}}
-	for _, f := range impactFormats() {
+	for _, f := range graphrag.ReferenceFormats() {
 		e.Arms = append(e.Arms, eval.Arm{Name: f, Format: f})
 	}
 	e.Tasks = []eval.Task{{Name: "impact", Set: "sets/graphrag-impact.jsonl", Graph: "services", Scorer: "impact"}}

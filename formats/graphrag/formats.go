@@ -54,6 +54,18 @@ func Formats() []Format {
 	}
 }
 
+// ReferenceFormats returns the names of the reference program's five
+// formats (those of Formats with Reference set), in its order.
+func ReferenceFormats() []string {
+	var out []string
+	for _, f := range Formats() {
+		if f.Reference {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
 // Lookup returns the format with the given name.
 func Lookup(name string) (Format, bool) {
 	return registry.Find(Formats(), name, func(f Format) string { return f.Name })

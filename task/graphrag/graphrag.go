@@ -563,7 +563,7 @@ func (r *RunRecord) Fill(s Score) {
 // reference formats), one context per format.
 func NewSet(name string, g graphrag.Graph, failed string, formats []string) (*task.Set, error) {
 	if formats == nil {
-		formats = referenceFormats()
+		formats = graphrag.ReferenceFormats()
 	}
 	set := &task.Set{Name: name}
 	for _, f := range formats {
@@ -618,7 +618,7 @@ var _ task.PromptFunc = StudyTemplate
 // partial credit carries the article's fields.
 func StudySets(g graphrag.Graph, failed string, formats []string) ([]*task.Set, error) {
 	if formats == nil {
-		formats = referenceFormats()
+		formats = graphrag.ReferenceFormats()
 	}
 	var sets []*task.Set
 	for _, f := range formats {
@@ -640,15 +640,4 @@ func StudySets(g graphrag.Graph, failed string, formats []string) ([]*task.Set, 
 func StudyGraph() (graphrag.Graph, error) {
 	p := graphrag.DefaultParameters()
 	return graphrag.Generate(p.Services, p.NoiseEdges, p.Seed)
-}
-
-// referenceFormats are the names of the reference program's five formats.
-func referenceFormats() []string {
-	var out []string
-	for _, f := range graphrag.Formats() {
-		if f.Reference {
-			out = append(out, f.Name)
-		}
-	}
-	return out
 }
