@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/isolda/isolda/internal/jsonl"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -78,7 +79,7 @@ func ReadFrozen(r io.Reader) (*Set, error) {
 	line := 0
 	header := false
 	for {
-		b, err := readLine(br)
+		b, err := jsonl.ReadLine(br, MaxFrozenLine)
 		if err == io.EOF && len(b) == 0 {
 			break
 		}
@@ -87,7 +88,7 @@ func ReadFrozen(r io.Reader) (*Set, error) {
 			return &rdf.ParseError{Line: line, Column: 1, Msg: fmt.Sprintf(format, args...)}
 		}
 		if err != nil && err != io.EOF {
-			if errors.Is(err, errLineTooLong) {
+			if _, ok := err.(*jsonl.LineTooLongError); ok {
 				return nil, perr("line longer than %d bytes", MaxFrozenLine)
 			}
 			return nil, err
@@ -177,27 +178,6 @@ func ReadFrozen(r io.Reader) (*Set, error) {
 		return nil, &rdf.ParseError{Line: max(line, 1), Column: 1, Msg: "no set header"}
 	}
 	return set, nil
-}
-
-var errLineTooLong = errors.New("line too long")
-
-// readLine reads one line (without its newline) of at most MaxFrozenLine bytes.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var out []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		out = append(out, chunk...)
-		if len(out) > MaxFrozenLine {
-			return nil, errLineTooLong
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil {
-			return out, err
-		}
-		return out[:len(out)-1], nil
-	}
 }
 
 func strictUnmarshal(b []byte, v any) error {

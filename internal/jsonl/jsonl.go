@@ -160,6 +160,32 @@ func ReadOffsets(r io.Reader, file string, maxLine int, fn func(line int, off in
 	}
 }
 
+// LineTooLongError is ReadLine's error for a line over its limit.
+type LineTooLongError struct{ Max int }
+
+func (e *LineTooLongError) Error() string { return fmt.Sprintf("line longer than %d bytes", e.Max) }
+
+// ReadLine reads the next line of br without its LF. A line of more than
+// maxLine bytes, its LF counted, is a *LineTooLongError (with no bytes); a
+// read error, io.EOF included, is returned with the bytes read before it.
+func ReadLine(br *bufio.Reader, maxLine int) ([]byte, error) {
+	var out []byte
+	for {
+		b, err := br.ReadSlice('\n')
+		out = append(out, b...)
+		if len(out) > maxLine {
+			return nil, &LineTooLongError{maxLine}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		return out[:len(out)-1], nil
+	}
+}
+
 // tooLong is the error of a line over the limit.
 func tooLong(file string, line, maxLine int) error {
 	return &rdferr.ParseError{File: file, Line: line, Column: 1,

@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"os"
@@ -179,5 +180,26 @@ func TestMaxLine(t *testing.T) {
 	var pe *rdferr.ParseError
 	if !errors.As(err, &pe) || pe.Line != 2 {
 		t.Errorf("last line over the limit: %v", err)
+	}
+}
+
+// TestReadLine reads lines without their LF, a last line without one with
+// io.EOF, and refuses a line over the limit (its LF counted) with a
+// *LineTooLongError, also when it spans several buffers.
+func TestReadLine(t *testing.T) {
+	long := strings.Repeat("x", 40)
+	br := bufio.NewReaderSize(strings.NewReader("ab\r\n\n"+long+"\n"+"cd"), 16)
+	for i, want := range []struct {
+		line string
+		err  error
+	}{{"ab\r", nil}, {"", nil}, {long, nil}, {"cd", io.EOF}, {"", io.EOF}} {
+		b, err := ReadLine(br, 41)
+		if string(b) != want.line || err != want.err {
+			t.Errorf("line %d: %q, %v; want %q, %v", i, b, err, want.line, want.err)
+		}
+	}
+	_, err := ReadLine(bufio.NewReaderSize(strings.NewReader(long+"\n"), 16), 40)
+	if tl, ok := err.(*LineTooLongError); !ok || tl.Max != 40 || err.Error() != "line longer than 40 bytes" {
+		t.Errorf("a 41-byte line with a limit of 40: %v", err)
 	}
 }

@@ -22,6 +22,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/isolda/isolda/internal/jsonl"
 )
 
 // Entity is what the experiment reads of a Wikidata item or property: its
@@ -143,7 +145,7 @@ func (s *Store) Load(r io.Reader, file string) error {
 
 func (s *Store) loadLines(br *bufio.Reader, file string) error {
 	for line := 1; ; line++ {
-		b, err := readLine(br)
+		b, err := jsonl.ReadLine(br, MaxEntityLine)
 		if err != nil && err != io.EOF {
 			return fmt.Errorf("%s:%d: %v", file, line, err)
 		}
@@ -157,21 +159,6 @@ func (s *Store) loadLines(br *bufio.Reader, file string) error {
 		if err == io.EOF {
 			return nil
 		}
-	}
-}
-
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var out []byte
-	for {
-		b, err := br.ReadSlice('\n')
-		out = append(out, b...)
-		if len(out) > MaxEntityLine {
-			return nil, fmt.Errorf("line longer than %d bytes", MaxEntityLine)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return out, err
 	}
 }
 
