@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testkit/xmltest"
 )
 
 func TestBenchDefaultRun(t *testing.T) {
@@ -184,16 +183,8 @@ func TestBenchOutDir(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Well-formed XML with an svg root.
-		dec := xml.NewDecoder(bytes.NewReader(svg))
 		var root string
-		for {
-			tok, err := dec.Token()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s/%s: %v", c.sub, c.svg, err)
-			}
+		for _, tok := range xmltest.Tokens(t, string(svg)) {
 			if se, ok := tok.(xml.StartElement); ok && root == "" {
 				root = se.Name.Local
 			}

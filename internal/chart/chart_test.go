@@ -3,12 +3,13 @@ package chart
 import (
 	"encoding/xml"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/isolda/isolda/internal/testkit/xmltest"
 )
 
 // element is a parsed SVG element: its name, attributes and text.
@@ -23,19 +24,9 @@ type element struct {
 // returns its elements in document order.
 func parse(t *testing.T, s string) []element {
 	t.Helper()
-	dec := xml.NewDecoder(strings.NewReader(s))
-	dec.Strict = true
-	dec.Entity = map[string]string{}
 	var out []element
 	var stack []int
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("not well-formed XML: %v\n%s", err, s)
-		}
+	for _, tok := range xmltest.Tokens(t, s) {
 		switch tok := tok.(type) {
 		case xml.StartElement:
 			e := element{name: tok.Name.Local, attr: map[string]string{}}

@@ -3,12 +3,12 @@ package page
 import (
 	"bytes"
 	"encoding/xml"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/xmltest"
 	"github.com/isolda/isolda/report"
 )
 
@@ -16,18 +16,8 @@ import (
 // and counts start elements by local name and by "name.class".
 func xmlElements(t *testing.T, s string) map[string]int {
 	t.Helper()
-	dec := xml.NewDecoder(strings.NewReader(s))
-	dec.Strict = true
-	dec.Entity = map[string]string{} // only the predefined entities and character references
 	counts := map[string]int{}
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("not well-formed XML: %v", err)
-		}
+	for _, tok := range xmltest.Tokens(t, s) {
 		if se, ok := tok.(xml.StartElement); ok {
 			counts[se.Name.Local]++
 			for _, a := range se.Attr {
@@ -51,18 +41,8 @@ func xmlElements(t *testing.T, s string) map[string]int {
 // a style sheet. Text, such as the IRIs of a graph, is not a reference.
 func noExternal(t *testing.T, s string) {
 	t.Helper()
-	dec := xml.NewDecoder(strings.NewReader(s))
-	dec.Strict = true
-	dec.Entity = map[string]string{}
 	inStyle := false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			t.Fatalf("not well-formed XML: %v", err)
-		}
+	for _, tok := range xmltest.Tokens(t, s) {
 		switch tok := tok.(type) {
 		case xml.StartElement:
 			if tok.Name.Local == "script" {
