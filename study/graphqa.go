@@ -33,14 +33,6 @@ func studyFormats() [][2]string {
 	return out
 }
 
-func studyFormatNames() []string {
-	var out []string
-	for _, f := range studyFormats() {
-		out = append(out, f[0])
-	}
-	return out
-}
-
 // seed001Models are the nine model configurations of seed 001 (§3,
 // "Models and controls"); withHigh false leaves out gpt-5.4-high, which
 // Tables 7 and 8 exclude.
@@ -94,7 +86,7 @@ func graphqaStudyOf(r graphqaRegime) *Study {
 		Paper: "\"Graph Serializations for Reasoning LLMs\" (seed 001), " + r.table,
 		Title: fmt.Sprintf("GraphQA %s regime: %d questions on %d generated graphs, in the study's 15 formats, with the appendix H.4 prompts and FINAL: parsing",
 			r.spec.Regime, r.spec.N, r.spec.Graphs),
-		Parts:  []Part{{Graph: "graphs", Questions: r.spec.N, Arms: studyFormatNames()}},
+		Parts:  []Part{{Graph: "graphs", Questions: r.spec.N, Arms: graphtext.StudyNames()}},
 		Models: r.models,
 		build:  func(b *builder) error { return buildGraphQA(b, r) },
 	}
@@ -120,8 +112,8 @@ func graphqaStabilityStudy() *Study {
 		Name: "graphqa-stability", Version: 2,
 		Paper: "\"Graph Serializations for Reasoning LLMs\" (seed 001), appendix \"Repeated-run stability\"",
 		Title: "The repeated-run check: the 15 formats three times on fixed sets of 105 GraphQA-Hardened and 120 GraphQA-Topology questions",
-		Parts: []Part{{Graph: "hardened", Questions: h.N, Arms: studyFormatNames()},
-			{Graph: "topology", Questions: tp.N, Arms: studyFormatNames()}},
+		Parts: []Part{{Graph: "hardened", Questions: h.N, Arms: graphtext.StudyNames()},
+			{Graph: "topology", Questions: tp.N, Arms: graphtext.StudyNames()}},
 		Models: seed001Models(false)[:2], Trials: 3,
 		build: buildStability,
 	}
@@ -172,7 +164,7 @@ func buildGraphQA(b *builder, r graphqaRegime) error {
 		"(Table 1: %s). The graphs are stored losslessly (%s) in %s and rendered by isolda when the run is prepared; "+
 		"every format sees the same graph, node ids and order.",
 		r.spec.Regime, len(set.Contexts), graphqaGenerators(r.spec.Regime), graphqaSeed, len(set.Questions),
-		strings.Join(studyFormatNames(), ", "), graphqaItemSyntax, setFile))
+		strings.Join(graphtext.StudyNames(), ", "), graphqaItemSyntax, setFile))
 	b.what = append(b.what, "Prompts are appendix H.4's: the system message \"You are a careful reasoner. ...\" and the "+
 		"user message \"You are given an undirected graph below.\" with the answer instruction of the question's kind, "+
 		"the rendered graph and the question (graphqa.StudyTemplate). Answers are scored on the line that begins with FINAL: (scorer final).")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/formats/graphtext"
 	"github.com/isolda/isolda/formats/ontology"
 	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/task/graphqa"
@@ -30,14 +31,6 @@ func ontologyFormats() [][2]string {
 	return out
 }
 
-func ontologyFormatNames() []string {
-	var out []string
-	for _, f := range ontologyFormats() {
-		out = append(out, f[0])
-	}
-	return out
-}
-
 func text2kgStudy() *Study {
 	return &Study{
 		Name: "text2kgbench", Version: 1,
@@ -45,7 +38,7 @@ func text2kgStudy() *Study {
 		Title: "Text2KGBench's 2,014 DBpedia-WebNLG test sentences with their ontology in each of the 12 renderings, the H.4 extraction prompt, Hopcroft–Karp rescoring at 0.60 and per-domain F1",
 		Data: []DataSlot{{Name: "text2kgbench", What: "the benchmark's data/dbpedia_webnlg folder (ontologies/, test/, ground_truth/) from a copy of " +
 			"github.com/cenguix/Text2KGBench; its sentences (WebNLG, CC BY-NC-SA 4.0) are not shipped with isolda"}},
-		Parts:  []Part{{Graph: "ontologies", Questions: 2014, Arms: ontologyFormatNames()}},
+		Parts:  []Part{{Graph: "ontologies", Questions: 2014, Arms: ontology.Names()}},
 		Models: seed001Models(true),
 		build:  buildText2KG,
 	}
@@ -65,7 +58,7 @@ func buildText2KG(b *builder) error {
 	if err != nil {
 		return err
 	}
-	first := ontologyFormatNames()[0]
+	first := ontology.Names()[0]
 	qs, err := sp.Set(first)
 	if err != nil {
 		return err
@@ -113,7 +106,7 @@ func buildText2KG(b *builder) error {
 			"with the appendix H.4 prompts. Answers are read as \"(subject, relation, object)\" lines, filtered to the gold "+
 			"relations as the benchmark's evaluation does, and matched to the gold triples with Hopcroft–Karp at similarity "+
 			"0.60 (scorer text2kg): the log has each answer's precision, recall and F1, and parse success.", len(set.Questions),
-			strings.Join(ontologyFormatNames(), ", ")),
+			strings.Join(ontology.Names(), ", ")),
 		"Each domain (ontology) is a question family, so the report's per-family rows give the per-domain F1 (mean F1 "+
 			"column); the study's mean F1 is the mean of the 19 per-domain figures.")
 	b.numbers = append(b.numbers,
@@ -156,7 +149,7 @@ func wikidataStudy() *Study {
 			{Name: "wikidata", What: "Wikidata entity JSON: a file or a folder of files saved from Special:EntityData, JSON Lines with one entity per line, or a dump (latest-all.json); it must hold the seeds, the entities two hops away and the properties"},
 			{Name: "seeds", What: "a file of seed ids (Q…), one per line; default: the ten of task/wikidata (films, scientists, cities, companies, a novel, a band)", Optional: true},
 		},
-		Parts:  []Part{{Graph: "subgraphs", Questions: 110, Arms: studyFormatNames()}},
+		Parts:  []Part{{Graph: "subgraphs", Questions: 110, Arms: graphtext.StudyNames()}},
 		Models: seed001Models(false)[:2],
 		build:  buildWikidata,
 	}
