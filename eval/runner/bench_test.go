@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/isolda/isolda/eval"
 	"github.com/isolda/isolda/eval/internal/evaltest"
+	"github.com/isolda/isolda/internal/testkit/loadgen"
 	"github.com/isolda/isolda/llm/llmtest"
 	"github.com/isolda/isolda/task"
 	"github.com/isolda/isolda/task/kg"
@@ -172,18 +171,9 @@ const benchReply = `{"id":"c","object":"chat.completion","created":0,"model":"x"
 // rssBytes returns the resident set size of the process (0 where
 // /proc/self/status is missing).
 func rssBytes() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
+	rss, _, err := loadgen.ProcStatus(os.Getpid())
 	if err != nil {
 		return 0
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			f := strings.Fields(v)
-			if len(f) > 0 {
-				n, _ := strconv.ParseUint(f[0], 10, 64)
-				return n << 10
-			}
-		}
-	}
-	return 0
+	return uint64(rss)
 }
