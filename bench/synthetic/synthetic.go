@@ -15,7 +15,6 @@ import (
 	"github.com/isolda/isolda/bench"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/graphrag"
-	"github.com/isolda/isolda/internal/jsonobj"
 	"github.com/isolda/isolda/token"
 )
 
@@ -62,21 +61,11 @@ type Result struct {
 }
 
 // NamedResult is a Result with its format's name.
-type NamedResult struct {
-	Name   string
-	Result Result
-	// Text is the encoded text (not part of the JSON report).
-	Text string
-}
+type NamedResult = graphrag.Named[Result]
 
 // Results marshal as a JSON object keyed by format name, in the
 // order measured, like the reference program's dict.
-type Results []NamedResult
-
-// MarshalJSON writes the results as an object in order.
-func (sr Results) MarshalJSON() ([]byte, error) {
-	return jsonobj.Marshal(len(sr), func(i int) (string, any) { return sr[i].Name, sr[i].Result })
-}
+type Results = graphrag.Results[Result]
 
 // Report keeps the reference program's report structure
 // (parameters, graph, gold_queries, formats) and adds isolda's fields.

@@ -38,22 +38,29 @@ type FormatResult struct {
 	TraversalAccuracy float64     `json:"traversal_accuracy"`
 }
 
-// NamedResult is a FormatResult with its format's name.
-type NamedResult struct {
+// Named is a format's result of type R with its format's name.
+type Named[R any] struct {
 	Name   string
-	Result FormatResult
+	Result R
 	// Text is the encoded text (not part of the JSON report).
 	Text string
 }
 
-// FormatResults are the per-format results in the order measured; they
-// marshal as a JSON object in that order, like the reference program's dict.
-type FormatResults []NamedResult
+// Results are per-format results in the order measured; they marshal as a
+// JSON object keyed by format name in that order, like the reference
+// program's dict.
+type Results[R any] []Named[R]
 
 // MarshalJSON writes the results as an object keyed by format name.
-func (fr FormatResults) MarshalJSON() ([]byte, error) {
-	return jsonobj.Marshal(len(fr), func(i int) (string, any) { return fr[i].Name, fr[i].Result })
+func (rs Results[R]) MarshalJSON() ([]byte, error) {
+	return jsonobj.Marshal(len(rs), func(i int) (string, any) { return rs[i].Name, rs[i].Result })
 }
+
+// NamedResult is a FormatResult with its format's name.
+type NamedResult = Named[FormatResult]
+
+// FormatResults are the per-format results of the reference report.
+type FormatResults = Results[FormatResult]
 
 // Report is the reference program's JSON report.
 type Report struct {
