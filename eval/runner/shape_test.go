@@ -14,7 +14,8 @@ import (
 )
 
 // TestBudgetOrderingRun runs an experiment whose arms have budgets and
-// orderings, and checks the frozen contexts and every record.
+// orderings, and checks the frozen contexts and every record (eval's
+// TestBudgetOrderingExperiment checks its preparation).
 func TestBudgetOrderingRun(t *testing.T) {
 	dir := t.TempDir()
 	path := evaltest.WriteShapedExp(t, dir)
@@ -23,10 +24,6 @@ func TestBudgetOrderingRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := prepare(t, e, dir)
-	p2 := prepare(t, e, dir)
-	if p.Manifest.RunID != p2.Manifest.RunID {
-		t.Fatal("two preparations differ")
-	}
 	tok := testgraph.O200k(t)
 	// Every record carries the ordering and budget of its context, and the
 	// model saw that context.
