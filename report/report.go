@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -650,11 +651,7 @@ func runRows(ix *index) ([]RunRow, error) {
 		if len(byTrial) < 2 {
 			continue
 		}
-		trials := make([]int, 0, len(byTrial))
-		for t := range byTrial {
-			trials = append(trials, t)
-		}
-		slices.Sort(trials)
+		trials := slices.Sorted(maps.Keys(byTrial))
 		// Questions answered in every trial.
 		var qs []answerKey
 		for q := range byTrial[trials[0]] {

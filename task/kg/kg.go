@@ -858,12 +858,7 @@ func (k *kgIndex) candidates(fam string) []candidate {
 			if len(byLang) < 2 {
 				continue
 			}
-			langs := make([]string, 0, len(byLang))
-			for l := range byLang {
-				langs = append(langs, l)
-			}
-			sort.Strings(langs)
-			for _, l := range langs {
+			for _, l := range slices.Sorted(maps.Keys(byLang)) {
 				if len(byLang[l]) != 1 || sameText(byLang[l][0], e) {
 					continue
 				}
