@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/eval/internal/evaltest"
-	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/internal/testkit/perrtest"
 	"github.com/isolda/isolda/task"
 )
 
@@ -68,18 +68,10 @@ func TestValidateStudyFields(t *testing.T) {
 			t.Fatalf("case %d: no replacement", i)
 		}
 		_, err := ParseExperiment([]byte(y), "c.yaml")
-		var pe *rdf.ParseError
-		var ve *ValidationError
-		switch {
-		case errors.As(err, &ve):
-			pe = ve.Problems[0]
-		case !errors.As(err, &pe):
-			t.Errorf("case %d: error %v", i, err)
-			continue
+		if ve := (*ValidationError)(nil); errors.As(err, &ve) {
+			err = ve.Problems[0]
 		}
-		if pe.Line != c.line || pe.Column != c.col || !strings.Contains(pe.Msg, c.msg) {
-			t.Errorf("case %d: %v; want %d:%d %q", i, err, c.line, c.col, c.msg)
-		}
+		perrtest.At(t, err, "", c.line, c.col, c.msg, "case %d", i)
 	}
 }
 

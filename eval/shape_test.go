@@ -11,6 +11,7 @@ import (
 	"github.com/isolda/isolda/eval/internal/evaltest"
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testkit/perrtest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
@@ -392,10 +393,7 @@ func TestValidateShaping(t *testing.T) {
 			t.Errorf("case %d: %T %v", i, err, err)
 			continue
 		}
-		pe := ve.Problems[0]
-		if pe.File != "exp.yaml" || pe.Line != c.line || pe.Column != c.col || !strings.Contains(pe.Msg, c.msg) {
-			t.Errorf("case %d: got %v, want %d:%d %q", i, err, c.line, c.col, c.msg)
-		}
+		perrtest.At(t, ve.Problems[0], "exp.yaml", c.line, c.col, c.msg, "case %d", i)
 	}
 	ok := head + "arms:\n  - format: isolda\n    ordering: {kind: bfs}\n  - format: nquads\n    ordering: {kind: shuffle, seed: 9}\n    budget: {tokens: 100, tokenizer: o200k_base, policy: raw}\nbudget: {tokens: 0}\n"
 	if _, err := ParseExperiment([]byte(ok), "exp.yaml"); err != nil {

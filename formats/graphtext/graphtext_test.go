@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/graph"
+	"github.com/isolda/isolda/internal/testkit/perrtest"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
@@ -462,14 +463,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Decode(strings.NewReader(c.in), c.format)
-		var pe *rdf.ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s %q: want a ParseError, got %v", c.format, c.in, err)
-			continue
-		}
-		if pe.Line != c.line || pe.Column != c.col {
-			t.Errorf("%s %q: error at %d:%d (%v), want %d:%d", c.format, c.in, pe.Line, pe.Column, pe, c.line, c.col)
-		}
+		perrtest.At(t, err, "", c.line, c.col, "", "%s %q", c.format, c.in)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/perrtest"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/jsonld"
@@ -219,14 +220,7 @@ func TestLoadErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Load(strings.NewReader(c.in), "t.json")
-		var pe *rdf.ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%q: want a ParseError, got %v", c.in, err)
-			continue
-		}
-		if pe.Line != c.line || pe.Column != c.col {
-			t.Errorf("%q: error at %d:%d (%v), want %d:%d", c.in, pe.Line, pe.Column, pe, c.line, c.col)
-		}
+		perrtest.At(t, err, "", c.line, c.col, "", "%q", c.in)
 	}
 }
 

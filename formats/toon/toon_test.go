@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/perrtest"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf/rdferr"
 )
@@ -146,14 +147,7 @@ func TestErrorPositions(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Unmarshal([]byte(c.in), DecodeOptions{File: "f.toon"})
-		var pe *rdferr.ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%q: error %v is not a *rdferr.ParseError", c.in, err)
-			continue
-		}
-		if pe.File != "f.toon" || pe.Line != c.line || pe.Column != c.col || !strings.Contains(pe.Msg, c.msgContain) {
-			t.Errorf("%q: got %v, want f.toon:%d:%d containing %q", c.in, err, c.line, c.col, c.msgContain)
-		}
+		perrtest.At(t, err, "f.toon", c.line, c.col, c.msgContain, "%q", c.in)
 	}
 }
 

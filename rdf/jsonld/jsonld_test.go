@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/perrtest"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 )
@@ -131,14 +132,7 @@ func TestJSONSyntaxErrorPosition(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := parseString(t, c.doc, Options{ReadOptions: rdf.ReadOptions{File: "in.jsonld"}})
-		var pe *rdf.ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%q: error %v is not a *rdf.ParseError", c.doc, err)
-			continue
-		}
-		if pe.Line != c.line || pe.Column != c.col || pe.File != "in.jsonld" {
-			t.Errorf("%q: got %s, want line %d col %d", c.doc, pe, c.line, c.col)
-		}
+		perrtest.At(t, err, "in.jsonld", c.line, c.col, "", "%q", c.doc)
 	}
 }
 

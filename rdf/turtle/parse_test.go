@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/isolda/isolda/internal/testkit/perrtest"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/turtle"
 )
@@ -63,13 +64,9 @@ func TestParseErrors(t *testing.T) {
 	for _, c := range cases {
 		// Strict, so that term defects are errors too (see TestDefects).
 		_, err := parseString(t, c.src, c.syntax, rdf.ReadOptions{File: "in.ttl", Strict: true})
-		var pe *rdf.ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%q: error %v is not a *rdf.ParseError", c.src, err)
+		pe := perrtest.At(t, err, "in.ttl", c.line, c.col, c.msgContain, "%q", c.src)
+		if pe == nil {
 			continue
-		}
-		if pe.File != "in.ttl" || pe.Line != c.line || pe.Column != c.col || !strings.Contains(pe.Msg, c.msgContain) {
-			t.Errorf("%q:\n got %v\nwant in.ttl:%d:%d: ...%s...", c.src, err, c.line, c.col, c.msgContain)
 		}
 		if want := byteOffset(c.src, c.line, c.col); pe.Offset != want {
 			t.Errorf("%q: offset %d, want %d", c.src, pe.Offset, want)

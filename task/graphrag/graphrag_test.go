@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/graphrag"
+	"github.com/isolda/isolda/internal/testkit/perrtest"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/task"
@@ -170,14 +171,7 @@ func TestImpactParseStrict(t *testing.T) {
 	}
 	for _, c := range bad {
 		_, err := ParseAnswer(c.response)
-		var pe *rdf.ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%q: error %v, want a *rdf.ParseError", c.response, err)
-			continue
-		}
-		if pe.Line != c.line || pe.Column != c.col {
-			t.Errorf("%q: error at %d:%d (%s), want %d:%d", c.response, pe.Line, pe.Column, pe.Msg, c.line, c.col)
-		}
+		perrtest.At(t, err, "", c.line, c.col, "", "%q", c.response)
 	}
 	if _, err := ParseAnswer("\n {\"owners\": {}, \"affected_services\": []}\n"); err != nil {
 		t.Errorf("white space around the object: %v", err)
