@@ -212,24 +212,3 @@ func TestPareto(t *testing.T) {
 		t.Errorf("not sorted by tokens: %v", pts)
 	}
 }
-
-func TestLargestFit(t *testing.T) {
-	for n := 0; n <= 40; n++ {
-		for limit := 0; limit <= n+1; limit++ {
-			calls := 0
-			got := textbudget.LargestFit(n, func(k int) bool {
-				calls++
-				if k < 0 || k > n {
-					t.Fatalf("n=%d: probed %d", n, k)
-				}
-				return k <= limit
-			})
-			if want := min(limit, n); got != want {
-				t.Errorf("n=%d limit=%d: got %d, want %d", n, limit, got, want)
-			}
-			if calls > 20 {
-				t.Errorf("n=%d limit=%d: %d probes", n, limit, calls)
-			}
-		}
-	}
-}
