@@ -1,7 +1,6 @@
 package isolda
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -44,10 +43,7 @@ _:s1 a schema:ScholarlyArticle ; schema:headline "Sign language synthesis" ; sch
 // 0.2 glossary.
 func listing1(t *testing.T) (glossary []string, text string) {
 	t.Helper()
-	b, err := os.ReadFile(shared.MustPath(t, "spec", "000_5b794db7d2076244.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := shared.ReadFile(t, "spec", "000_5b794db7d2076244.txt")
 	text = string(b)
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {

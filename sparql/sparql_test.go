@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -88,15 +87,6 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(e.body)
 }
 
-func read(t *testing.T, parts ...string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(shared.MustPath(t, parts...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // hashOf is the RDFC-1.0 hash of an N-Triples or N-Quads oracle file.
 func hashOf(t *testing.T, nt []byte) string {
 	t.Helper()
@@ -127,7 +117,7 @@ func TestMethods(t *testing.T) {
 	for _, m := range []Method{Get, Post, PostForm} {
 		for _, f := range files {
 			ep := &endpoint{t: t, want: m, query: query, ctype: "text/turtle; charset=utf-8",
-				body: read(t, "data", "examples", f.name)}
+				body: shared.ReadFile(t, "data", "examples", f.name)}
 			srv := httptest.NewServer(ep)
 			c := &Client{Method: m}
 			d, err := c.Construct(context.Background(), srv.URL+"/sparql", query)
@@ -170,7 +160,7 @@ func TestSyntaxes(t *testing.T) {
 	const query = "DESCRIBE <http://example.org/a>"
 	pass := 0
 	for _, tc := range cases {
-		ep := &endpoint{t: t, want: Post, query: query, ctype: tc.ctype, body: read(t, tc.in...)}
+		ep := &endpoint{t: t, want: Post, query: query, ctype: tc.ctype, body: shared.ReadFile(t, tc.in...)}
 		srv := httptest.NewServer(ep)
 		d, err := (&Client{Method: Post}).Construct(context.Background(), srv.URL, query)
 		srv.Close()
@@ -182,7 +172,7 @@ func TestSyntaxes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := hashOf(t, read(t, tc.expect...)); h != want || d.Len() == 0 {
+		if want := hashOf(t, shared.ReadFile(t, tc.expect...)); h != want || d.Len() == 0 {
 			t.Errorf("%s %s: graph of %d quads differs from %s", tc.ctype, tc.in[len(tc.in)-1], d.Len(), tc.expect[len(tc.expect)-1])
 			continue
 		}

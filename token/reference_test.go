@@ -82,10 +82,7 @@ func corpusText(t testing.TB, sums map[string]string, file string) string {
 
 func corpusSums(t testing.TB) map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(shared.MustPath(t, "tokenizers", "corpus.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := shared.ReadFile(t, "tokenizers", "corpus.tsv")
 	sums := map[string]string{}
 	for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
 		f := strings.Split(line, "\t")

@@ -73,10 +73,7 @@ func TestTLAGFourCycle(t *testing.T) {
 // ../shared/reference/benchmarks.md section 2.2 themselves (the texts with
 // "..." are compared as prefix and suffix).
 func TestTLAGBenchmarksDoc(t *testing.T) {
-	data, err := os.ReadFile(shared.MustPath(t, "reference", "benchmarks.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := shared.ReadFile(t, "reference", "benchmarks.md")
 	doc := string(data)
 	i := strings.Index(doc, "### 2.2 Encoders")
 	j := strings.Index(doc, "### 2.3 Tasks")
@@ -185,10 +182,7 @@ func readAppendix(t *testing.T, path, specSection string) [][2]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := os.ReadFile(shared.MustPath(t, "spec", "001_2264b1b960dd163f.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := shared.ReadFile(t, "spec", "001_2264b1b960dd163f.txt")
 	var out [][2]string
 	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
 		if strings.HasPrefix(line, "#") {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -13,10 +12,7 @@ import (
 )
 
 func BenchmarkParseHTMLExample(b *testing.B) {
-	data, err := os.ReadFile(shared.MustPath(b, "data", "examples", "html-schemaorg-songkick-years-and-years-tour-events.html"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := shared.ReadFile(b, "data", "examples", "html-schemaorg-songkick-years-and-years-tour-events.html")
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if err := ParseHTML(bytes.NewReader(data), rdf.NewDataset(), Options{}); err != nil {

@@ -3,7 +3,6 @@ package jsonld
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -105,10 +104,7 @@ func TestWriteCompactedUsesPrefixes(t *testing.T) {
 func TestWriteCompactedSchemaOrg(t *testing.T) {
 	// Read the example page, write it compacted with the schema.org context
 	// (offline), read it back: the same dataset.
-	data, err := os.ReadFile(shared.MustPath(t, "data", "examples", "html-schemaorg-songkick-years-and-years-tour-events.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := shared.ReadFile(t, "data", "examples", "html-schemaorg-songkick-years-and-years-tour-events.html")
 	d := rdf.NewDataset()
 	if err := ParseHTML(bytes.NewReader(data), d, Options{}); err != nil {
 		t.Fatal(err)

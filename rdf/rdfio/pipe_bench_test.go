@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
-	"os"
 	"testing"
 
 	"github.com/isolda/isolda/internal/testkit/shared"
@@ -15,10 +14,7 @@ import (
 
 // nomisma returns Nomisma's N-Triples (unzipped) or Turtle, in memory.
 func nomisma(b *testing.B, name string) []byte {
-	data, err := os.ReadFile(shared.MustPath(b, "data", "big", name))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := shared.ReadFile(b, "data", "big", name)
 	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {

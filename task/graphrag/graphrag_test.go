@@ -22,10 +22,7 @@ import (
 // the article (shared/spec/002_20b823f74d856c24.txt, "Prompt template"),
 // its placeholders {{format_name}} and {{serialized_graph}} filled in.
 func TestImpactPromptArticle(t *testing.T) {
-	b, err := os.ReadFile(shared.MustPath(t, "spec", "002_20b823f74d856c24.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := shared.ReadFile(t, "spec", "002_20b823f74d856c24.txt")
 	text := string(b)
 	i := strings.Index(text, "Prompt template\n\n")
 	j := strings.Index(text, "\nKeep these instructions byte-for-byte")

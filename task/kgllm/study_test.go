@@ -181,10 +181,7 @@ func TestStudyTokens(t *testing.T) {
 	if testing.Short() {
 		t.Skip("tokenizes 7 × 500 prompts")
 	}
-	b, err := os.ReadFile(shared.MustPath(t, "data", "kgllmbench", "instances", "token_counts_o200k.summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := shared.ReadFile(t, "data", "kgllmbench", "instances", "token_counts_o200k.summary.json")
 	var summary struct {
 		Groups map[string]struct {
 			MeanPrompt float64 `json:"mean_prompt_tokens"`

@@ -72,7 +72,7 @@ func Path(elem ...string) (string, error) {
 	return filepath.Join(append([]string{d}, elem...)...), nil
 }
 
-// TB is the part of testing.TB that MustPath needs.
+// TB is the part of testing.TB that MustPath and ReadFile need.
 type TB interface {
 	Helper()
 	Fatalf(format string, args ...any)
@@ -82,6 +82,18 @@ type TB interface {
 // Required reports whether tests must fail rather than skip when the shared
 // folder or a file in it is missing: ISOLDA_REQUIRE_SHARED=1, which CI sets.
 func Required() bool { return os.Getenv("ISOLDA_REQUIRE_SHARED") == "1" }
+
+// ReadFile returns the contents of the shared file elem (as MustPath
+// names it: skipped, or failed, when it is missing), failing the test when
+// it cannot be read.
+func ReadFile(t TB, elem ...string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(MustPath(t, elem...))
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return b
+}
 
 // MustPath is Path for tests. When the shared folder (or the named file in
 // it) is missing, as on a bare clone of the repository, the test is skipped
