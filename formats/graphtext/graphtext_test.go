@@ -73,14 +73,7 @@ func TestTLAGFourCycle(t *testing.T) {
 // ../shared/reference/benchmarks.md section 2.2 themselves (the texts with
 // "..." are compared as prefix and suffix).
 func TestTLAGBenchmarksDoc(t *testing.T) {
-	data := shared.ReadFile(t, "reference", "benchmarks.md")
-	doc := string(data)
-	i := strings.Index(doc, "### 2.2 Encoders")
-	j := strings.Index(doc, "### 2.3 Tasks")
-	if i < 0 || j < i {
-		t.Fatal("section 2.2 not found")
-	}
-	sec := doc[i:j]
+	sec := shared.Section(t, "### 2.2 Encoders", "### 2.3 Tasks", "reference", "benchmarks.md")
 	cases := map[string][]string{
 		"- adjacency: `":                      {"tlag_adjacency"},
 		"- incident: `":                       {"tlag_incident"},
@@ -182,7 +175,7 @@ func readAppendix(t *testing.T, path, specSection string) [][2]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := shared.ReadFile(t, "spec", "001_2264b1b960dd163f.txt")
+	sec := shared.Section(t, specSection, "", "spec", "001_2264b1b960dd163f.txt")
 	var out [][2]string
 	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
 		if strings.HasPrefix(line, "#") {
@@ -194,7 +187,6 @@ func readAppendix(t *testing.T, path, specSection string) [][2]string {
 		}
 		// The testdata must be the spec's own text, under the format's
 		// heading in the right appendix section.
-		sec := string(spec)[strings.Index(string(spec), specSection):]
 		if !strings.Contains(sec, "\n"+name+".\n\n"+text+"\n") {
 			t.Errorf("testdata for %s is not in the spec's %s", name, specSection)
 		}

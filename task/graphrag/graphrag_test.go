@@ -22,14 +22,8 @@ import (
 // the article (shared/spec/002_20b823f74d856c24.txt, "Prompt template"),
 // its placeholders {{format_name}} and {{serialized_graph}} filled in.
 func TestImpactPromptArticle(t *testing.T) {
-	b := shared.ReadFile(t, "spec", "002_20b823f74d856c24.txt")
-	text := string(b)
-	i := strings.Index(text, "Prompt template\n\n")
-	j := strings.Index(text, "\nKeep these instructions byte-for-byte")
-	if i < 0 || j < i {
-		t.Fatal("prompt template not found in the article")
-	}
-	tmpl := text[i+len("Prompt template\n\n") : j]
+	sec := shared.Section(t, "Prompt template\n\n", "\nKeep these instructions byte-for-byte", "spec", "002_20b823f74d856c24.txt")
+	tmpl := strings.TrimPrefix(sec, "Prompt template\n\n")
 	want := strings.NewReplacer("{{format_name}}", "typed_edges", "{{serialized_graph}}", "#graph-v1\nN|a|service").Replace(tmpl)
 	got := Prompt(DefaultFailed, "typed_edges", "#graph-v1\nN|a|service")
 	if got != want {

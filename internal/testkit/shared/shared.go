@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Dir returns the absolute path of the shared folder: $ISOLDA_SHARED if set,
@@ -93,6 +94,26 @@ func ReadFile(t TB, elem ...string) []byte {
 		t.Fatalf("%v", err)
 	}
 	return b
+}
+
+// Section returns the text of the shared file elem from the first start
+// (included) to the next end after it (excluded; to the end of the file
+// when end is ""), failing the test when either is not found.
+func Section(t TB, start, end string, elem ...string) string {
+	t.Helper()
+	text := string(ReadFile(t, elem...))
+	i := strings.Index(text, start)
+	if i < 0 {
+		t.Fatalf("%q not found in %s", start, filepath.Join(elem...))
+	}
+	if end == "" {
+		return text[i:]
+	}
+	j := strings.Index(text[i:], end)
+	if j < 0 {
+		t.Fatalf("%q not found after %q in %s", end, start, filepath.Join(elem...))
+	}
+	return text[i : i+j]
 }
 
 // MustPath is Path for tests. When the shared folder (or the named file in

@@ -102,3 +102,29 @@ func TestOpenGzip(t *testing.T) {
 		}
 	}
 }
+
+// TestSection cuts the shared README.md from its first line to the next
+// line break (end excluded), to its end (end ""), and fails when the start
+// or the end is missing.
+func TestSection(t *testing.T) {
+	all := string(ReadFile(t, "README.md"))
+	first, _, _ := strings.Cut(all, "\n")
+	if got := Section(t, first, "\n", "README.md"); got != first {
+		t.Errorf("first line %q, want %q", got, first)
+	}
+	if got := Section(t, first, "", "README.md"); got != all[strings.Index(all, first):] {
+		t.Errorf("to the end: %d bytes, want %d", len(got), len(all))
+	}
+	for _, c := range [][2]string{{"no such start \x00", ""}, {first, "no such end \x00"}} {
+		var f fatalTB
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			Section(&f, c[0], c[1], "README.md")
+		}()
+		<-done
+		if !strings.Contains(f.msg, "not found") {
+			t.Errorf("Section(%q, %q): failure %q", c[0], c[1], f.msg)
+		}
+	}
+}
