@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/internal/testkit/isoldatest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
@@ -83,18 +84,13 @@ func TestSummaryLeadsTheTable(t *testing.T) {
 			t.Errorf("%s: smallest %s %d, want %d tokens", g.Name, s.Smallest, s.SmallestTokens, best)
 		}
 		// The glossary costs the difference of two independent encodings.
-		var full, bare strings.Builder
-		if err := isolda.Encode(&full, g.Dataset, isolda.Options{}); err != nil {
-			t.Fatal(err)
-		}
-		if err := isolda.Encode(&bare, g.Dataset, isolda.Options{Glossary: isolda.GlossaryNone}); err != nil {
-			t.Fatal(err)
-		}
-		wantGlossary := tok.Count(full.String()) - tok.Count(bare.String())
+		full := isoldatest.Encode(t, g.Dataset, isolda.Options{})
+		bare := isoldatest.Encode(t, g.Dataset, isolda.Options{Glossary: isolda.GlossaryNone})
+		wantGlossary := tok.Count(full) - tok.Count(bare)
 		if s.Glossary != wantGlossary || wantGlossary <= 0 {
 			t.Errorf("%s: glossary %d tokens, want %d", g.Name, s.Glossary, wantGlossary)
 		}
-		if s.ISOLDA != tok.Count(full.String()) || s.ReferenceTokens != tokens(g.Name, "turtle") || s.JSONLD != tokens(g.Name, "jsonld-compact") {
+		if s.ISOLDA != tok.Count(full) || s.ReferenceTokens != tokens(g.Name, "turtle") || s.JSONLD != tokens(g.Name, "jsonld-compact") {
 			t.Errorf("%s: summary %+v", g.Name, s)
 		}
 		row := lines[2+i]

@@ -17,6 +17,7 @@ import (
 
 	"github.com/isolda/isolda/chunk"
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testkit/isoldatest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
@@ -204,21 +205,10 @@ func TestSyntaxDescriptions(t *testing.T) {
 	}
 }
 
-// encodeISOLDA is d in the ISOLDA notation with opts, as isolda.Encode
-// writes it: what the tools' answers are compared with.
-func encodeISOLDA(t *testing.T, d *rdf.Dataset, opts isolda.Options) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := isolda.Encode(&b, d, opts); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
-
 func TestEncode(t *testing.T) {
 	cs := connect(t, Config{})
 	d := parse(t, demo, "turtle")
-	want := encodeISOLDA(t, d, isolda.Options{Version: isolda.V04})
+	want := isoldatest.Encode(t, d, isolda.Options{Version: isolda.V04})
 	var out EncodeOutput
 	got := callOK(t, cs, "encode", map[string]any{"data": demo}, &out)
 	if got != want {
@@ -232,7 +222,7 @@ func TestEncode(t *testing.T) {
 	}
 
 	// Options and another spec: the same bytes as the encoder with them.
-	want = encodeISOLDA(t, d, isolda.Options{Version: isolda.V03, IDs: isolda.IDsSlug, Glossary: isolda.GlossaryNone})
+	want = isoldatest.Encode(t, d, isolda.Options{Version: isolda.V03, IDs: isolda.IDsSlug, Glossary: isolda.GlossaryNone})
 	got = callOK(t, cs, "encode", map[string]any{"data": demo, "spec": "0.3", "ids": "slug", "glossary": "none"}, nil)
 	if got != want {
 		t.Errorf("encode 0.3 slug:\n%s\nwant:\n%s", got, want)
@@ -260,7 +250,7 @@ func TestEncode(t *testing.T) {
 func TestDecode(t *testing.T) {
 	cs := connect(t, Config{})
 	d := parse(t, demo, "turtle")
-	doc := encodeISOLDA(t, d, isolda.Options{Version: isolda.V04})
+	doc := isoldatest.Encode(t, d, isolda.Options{Version: isolda.V04})
 	var out DecodeOutput
 	got := callOK(t, cs, "decode", map[string]any{"text": doc}, &out)
 	if h := hash(t, parse(t, got, "nquads")); h != hash(t, d) {
@@ -430,7 +420,7 @@ func TestDescribe(t *testing.T) {
 	ts, queries := sparqlEndpoint(t, nt.String())
 	cs := connect(t, Config{Service: server.Config{AllowSPARQL: true, SPARQLEndpoints: []string{ts.URL + "/sparql"}}})
 	const ada = "http://example.org/ada"
-	want := encodeISOLDA(t, d, isolda.Options{Version: isolda.V04, Anchor: ada, Hops: 1})
+	want := isoldatest.Encode(t, d, isolda.Options{Version: isolda.V04, Anchor: ada, Hops: 1})
 	var out EncodeOutput
 	got := callOK(t, cs, "describe", map[string]any{"endpoint": ts.URL + "/sparql", "iri": ada}, &out)
 	if got != want {
@@ -556,7 +546,7 @@ func TestRoot(t *testing.T) {
 		}
 	}
 	// decode and chunk read paths too.
-	write(filepath.Join(root, "demo.isolda"), encodeISOLDA(t, parse(t, demo, "turtle"), isolda.Options{Version: isolda.V04}))
+	write(filepath.Join(root, "demo.isolda"), isoldatest.Encode(t, parse(t, demo, "turtle"), isolda.Options{Version: isolda.V04}))
 	callOK(t, cs, "decode", map[string]any{"path": "demo.isolda"}, nil)
 	callOK(t, cs, "chunk", map[string]any{"path": "sub/demo.ttl"}, nil)
 }
@@ -628,7 +618,7 @@ func TestMemoryBudget(t *testing.T) {
 		t.Errorf("4 KiB budget: %v %q", isErr, msg)
 	}
 	// decode and count_tokens go through it too (/v1/decode, /v1/tokens).
-	doc := encodeISOLDA(t, parse(t, demo, "turtle"), isolda.Options{Version: isolda.V04})
+	doc := isoldatest.Encode(t, parse(t, demo, "turtle"), isolda.Options{Version: isolda.V04})
 	for _, c := range []struct {
 		tool string
 		args map[string]any

@@ -3,6 +3,7 @@ package textbudget_test
 import (
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/isoldatest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/textbudget"
@@ -12,7 +13,7 @@ import (
 // to half its o200k_base tokens by records: split, search, count.
 func BenchmarkFitISOLDA1000(b *testing.B) {
 	tok := testgraph.O200k(b)
-	text := encodeISOLDA(b, nomisma(b, 1000), isolda.Options{})
+	text := isoldatest.Encode(b, nomisma(b, 1000), isolda.Options{})
 	full := tok.Count(text)
 	budget := full / 2
 	b.SetBytes(int64(len(text)))
@@ -32,7 +33,7 @@ func BenchmarkFitISOLDA1000(b *testing.B) {
 // BenchmarkRawISOLDA1000 cuts the same text raw to half its tokens.
 func BenchmarkRawISOLDA1000(b *testing.B) {
 	tok := testgraph.O200k(b)
-	text := encodeISOLDA(b, nomisma(b, 1000), isolda.Options{})
+	text := isoldatest.Encode(b, nomisma(b, 1000), isolda.Options{})
 	budget := tok.Count(text) / 2
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/isoldatest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
@@ -35,15 +36,6 @@ func example(t testing.TB, name string) *rdf.Dataset {
 	return d
 }
 
-func encodeISOLDA(t testing.TB, d *rdf.Dataset, o isolda.Options) string {
-	t.Helper()
-	var b strings.Builder
-	if err := isolda.Encode(&b, d, o); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
-
 // TestPrefixDecodes checks cuts of real ISOLDA documents against the
 // ISOLDA decoder, which checks every table's [N] against its rows and
 // inline entities: every Prefix decodes, and its ground statements are
@@ -62,7 +54,7 @@ func TestPrefixDecodes(t *testing.T) {
 	pass, fail := 0, 0
 	for _, g := range graphs {
 		for _, o := range options {
-			text := encodeISOLDA(t, g.d, o)
+			text := isoldatest.Encode(t, g.d, o)
 			d := textbudget.Split(text, textbudget.ISOLDA)
 			n := d.NumRecords()
 			if n == 0 {
@@ -111,7 +103,7 @@ func TestFitTokenizer(t *testing.T) {
 	for _, c := range []struct {
 		name, format, text string
 	}{
-		{"isolda", "isolda", encodeISOLDA(t, nomisma(t, 1000), isolda.Options{})},
+		{"isolda", "isolda", isoldatest.Encode(t, nomisma(t, 1000), isolda.Options{})},
 		{"ntriples", "ntriples", ntText(t, nomisma(t, 300))},
 	} {
 		d := textbudget.Split(c.text, textbudget.SyntaxOf(c.format))

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/isoldatest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
@@ -76,17 +77,14 @@ func TestExplainSums(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []string{isolda.V01, isolda.V02, isolda.V03, isolda.V04} {
-		var b strings.Builder
-		if err := isolda.Encode(&b, d, isolda.Options{Version: v}); err != nil {
-			t.Fatal(err)
-		}
-		ex := Explain(b.String(), tok)
+		doc := isoldatest.Encode(t, d, isolda.Options{Version: v})
+		ex := Explain(doc, tok)
 		sum := 0
 		for _, p := range ex.Parts {
 			sum += p.Tokens
 		}
-		if sum != ex.Total || ex.Total != tok.Count(b.String()) || ex.Tokens(ConstructGlossary) == 0 {
-			t.Errorf("%s: parts %d, total %d, glossary %d\n%s", v, sum, ex.Total, ex.Tokens(ConstructGlossary), b.String())
+		if sum != ex.Total || ex.Total != tok.Count(doc) || ex.Tokens(ConstructGlossary) == 0 {
+			t.Errorf("%s: parts %d, total %d, glossary %d\n%s", v, sum, ex.Total, ex.Tokens(ConstructGlossary), doc)
 		}
 	}
 }
