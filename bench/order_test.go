@@ -11,6 +11,7 @@ import (
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/graph"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -253,10 +254,7 @@ func TestGoldPathsSurvive(t *testing.T) {
 		for k < len(lines) && tok.Count(strings.Join(lines[:k+1], "")) <= budget {
 			k++
 		}
-		kept, err := rdfio.Read(strings.NewReader(strings.Join(lines[:k], "")), rdfio.Options{Format: rdfio.NTriples})
-		if err != nil {
-			t.Fatal(err)
-		}
+		kept := rdftest.Read(t, strings.Join(lines[:k], ""), rdfio.Options{Format: rdfio.NTriples})
 		have := map[string]bool{}
 		for _, q := range kept.Quads() {
 			if !q.O.IsLiteral() {
@@ -334,10 +332,7 @@ func TestBFSOrderingKeepsNeighbourhood(t *testing.T) {
 			return tok.Count(s) <= budget
 		})
 		text, _ := sub.encode(perm[:k])
-		d, err := rdfio.Read(strings.NewReader(text), rdfio.Options{Format: rdfio.NTriples})
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := rdftest.Read(t, text, rdfio.Options{Format: rdfio.NTriples})
 		return datasetEdges(d)
 	}
 	kept := keptEdges(OrderBFS)

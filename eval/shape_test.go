@@ -12,6 +12,7 @@ import (
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/internal/testkit/perrtest"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
@@ -33,15 +34,9 @@ func testGraphs(t *testing.T) map[string]*rdf.Dataset {
 		}
 		out[n] = d
 	}
-	d, err := rdfio.Read(strings.NewReader(evaltest.DemoTTL), rdfio.Options{Format: rdfio.Turtle})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := rdftest.Read(t, evaltest.DemoTTL, rdfio.Options{Format: rdfio.Turtle})
 	out["people"] = d
-	d, err = rdfio.Read(strings.NewReader(namedTriG), rdfio.Options{Format: rdfio.TriG})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d = rdftest.Read(t, namedTriG, rdfio.Options{Format: rdfio.TriG})
 	out["named.trig"] = d
 	return out
 }

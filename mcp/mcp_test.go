@@ -18,6 +18,7 @@ import (
 	"github.com/isolda/isolda/chunk"
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/internal/testkit/isoldatest"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
@@ -106,11 +107,7 @@ func parse(t *testing.T, doc, format string) *rdf.Dataset {
 	if format != "" {
 		opts.Format = rdfio.Format(format)
 	}
-	d := rdf.NewDataset()
-	if err := rdfio.ReadInto(strings.NewReader(doc), d, opts); err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return rdftest.Read(t, doc, opts)
 }
 
 func hash(t *testing.T, d *rdf.Dataset) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -29,11 +30,7 @@ ex:record ex:note "about nothing" .
 
 func read(t *testing.T, text string) *rdf.Dataset {
 	t.Helper()
-	d, err := rdfio.Read(strings.NewReader(text), rdfio.Options{Format: rdfio.Turtle})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return rdftest.Read(t, text, rdfio.Options{Format: rdfio.Turtle})
 }
 
 // lines writes a dataset's statements as sorted N-Triples lines, blank

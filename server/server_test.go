@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/isolda"
@@ -68,11 +69,7 @@ func parse(t testing.TB, data, format, base string) *rdf.Dataset {
 		}
 		opts.Format = f
 	}
-	d, err := rdfio.Read(strings.NewReader(data), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return rdftest.Read(t, data, opts)
 }
 
 // call sends body to the handler and returns the status, headers and body.

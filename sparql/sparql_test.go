@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
@@ -90,10 +91,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // hashOf is the RDFC-1.0 hash of an N-Triples or N-Quads oracle file.
 func hashOf(t *testing.T, nt []byte) string {
 	t.Helper()
-	d, err := rdfio.Read(strings.NewReader(string(nt)), rdfio.Options{Format: rdfio.NQuads})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := rdftest.Read(t, string(nt), rdfio.Options{Format: rdfio.NQuads})
 	h, err := canon.Hash(d)
 	if err != nil {
 		t.Fatal(err)

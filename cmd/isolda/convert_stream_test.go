@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -48,10 +49,7 @@ _:genid0 <http://example.org/name> "anon" .
 // TestConvertStreamTurtleRoundTrip checks that --stream Turtle and TriG
 // read back to the input graph.
 func TestConvertStreamTurtleRoundTrip(t *testing.T) {
-	in, err := rdfio.Read(strings.NewReader(streamInput), rdfio.Options{Format: rdfio.Turtle})
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := rdftest.Read(t, streamInput, rdfio.Options{Format: rdfio.Turtle})
 	for _, to := range []string{"turtle", "trig", "ntriples"} {
 		code, out, errs := runCLI(t, streamInput, "convert", "--stream", "-f", "ttl", "-t", to, "-")
 		if code != 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
@@ -83,10 +84,7 @@ func TestConvertDecodeRoundTrip(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("-f %s: exit %d: %s", f.Name, code, errs)
 		}
-		got, err := rdfio.Read(strings.NewReader(nq), rdfio.Options{Format: rdfio.NQuads})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := rdftest.Read(t, nq, rdfio.Options{Format: rdfio.NQuads})
 		if iso, err := canon.Isomorphic(want, got); err != nil || !iso {
 			t.Errorf("-f %s -t nquads: not the input (%v)\n%s", f.Name, err, nq)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
@@ -103,10 +104,7 @@ func TestBadInputExit2WithPosition(t *testing.T) {
 }
 
 func TestConvertEverySyntaxRoundTrips(t *testing.T) {
-	want, err := rdfio.Read(strings.NewReader(demoTurtle), rdfio.Options{Format: rdfio.Turtle})
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := rdftest.Read(t, demoTurtle, rdfio.Options{Format: rdfio.Turtle})
 	for _, to := range []string{"nquads", "ntriples", "turtle", "trig", "jsonld", "jsonld-compact", "rdfxml"} {
 		code, out, errs := runCLI(t, demoTurtle, "convert", "-f", "ttl", "-", "-t", to)
 		if code != 0 {
@@ -138,10 +136,7 @@ func TestEncodeDecodeCheck(t *testing.T) {
 		t.Fatalf("decode: exit %d: %s", code, errs)
 	}
 	want, _ := rdfio.Read(strings.NewReader(demoTurtle), rdfio.Options{Format: rdfio.Turtle})
-	got, err := rdfio.Read(strings.NewReader(nq), rdfio.Options{Format: rdfio.NQuads})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := rdftest.Read(t, nq, rdfio.Options{Format: rdfio.NQuads})
 	if iso, _ := canon.Isomorphic(want, got); !iso {
 		t.Errorf("decode(encode(x)) not isomorphic:\n%s", nq)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -23,10 +24,7 @@ func TestSampleCLI(t *testing.T) {
 	if !strings.Contains(errs, "sample: 1 of 3 units of <http://schema.org/Person> fit 230 o200k_base tokens") {
 		t.Errorf("stderr:\n%s", errs)
 	}
-	d, err := rdfio.Read(strings.NewReader(out), rdfio.Options{Format: rdfio.NTriples})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := rdftest.Read(t, out, rdfio.Options{Format: rdfio.NTriples})
 	ada := rdf.Quad{S: rdf.NewIRI("https://example.org/ada"), P: rdf.NewIRI("http://schema.org/name"), O: rdf.NewString("Ada Lovelace")}
 	if !d.Has(ada) || strings.Contains(out, "Charles") || strings.Contains(out, "Mary") {
 		t.Errorf("the sample is not Ada's unit:\n%s", out)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/isolda/isolda/examples"
 	"github.com/isolda/isolda/formats/baseline"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
@@ -16,10 +17,7 @@ import (
 // paper's Listing 1 (examples.Listing1); its ISOLDA text there declares
 // "@vocab http://schema.org/" and "@prefix xv: https://xaviviro.com/#".
 func TestNamespacesSpecExample(t *testing.T) {
-	d, err := rdfio.Read(strings.NewReader(examples.Listing1()), rdfio.Options{Format: rdfio.Turtle})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := rdftest.Read(t, examples.Listing1(), rdfio.Options{Format: rdfio.Turtle})
 	vocab, prefixes, err := baseline.Namespaces(d)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/graph"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -29,11 +30,7 @@ ex:city rdfs:label "home city" .
 
 func readTurtle(t *testing.T, src string) *rdf.Dataset {
 	t.Helper()
-	d, err := rdfio.Read(strings.NewReader(src), rdfio.Options{Format: rdfio.Turtle})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return rdftest.Read(t, src, rdfio.Options{Format: rdfio.Turtle})
 }
 
 // TestGenerateHand checks every family against answers worked out by hand
