@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/internal/cputime"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/isolda"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -39,10 +40,7 @@ func TestPhases(t *testing.T) {
 	}
 	if nt != "" {
 		encode("N-Triples as the CLI reads it", func() (*rdf.Dataset, error) { return rdfio.ReadFile(nt, nil, rdfio.Options{}) })
-		d, err := rdfio.ReadFile(nt, nil, rdfio.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := rdftest.ReadFile(t, nt, rdfio.Options{})
 		b, err := pack(d)
 		if err != nil {
 			t.Fatal(err)

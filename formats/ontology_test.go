@@ -8,6 +8,7 @@ import (
 
 	"github.com/isolda/isolda/formats"
 	"github.com/isolda/isolda/formats/ontology"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf/rdfio"
 )
@@ -15,10 +16,7 @@ import (
 // The ontology view of the OWL example holds what its Turtle text states
 // (facts read off ../shared/data/examples/lod-datagovuk-reference-intervals.ttl).
 func TestToOntologyOWLExample(t *testing.T) {
-	d, err := rdfio.ReadFile(filepath.Join("..", "examples", "lod-datagovuk-reference-intervals.ttl"), nil, rdfio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := rdftest.ReadFile(t, filepath.Join("..", "examples", "lod-datagovuk-reference-intervals.ttl"), rdfio.Options{})
 	o := formats.ToOntology(d)
 	if o.ID != "intervals" {
 		t.Errorf("ontology id %q, want intervals (the owl:Ontology is <http://reference.data.gov.uk/def/intervals/>)", o.ID)

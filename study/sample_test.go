@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/examples"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/testgraph"
 	"github.com/isolda/isolda/rdf/canon"
 	"github.com/isolda/isolda/rdf/rdfio"
@@ -60,10 +61,7 @@ func TestInitCutsToBudget(t *testing.T) {
 		t.Fatalf("notes %q", notes)
 	}
 	// The oracle: package sample on the original file.
-	d, err := rdfio.ReadFile(src, nil, rdfio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := rdftest.ReadFile(t, src, rdfio.Options{})
 	u, err := sample.Split(d, "http://www.w3.org/ns/dcat#Dataset")
 	if err != nil {
 		t.Fatal(err)
@@ -76,10 +74,7 @@ func TestInitCutsToBudget(t *testing.T) {
 	if res.Units < 100 || res.Units >= 400 || !strings.Contains(notes[0], fmt.Sprintf("the first %d of its 400 units", res.Units)) {
 		t.Errorf("cut to %d units; note %q", res.Units, notes[0])
 	}
-	got, err := rdfio.ReadFile(filepath.Join(dir, "data", "dcat.sample.nq"), nil, rdfio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := rdftest.ReadFile(t, filepath.Join(dir, "data", "dcat.sample.nq"), rdfio.Options{})
 	if iso, err := canon.Isomorphic(got, res.Sample); err != nil || !iso {
 		t.Errorf("data/dcat.sample.nq is not the sample (%v)", err)
 	}

@@ -68,10 +68,7 @@ func TestConvertToRegistryFormats(t *testing.T) {
 // same dataset.
 func TestConvertDecodeRoundTrip(t *testing.T) {
 	p := writeFile(t, "in.ttl", demoTurtle)
-	want, err := rdfio.ReadFile(p, nil, rdfio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := rdftest.ReadFile(t, p, rdfio.Options{})
 	for _, f := range formats.All() {
 		if f.Decode == nil {
 			continue

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/formats/baseline"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/internal/testkit/shared"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/canon"
@@ -36,11 +37,7 @@ func exampleFiles(t *testing.T) []string {
 
 func readExample(t testing.TB, path string) *rdf.Dataset {
 	t.Helper()
-	d, err := rdfio.ReadFile(path, nil, rdfio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return rdftest.ReadFile(t, path, rdfio.Options{})
 }
 
 // encodeDecode encodes d in the baseline name and decodes the text back.

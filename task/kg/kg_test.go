@@ -297,10 +297,7 @@ func TestGenerateCrossCheck(t *testing.T) {
 		t.Log("without ../shared: the songkick page is left out")
 	}
 	for _, f := range files {
-		d, err := rdfio.ReadFile(f, nil, rdfio.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		d := rdftest.ReadFile(t, f, rdfio.Options{})
 		set, err := Generate(d, Options{Seed: 1201, PerFamily: 40, Name: filepath.Base(f)})
 		if err != nil {
 			t.Fatal(err)
@@ -334,10 +331,7 @@ func TestGenerateCrossCheck(t *testing.T) {
 
 // TestGenerateDeterministic checks seeds and family independence.
 func TestGenerateDeterministic(t *testing.T) {
-	d, err := rdfio.ReadFile(filepath.Join("..", "..", "examples", "lod-datagovuk-reference-intervals.ttl"), nil, rdfio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := rdftest.ReadFile(t, filepath.Join("..", "..", "examples", "lod-datagovuk-reference-intervals.ttl"), rdfio.Options{})
 	texts := func(s *task.Set, fam string) string {
 		var out []string
 		for _, q := range s.Questions {
@@ -364,10 +358,7 @@ func TestGenerateDeterministic(t *testing.T) {
 // BenchmarkGenerateNomisma generates all eight families on the Nomisma.org
 // thesaurus (757k triples); reading the file is not timed.
 func BenchmarkGenerateNomisma(b *testing.B) {
-	d, err := rdfio.ReadFile(shared.MustPath(b, "data", "big", "nomisma.ttl"), nil, rdfio.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	d := rdftest.ReadFile(b, shared.MustPath(b, "data", "big", "nomisma.ttl"), rdfio.Options{})
 	b.ResetTimer()
 	for range b.N {
 		set, err := Generate(d, Options{Seed: 1201})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/graph"
+	"github.com/isolda/isolda/internal/testkit/rdftest"
 	"github.com/isolda/isolda/rdf"
 	"github.com/isolda/isolda/rdf/rdfio"
 	"github.com/isolda/isolda/task"
@@ -82,10 +83,7 @@ func TestQuestionsUniqueAndUnambiguous(t *testing.T) {
 		files = files[:3] // the examples
 	}
 	for _, f := range files {
-		d, err := rdfio.ReadFile(f, nil, rdfio.Options{ReadOptions: rdf.ReadOptions{Base: "https://corpus.isolda.example/"}})
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		d := rdftest.ReadFile(t, f, rdfio.Options{ReadOptions: rdf.ReadOptions{Base: "https://corpus.isolda.example/"}})
 		name := filepath.Base(f)
 		r := newReader(d)
 		all, err := Generate(d, Options{PerFamily: MaxPerFamily})

@@ -1,6 +1,6 @@
-// Package rdftest reads the RDF text that tests write inline (Turtle
-// fixtures, a command's N-Quads output) into a dataset, failing the test
-// on an error. Tests only; the tests of rdf/rdfio itself cannot import it.
+// Package rdftest reads the RDF that tests use, written inline (Turtle
+// fixtures, a command's N-Quads output) or in files (the examples, the
+// corpus), into a dataset, failing the test on an error. Tests only; the tests of rdf/rdfio itself cannot import it.
 package rdftest
 
 import (
@@ -18,6 +18,18 @@ func Read(t testing.TB, text string, opts rdfio.Options) *rdf.Dataset {
 	d, err := rdfio.Read(strings.NewReader(text), opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return d
+}
+
+// ReadFile reads the file at path with rdfio.ReadFile and opts (the syntax
+// from the file name unless opts names one), failing the test with the
+// path when it cannot be read or does not parse.
+func ReadFile(t testing.TB, path string, opts rdfio.Options) *rdf.Dataset {
+	t.Helper()
+	d, err := rdfio.ReadFile(path, nil, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 	return d
 }
