@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/isolda/isolda/rdf"
+	"github.com/isolda/isolda/rdf/rdfio"
 )
 
 // hubGraph returns a random graph where hubs (IRIs and blank nodes with
@@ -171,8 +172,8 @@ func TestBoundsExact(t *testing.T) {
 			t.Errorf("%s: last hop: %d messages not about the target from one sender to one target (bound %d)", name, maxPair, tc.cap)
 		}
 		for j := 1; j < tc.hops; j++ {
-			if hops[j] != allHops[j] {
-				t.Errorf("%s: hop %d (not the last): %d messages bounded, %d unbounded", name, j, hops[j], allHops[j])
+			if hops[j] != allHops[j] || closedHops[j] > allHops[j] || j < tc.hops-1 && closedHops[j] != allHops[j] {
+				t.Errorf("%s: hop %d (not the last): %d messages unbounded, %d bounded, %d with closed targets", name, j, allHops[j], hops[j], closedHops[j])
 			}
 		}
 		if tc.hops > 1 && hops[tc.hops] >= allHops[tc.hops] {
@@ -215,4 +216,65 @@ func TestMaxSpill(t *testing.T) {
 		}
 	}
 	t.Logf("spilled %d bytes in %d runs; the limits below it fail", st.Spilled, st.Runs)
+}
+
+// TestBoundsDescriptionOnly checks, on two graphs made for it, what the
+// hop before the last sends to a node whose Gather reads nothing (here a
+// blank node x): only what the last Round reads of each origin, its
+// description, but every origin still (the last Round forwards at most
+// MaxStatements origins: a6 stays beyond), and the whole package of an
+// origin with more than MaxStatements statements (the last Round reads
+// the first ones only: o's label stays beyond).
+func TestBoundsDescriptionOnly(t *testing.T) {
+	const label = "<http://www.w3.org/2000/01/rdf-schema#label>"
+	var forwarded strings.Builder
+	forwarded.WriteString("_:x <http://ex.org/q> \"v\" .\n<http://ex.org/e> <http://ex.org/p> _:x .\n")
+	forwarded.WriteString("_:x <http://ex.org/p> <http://ex.org/a1> .\n_:x <http://ex.org/p> <http://ex.org/a2> .\n")
+	for i := 3; i <= 6; i++ {
+		fmt.Fprintf(&forwarded, "<http://ex.org/a%d> <http://ex.org/p> _:x .\n", i)
+	}
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&forwarded, "<http://ex.org/a%d> <http://ex.org/q> \"no description\" .\n", i)
+	}
+	fmt.Fprintf(&forwarded, "<http://ex.org/a6> %s \"A6\" .\n", label)
+	var cut strings.Builder
+	cut.WriteString("_:x <http://ex.org/q> \"v\" .\n<http://ex.org/e> <http://ex.org/p> _:x .\n")
+	fmt.Fprintf(&cut, "<http://ex.org/oooooooo> <http://ex.org/p> _:x .\n<http://ex.org/oooooooo> %s \"O\" .\n", label)
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&cut, "<http://ex.org/y%d> <http://ex.org/r> <http://ex.org/oooooooo> .\n", i)
+	}
+	for _, g := range []struct{ name, nt, beyond string }{{"forwarded", forwarded.String(), "A6"}, {"cut", cut.String(), `"O"`}} {
+		d := readNT(t, g.nt)
+		opts := Options{Format: "ntriples", Hops: 2, MaxStatements: 6, Budget: 0}
+		var outs [2][]byte
+		for i, unbounded := range []bool{true, false} {
+			c, err := New(opts, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.unbounded = unbounded
+			var out bytes.Buffer
+			if _, err := c.Run(readDataset(d, 0), &out, RunOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			outs[i] = out.Bytes()
+		}
+		if !bytes.Equal(outs[0], outs[1]) {
+			t.Errorf("%s: bounded run:\n%s\nunbounded:\n%s", g.name, outs[1], outs[0])
+		}
+		for _, ch := range parseChunks(t, outs[1]) {
+			if ch.Entity == "http://ex.org/e" && (strings.Contains(ch.Text, g.beyond) || !strings.Contains(ch.Text, `"v"`)) {
+				t.Errorf("%s: the document of e:\n%s", g.name, ch.Text)
+			}
+		}
+	}
+}
+
+func readNT(t *testing.T, nt string) *rdf.Dataset {
+	t.Helper()
+	d, err := rdfio.Read(strings.NewReader(nt), rdfio.Options{Format: rdfio.NTriples})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -395,6 +395,26 @@ func (c *Chunker) describe(t rdf.Term, own []rdf.Quad) []rdf.Quad {
 	return slices.CompactFunc(out, rdf.Quad.Equal)
 }
 
+// descriptive returns, written over dst, the statements of a package of
+// origin that describe may keep, or, when there is none, the package's
+// first statement: the last Round then meets the origin as before (it
+// forwards at most cap origins), and describes it as before (the package
+// is not cut: it has no more than cap statements).
+func (c *Chunker) descriptive(origin rdf.Term, pkg []rdf.Quad, dst *[]rdf.Quad) []rdf.Quad {
+	out := (*dst)[:0]
+	for _, q := range pkg {
+		if q.S == origin && (origin.Kind == rdf.BlankKind || q.P.Value == rdf.RDFType && isNode(q.O) ||
+			c.labels[q.P.Value] && q.O.Kind == rdf.LiteralKind) {
+			out = append(out, q)
+		}
+	}
+	if len(out) == 0 && len(pkg) > 0 {
+		out = append(out, pkg[0])
+	}
+	*dst = out
+	return out
+}
+
 func cmpOr(a, b int) int {
 	if a != 0 {
 		return a
@@ -415,8 +435,11 @@ func (c *Chunker) Round(j int, key []byte, vals Values, emit Emit) error {
 	return c.round(j, key, vals, emit, nil)
 }
 
-// round is Round; in the last hop it sends nothing to the nodes of
-// closed (keys), whose Gather reads no message of the last hop.
+// round is Round, given the keys of the IRIs whose Gather reads no
+// message of hop j or later (closed, when not nil). In the last hop it
+// sends them nothing; in the hop before, it sends them (and blank nodes,
+// whose Gather reads nothing) only what the last Round reads: the
+// description of each origin.
 func (c *Chunker) round(j int, key []byte, vals Values, emit Emit, closed map[string]struct{}) error {
 	t, err := keyTerm(key)
 	if err != nil {
@@ -426,15 +449,20 @@ func (c *Chunker) round(j int, key []byte, vals Values, emit Emit, closed map[st
 	var desc []rdf.Quad
 	described := false
 	var kbuf, vbuf []byte
+	var trim []rdf.Quad
 	last := j == c.hops && !c.unbounded
 	send := func(to rdf.Term, dist int, origin rdf.Term, qs []rdf.Quad) error {
 		if last && to.Kind != rdf.IRIKind {
 			return nil // only Gather reads the last hop, and only an IRI's
 		}
 		kbuf = nodeKey(kbuf[:0], to)
-		if last && closed != nil {
-			if _, ok := closed[string(kbuf)]; ok {
+		if closed != nil && (last || j == c.hops-1) {
+			_, unread := closed[string(kbuf)]
+			switch {
+			case last && unread:
 				return nil
+			case !last && (unread || to.Kind == rdf.BlankKind) && len(qs) <= c.cap:
+				qs = c.descriptive(origin, qs, &trim)
 			}
 		}
 		for _, q := range qs {

@@ -19,7 +19,9 @@ import (
 // RunOptions configure Run.
 type RunOptions struct {
 	// Memory is the memory, in bytes, the sort buffers may use in all; 0
-	// means 1 GiB. Records beyond it are sorted on disk.
+	// means 1 GiB. Records beyond it are sorted on disk. Before each of
+	// the last two hops Run also holds the keys of the IRIs whose
+	// documents read none of its messages, within Memory/8.
 	Memory int64
 	// TmpDir holds the sorted runs; empty means os.TempDir().
 	TmpDir string
@@ -96,9 +98,9 @@ func (c *Chunker) RunContext(ctx context.Context, read func(rdf.Sink) error, w i
 	prev := (*extsort.Sorted)(nil)
 	for j := 1; j <= c.hops; j++ {
 		var closed map[string]struct{}
-		if j == c.hops && j > 1 && !c.unbounded && !c.openAll {
+		if j >= c.hops-1 && !c.unbounded && !c.openAll {
 			var err error
-			if closed, err = r.closed(); err != nil {
+			if closed, err = r.closed(j); err != nil {
 				return r.stats, err
 			}
 		}
@@ -261,17 +263,17 @@ func (r *runner) groups(sets []*extsort.Sorted, f func(key []byte, vals Values) 
 }
 
 // closed returns the keys of the IRIs whose Gather will read none of
-// the messages of the last hop: those that are no entity, and those that
-// the messages of the earlier hops fill (Gather reads at most cap
-// messages, in the order of their values, and the messages of the last
-// hop sort after the others). It runs Gather on their records so far,
-// which gives what it will give on all their records, and keeps at most
-// Memory/8 bytes of keys (beyond them the last hop sends to the nodes it
-// would have left out: no document changes).
-func (r *runner) closed() (map[string]struct{}, error) {
+// the messages of the next hop and later: those that are no entity, and
+// those that the messages of the earlier hops fill (Gather reads at most
+// cap messages, in the order of their values, and the messages of a hop
+// sort after those of the earlier ones). It runs Gather on their records
+// so far, which gives what it will give on all their records, and keeps
+// at most Memory/8 bytes of keys (beyond them the rounds send to the
+// nodes left out what they would have sent: no document changes).
+func (r *runner) closed(j int) (map[string]struct{}, error) {
 	closed := map[string]struct{}{}
 	budget := r.opts.Memory / 8
-	r.prog.Phase = fmt.Sprintf("hop %d", r.c.hops)
+	r.prog.Phase = fmt.Sprintf("hop %d", j)
 	err := r.groups(append([]*extsort.Sorted{r.stmts}, r.msgs...), func(key []byte, vals Values) error {
 		if key[0] != kIRI || budget <= 0 {
 			return nil // the last hop sends nothing to blank nodes
