@@ -149,6 +149,15 @@ type Chunker struct {
 	hops    int
 	empty   int       // tokens of the document of an empty graph
 	bufs    sync.Pool // of *encodeBuf
+	// unbounded makes Round and Gather read and send everything, as
+	// before their bounds (see Round): the tests' reference.
+	unbounded bool
+	// openAll makes Run's last hop send to every IRI, without the set of
+	// those whose Gather reads none of its messages (tests).
+	openAll bool
+	// trace, when set, sees every message Run's rounds send: the hop,
+	// the sender's key, the message's key and value (tests).
+	trace func(hop int, sender, key, val []byte)
 }
 
 // New returns a Chunker. tok is the tokenizer to use; nil loads the one
@@ -386,6 +395,26 @@ func (c *Chunker) describe(t rdf.Term, own []rdf.Quad) []rdf.Quad {
 	return slices.CompactFunc(out, rdf.Quad.Equal)
 }
 
+// descriptive returns, written over dst, the statements of a package of
+// origin that describe may keep, or, when there is none, the package's
+// first statement: the last Round then meets the origin as before (it
+// forwards at most cap origins), and describes it as before (the package
+// is not cut: it has no more than cap statements).
+func (c *Chunker) descriptive(origin rdf.Term, pkg []rdf.Quad, dst *[]rdf.Quad) []rdf.Quad {
+	out := (*dst)[:0]
+	for _, q := range pkg {
+		if q.S == origin && (origin.Kind == rdf.BlankKind || q.P.Value == rdf.RDFType && isNode(q.O) ||
+			c.labels[q.P.Value] && q.O.Kind == rdf.LiteralKind) {
+			out = append(out, q)
+		}
+	}
+	if len(out) == 0 && len(pkg) > 0 {
+		out = append(out, pkg[0])
+	}
+	*dst = out
+	return out
+}
+
 func cmpOr(a, b int) int {
 	if a != 0 {
 		return a
@@ -403,6 +432,15 @@ type Values = iter.Seq[[]byte]
 // one link further. vals holds the node's statement records and the
 // messages of hop j-1.
 func (c *Chunker) Round(j int, key []byte, vals Values, emit Emit) error {
+	return c.round(j, key, vals, emit, nil)
+}
+
+// round is Round, given the keys of the IRIs whose Gather reads no
+// message of hop j or later (closed, when not nil). In the last hop it
+// sends them nothing; in the hop before, it sends them (and blank nodes,
+// whose Gather reads nothing) only what the last Round reads: the
+// description of each origin.
+func (c *Chunker) round(j int, key []byte, vals Values, emit Emit, closed map[string]struct{}) error {
 	t, err := keyTerm(key)
 	if err != nil {
 		return err
@@ -411,8 +449,22 @@ func (c *Chunker) Round(j int, key []byte, vals Values, emit Emit) error {
 	var desc []rdf.Quad
 	described := false
 	var kbuf, vbuf []byte
+	var trim []rdf.Quad
+	last := j == c.hops && !c.unbounded
 	send := func(to rdf.Term, dist int, origin rdf.Term, qs []rdf.Quad) error {
+		if last && to.Kind != rdf.IRIKind {
+			return nil // only Gather reads the last hop, and only an IRI's
+		}
 		kbuf = nodeKey(kbuf[:0], to)
+		if closed != nil && (last || j == c.hops-1) {
+			_, unread := closed[string(kbuf)]
+			switch {
+			case last && unread:
+				return nil
+			case !last && (unread || to.Kind == rdf.BlankKind) && len(qs) <= c.cap:
+				qs = c.descriptive(origin, qs, &trim)
+			}
+		}
 		for _, q := range qs {
 			vbuf = appendMsg(vbuf[:0], dist, origin, q, to)
 			if err := emit(kbuf, vbuf); err != nil {
@@ -424,7 +476,12 @@ func (c *Chunker) Round(j int, key []byte, vals Values, emit Emit) error {
 	// Messages of hop j-1, forwarded per origin.
 	var origin rdf.Term
 	var pkg []rdf.Quad
+	var prefix []byte // the current origin's message prefix (MessageOrigin)
 	forwarded := 0
+	// In the last hop Gather is the only reader: of what this node sends
+	// to neighbour i it reads at most the first cap statements not about
+	// the neighbour; sent[i] counts those sent.
+	var sent []int
 	forward := func() error {
 		if origin.Kind == rdf.None || n.hub || forwarded >= c.cap {
 			return nil
@@ -434,16 +491,36 @@ func (c *Chunker) Round(j int, key []byte, vals Values, emit Emit) error {
 		if j == c.hops {
 			payload = c.describe(origin, pkg)
 		}
-		for _, x := range n.nbrs {
-			if x != origin {
-				if err := send(x, j, origin, payload); err != nil {
-					return err
+		if last && sent == nil {
+			sent = make([]int, len(n.nbrs))
+		}
+		for i, x := range n.nbrs {
+			if x == origin || last && sent[i] >= c.cap {
+				continue
+			}
+			if err := send(x, j, origin, payload); err != nil {
+				return err
+			}
+			if last {
+				for _, q := range payload {
+					if q.S != x && q.O != x {
+						sent[i]++
+					}
 				}
 			}
 		}
 		return nil
 	}
 	for val := range vals {
+		if j > 1 && !c.unbounded && len(val) > 0 && val[0] == tagMsg {
+			// What forward will not read need not be decoded.
+			if n.hub || forwarded >= c.cap {
+				break
+			}
+			if p, ok := MessageOrigin(val); ok && len(pkg) >= c.cap && bytes.Equal(p, prefix) {
+				continue
+			}
+		}
 		r, err := decodeValue(val, t)
 		if err != nil {
 			return err
@@ -471,6 +548,8 @@ func (c *Chunker) Round(j int, key []byte, vals Values, emit Emit) error {
 					return err
 				}
 				origin, pkg = r.origin, pkg[:0]
+				p, _ := MessageOrigin(val)
+				prefix = append(prefix[:0], p...)
 			}
 			if len(pkg) < c.cap {
 				pkg = append(pkg, r.q)
@@ -525,6 +604,7 @@ func (c *Chunker) Gather(key []byte, vals Values) (*Neighbourhood, error) {
 	nb := &Neighbourhood{Entity: t}
 	seen := map[rdf.Quad]bool{}
 	checked := false
+records:
 	for val := range vals {
 		r, err := decodeValue(val, t)
 		if err != nil {
@@ -561,6 +641,9 @@ func (c *Chunker) Gather(key []byte, vals Values) (*Neighbourhood, error) {
 			}
 			seen[q.Key()] = true
 			nb.msgs = append(nb.msgs, r)
+			if len(nb.msgs) >= c.cap && !c.unbounded {
+				break records // the rest would be left out: messages come last
+			}
 		}
 	}
 	if !checked && (len(c.classes) > 0 && !n.dtype || n.ownN == 0) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -18,10 +19,16 @@ import (
 // RunOptions configure Run.
 type RunOptions struct {
 	// Memory is the memory, in bytes, the sort buffers may use in all; 0
-	// means 1 GiB. Records beyond it are sorted on disk.
+	// means 1 GiB. Records beyond it are sorted on disk. Before each of
+	// the last two hops Run also holds the keys of the IRIs whose
+	// documents read none of its messages, within Memory/8.
 	Memory int64
 	// TmpDir holds the sorted runs; empty means os.TempDir().
 	TmpDir string
+	// MaxSpill bounds the bytes the sorts write to TmpDir in all (which
+	// bounds the disk they use); 0 means no bound. A run that would
+	// write more fails with an error wrapping rdf.ErrLimit.
+	MaxSpill int64
 	// Workers is the number of goroutines encoding documents; 0 means
 	// GOMAXPROCS.
 	Workers int
@@ -81,22 +88,41 @@ func (c *Chunker) RunContext(ctx context.Context, read func(rdf.Sink) error, w i
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	r := &runner{c: c, ctx: ctx, opts: opts, start: time.Now(), last: time.Now()}
+	if opts.MaxSpill > 0 {
+		r.disk = extsort.NewDiskLimit(opts.MaxSpill)
+	}
 	defer r.close()
 	if err := r.read(read); err != nil {
-		return r.stats, err
+		return r.stats, r.limitError(err)
 	}
 	prev := (*extsort.Sorted)(nil)
 	for j := 1; j <= c.hops; j++ {
-		msgs, err := r.round(j, prev)
+		var closed map[string]struct{}
+		if j >= c.hops-1 && !c.unbounded && !c.openAll {
+			var err error
+			if closed, err = r.closed(j); err != nil {
+				return r.stats, err
+			}
+		}
+		msgs, err := r.round(j, prev, closed)
 		if err != nil {
-			return r.stats, err
+			return r.stats, r.limitError(err)
 		}
 		r.msgs = append(r.msgs, msgs)
 		prev = msgs
 	}
 	err := r.write(w)
 	r.stats.InMemory = r.stats.Spilled == 0
-	return r.stats, err
+	return r.stats, r.limitError(err)
+}
+
+// limitError replaces an error of the sorts' disk limit by one that
+// names RunOptions.MaxSpill and wraps rdf.ErrLimit.
+func (r *runner) limitError(err error) error {
+	if !errors.Is(err, extsort.ErrDiskLimit) {
+		return err
+	}
+	return fmt.Errorf("chunk: the sorts need more than %d bytes of temporary files (the disk limit): %w", r.opts.MaxSpill, rdf.ErrLimit)
 }
 
 type runner struct {
@@ -104,6 +130,7 @@ type runner struct {
 	ctx      context.Context
 	opts     RunOptions
 	stmts    *extsort.Sorted
+	disk     *extsort.DiskLimit // nil: no bound
 	msgs     []*extsort.Sorted
 	retained int64 // bytes of sorted records kept in memory
 	stats    Stats
@@ -125,7 +152,7 @@ func (r *runner) close() {
 // sorter returns a sorter with half the memory, the other half being for
 // sorted records kept in memory by earlier phases.
 func (r *runner) sorter() *extsort.Sorter {
-	return extsort.New(extsort.Config{Memory: r.opts.Memory / 2, TmpDir: r.opts.TmpDir})
+	return extsort.New(extsort.Config{Memory: r.opts.Memory / 2, TmpDir: r.opts.TmpDir, Disk: r.disk})
 }
 
 // finish finishes a sorter, keeping its records in memory when the
@@ -235,8 +262,42 @@ func (r *runner) groups(sets []*extsort.Sorted, f func(key []byte, vals Values) 
 	return it.Err()
 }
 
-// round runs hop j over the statements and the messages of hop j-1.
-func (r *runner) round(j int, prev *extsort.Sorted) (*extsort.Sorted, error) {
+// closed returns the keys of the IRIs whose Gather will read none of
+// the messages of the next hop and later: those that are no entity, and
+// those that the messages of the earlier hops fill (Gather reads at most
+// cap messages, in the order of their values, and the messages of a hop
+// sort after those of the earlier ones). It runs Gather on their records
+// so far, which gives what it will give on all their records, and keeps
+// at most Memory/8 bytes of keys (beyond them the rounds send to the
+// nodes left out what they would have sent: no document changes).
+func (r *runner) closed(j int) (map[string]struct{}, error) {
+	closed := map[string]struct{}{}
+	budget := r.opts.Memory / 8
+	r.prog.Phase = fmt.Sprintf("hop %d", j)
+	err := r.groups(append([]*extsort.Sorted{r.stmts}, r.msgs...), func(key []byte, vals Values) error {
+		if key[0] != kIRI || budget <= 0 {
+			return nil // the last hop sends nothing to blank nodes
+		}
+		nb, err := r.c.Gather(key, vals)
+		if err != nil {
+			return err
+		}
+		if nb == nil || len(nb.msgs) >= r.c.cap {
+			closed[string(key)] = struct{}{}
+			budget -= int64(len(key)) + closedEntry
+		}
+		return nil
+	})
+	return closed, err
+}
+
+// closedEntry is about what an entry of a map[string]struct{} takes
+// besides its key's bytes.
+const closedEntry = 48
+
+// round runs hop j over the statements and the messages of hop j-1,
+// sending nothing to the nodes of closed.
+func (r *runner) round(j int, prev *extsort.Sorted, closed map[string]struct{}) (*extsort.Sorted, error) {
 	s := r.sorter()
 	sets := []*extsort.Sorted{r.stmts}
 	if prev != nil {
@@ -244,7 +305,14 @@ func (r *runner) round(j int, prev *extsort.Sorted) (*extsort.Sorted, error) {
 	}
 	r.prog.Phase = fmt.Sprintf("hop %d", j)
 	err := r.groups(sets, func(key []byte, vals Values) error {
-		return r.c.Round(j, key, vals, s.Add)
+		emit := s.Add
+		if r.c.trace != nil {
+			emit = func(k, v []byte) error {
+				r.c.trace(j, key, k, v)
+				return s.Add(k, v)
+			}
+		}
+		return r.c.round(j, key, vals, emit, closed)
 	})
 	if err != nil {
 		s.Finish(false)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/isolda/isolda/chunk"
@@ -63,8 +65,17 @@ const chunkBudget = 512
 // graphs within the default limits stay in memory (a quad makes a few
 // records of a few hundred bytes). With 2 hops or more, the third sorted
 // set is written to disk whatever its size (chunk's runner keeps two in
-// memory).
+// memory), within chunkMaxSpill.
 const chunkSortMemory = 256 << 20
+
+// chunkSpillPerByte is the disk a chunk run may use (the bytes its sorts
+// write to the temporary folder, chunk.RunOptions.MaxSpill) per byte of
+// the largest request body (Config.MaxRequestBytes): 512 MiB with the
+// defaults. A request that needs more gets 413.
+const chunkSpillPerByte = 64
+
+// chunkMaxSpill returns the disk bound of a chunk run.
+func (s *server) chunkMaxSpill() int64 { return chunkSpillPerByte * s.cfg.MaxRequestBytes }
 
 func (s *server) chunk(req *request) (any, *apiError) {
 	var r ChunkRequest
@@ -127,12 +138,18 @@ func (s *server) chunk(req *request) (any, *apiError) {
 	}
 	docs := &docWriter{}
 	w := newGuardWriter(req, docs)
-	st, err := c.RunContext(req.ctx, read, w, chunk.RunOptions{Memory: chunkSortMemory, Workers: 1})
+	maxSpill := s.chunkMaxSpill()
+	st, err := c.RunContext(req.ctx, read, w, chunk.RunOptions{Memory: chunkSortMemory, Workers: 1, MaxSpill: maxSpill})
 	if w.err != nil {
 		err = w.err
 	}
 	if e := s.stopped(req, err); e != nil {
 		return nil, e
+	}
+	if errors.Is(err, rdf.ErrLimit) {
+		return nil, &apiError{Status: http.StatusRequestEntityTooLarge, Msg: fmt.Sprintf(
+			"chunking this graph with %d hops needs more than %s of temporary files, the server's bound for one request (%d bytes per byte of the largest request body): send a smaller graph or fewer hops",
+			opts.Hops, mib(maxSpill), chunkSpillPerByte)}
 	}
 	if err != nil {
 		return nil, unprocessable(fmt.Sprintf("to %s: %s", f.Name, capMessage(strings.TrimPrefix(err.Error(), "chunk: "))))

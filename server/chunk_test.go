@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"os"
@@ -304,5 +305,41 @@ func TestChunkOpenAPI(t *testing.T) {
 		if !slices.Equal(got, fields) || !slices.Equal(req, required) {
 			t.Errorf("openapi.json %s: properties %v, required %v; the Go type has %v, required %v", name, got, req, fields, required)
 		}
+	}
+}
+
+// TestChunkDiskBound checks that /v1/chunk bounds the disk of a request:
+// its sorts may write chunkSpillPerByte bytes per byte of the largest
+// body to the temporary folder. A small dense graph chunked with 5 hops
+// (whose third sorted set goes to disk) gets 413 naming the bound under
+// a body limit of 32 KiB (a bound of 2 MiB), and 200 under one of 8 MiB
+// (512 MiB), with the documents isolda chunk writes.
+func TestChunkDiskBound(t *testing.T) {
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "<http://example.org/e%d> <http://www.w3.org/2000/01/rdf-schema#label> \"entity %d\" .\n", i, i)
+		for k := 1; k <= 8; k++ {
+			fmt.Fprintf(&b, "<http://example.org/e%d> <http://example.org/p%d> <http://example.org/e%d> .\n", i, k%3, (i*7+k*k)%30)
+		}
+	}
+	g := Graph{Data: b.String(), Format: "nt"}
+	body := mustJSON(ChunkRequest{Graph: &g, Hops: 5})
+	if len(body) > 32<<10 {
+		t.Fatalf("a body of %d bytes", len(body))
+	}
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	code, _, resp := call(t, New(Config{MaxRequestBytes: 32 << 10}), "POST", "/v1/chunk", body)
+	if e := decode[apiErr](t, resp); code != http.StatusRequestEntityTooLarge ||
+		!strings.Contains(e.Error, "more than 2.0 MiB of temporary files") || !strings.Contains(e.Error, "fewer hops") {
+		t.Errorf("with a disk bound of 2 MiB: %d %.300s", code, resp)
+	}
+	code, _, resp = call(t, New(Config{MaxRequestBytes: 8 << 20}), "POST", "/v1/chunk", body)
+	r := decode[ChunkResponse](t, resp)
+	if code != http.StatusOK || r.Entities != 30 {
+		t.Fatalf("with a disk bound of 512 MiB: %d %.300s", code, resp)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("files left in the temporary folder: %v", left)
 	}
 }

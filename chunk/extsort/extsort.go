@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"sync/atomic"
 )
 
 // Config configures a Sorter.
@@ -35,6 +36,35 @@ type Config struct {
 	// FanIn is the most runs merged at once; more runs are first merged
 	// into bigger ones. Zero means 64.
 	FanIn int
+	// Disk, when set, bounds the bytes written to run files (merges of
+	// runs included) by the Sorters that share it.
+	Disk *DiskLimit
+}
+
+// ErrDiskLimit is wrapped by the error of a Sorter that would write more
+// to its run files than its Config.Disk allows.
+var ErrDiskLimit = errors.New("extsort: disk limit reached")
+
+// DiskLimit bounds the bytes that Sorters write to run files, in all:
+// what they have written, not what is still on disk, so that it bounds
+// the disk they use at any time. It is safe for concurrent use.
+type DiskLimit struct {
+	max  int64
+	used atomic.Int64
+}
+
+// NewDiskLimit returns a DiskLimit of max bytes.
+func NewDiskLimit(max int64) *DiskLimit { return &DiskLimit{max: max} }
+
+// Max returns the bound.
+func (l *DiskLimit) Max() int64 { return l.max }
+
+// Used returns the bytes written so far (and those a Sorter was refused).
+func (l *DiskLimit) Used() int64 { return l.used.Load() }
+
+// take counts n more bytes; it reports false past the bound.
+func (l *DiskLimit) take(n int64) bool {
+	return l == nil || l.used.Add(n) <= l.max
 }
 
 // minMemory is the smallest buffer memory a Sorter uses.
@@ -343,12 +373,17 @@ func (s *Sorter) writeRun(it recordIter) (*fileRun, error) {
 		if !first {
 			shared = commonPrefix(prev, ekey)
 		}
+		before := size
 		put(shared)
 		put(len(ekey) - shared)
 		w.Write(ekey[shared:])
 		put(len(val))
 		w.Write(val)
 		size += int64(len(ekey) - shared + len(val))
+		if !s.cfg.Disk.take(size - before) {
+			f.Close()
+			return nil, fmt.Errorf("%w: more than %d bytes of run files", ErrDiskLimit, s.cfg.Disk.max)
+		}
 		prev = append(prev[:0], ekey...)
 		prevVal = append(prevVal[:0], val...)
 		first = false

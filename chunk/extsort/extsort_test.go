@@ -2,6 +2,7 @@ package extsort
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -235,4 +236,46 @@ func TestBufferWithinMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Close()
+}
+
+// TestDiskLimit checks the bound on the bytes written to run files: a
+// sort that writes s bytes passes with a limit of s, not of s-1, and two
+// Sorters sharing a limit count together.
+func TestDiskLimit(t *testing.T) {
+	rs := randomRecords(30_000, 7)
+	sort := func(l *DiskLimit) (*Sorted, error) {
+		s := New(Config{Memory: 256 << 10, TmpDir: t.TempDir(), FanIn: 3, Disk: l})
+		for _, r := range rs {
+			if err := s.Add([]byte(r.k), []byte(r.v)); err != nil {
+				return nil, err
+			}
+		}
+		return s.Finish(false)
+	}
+	out, err := sort(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spilled := out.Stats().Spilled
+	out.Close()
+	if spilled < 1<<20 || out.Stats().Runs < 4 {
+		t.Fatalf("spilled %d bytes in %d runs: too few for the test", spilled, out.Stats().Runs)
+	}
+	l := NewDiskLimit(spilled)
+	out, err = sort(l)
+	if err != nil {
+		t.Fatalf("limit of exactly the %d bytes spilled: %v", spilled, err)
+	}
+	if got, want := collect(t, Merge(out)), oracle(rs); !slices.Equal(got, want) {
+		t.Fatalf("with a limit: %s", firstDiff(got, want))
+	}
+	out.Close()
+	if l.Used() != spilled {
+		t.Errorf("used %d bytes, spilled %d", l.Used(), spilled)
+	}
+	for _, l := range []*DiskLimit{NewDiskLimit(spilled - 1), l} { // l: already used up
+		if _, err := sort(l); !errors.Is(err, ErrDiskLimit) || !strings.Contains(err.Error(), fmt.Sprint(l.Max())) {
+			t.Errorf("limit of %d bytes for %d bytes of runs: %v", l.Max(), spilled, err)
+		}
+	}
 }

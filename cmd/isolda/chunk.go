@@ -24,7 +24,7 @@ func newChunkCmd(env *Env) *cobra.Command {
 	var opts chunk.Options
 	var classes []string
 	var memory, modelsDir string
-	var tmpDir string
+	var tmpDir, tmpLimit string
 	cmd := &cobra.Command{
 		Use:   "chunk [FILE...]",
 		Short: "Write one document per entity of a graph (for retrieval indexes), in bounded memory",
@@ -83,6 +83,11 @@ func newChunkCmd(env *Env) *cobra.Command {
 			old := debug.SetMemoryLimit(max(limit, 64<<20))
 			defer debug.SetMemoryLimit(old)
 			run := chunk.RunOptions{Memory: limit * 6 / 10, TmpDir: tmpDir}
+			if tmpLimit != "" {
+				if run.MaxSpill, err = bytesize.Parse(tmpLimit); err != nil {
+					return usageError("--tmp-limit: %v", err)
+				}
+			}
 			prog := newChunkProgress(env, names)
 			if prog != nil {
 				run.Progress = prog.report
@@ -96,6 +101,9 @@ func newChunkCmd(env *Env) *cobra.Command {
 				var ee *exitError
 				if errors.As(err, &ee) {
 					return err
+				}
+				if run.MaxSpill > 0 && errors.Is(err, rdf.ErrLimit) {
+					return badInput(fmt.Errorf("%w (--tmp-limit %s)", err, tmpLimit))
 				}
 				return badInput(err)
 			}
@@ -115,6 +123,7 @@ func newChunkCmd(env *Env) *cobra.Command {
 	fl.IntVar(&opts.MaxStatements, "max-statements", chunk.DefaultMaxStatements, "bound of each part of a neighbourhood (own statements, links to the entity, statements of neighbours): hubs stay small")
 	fl.StringVar(&memory, "memory-limit", "1GiB", "memory of the process (sorts, then spilled to --tmp-dir): a size such as 512MiB or 2GiB")
 	fl.StringVar(&tmpDir, "tmp-dir", "", "folder of the sorted runs spilled to disk (default $TMPDIR or /tmp); the files are unlinked at once")
+	fl.StringVar(&tmpLimit, "tmp-limit", "", "most bytes the sorts may write to --tmp-dir (a size such as 20GiB; default no bound): a run that needs more stops with an error")
 	return cmd
 }
 

@@ -89,6 +89,20 @@ func TestChunkSpills(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Fatalf("files left in --tmp-dir: %v", left)
 	}
+	// --tmp-limit: enough, then too little.
+	code, c, errs := runCLI(t, graph.String(), "chunk", "-f", "nt", "--budget", "200", "--glossary", "none",
+		"--memory-limit", "1MiB", "--tmp-dir", tmp, "--tmp-limit", "1GiB")
+	if code != 0 || errs != "" || c != a {
+		t.Fatalf("--tmp-limit 1GiB: exit %d, stderr %q, output equal %v", code, errs, c == a)
+	}
+	code, _, errs = runCLI(t, graph.String(), "chunk", "-f", "nt", "--budget", "200", "--glossary", "none",
+		"--memory-limit", "1MiB", "--tmp-dir", tmp, "--tmp-limit", "64KiB")
+	if code != 2 || !strings.Contains(errs, "more than 65536 bytes of temporary files") || !strings.Contains(errs, "--tmp-limit 64KiB") {
+		t.Fatalf("--tmp-limit 64KiB: exit %d, stderr %q", code, errs)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Fatalf("files left in --tmp-dir after the limit: %v", left)
+	}
 }
 
 // TestChunkShards checks that N-Triples shards of a graph give the
