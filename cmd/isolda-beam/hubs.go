@@ -101,7 +101,7 @@ type hubFn struct {
 	Memory int64 `json:"memory"`
 }
 
-func (f *hubFn) ProcessElement(bucket int, batches func(*[]byte) bool, emit func([]byte)) error {
+func (f *hubFn) ProcessElement(_ int, batches func(*[]byte) bool, emit func([]byte)) error {
 	in, err := sortBatches(batches, f.Memory)
 	if err != nil {
 		return err
