@@ -23,8 +23,9 @@ func init() {
 	register.DoFn4x1[context.Context, fileio.FileMetadata, int, func(fileRange), error](&splitFn{})
 	register.DoFn3x1[context.Context, fileRange, func(int, []byte), error](&readFn{})
 	register.Emitter1[fileRange]()
-	register.DoFn5x1[context.Context, int, func(*[]byte) bool, func(*[]byte) bool, func(int, []byte), error](&hopFn{})
-	register.DoFn3x1[int, func(*[]byte) bool, func([]byte), error](&hubFn{})
+	register.DoFn5x1[context.Context, int, func(*[]byte) bool, func(*[]byte) bool, func(int, []byte), error](&hop1Fn{})
+	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int, []byte), error](&hopFn{})
+	register.DoFn4x1[int, func(*[]byte) bool, func([]byte), func(int, []byte), error](&hubFn{})
 	register.Emitter1[[]byte]()
 	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int), error](&gatherFn{})
 	register.DoFn2x0[context.Context, int](&countDocs{})
@@ -138,20 +139,28 @@ func build(cfg config) (*beam.Pipeline, error) {
 	stmts := beam.ParDo(rs, &readFn{Opts: cfg.Opts}, beam.Reshuffle(rs, parts))
 	// The hubs' cut-offs, from the statement records grouped for hop 1.
 	grouped := beam.GroupByKey(s.Scope("hop1"), stmts)
+	// They reach hop 1 as a side input, and the later hops in their main
+	// input (hubRecords): a side input costs Prism a core while the stage
+	// runs (see bucketKey).
 	var hubs beam.PCollection
+	var hubRecs []beam.PCollection
 	if cfg.NoHubBounds {
 		hubs = beam.CreateList(s, [][]byte{})
 	} else {
-		hubs = beam.ParDo(s.Scope("hubs"), &hubFn{Cap: maxStatements(cfg.Opts), Memory: mem}, grouped)
+		var recs beam.PCollection
+		hubs, recs = beam.ParDo2(s.Scope("hubs"), &hubFn{Cap: maxStatements(cfg.Opts), Memory: mem, Broadcast: c.Hops() > 1}, grouped)
+		hubRecs = append(hubRecs, recs)
 	}
 	var msgs []beam.PCollection
 	for j := 1; j <= c.Hops(); j++ {
 		hs := s.Scope(fmt.Sprintf("hop%d", j))
-		if j > 1 {
-			grouped = beam.GroupByKey(hs, beam.Flatten(hs, stmts, msgs[j-2]))
+		hop := hopFn{Opts: cfg.Opts, Hop: j, Memory: mem}
+		if j == 1 {
+			msgs = append(msgs, beam.ParDo(hs, &hop1Fn{hop}, grouped, beam.SideInput{Input: hubs}))
+			continue
 		}
-		msgs = append(msgs, beam.ParDo(hs, &hopFn{Opts: cfg.Opts, Hop: j, Memory: mem}, grouped,
-			beam.SideInput{Input: hubs}))
+		grouped = beam.GroupByKey(hs, beam.Flatten(hs, append([]beam.PCollection{stmts, msgs[j-2]}, hubRecs...)...))
+		msgs = append(msgs, beam.ParDo(hs, &hop, grouped))
 	}
 	ws := s.Scope("write")
 	// An empty batch for every bucket, so that buckets without records
@@ -245,14 +254,32 @@ type hopCounts struct {
 	blank      int64 // dropped: to a blank node in the last hop
 }
 
-func (f *hopFn) ProcessElement(ctx context.Context, key int, batches func(*[]byte) bool, hubIter func(*[]byte) bool, emit func(int, []byte)) error {
-	_, n, ok := splitKey(key)
-	if !ok {
-		return fmt.Errorf("isolda-beam: hop %d: grouping key %d is no bucket", f.Hop, key)
-	}
+// hop1Fn runs hop 1, with the hubs' cut-offs as a side input (the hub
+// pass reads the same grouping).
+type hop1Fn struct {
+	hopFn
+}
+
+func (f *hop1Fn) ProcessElement(ctx context.Context, key int, batches func(*[]byte) bool, hubIter func(*[]byte) bool, emit func(int, []byte)) error {
 	hubs, err := loadHubs(hubIter)
 	if err != nil {
 		return err
+	}
+	return f.process(ctx, key, batches, hubs, emit)
+}
+
+// ProcessElement runs a hop after the first: the hubs' cut-offs come
+// first in the bucket's sorted records (hubRecords).
+func (f *hopFn) ProcessElement(ctx context.Context, key int, batches func(*[]byte) bool, emit func(int, []byte)) error {
+	return f.process(ctx, key, batches, hubCuts{}, emit)
+}
+
+// process runs the hop on a bucket; hubs holds the hubs' cut-offs, and
+// gets those that come as records of the bucket.
+func (f *hopFn) process(ctx context.Context, key int, batches func(*[]byte) bool, hubs hubCuts, emit func(int, []byte)) error {
+	_, n, ok := splitKey(key)
+	if !ok {
+		return fmt.Errorf("isolda-beam: hop %d: grouping key %d is no bucket", f.Hop, key)
 	}
 	in, err := sortBatches(batches, f.Memory/2)
 	if err != nil {
@@ -271,7 +298,7 @@ func (f *hopFn) ProcessElement(ctx context.Context, key int, batches func(*[]byt
 		return f.byRuns(in, keep, b, hubs, &counts)
 	}
 	sent := extsort.New(extsort.Config{Memory: f.Memory / 2})
-	err = groups(in, func(key []byte, vals chunk.Values) error {
+	err = hubGroups(in, hubs, func(key []byte, vals chunk.Values) error {
 		return f.c.Round(f.Hop, key, vals, sent.Add)
 	})
 	out, ferr := sent.Finish(true)
@@ -409,7 +436,7 @@ func (f *hopFn) byRuns(in *extsort.Sorted, keep *msgFilter, b *batcher, hubs hub
 		}
 		vals = vals[:0]
 	}
-	gerr := groups(in, func(node []byte, recs chunk.Values) error {
+	gerr := hubGroups(in, hubs, func(node []byte, recs chunk.Values) error {
 		bounds.reset()
 		read = f.Hop > 1
 		records := recs
