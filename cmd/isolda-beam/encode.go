@@ -15,12 +15,15 @@ const encodeBatch = 64
 
 // orderedEncoder encodes neighbourhoods on several goroutines and writes
 // their JSON lines in the order they were added, as isolda chunk's
-// writer does: encoding is most of the gathering's work, and a runner
+// writer does, with at most 3 batches per goroutine added and not yet
+// written (queued, being encoded, or encoded and waiting for an earlier
+// one): encoding is most of the gathering's work, and a runner
 // gives a worker one bucket (Prism: every bucket, one after another) to
 // gather, on one goroutine.
 type orderedEncoder struct {
 	encode func(*chunk.Neighbourhood) (chunk.Chunk, error)
 	work   chan *encodeJob
+	slots  chan struct{} // one per batch added and not yet written
 	done   sync.WaitGroup
 	werr   chan error
 	cur    *encodeJob
@@ -42,7 +45,8 @@ func newOrderedEncoder(encode func(*chunk.Neighbourhood) (chunk.Chunk, error), w
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	e := &orderedEncoder{encode: encode, work: make(chan *encodeJob, workers), werr: make(chan error, 1), cur: &encodeJob{}}
+	e := &orderedEncoder{encode: encode, work: make(chan *encodeJob, workers), werr: make(chan error, 1), cur: &encodeJob{},
+		slots: make(chan struct{}, 3*workers)}
 	results := make(chan *encodeJob, workers)
 	for range workers {
 		e.done.Add(1)
@@ -83,6 +87,7 @@ func newOrderedEncoder(encode func(*chunk.Neighbourhood) (chunk.Chunk, error), w
 				}
 				delete(pending, next)
 				next++
+				<-e.slots
 				if err == nil {
 					err = j.err
 				}
@@ -110,6 +115,7 @@ func (e *orderedEncoder) add(nb *chunk.Neighbourhood) {
 }
 
 func (e *orderedEncoder) send() {
+	e.slots <- struct{}{} // at most 3 workers batches not yet written
 	e.cur.seq = e.seq
 	e.seq++
 	e.work <- e.cur

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -82,5 +83,43 @@ func TestBucketKey(t *testing.T) {
 		if b, n, ok := splitKey(k); ok {
 			t.Errorf("splitKey(%d) = %d, %d, true: want no bucket", k, b, n)
 		}
+	}
+}
+
+// TestOrderedEncoderBound checks that no more than 3 batches per goroutine
+// are added and not yet written: while the first document's encoding is
+// held, no document past them is encoded.
+func TestOrderedEncoderBound(t *testing.T) {
+	const workers = 2
+	limit := 3 * workers * encodeBatch
+	nbs := make([]*chunk.Neighbourhood, 3*limit)
+	index := map[*chunk.Neighbourhood]int{}
+	for i := range nbs {
+		nbs[i] = &chunk.Neighbourhood{}
+		index[nbs[i]] = i
+	}
+	var held atomic.Bool
+	held.Store(true)
+	var beyond atomic.Int64 // documents past the bound encoded while the first is held
+	encode := func(nb *chunk.Neighbourhood) (chunk.Chunk, error) {
+		i := index[nb]
+		if i == 0 {
+			time.Sleep(100 * time.Millisecond)
+			held.Store(false)
+		} else if held.Load() && i >= limit {
+			beyond.Add(1)
+		}
+		return chunk.Chunk{Entity: fmt.Sprint(i)}, nil
+	}
+	var got bytes.Buffer
+	e := newOrderedEncoder(encode, workers, &got)
+	for _, nb := range nbs {
+		e.add(nb)
+	}
+	if docs, err := e.close(); err != nil || docs != len(nbs) {
+		t.Fatalf("close = %d, %v", docs, err)
+	}
+	if n := beyond.Load(); n > 0 {
+		t.Fatalf("%d documents past the first %d encoded while the first was held", n, limit)
 	}
 }
