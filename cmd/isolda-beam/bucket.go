@@ -26,6 +26,23 @@ import (
 // batchBytes is the size at which a batch of records is emitted.
 const batchBytes = 1 << 20
 
+// A grouping key holds a bucket and the number of buckets n, so that the
+// stages after a grouping know n without a side input: Prism v2.77.0
+// re-evaluates the watermarks in a loop that never blocks while a stage
+// with a side input runs a bundle (its input watermark, held by the
+// bundle, differs from its upstream's, which makes the stage look ready),
+// which took a core for the whole of each such stage.
+
+// bucketKey returns the grouping key of bucket b of n.
+func bucketKey(b, n int) int { return n<<32 | b }
+
+// splitKey returns the bucket and the number of buckets of a grouping
+// key; ok is false for a key bucketKey makes of no bucket.
+func splitKey(k int) (b, n int, ok bool) {
+	b, n = k&(1<<32-1), k>>32
+	return b, n, n > 0 && b < n
+}
+
 // bucketOf returns the bucket of a node key among n.
 func bucketOf(key []byte, n int) int {
 	h := fnv.New32a()
@@ -171,7 +188,7 @@ func (b *batch) compress(zw *flate.Writer) []byte {
 }
 
 // batcher collects records into one batch per bucket and emits a batch,
-// compressed, once it holds batchBytes.
+// compressed, once it holds batchBytes, with its grouping key (bucketKey).
 type batcher struct {
 	n    int
 	bufs map[int]*batch
@@ -192,7 +209,7 @@ func (b *batcher) add(key, val []byte) {
 	}
 	buf.add(key, val)
 	if buf.size() >= batchBytes {
-		b.emit(i, buf.compress(b.writer()))
+		b.emit(bucketKey(i, b.n), buf.compress(b.writer()))
 	}
 }
 
@@ -200,7 +217,7 @@ func (b *batcher) add(key, val []byte) {
 func (b *batcher) flush() {
 	for i := range b.n {
 		if buf := b.bufs[i]; buf != nil && buf.size() > 0 {
-			b.emit(i, buf.compress(b.writer()))
+			b.emit(bucketKey(i, b.n), buf.compress(b.writer()))
 		}
 	}
 	clear(b.bufs)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/isolda/isolda/chunk"
+	"github.com/isolda/isolda/chunk/extsort"
 	"github.com/isolda/isolda/rdf"
 )
 
@@ -65,49 +66,94 @@ func loadHubs(iter func(*[]byte) bool) (hubCuts, error) {
 	var r batchReader
 	var b []byte
 	for iter(&b) {
-		err := r.eachRecord(b, func(key, val []byte) error {
-			if len(val) == 0 || len(val) == 1 && val[0] != cutUnread {
-				return errBatch
-			}
-			h := hubs[string(key)]
-			if h == nil {
-				h = &hubCut{}
-				hubs[string(key)] = h
-			}
-			cut := bytes.Clone(val[1:])
-			switch val[0] {
-			case cutOwn:
-				h.own = cut
-			case cutIn:
-				h.in = cut
-			case cutUnread:
-				h.unread = true
-			default:
-				return errBatch
-			}
-			return nil
-		})
-		if err != nil {
+		if err := r.eachRecord(b, hubs.add); err != nil {
 			return nil, err
 		}
 	}
 	return hubs, nil
 }
 
-// hubFn emits the cut-offs of the hubs of a bucket (its statement
-// records, sorted), in batches of one bucket.
-type hubFn struct {
-	Cap    int   `json:"cap"`
-	Memory int64 `json:"memory"`
+// add reads a cut-off record of the hub key.
+func (hubs hubCuts) add(key, val []byte) error {
+	if len(val) == 0 || len(val) == 1 && val[0] != cutUnread {
+		return errBatch
+	}
+	h := hubs[string(key)]
+	if h == nil {
+		h = &hubCut{}
+		hubs[string(key)] = h
+	}
+	cut := bytes.Clone(val[1:])
+	switch val[0] {
+	case cutOwn:
+		h.own = cut
+	case cutIn:
+		h.in = cut
+	case cutUnread:
+		h.unread = true
+	default:
+		return errBatch
+	}
+	return nil
 }
 
-func (f *hubFn) ProcessElement(bucket int, batches func(*[]byte) bool, emit func([]byte)) error {
+// hubRecord is the first byte of the key of a hub's cut-off record among
+// a bucket's records (the hops after the first get the cut-offs so, not
+// as a side input): no node's key starts with it, and it sorts first, so
+// that a hop reads every cut-off before the first node.
+const hubRecord = 0
+
+// hubGroups is groups on a bucket's sorted records that may start with
+// the hubs' cut-off records: it adds those to hubs, and calls f with the
+// other groups.
+func hubGroups(in *extsort.Sorted, hubs hubCuts, f func(key []byte, vals chunk.Values) error) error {
+	return groups(in, func(key []byte, vals chunk.Values) error {
+		if len(key) == 0 || key[0] != hubRecord {
+			return f(key, vals)
+		}
+		for v := range vals {
+			if err := hubs.add(key[1:], v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// hubFn emits the cut-offs of the hubs of a bucket (its statement
+// records, sorted), in batches of one bucket (hop 1's side input), and
+// with Broadcast the same as records keyed hubRecord + the hub's key in
+// batches for every bucket (the later hops' main input).
+type hubFn struct {
+	Cap       int   `json:"cap"`
+	Memory    int64 `json:"memory"`
+	Broadcast bool  `json:"broadcast"`
+}
+
+func (f *hubFn) ProcessElement(key int, batches func(*[]byte) bool, emit func([]byte), bcast func(int, []byte)) error {
+	_, n, ok := splitKey(key)
+	if !ok {
+		return fmt.Errorf("isolda-beam: hubs: grouping key %d is no bucket", key)
+	}
 	in, err := sortBatches(batches, f.Memory)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	b := newBatcher(1, func(_ int, data []byte) { emit(data) })
+	side := newBatcher(1, func(_ int, data []byte) { emit(data) })
+	all := newBatcher(1, func(_ int, data []byte) {
+		for i := range n {
+			bcast(bucketKey(i, n), data)
+		}
+	})
+	var rkey []byte
+	b := batchAdder(func(key, val []byte) {
+		side.add(key, val)
+		if f.Broadcast {
+			rkey = append(append(rkey[:0], hubRecord), key...)
+			all.add(rkey, val)
+		}
+	})
 	var ownCut, inCut []byte
 	err = groups(in, func(key []byte, vals chunk.Values) error {
 		own, links := 0, 0
@@ -136,9 +182,15 @@ func (f *hubFn) ProcessElement(bucket int, batches func(*[]byte) bool, emit func
 		}
 		return nil
 	})
-	b.flush()
+	side.flush()
+	all.flush()
 	return err
 }
+
+// batchAdder adds a record to batches.
+type batchAdder func(key, val []byte)
+
+func (a batchAdder) add(key, val []byte) { a(key, val) }
 
 // term is the span of an encoded term in a record: its kind, and for an
 // IRI or a blank node its value.

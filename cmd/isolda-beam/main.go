@@ -46,7 +46,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 func main() {
 	var cfg config
 	var inputs, classes listFlag
-	var langs, memprof string
+	var langs, memprof, cpuprof string
 	flag.Var(&inputs, "input", "glob of input shards: N-Triples or N-Quads, optionally gzipped (repeatable)")
 	flag.StringVar(&cfg.Output, "output", "", "prefix of the output shards: PREFIX-00000-of-00004.jsonl, ...")
 	flag.Int64Var(&cfg.SplitBytes, "split-bytes", DefaultSplitBytes, "size of the byte ranges uncompressed N-Triples and N-Quads files are read in, in parallel")
@@ -61,9 +61,11 @@ func main() {
 	flag.StringVar(&cfg.Opts.Glossary, "glossary", "full", "ISOLDA glossary: full, legend or none")
 	flag.StringVar(&langs, "lang", "en,", "label languages a neighbour's description keeps, comma-separated (an empty item: no language)")
 	flag.IntVar(&cfg.Opts.MaxStatements, "max-statements", chunk.DefaultMaxStatements, "bound of each part of a neighbourhood")
+	flag.IntVar(&cfg.Workers, "encode-workers", 0, "goroutines that encode the documents of a bucket on its worker; 0: the worker's GOMAXPROCS")
 	hubBounds := flag.Bool("hub-bounds", true, "bound what the neighbours of a hub send it, after a pass that finds the hubs; false: every neighbour sends (for comparison)")
 	flag.StringVar(&cfg.Trace, "trace-node", "", "count the messages this node IRI receives (printed with the other counters at the end)")
 	flag.StringVar(&memprof, "memprofile", "", "write a heap profile of this process (Prism included when in process) to this file at each new high of the heap, and log the highs")
+	flag.StringVar(&cpuprof, "cpuprofile", "", "write a CPU profile of this process (Prism and its workers included when in process) to this file")
 	flag.Parse()
 	beam.Init()
 
@@ -87,6 +89,14 @@ func main() {
 	defer stop()
 	if memprof != "" {
 		go memProfile(ctx, memprof, time.Second)
+	}
+	if cpuprof != "" {
+		stopProf, err := cpuProfile(cpuprof)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "isolda-beam: --cpuprofile:", err)
+			os.Exit(2)
+		}
+		defer stopProf()
 	}
 	res, err := beamx.RunWithMetrics(ctx, p)
 	if err != nil {

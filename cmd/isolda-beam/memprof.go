@@ -59,3 +59,22 @@ func writeHeapProfile(path string) error {
 	}
 	return os.Rename(tmp, path)
 }
+
+// cpuProfile starts a CPU profile of this process written to path; the
+// function it returns stops it and closes the file.
+func cpuProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			log.Printf("isolda-beam: cpuprofile: %v", err)
+		}
+	}, nil
+}

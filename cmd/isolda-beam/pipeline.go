@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -21,13 +20,15 @@ import (
 )
 
 func init() {
-	register.DoFn3x1[context.Context, fileio.FileMetadata, func(fileRange), error](&splitFn{})
-	register.DoFn4x1[context.Context, fileRange, int, func(int, []byte), error](&readFn{})
+	register.DoFn4x1[context.Context, fileio.FileMetadata, int, func(fileRange), error](&splitFn{})
+	register.DoFn3x1[context.Context, fileRange, func(int, []byte), error](&readFn{})
 	register.Emitter1[fileRange]()
-	register.DoFn6x1[context.Context, int, func(*[]byte) bool, int, func(*[]byte) bool, func(int, []byte), error](&hopFn{})
-	register.DoFn3x1[int, func(*[]byte) bool, func([]byte), error](&hubFn{})
+	register.DoFn5x1[context.Context, int, func(*[]byte) bool, func(*[]byte) bool, func(int, []byte), error](&hop1Fn{})
+	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int, []byte), error](&hopFn{})
+	register.DoFn4x1[int, func(*[]byte) bool, func([]byte), func(int, []byte), error](&hubFn{})
 	register.Emitter1[[]byte]()
-	register.DoFn4x1[context.Context, int, func(*[]byte) bool, int, error](&gatherFn{})
+	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int), error](&gatherFn{})
+	register.DoFn2x0[context.Context, int](&countDocs{})
 	register.Emitter1[int]()
 	register.Emitter2[int, []byte]()
 	register.Iter1[[]byte]()
@@ -68,6 +69,9 @@ type config struct {
 	// Trace, when set, is a node IRI whose messages received are counted
 	// (the counter messages-to-traced-node).
 	Trace string
+	// Workers is the number of goroutines that encode the documents of
+	// a bucket on its worker; 0 means the worker's GOMAXPROCS.
+	Workers int
 }
 
 // metricsNS is the namespace of the pipeline's counters.
@@ -128,32 +132,57 @@ func build(cfg config) (*beam.Pipeline, error) {
 	if split <= 0 {
 		split = DefaultSplitBytes
 	}
-	parts := beam.ParDo(rs, &splitFn{Bytes: split}, beam.Reshuffle(rs, matched))
-	stmts := beam.ParDo(rs, &readFn{Opts: cfg.Opts}, beam.Reshuffle(rs, parts), beam.SideInput{Input: n})
+	// n reaches the steps after splitting in the ranges, then in the
+	// grouping keys (bucketKey): only the split, which is brief, has it as
+	// a side input.
+	parts := beam.ParDo(rs, &splitFn{Bytes: split}, beam.Reshuffle(rs, matched), beam.SideInput{Input: n})
+	stmts := beam.ParDo(rs, &readFn{Opts: cfg.Opts}, beam.Reshuffle(rs, parts))
 	// The hubs' cut-offs, from the statement records grouped for hop 1.
 	grouped := beam.GroupByKey(s.Scope("hop1"), stmts)
+	// They reach hop 1 as a side input, and the later hops in their main
+	// input (hubRecords): a side input costs Prism a core while the stage
+	// runs (see bucketKey).
 	var hubs beam.PCollection
+	var hubRecs []beam.PCollection
 	if cfg.NoHubBounds {
 		hubs = beam.CreateList(s, [][]byte{})
 	} else {
-		hubs = beam.ParDo(s.Scope("hubs"), &hubFn{Cap: maxStatements(cfg.Opts), Memory: mem}, grouped)
+		var recs beam.PCollection
+		hubs, recs = beam.ParDo2(s.Scope("hubs"), &hubFn{Cap: maxStatements(cfg.Opts), Memory: mem, Broadcast: c.Hops() > 1}, grouped)
+		hubRecs = append(hubRecs, recs)
 	}
 	var msgs []beam.PCollection
 	for j := 1; j <= c.Hops(); j++ {
 		hs := s.Scope(fmt.Sprintf("hop%d", j))
-		if j > 1 {
-			grouped = beam.GroupByKey(hs, beam.Flatten(hs, stmts, msgs[j-2]))
+		hop := hopFn{Opts: cfg.Opts, Hop: j, Memory: mem}
+		if j == 1 {
+			msgs = append(msgs, beam.ParDo(hs, &hop1Fn{hop}, grouped, beam.SideInput{Input: hubs}))
+			continue
 		}
-		msgs = append(msgs, beam.ParDo(hs, &hopFn{Opts: cfg.Opts, Hop: j, Memory: mem}, grouped,
-			beam.SideInput{Input: n}, beam.SideInput{Input: hubs}))
+		grouped = beam.GroupByKey(hs, beam.Flatten(hs, append([]beam.PCollection{stmts, msgs[j-2]}, hubRecs...)...))
+		msgs = append(msgs, beam.ParDo(hs, &hop, grouped))
 	}
 	ws := s.Scope("write")
 	// An empty batch for every bucket, so that buckets without records
 	// are written too (empty).
 	empty := beam.ParDo(ws, emptyBuckets, n)
 	all := beam.Flatten(ws, append([]beam.PCollection{stmts, empty}, msgs...)...)
-	beam.ParDo0(ws, &gatherFn{Opts: cfg.Opts, Output: cfg.Output, Memory: mem, Trace: cfg.Trace}, beam.GroupByKey(ws, all), beam.SideInput{Input: n})
+	docs := beam.ParDo(ws, &gatherFn{Opts: cfg.Opts, Output: cfg.Output, Memory: mem, Trace: cfg.Trace, Workers: cfg.Workers}, beam.GroupByKey(ws, all))
+	// The documents written, summed (a combiner: a shuffle) and counted.
+	// Besides the counter, this gives the gathering stage an output that
+	// leaves it: Prism v2.77.0 waits for a bundle of a stage with no
+	// output in a loop that never blocks (stage.Execute selects on a
+	// closed channel), which took a core for the whole gathering.
+	beam.ParDo0(ws, &countDocs{}, stats.Sum(ws, docs))
 	return p, nil
+}
+
+// countDocs adds the number of documents written to the counter
+// documents-written.
+type countDocs struct{}
+
+func (f *countDocs) ProcessElement(ctx context.Context, n int) {
+	beam.NewCounter(metricsNS, "documents-written").Inc(ctx, int64(n))
 }
 
 // fileSize returns the size of a matched file.
@@ -184,7 +213,7 @@ func numShards(fixed int, perShard, size int64) int {
 // emptyBuckets emits an empty batch for each bucket of n.
 func emptyBuckets(n int, emit func(int, []byte)) {
 	for i := range n {
-		emit(i, nil)
+		emit(bucketKey(i, n), nil)
 	}
 }
 
@@ -225,10 +254,32 @@ type hopCounts struct {
 	blank      int64 // dropped: to a blank node in the last hop
 }
 
-func (f *hopFn) ProcessElement(ctx context.Context, bucket int, batches func(*[]byte) bool, n int, hubIter func(*[]byte) bool, emit func(int, []byte)) error {
+// hop1Fn runs hop 1, with the hubs' cut-offs as a side input (the hub
+// pass reads the same grouping).
+type hop1Fn struct {
+	hopFn
+}
+
+func (f *hop1Fn) ProcessElement(ctx context.Context, key int, batches func(*[]byte) bool, hubIter func(*[]byte) bool, emit func(int, []byte)) error {
 	hubs, err := loadHubs(hubIter)
 	if err != nil {
 		return err
+	}
+	return f.process(ctx, key, batches, hubs, emit)
+}
+
+// ProcessElement runs a hop after the first: the hubs' cut-offs come
+// first in the bucket's sorted records (hubRecords).
+func (f *hopFn) ProcessElement(ctx context.Context, key int, batches func(*[]byte) bool, emit func(int, []byte)) error {
+	return f.process(ctx, key, batches, hubCuts{}, emit)
+}
+
+// process runs the hop on a bucket; hubs holds the hubs' cut-offs, and
+// gets those that come as records of the bucket.
+func (f *hopFn) process(ctx context.Context, key int, batches func(*[]byte) bool, hubs hubCuts, emit func(int, []byte)) error {
+	_, n, ok := splitKey(key)
+	if !ok {
+		return fmt.Errorf("isolda-beam: hop %d: grouping key %d is no bucket", f.Hop, key)
 	}
 	in, err := sortBatches(batches, f.Memory/2)
 	if err != nil {
@@ -247,7 +298,7 @@ func (f *hopFn) ProcessElement(ctx context.Context, bucket int, batches func(*[]
 		return f.byRuns(in, keep, b, hubs, &counts)
 	}
 	sent := extsort.New(extsort.Config{Memory: f.Memory / 2})
-	err = groups(in, func(key []byte, vals chunk.Values) error {
+	err = hubGroups(in, hubs, func(key []byte, vals chunk.Values) error {
 		return f.c.Round(f.Hop, key, vals, sent.Add)
 	})
 	out, ferr := sent.Finish(true)
@@ -385,7 +436,7 @@ func (f *hopFn) byRuns(in *extsort.Sorted, keep *msgFilter, b *batcher, hubs hub
 		}
 		vals = vals[:0]
 	}
-	gerr := groups(in, func(node []byte, recs chunk.Values) error {
+	gerr := hubGroups(in, hubs, func(node []byte, recs chunk.Values) error {
 		bounds.reset()
 		read = f.Hop > 1
 		records := recs
@@ -437,7 +488,10 @@ type gatherFn struct {
 	Output string        `json:"output"`
 	Memory int64         `json:"memory"`
 	Trace  string        `json:"trace"`
-	c      *chunk.Chunker
+	// Workers is the number of goroutines encoding the documents of a
+	// bucket; 0 means GOMAXPROCS.
+	Workers int `json:"workers"`
+	c       *chunk.Chunker
 
 	toHub  beam.Distribution
 	traced beam.Counter
@@ -455,15 +509,19 @@ func shardName(prefix string, i, n int) string {
 	return fmt.Sprintf("%s-%05d-of-%05d.jsonl", prefix, i, n)
 }
 
-func (f *gatherFn) ProcessElement(ctx context.Context, bucket int, batches func(*[]byte) bool, n int) error {
+func (f *gatherFn) ProcessElement(ctx context.Context, key int, batches func(*[]byte) bool, written func(int)) error {
+	bucket, n, ok := splitKey(key)
+	if !ok {
+		return fmt.Errorf("isolda-beam: gather: grouping key %d is no bucket", key)
+	}
 	in, err := sortBatches(batches, f.Memory)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	return writeAtomic(ctx, shardName(f.Output, bucket, n), func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 256<<10)
-		var line []byte
+	docs := 0
+	err = writeAtomic(ctx, shardName(f.Output, bucket, n), func(w io.Writer) error {
+		enc := newOrderedEncoder(f.c.Encode, f.Workers, w)
 		bound := int64(maxStatements(f.Opts))
 		trace := ""
 		if f.Trace != "" {
@@ -502,19 +560,20 @@ func (f *gatherFn) ProcessElement(ctx context.Context, bucket int, batches func(
 			if err != nil || nb == nil {
 				return err
 			}
-			ch, err := f.c.Encode(nb)
-			if err != nil {
-				return err
-			}
-			line = ch.AppendJSON(line[:0])
-			_, err = bw.Write(line)
-			return err
+			enc.add(nb)
+			return nil
 		})
+		d, werr := enc.close()
+		docs = d
 		if err != nil {
 			return err
 		}
-		return bw.Flush()
+		return werr
 	})
+	if err == nil {
+		written(docs)
+	}
+	return err
 }
 
 // writeAtomic writes the file name with write: into a temporary file

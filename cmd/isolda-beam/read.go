@@ -18,11 +18,13 @@ import (
 const DefaultSplitBytes = 64 << 20
 
 // fileRange is a part of an input file to read: the lines that start in
-// [Start, End), or the whole file when End is negative.
+// [Start, End), or the whole file when End is negative; N is the number
+// of buckets its records are batched in.
 type fileRange struct {
 	Path  string `json:"path"`
 	Start int64  `json:"start"`
 	End   int64  `json:"end"`
+	N     int    `json:"n"`
 }
 
 // lineBased reports whether a file of this name is read line by line
@@ -57,9 +59,9 @@ type splitFn struct {
 	Bytes int64 `json:"bytes"`
 }
 
-func (f *splitFn) ProcessElement(ctx context.Context, md fileio.FileMetadata, emit func(fileRange)) error {
+func (f *splitFn) ProcessElement(ctx context.Context, md fileio.FileMetadata, n int, emit func(fileRange)) error {
 	if md.Size <= f.Bytes || !lineBased(md.Path) {
-		emit(fileRange{Path: md.Path, End: -1})
+		emit(fileRange{Path: md.Path, End: -1, N: n})
 		return nil
 	}
 	gz, err := gzipped(ctx, md.Path)
@@ -67,10 +69,11 @@ func (f *splitFn) ProcessElement(ctx context.Context, md fileio.FileMetadata, em
 		return err
 	}
 	if gz {
-		emit(fileRange{Path: md.Path, End: -1})
+		emit(fileRange{Path: md.Path, End: -1, N: n})
 		return nil
 	}
 	for _, r := range ranges(md.Path, md.Size, f.Bytes) {
+		r.N = n
 		emit(r)
 	}
 	return nil
@@ -94,7 +97,7 @@ func gzipped(ctx context.Context, path string) (bool, error) {
 }
 
 // readFn reads a range of an input file and emits the records of its
-// statements, batched by bucket (of n).
+// statements, batched by bucket (of the range's N).
 type readFn struct {
 	Opts chunk.Options `json:"opts"`
 	c    *chunk.Chunker
@@ -105,9 +108,12 @@ func (f *readFn) Setup() (err error) {
 	return err
 }
 
-func (f *readFn) ProcessElement(ctx context.Context, r fileRange, n int, emit func(int, []byte)) error {
+func (f *readFn) ProcessElement(ctx context.Context, r fileRange, emit func(int, []byte)) error {
+	if r.N <= 0 {
+		return fmt.Errorf("isolda-beam: %s: a range of no bucket", r.Path)
+	}
 	m := f.c.NewMapper()
-	b := newBatcher(n, emit)
+	b := newBatcher(r.N, emit)
 	err := readRange(ctx, r, rdf.SinkFunc(func(q rdf.Quad) error {
 		return m.Map(q, func(k, v []byte) error {
 			b.add(k, v)
