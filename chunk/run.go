@@ -1,15 +1,12 @@
 package chunk
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/isolda/isolda/chunk/extsort"
@@ -137,7 +134,6 @@ type runner struct {
 	prog     Progress
 	start    time.Time
 	last     time.Time
-	written  atomic.Int64 // documents written, counted by the writer goroutine
 }
 
 func (r *runner) close() {
@@ -322,101 +318,23 @@ func (r *runner) round(j int, prev *extsort.Sorted, closed map[string]struct{}) 
 	return r.finish(s)
 }
 
-// batchSize is the number of neighbourhoods encoded by one worker at a
-// time.
-const batchSize = 64
-
-type batch struct {
-	seq int
-	nbs []*Neighbourhood
-	out []byte
-	n   int
-	err error
-}
-
 // write gathers the neighbourhoods in key order and encodes them on the
 // workers, writing the documents in the same order.
 func (r *runner) write(w io.Writer) error {
-	bw := bufio.NewWriterSize(w, 256<<10)
-	work := make(chan *batch, r.opts.Workers)
-	results := make(chan *batch, r.opts.Workers)
-	var wg sync.WaitGroup
-	for range r.opts.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range work {
-				for _, nb := range b.nbs {
-					ch, err := r.c.Encode(nb)
-					if err != nil {
-						b.err = err
-						break
-					}
-					b.out = ch.AppendJSON(b.out)
-					b.n++
-				}
-				b.nbs = nil
-				results <- b
-			}
-		}()
-	}
-	// The writer: batches in sequence order.
-	writeErr := make(chan error, 1)
-	go func() {
-		pending := map[int]*batch{}
-		next := 0
-		var err error
-		for b := range results {
-			pending[b.seq] = b
-			for {
-				b, ok := pending[next]
-				if !ok {
-					break
-				}
-				delete(pending, next)
-				next++
-				if err == nil {
-					err = b.err
-				}
-				if err == nil {
-					_, err = bw.Write(b.out)
-				}
-				r.written.Add(int64(b.n))
-			}
-		}
-		if err == nil {
-			err = bw.Flush()
-		}
-		writeErr <- err
-	}()
+	enc := NewOrderedEncoder(r.c.Encode, r.opts.Workers, w)
 	r.prog.Phase = "write"
-	cur := &batch{}
-	seq := 0
 	gatherErr := r.groups(append([]*extsort.Sorted{r.stmts}, r.msgs...), func(key []byte, vals Values) error {
 		nb, err := r.c.Gather(key, vals)
 		if err != nil || nb == nil {
 			return err
 		}
-		cur.nbs = append(cur.nbs, nb)
-		if len(cur.nbs) == batchSize {
-			cur.seq = seq
-			seq++
-			work <- cur
-			cur = &batch{}
-		}
-		r.prog.Entities = r.written.Load()
+		enc.Add(nb)
+		r.prog.Entities = enc.Written()
 		return nil
 	})
-	if len(cur.nbs) > 0 {
-		cur.seq = seq
-		work <- cur
-	}
-	close(work)
-	wg.Wait()
-	close(results)
-	err := <-writeErr
-	r.stats.Entities = r.written.Load()
-	r.prog.Entities = r.stats.Entities
+	n, err := enc.Close()
+	r.stats.Entities = n
+	r.prog.Entities = n
 	r.tick(true)
 	if gatherErr != nil {
 		return gatherErr

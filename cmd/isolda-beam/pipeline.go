@@ -521,7 +521,7 @@ func (f *gatherFn) ProcessElement(ctx context.Context, key int, batches func(*[]
 	defer in.Close()
 	docs := 0
 	err = writeAtomic(ctx, shardName(f.Output, bucket, n), func(w io.Writer) error {
-		enc := newOrderedEncoder(f.c.Encode, f.Workers, w)
+		enc := chunk.NewOrderedEncoder(f.c.Encode, f.Workers, w)
 		bound := int64(maxStatements(f.Opts))
 		trace := ""
 		if f.Trace != "" {
@@ -560,11 +560,11 @@ func (f *gatherFn) ProcessElement(ctx context.Context, key int, batches func(*[]
 			if err != nil || nb == nil {
 				return err
 			}
-			enc.add(nb)
+			enc.Add(nb)
 			return nil
 		})
-		d, werr := enc.close()
-		docs = d
+		d, werr := enc.Close()
+		docs = int(d)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package main
+package chunk
 
 import (
 	"bytes"
@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/isolda/isolda/chunk"
 )
 
 // TestOrderedEncoder checks that the lines are written in the order the
@@ -18,13 +16,13 @@ import (
 func TestOrderedEncoder(t *testing.T) {
 	for _, workers := range []int{1, 2, 5} {
 		for _, total := range []int{0, 1, encodeBatch - 1, encodeBatch, 3*encodeBatch + 7} {
-			nbs := make([]*chunk.Neighbourhood, total)
-			index := map[*chunk.Neighbourhood]int{}
+			nbs := make([]*Neighbourhood, total)
+			index := map[*Neighbourhood]int{}
 			var want bytes.Buffer
 			for i := range nbs {
-				nbs[i] = &chunk.Neighbourhood{}
+				nbs[i] = &Neighbourhood{}
 				index[nbs[i]] = i
-				ch := chunk.Chunk{Entity: fmt.Sprint(i)}
+				ch := Chunk{Entity: fmt.Sprint(i)}
 				want.Write(ch.AppendJSON(nil))
 			}
 			rng := rand.New(rand.NewPCG(uint64(workers), uint64(total)))
@@ -32,18 +30,18 @@ func TestOrderedEncoder(t *testing.T) {
 			for i := range delays {
 				delays[i] = time.Duration(rng.IntN(200)) * time.Microsecond
 			}
-			encode := func(nb *chunk.Neighbourhood) (chunk.Chunk, error) {
+			encode := func(nb *Neighbourhood) (Chunk, error) {
 				i := index[nb]
 				time.Sleep(delays[i]) // out of order across goroutines
-				return chunk.Chunk{Entity: fmt.Sprint(i)}, nil
+				return Chunk{Entity: fmt.Sprint(i)}, nil
 			}
 			var got bytes.Buffer
-			e := newOrderedEncoder(encode, workers, &got)
+			e := NewOrderedEncoder(encode, workers, &got)
 			for _, nb := range nbs {
-				e.add(nb)
+				e.Add(nb)
 			}
-			docs, err := e.close()
-			if err != nil || docs != total {
+			docs, err := e.Close()
+			if err != nil || docs != int64(total) {
 				t.Fatalf("workers %d, %d documents: close = %d, %v", workers, total, docs, err)
 			}
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
@@ -53,36 +51,15 @@ func TestOrderedEncoder(t *testing.T) {
 	}
 	boom := errors.New("boom")
 	var got bytes.Buffer
-	e := newOrderedEncoder(func(*chunk.Neighbourhood) (chunk.Chunk, error) { return chunk.Chunk{}, boom }, 2, &got)
+	e := NewOrderedEncoder(func(*Neighbourhood) (Chunk, error) { return Chunk{}, boom }, 2, &got)
 	for range 3 * encodeBatch {
-		e.add(&chunk.Neighbourhood{})
+		e.Add(&Neighbourhood{})
 	}
-	if _, err := e.close(); !errors.Is(err, boom) {
+	if _, err := e.Close(); !errors.Is(err, boom) {
 		t.Fatalf("close = %v, want %v", err, boom)
 	}
 	if got.Len() != 0 {
 		t.Fatalf("wrote %q after an error", got.String())
-	}
-}
-
-// TestBucketKey checks that a grouping key gives back its bucket and
-// number of buckets, and that keys of no bucket are refused.
-func TestBucketKey(t *testing.T) {
-	for _, n := range []int{1, 2, 7, 1 << 20} {
-		for _, b := range []int{0, 1, n / 2, n - 1} {
-			if b >= n {
-				continue
-			}
-			gb, gn, ok := splitKey(bucketKey(b, n))
-			if !ok || gb != b || gn != n {
-				t.Errorf("splitKey(bucketKey(%d, %d)) = %d, %d, %v", b, n, gb, gn, ok)
-			}
-		}
-	}
-	for _, k := range []int{0, 5, bucketKey(3, 3), -1} {
-		if b, n, ok := splitKey(k); ok {
-			t.Errorf("splitKey(%d) = %d, %d, true: want no bucket", k, b, n)
-		}
 	}
 }
 
@@ -91,17 +68,17 @@ func TestBucketKey(t *testing.T) {
 // held, no document past them is encoded.
 func TestOrderedEncoderBound(t *testing.T) {
 	const workers = 2
-	limit := 3 * workers * encodeBatch
-	nbs := make([]*chunk.Neighbourhood, 3*limit)
-	index := map[*chunk.Neighbourhood]int{}
+	limit := batchesPerWorker * workers * encodeBatch
+	nbs := make([]*Neighbourhood, 3*limit)
+	index := map[*Neighbourhood]int{}
 	for i := range nbs {
-		nbs[i] = &chunk.Neighbourhood{}
+		nbs[i] = &Neighbourhood{}
 		index[nbs[i]] = i
 	}
 	var held atomic.Bool
 	held.Store(true)
 	var beyond atomic.Int64 // documents past the bound encoded while the first is held
-	encode := func(nb *chunk.Neighbourhood) (chunk.Chunk, error) {
+	encode := func(nb *Neighbourhood) (Chunk, error) {
 		i := index[nb]
 		if i == 0 {
 			time.Sleep(100 * time.Millisecond)
@@ -109,14 +86,14 @@ func TestOrderedEncoderBound(t *testing.T) {
 		} else if held.Load() && i >= limit {
 			beyond.Add(1)
 		}
-		return chunk.Chunk{Entity: fmt.Sprint(i)}, nil
+		return Chunk{Entity: fmt.Sprint(i)}, nil
 	}
 	var got bytes.Buffer
-	e := newOrderedEncoder(encode, workers, &got)
+	e := NewOrderedEncoder(encode, workers, &got)
 	for _, nb := range nbs {
-		e.add(nb)
+		e.Add(nb)
 	}
-	if docs, err := e.close(); err != nil || docs != len(nbs) {
+	if docs, err := e.Close(); err != nil || docs != int64(len(nbs)) {
 		t.Fatalf("close = %d, %v", docs, err)
 	}
 	if n := beyond.Load(); n > 0 {
